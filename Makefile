@@ -1,0 +1,42 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+CHROMIUM := /usr/bin/chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install migrate chromium bench-engine clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) basra_site.asgi:application
+
+# Browser tests need Debian's Chromium (pip cannot install it; never `playwright install`).
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
+
+test: install chromium
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench-engine: install
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles

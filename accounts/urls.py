@@ -1,0 +1,3 @@
+"""HTTP routes of the accounts app."""
+
+urlpatterns = []

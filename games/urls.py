@@ -1,0 +1,3 @@
+"""HTTP routes of the games app."""
+
+urlpatterns = []
