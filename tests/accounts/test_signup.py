@@ -1,0 +1,107 @@
+"""Sign-up through allauth: creates the user, logs in, refuses reserved names, needs CSRF."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from accounts.adapter import AccountAdapter
+from accounts.reserved import is_reserved_username
+
+SIGNUP = {
+    "username": "karim",
+    "email": "karim@example.com",
+    "password1": "seven-of-diamonds-77",
+    "password2": "seven-of-diamonds-77",
+}
+
+
+@pytest.fixture(autouse=True)
+def _optional_verification(settings):
+    # The environment may ask for mandatory verification; these tests are about the sign-up form.
+    settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
+
+
+@pytest.mark.django_db
+def test_signup_page_renders_in_site_layout(client):
+    response = client.get(reverse("account_signup"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="site-header"' in html
+    assert 'name="username"' in html and 'name="email"' in html
+    assert "accounts/accounts.css" in html
+
+
+@pytest.mark.django_db
+def test_signup_creates_user_and_logs_in(client):
+    response = client.post(reverse("account_signup"), SIGNUP)
+    assert response.status_code == 302
+    user = get_user_model().objects.get(username="karim")
+    assert user.email == "karim@example.com"
+    assert user.check_password(SIGNUP["password1"])
+    assert client.session["_auth_user_id"] == str(user.pk)
+    # The site header now shows the signed-in name and a log-out button.
+    page = client.get(reverse("account_change_password")).content.decode()
+    assert '<span class="whoami">karim</span>' in page
+    assert reverse("account_logout") in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["admin", "Admin", "ad.min_2", "BOT-7", "system", "moderator"])
+def test_signup_rejects_reserved_usernames(client, name):
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})
+    assert response.status_code == 200
+    assert "This name is reserved" in response.content.decode()
+    assert not get_user_model().objects.filter(username=name).exists()
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_signup_rejects_name_taken_in_other_case(client, player):
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": "AMIRA"})
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(username="AMIRA").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "reserved"),
+    [
+        ("admin", True),
+        ("ADMINISTRATOR", True),
+        ("admin_42", True),
+        ("bot", True),
+        ("bot-3", True),
+        ("Sys.tem", True),
+        ("Botros", False),
+        ("administrative", False),
+        ("karim", False),
+        ("بصرة", False),
+    ],
+)
+def test_reserved_username_rule(name, reserved):
+    assert is_reserved_username(name) is reserved
+
+
+@pytest.mark.django_db
+def test_adapter_accepts_ordinary_and_arabic_names():
+    adapter = AccountAdapter()
+    assert adapter.clean_username("Botros") == "Botros"
+    assert adapter.clean_username("محمد") == "محمد"
+
+
+@pytest.mark.django_db
+def test_signup_without_csrf_token_is_forbidden():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("account_signup"), SIGNUP)
+    assert response.status_code == 403
+    assert not get_user_model().objects.filter(username="karim").exists()
+
+
+@pytest.mark.django_db
+def test_signup_with_csrf_token_succeeds():
+    client = Client(enforce_csrf_checks=True)
+    client.get(reverse("account_signup"))
+    token = client.cookies["csrftoken"].value
+    response = client.post(reverse("account_signup"), {**SIGNUP, "csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(username="karim").exists()
