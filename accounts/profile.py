@@ -1,31 +1,35 @@
 """What the public profile page shows, and the hook other apps use to add to it.
 
-The accounts app does not import the games app (games depend on accounts, not the reverse, as
-lichess's site modules listen rather than call). Instead, the profile view sends
-`profile_context`; the games app connects a receiver in its ``AppConfig.ready()`` and returns the
-extra context it owns:
+The accounts app imports no games code (games depend on accounts, not the reverse; lichess's
+site modules likewise listen rather than call). It reads the games models through the app
+registry for the list of matches, and the profile view sends `profile_context` so the games app
+can add what only it knows: a receiver connected in its ``AppConfig.ready()`` returns extra
+context, for example
 
     @receiver(profile_context)
-    def add_games(sender, player, **kwargs):
-        return {"rating": 1512, "recent_matches": [...]}
+    def add_rating(sender, player, **kwargs):
+        return {"rating": current_rating(player)}
 
-Keys the template ``accounts/profile.html`` knows (each ``None`` until a receiver fills it, and
-then shown in the block of the same name):
+Keys the template ``accounts/profile.html`` knows, each shown in the block of the same name:
 
-    rating          int or None; the player's current rating, shown as is.
-    recent_matches  list or None; newest first, each item having
-                        ``url``          str, the table or replay page (``/table/<id>/``),
-                        ``opponents``    list of str usernames,
-                        ``result``       str, already translated ("Won", "Lost", "Draw", ...),
-                        ``finished_at``  aware datetime or None while still playing.
-                    An empty list means "no matches yet"; None means no app reports matches.
+    rating          int or None; the player's current rating. None (nothing shown) until the games
+                    app reports one through `profile_context`.
+    recent_matches  list of `RecentMatch`, newest first, or None when the games app is not
+                    installed. Filled here from ``games.Seat``; a receiver may replace it.
 """
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Prefetch
 from django.dispatch import Signal
+from django.utils.translation import gettext
+
+RECENT_MATCHES = 10
 
 # Sent with sender=the user model and player=the user whose profile is shown; receivers return a
 # dict of extra template context (or None).
@@ -38,8 +42,78 @@ def build_profile_context(player: AbstractBaseUser) -> dict[str, Any]:
     :returns: ``{"player": user, "rating": ..., "recent_matches": ...}`` plus whatever receivers of
         `profile_context` add; see the module docstring for the shapes.
     """
-    context: dict[str, Any] = {"player": player, "rating": None, "recent_matches": None}
+    context: dict[str, Any] = {
+        "player": player,
+        "rating": None,
+        "recent_matches": recent_matches(player) if apps.is_installed("games") else None,
+    }
     for _receiver, extra in profile_context.send(sender=get_user_model(), player=player):
         if extra:
             context.update(extra)
     return context
+
+
+@dataclass(frozen=True)
+class RecentMatch:
+    """One started or finished match of a player, as the profile lists it.
+
+    ``url`` is the table page (``/table/<id>/``, which also shows a finished match); ``opponents``
+    and ``partners`` are usernames (``partners`` is empty at a table for two); ``result`` is
+    translated text; ``score`` is ``"<own side>–<other side>"`` or ``""`` before the first round
+    ends; ``when`` is the finish time, else the start time.
+    """
+
+    url: str
+    opponents: list[str]
+    partners: list[str]
+    result: str
+    score: str
+    when: datetime | None
+    finished: bool
+
+
+def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> list[RecentMatch]:
+    """List `player`'s latest `limit` matches that have started (open tables are left out).
+
+    Sides are ``seat % 2`` (RULES.md "Four players"); ``Match.scores`` is ``[side 0, side 1]`` and
+    ``Match.winner_side`` the winning side once finished. Two queries whatever `limit` is.
+    """
+    Seat = apps.get_model("games", "Seat")
+    Match = apps.get_model("games", "Match")
+    seats = (
+        Seat.objects.filter(user=player)
+        .exclude(match__status=Match.Status.OPEN)
+        .select_related("match")
+        .prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+        )
+        .order_by("-match__created_at", "-match_id")[:limit]
+    )
+    return [_recent_match(seat) for seat in seats]
+
+
+def _recent_match(own_seat) -> RecentMatch:
+    match = own_seat.match
+    side = own_seat.seat % 2
+    others = [seat for seat in match.seats.all() if seat.pk != own_seat.pk]
+    finished = match.status == match.Status.FINISHED
+    if not finished:
+        result = gettext("Playing")
+    elif match.winner_side is None:
+        result = gettext("Unfinished")
+    elif match.winner_side == side:
+        result = gettext("Won")
+    else:
+        result = gettext("Lost")
+    scores = match.scores or []
+    score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else ""
+    return RecentMatch(
+        # The table page of the games app; it also shows a finished match.
+        url=f"/table/{match.pk}/",
+        opponents=[seat.user.get_username() for seat in others if seat.seat % 2 != side],
+        partners=[seat.user.get_username() for seat in others if seat.seat % 2 == side],
+        result=result,
+        score=score,
+        when=match.finished_at or match.started_at,
+        finished=finished,
+    )

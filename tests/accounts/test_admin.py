@@ -1,0 +1,36 @@
+"""The Django admin is for staff only."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+
+@pytest.mark.django_db
+def test_admin_redirects_anonymous_visitors_to_its_login(client):
+    response = client.get(reverse("admin:index"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
+
+
+@pytest.mark.django_db
+def test_admin_refuses_a_signed_in_player_who_is_not_staff(client, player):
+    client.force_login(player)
+    response = client.get(reverse("admin:index"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
+    assert client.get(reverse("admin:auth_user_changelist")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_admin_lists_users_for_staff(client, player):
+    admin = get_user_model().objects.create_superuser(
+        username="root-staff", email="staff@example.com", password="x-long-password-1"
+    )
+    client.force_login(admin)
+    assert client.get(reverse("admin:index")).status_code == 200
+    changelist = client.get(reverse("admin:auth_user_changelist"))
+    assert changelist.status_code == 200
+    assert "amira" in changelist.content.decode()
+    change = client.get(reverse("admin:auth_user_change", args=[player.pk])).content.decode()
+    # "View on site" opens the public profile.
+    assert 'href="/players/amira/"' in change

@@ -1,0 +1,142 @@
+"""The public profile page at /players/<username>/."""
+
+from datetime import datetime, timezone
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from accounts.profile import profile_context, recent_matches
+from games.models import Match, Seat
+
+
+def make_user(username):
+    return get_user_model().objects.create_user(username=username, password="x-long-password-1")
+
+
+def make_match(seated, *, status, winner_side=None, scores=(), day=1, players=None):
+    """A match with `seated` users in seats 0, 1, ... (sides are seat % 2)."""
+    when = datetime(2026, 3, day, 20, 0, tzinfo=timezone.utc)
+    match = Match.objects.create(
+        created_by=seated[0],
+        players=players or len(seated),
+        status=status,
+        winner_side=winner_side,
+        scores=list(scores),
+        started_at=None if status == Match.Status.OPEN else when,
+        finished_at=when if status == Match.Status.FINISHED else None,
+    )
+    for number, user in enumerate(seated):
+        Seat.objects.create(match=match, seat=number, user=user)
+    return match
+
+
+@pytest.mark.django_db
+def test_profile_is_public_and_shows_name_and_join_date(client, player):
+    player.date_joined = datetime(2025, 7, 14, 9, 30, tzinfo=timezone.utc)
+    player.save()
+    response = client.get(reverse("profile", args=["amira"]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<h1 class="profile-name"><bdi>amira</bdi></h1>' in html
+    assert 'datetime="2025-07-14T09:30:00+00:00"' in html
+    assert "July 14, 2025" in html
+    assert reverse("profile", args=["amira"]) == "/players/amira/"
+
+
+@pytest.mark.django_db
+def test_profile_of_unknown_or_inactive_user_is_404(client, player):
+    assert client.get("/players/nobody-here/").status_code == 404
+    player.is_active = False
+    player.save()
+    assert client.get("/players/amira/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_profile_url_in_other_case_redirects_to_stored_name(client, player):
+    response = client.get("/players/AMIRA/")
+    assert response.status_code == 301
+    assert response["Location"] == "/players/amira/"
+
+
+@pytest.mark.django_db
+def test_profile_works_for_arabic_usernames(client):
+    make_user("محمد")
+    response = client.get(reverse("profile", args=["محمد"]))
+    assert response.status_code == 200
+    assert "<bdi>محمد</bdi>" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_own_profile_links_to_account_settings(client, player):
+    url = reverse("profile", args=["amira"])
+    change_password = reverse("account_change_password")
+    assert change_password not in client.get(url).content.decode()
+    client.force_login(player)
+    assert change_password in client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_no_rating_shown_until_an_app_reports_one(client, player):
+    html = client.get(reverse("profile", args=["amira"])).content.decode()
+    assert 'class="rating"' not in html
+
+    def add_rating(sender, player, **kwargs):
+        return {"rating": 1512}
+
+    profile_context.connect(add_rating)
+    try:
+        html = client.get(reverse("profile", args=["amira"])).content.decode()
+    finally:
+        profile_context.disconnect(add_rating)
+    assert '<dd class="rating">1512</dd>' in html
+
+
+@pytest.mark.django_db
+def test_profile_without_matches_says_so(client, player):
+    html = client.get(reverse("profile", args=["amira"])).content.decode()
+    assert "Recent matches" in html
+    assert "No matches yet." in html
+
+
+@pytest.mark.django_db
+def test_recent_matches_list_opponents_results_and_tables(client, player):
+    karim, nour, omar = make_user("karim"), make_user("nour"), make_user("omar")
+    won = make_match([player, karim], status=Match.Status.FINISHED, winner_side=0, scores=[126, 87], day=1)
+    lost = make_match([karim, player], status=Match.Status.FINISHED, winner_side=0, scores=[101, 60], day=2)
+    # Four players: amira (seat 2) partners karim (seat 0) against nour and omar.
+    playing = make_match([karim, nour, player, omar], status=Match.Status.PLAYING, scores=[30, 44], day=3)
+    make_match([player], status=Match.Status.OPEN, day=4, players=2)  # still waiting: not a match yet
+    make_match([nour, omar], status=Match.Status.FINISHED, winner_side=1, day=5)  # not hers
+
+    matches = recent_matches(player)
+    assert [m.url for m in matches] == [f"/table/{m.pk}/" for m in (playing, lost, won)]
+    assert [(m.opponents, m.partners, m.result, m.score) for m in matches] == [
+        (["nour", "omar"], ["karim"], "Playing", "30–44"),
+        (["karim"], [], "Lost", "60–101"),
+        (["karim"], [], "Won", "126–87"),
+    ]
+
+    html = client.get(reverse("profile", args=["amira"])).content.decode()
+    assert "No matches yet." not in html
+    for match in (won, lost, playing):
+        assert f'href="/table/{match.pk}/"' in html
+    assert 'href="/players/nour/"' in html
+    assert '<bdi class="score">126–87</bdi>' in html
+
+
+@pytest.mark.django_db
+def test_recent_matches_are_limited_and_newest_first(player):
+    karim = make_user("karim")
+    made = [make_match([player, karim], status=Match.Status.FINISHED, winner_side=0, day=d) for d in range(1, 13)]
+    matches = recent_matches(player, limit=10)
+    assert [m.url for m in matches] == [f"/table/{m.pk}/" for m in reversed(made[2:])]
+
+
+@pytest.mark.django_db
+def test_recent_matches_take_two_queries(player, django_assert_num_queries):
+    others = [make_user(name) for name in ("karim", "nour", "omar")]
+    for day in range(1, 6):
+        make_match([player, *others], status=Match.Status.FINISHED, winner_side=1, day=day)
+    with django_assert_num_queries(2):
+        recent_matches(player)
