@@ -1,3 +1,13 @@
-"""HTTP routes of the games app."""
+"""HTTP routes of the games app: the lobby and the table pages."""
 
-urlpatterns = []
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("table/new/", views.table_create, name="table_create"),
+    path("table/<int:match_id>/", views.table, name="table"),
+    path("table/<int:match_id>/join/", views.table_join, name="table_join"),
+    path("table/<int:match_id>/leave/", views.table_leave, name="table_leave"),
+]

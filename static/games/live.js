@@ -1,0 +1,200 @@
+/* Shared helpers of the lobby and table pages: a websocket that reconnects with backoff,
+ * string formatting for the translated labels, and card drawing.
+ * Plain script (no build step); everything hangs off window.Basra. */
+(function () {
+  "use strict";
+
+  /** Replace %(name)s placeholders in a translated label (Django's named-format syntax). */
+  function fmt(label, values) {
+    return String(label).replace(/%\((\w+)\)s/g, function (whole, key) {
+      return values && key in values ? String(values[key]) : whole;
+    });
+  }
+
+  /** Create an element: el("div", {class: "x", text: "y"}, [children]). */
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      var value = attrs[key];
+      if (value === null || value === undefined || value === false) return;
+      if (key === "text") node.textContent = value;
+      else if (key === "class") node.className = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key === "on") Object.keys(value).forEach(function (ev) { node.addEventListener(ev, value[ev]); });
+      else node.setAttribute(key, value === true ? "" : value);
+    });
+    (children || []).forEach(function (child) {
+      if (child === null || child === undefined || child === false) return;
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  /** Read a json_script block. */
+  function config(id) {
+    return JSON.parse(document.getElementById(id).textContent);
+  }
+
+  /** A POST form with the CSRF token, for join/leave buttons drawn by the scripts. */
+  function postForm(action, csrfToken, label, buttonClass) {
+    return el("form", {method: "post", action: action, class: "inline"}, [
+      el("input", {type: "hidden", name: "csrfmiddlewaretoken", value: csrfToken}),
+      el("button", {type: "submit", class: "button " + (buttonClass || ""), text: label}),
+    ]);
+  }
+
+  var SUIT_SYMBOLS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
+
+  /** Split a card code ("10H", "7D") into {rank, suit}. */
+  function parseCard(code) {
+    return {rank: code.slice(0, -1), suit: code.slice(-1)};
+  }
+
+  /** Spoken name of a card from the translated labels ("10 of hearts"). */
+  function cardName(code, labels) {
+    var card = parseCard(code);
+    return fmt(labels.cardName, {
+      rank: (labels.ranks && labels.ranks[card.rank]) || card.rank,
+      suit: (labels.suits && labels.suits[card.suit]) || card.suit,
+    });
+  }
+
+  /** Draw a face-up card. tag "button" makes it playable; size is "", "small" or "mini". */
+  function cardNode(code, labels, options) {
+    options = options || {};
+    var card = parseCard(code);
+    var symbol = SUIT_SYMBOLS[card.suit] || "?";
+    var court = card.rank === "J" || card.rank === "Q" || card.rank === "K";
+    var classes = ["card", "suit-" + card.suit];
+    if (card.suit === "D" || card.suit === "H") classes.push("red");
+    if (court) classes.push("court");
+    if (options.size) classes.push(options.size);
+    if (options.extraClass) classes.push(options.extraClass);
+    var corner = function (where) {
+      return el("span", {class: "corner " + where, "aria-hidden": "true"}, [
+        el("span", {class: "rank", text: card.rank}),
+        el("span", {class: "suit", text: symbol}),
+      ]);
+    };
+    var centre = court
+      ? el("span", {class: "face", "aria-hidden": "true"}, [
+          el("span", {class: "face-rank", text: card.rank}),
+          el("span", {class: "face-suit", text: symbol}),
+        ])
+      : el("span", {class: "pip", "aria-hidden": "true", text: symbol});
+    var attrs = {class: classes.join(" "), dataset: {card: code}, title: cardName(code, labels)};
+    if (options.tag === "button") {
+      attrs.type = "button";
+      attrs["aria-label"] = cardName(code, labels);
+    } else {
+      attrs.role = "img";
+      attrs["aria-label"] = cardName(code, labels);
+    }
+    return el(options.tag || "div", attrs, [corner("top"), centre, corner("bottom")]);
+  }
+
+  /** A face-down card (another seat's hand). */
+  function cardBack(size) {
+    return el("div", {class: "card back " + (size || ""), "aria-hidden": "true"});
+  }
+
+  /**
+   * A websocket to a same-origin path that reconnects after a close, waiting 0.5 s, 1 s, 2 s, …
+   * up to 15 s (with jitter, so a restarted server is not hit by every client at once).
+   * handlers: onOpen(socket), onMessage(data),
+   * onStatus("connecting"|"live"|"reconnecting"|"closed"); "closed" (close code 4404, the table is
+   * gone) is final.
+   */
+  function LiveSocket(path, handlers) {
+    this.path = path;
+    this.handlers = handlers;
+    this.attempt = 0;
+    this.timer = null;
+    this.ws = null;
+    this.stopped = false;
+    var self = this;
+    window.addEventListener("online", function () { self.reconnectNow(); });
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") self.reconnectNow();
+    });
+    this.connect();
+  }
+
+  LiveSocket.prototype.url = function () {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + window.location.host + this.path;
+  };
+
+  LiveSocket.prototype.connect = function () {
+    var self = this;
+    this.timer = null;
+    this.status(this.attempt === 0 ? "connecting" : "reconnecting");
+    var ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", function () {
+      self.attempt = 0;
+      self.status("live");
+      if (self.handlers.onOpen) self.handlers.onOpen(self);
+    });
+    ws.addEventListener("message", function (event) {
+      var data;
+      try { data = JSON.parse(event.data); } catch (e) { return; }
+      self.handlers.onMessage(data);
+    });
+    ws.addEventListener("close", function (event) {
+      if (self.ws !== ws) return;
+      self.ws = null;
+      // 4404: the table does not exist (any more); reconnecting cannot bring it back.
+      if (event.code === 4404) {
+        self.stopped = true;
+        self.status("closed");
+        return;
+      }
+      self.schedule();
+    });
+  };
+
+  LiveSocket.prototype.schedule = function () {
+    if (this.timer !== null) return;
+    this.status("reconnecting");
+    var delay = Math.min(15000, 500 * Math.pow(2, this.attempt));
+    delay = delay / 2 + Math.random() * delay / 2;
+    this.attempt += 1;
+    this.timer = window.setTimeout(this.connect.bind(this), delay);
+  };
+
+  /** Skip the wait when the browser says the network or the tab is back. */
+  LiveSocket.prototype.reconnectNow = function () {
+    if (this.stopped || this.ws !== null || this.timer === null) return;
+    window.clearTimeout(this.timer);
+    this.connect();
+  };
+
+  LiveSocket.prototype.isOpen = function () {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  };
+
+  /** Send a message; false when the socket is not open (the caller keeps its state). */
+  LiveSocket.prototype.send = function (message) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  };
+
+  LiveSocket.prototype.status = function (state) {
+    if (this.handlers.onStatus) this.handlers.onStatus(state);
+  };
+
+  /** Show the connection state in a [data-state] badge, with the translated labels. */
+  function showStatus(node, state, labels) {
+    if (!node) return;
+    node.dataset.state = state;
+    node.textContent = labels[state] || state;
+  }
+
+  window.Basra = {
+    fmt: fmt, el: el, config: config, postForm: postForm, parseCard: parseCard,
+    cardName: cardName, cardNode: cardNode, cardBack: cardBack, LiveSocket: LiveSocket,
+    showStatus: showStatus,
+  };
+})();

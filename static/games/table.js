@@ -1,0 +1,394 @@
+/* The live table. The server sends the full state on every change ({"type": "state", "seq": N, ...},
+ * docs/protocol.md); this script only draws the latest one. It remembers the last seq: an older
+ * state is ignored, a jump past seq + 1 means messages were missed, so it asks for a resync.
+ * A card click sends one play and disables the hand until the next state or error arrives. */
+(function () {
+  "use strict";
+  var B = window.Basra;
+  var el = B.el;
+  var cfg = B.config("table-config");
+  var L = cfg.labels;
+  var root = document.getElementById("table");
+  var $ = function (id) { return document.getElementById(id); };
+
+  var state = null;        // the latest state message
+  var pending = false;     // a play was sent and not answered yet
+  var shownRounds = null;  // how many round results the breakdown panel has seen
+  var breakdownOpen = false;
+  var errorTimer = null;
+  var baseTitle = document.title;
+
+  function url(name) {
+    return cfg.urls[name].replace("{id}", cfg.matchId);
+  }
+
+  // --- reading the state -------------------------------------------------------------------
+
+  function players() { return state.match.players; }
+
+  function seatName(seat) {
+    var found = (state.seats || []).filter(function (s) { return s.seat === seat; })[0];
+    return found ? found.username : null;
+  }
+
+  function sideNames(side) {
+    var names = [];
+    for (var seat = side; seat < players(); seat += 2) names.push(seatName(seat) || L.emptySeat);
+    return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
+  }
+
+  /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
+  function viewer() { return state.you === null || state.you === undefined ? 0 : state.you; }
+
+  function mySide() { return state.you === null || state.you === undefined ? null : state.you % 2; }
+
+  /** Screen position of a seat, turning the table so that the viewer sits at the bottom. */
+  function position(seat) {
+    var n = players();
+    var rel = (seat - viewer() + n) % n;
+    if (n === 2) return rel === 0 ? "bottom" : "top";
+    return ["bottom", "right", "top", "left"][rel];
+  }
+
+  function isMyTurn() {
+    var r = state && state.round;
+    return !!(r && !r.over && state.match.status === "playing" && state.you !== null &&
+              state.you !== undefined && r.turn === state.you && !state.result);
+  }
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  function renderMeta() {
+    var m = state.match;
+    $("table-meta").replaceChildren(
+      el("span", {class: "chip", text: B.fmt(L.players, {count: m.players})}),
+      el("span", {class: "chip", text: B.fmt(L.target, {target: state.target})}),
+      el("span", {class: "chip" + (m.rated ? " chip-rated" : ""), text: m.rated ? L.rated : L.casual})
+    );
+  }
+
+  function renderWaiting() {
+    var box = $("waiting");
+    if (state.match.status !== "open") { box.hidden = true; return; }
+    var n = players();
+    var seated = state.you !== null && state.you !== undefined;
+    var taken = 0;
+    var chips = [];
+    for (var seat = 0; seat < n; seat++) {
+      var name = seatName(seat);
+      if (name) taken += 1;
+      chips.push(el("li", {class: "seat-chip" + (name ? "" : " empty"), dataset: {seat: seat}},
+                       [name || L.emptySeat]));
+    }
+    var actions = el("div", {class: "table-row-actions"});
+    if (seated) actions.appendChild(B.postForm(url("leave"), cfg.csrfToken, L.leave, "secondary"));
+    else if (taken < n) actions.appendChild(B.postForm(url("join"), cfg.csrfToken, L.join, "primary"));
+    box.replaceChildren(
+      el("p", {class: "waiting-title", text: B.fmt(L.waiting, {taken: taken, total: n})}),
+      el("ol", {class: "seat-chips"}, chips),
+      el("p", {class: "help", text: L.waitingHint}),
+      actions
+    );
+    box.hidden = false;
+  }
+
+  function renderScoreboard() {
+    var r = state.round;
+    var board = $("scoreboard");
+    if (state.match.status === "open") { board.replaceChildren(); return; }
+    var sides = [0, 1].map(function (side) {
+      var stat = function (label, value, key) {
+        return el("div", {class: "stat", dataset: {stat: key}}, [
+          el("span", {class: "stat-label", text: label}),
+          el("span", {class: "stat-value", text: String(value)}),
+        ]);
+      };
+      var onTurn = r && !r.over && r.turn % 2 === side;
+      return el("div", {
+        class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : ""),
+        dataset: {side: side},
+      }, [
+        el("div", {class: "side-name", text: sideNames(side)}),
+        el("div", {class: "side-score", dataset: {score: state.scores[side]}, text: String(state.scores[side])}),
+        el("div", {class: "side-stats"}, [
+          stat(L.pile, r ? r.pile_sizes[side] : 0, "pile"),
+          stat(L.basras, r ? r.basras[side] : 0, "basras"),
+          state.match.rules.jack_basra_points ? stat(L.jackBasras, r ? r.jack_basras[side] : 0, "jack-basras") : null,
+        ]),
+      ]);
+    });
+    board.replaceChildren(sides[0], sides[1]);
+  }
+
+  function renderTurn() {
+    var banner = $("turn-banner");
+    var r = state.round;
+    var text = "";
+    var mine = false;
+    if (state.result) text = L.matchOver;
+    else if (state.match.status === "playing" && r && !r.over) {
+      mine = isMyTurn();
+      text = mine ? L.yourTurn : B.fmt(L.turnOf, {name: seatName(r.turn) || ""});
+      text = B.fmt(L.round, {number: r.number}) + " · " + text;
+    } else if (r && r.over) text = B.fmt(L.roundScore, {number: r.number});
+    banner.textContent = text;
+    banner.classList.toggle("mine", mine);
+    banner.hidden = text === "";
+    document.title = (mine ? "\u25CF " : "") + baseTitle;
+  }
+
+  function seatBox(seat) {
+    var r = state.round;
+    var isViewer = seat === state.you;
+    var name = seatName(seat) || L.emptySeat;
+    var size = r ? r.hand_sizes[seat] : 0;
+    var badges = [];
+    if (r && r.dealer === seat) badges.push(el("span", {class: "badge dealer", title: L.dealer, text: L.dealer}));
+    var backs = null;
+    if (!isViewer) {
+      backs = el("div", {class: "backs"}, []);
+      for (var i = 0; i < size; i++) backs.appendChild(B.cardBack("mini"));
+    }
+    return el("div", {
+      class: "seat-box" + (r && !r.over && r.turn === seat && !state.result ? " on-turn" : "") +
+             (isViewer ? " me" : "") + (seat % 2 === mySide() ? " partner-side" : ""),
+      dataset: {seat: seat, handSize: size},
+    }, [
+      el("div", {class: "seat-name"}, [
+        el("span", {class: "name", text: name}),
+        isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
+      ]),
+      backs,
+      el("div", {class: "seat-info"}, [el("span", {class: "hand-count", text: B.fmt(L.cardsInHand, {count: size})})].concat(badges)),
+    ]);
+  }
+
+  function renderBoard() {
+    var board = $("board");
+    var r = state.round;
+    if (state.match.status === "open" || !r) { board.hidden = true; return; }
+    board.hidden = false;
+    board.dataset.players = players();
+    board.querySelectorAll(".seat-slot").forEach(function (slot) { slot.replaceChildren(); });
+    for (var seat = 0; seat < players(); seat++) {
+      board.querySelector('.seat-slot[data-pos="' + position(seat) + '"]').appendChild(seatBox(seat));
+    }
+    var floor = $("floor");
+    floor.replaceChildren.apply(floor, r.floor.length
+      ? r.floor.map(function (code) { return B.cardNode(code, L, {size: "small"}); })
+      : [el("p", {class: "empty-note", text: L.floorEmpty})]);
+    $("stock-info").textContent = B.fmt(L.stock, {count: r.stock_size});
+    renderLastPlay(r.last_play);
+  }
+
+  function renderLastPlay(play) {
+    var box = $("last-play");
+    if (!play) { box.replaceChildren(); box.hidden = true; return; }
+    box.hidden = false;
+    var taken = play.taken || [];
+    var parts = [
+      el("span", {class: "last-label", text: B.fmt(L.played, {name: seatName(play.seat) || ""})}),
+      B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
+      el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
+    ];
+    taken.forEach(function (code) { parts.push(B.cardNode(code, L, {size: "mini"})); });
+    if (play.basra) {
+      parts.push(el("span", {
+        class: "badge basra-badge", dataset: {basra: play.basra},
+        text: play.basra === "jack_basra" ? L.jackBasra : L.basra,
+      }));
+    }
+    box.replaceChildren.apply(box, parts);
+  }
+
+  function renderHand() {
+    var hand = $("hand");
+    var r = state.round;
+    var playing = r && state.match.status === "playing" && state.you !== null && state.you !== undefined;
+    if (!playing) { hand.replaceChildren(); hand.hidden = true; root.dataset.myTurn = "false"; return; }
+    hand.hidden = false;
+    var canPlay = isMyTurn() && !pending;
+    root.dataset.myTurn = String(isMyTurn());
+    root.dataset.pending = String(pending);
+    hand.classList.toggle("active", canPlay);
+    hand.replaceChildren.apply(hand, (r.hand || []).map(function (code) {
+      var button = B.cardNode(code, L, {tag: "button"});
+      button.disabled = !canPlay;
+      button.addEventListener("click", function () { play(code); });
+      return button;
+    }));
+  }
+
+  function breakdownTable(result, cumulative) {
+    var rules = state.match.rules;
+    var row = function (label, values, key) {
+      return el("tr", {dataset: {row: key}}, [el("th", {scope: "row", text: label})].concat(
+        values.map(function (v) { return el("td", {text: String(v)}); })));
+    };
+    var rows = [
+      row(L.cards, result.cards, "cards"),
+      row(L.majority, result.majority, "majority"),
+      row(L.basras, result.basras, "basras"),
+    ];
+    if (rules.jack_basra_points) rows.push(row(L.jackBasras, result.jack_basras, "jack-basras"));
+    if (rules.card_points) rows.push(row(L.cardPoints, result.card_points, "card-points"));
+    rows.push(row(L.roundTotal, result.total, "total"));
+    if (cumulative) rows.push(row(L.matchTotal, cumulative, "match-total"));
+    return el("table", {class: "score-table"}, [
+      el("thead", {}, [el("tr", {}, [el("td"), el("th", {scope: "col", text: sideNames(0)}),
+                                     el("th", {scope: "col", text: sideNames(1)})])]),
+      el("tbody", {}, rows),
+    ]);
+  }
+
+  function cumulativeTotals(upTo) {
+    var totals = [0, 0];
+    state.round_results.slice(0, upTo + 1).forEach(function (res) {
+      totals[0] += res.total[0]; totals[1] += res.total[1];
+    });
+    return totals;
+  }
+
+  function renderBreakdown() {
+    var results = state.round_results || [];
+    var box = $("breakdown");
+    var r = state.round;
+    if (shownRounds === null) {
+      // First draw after loading: show the last round's score if the table is between rounds.
+      breakdownOpen = results.length > 0 && (!r || r.over || !!state.result);
+    } else if (results.length > shownRounds) {
+      breakdownOpen = true;
+    }
+    shownRounds = results.length;
+    if (!breakdownOpen || !results.length) { box.hidden = true; box.replaceChildren(); }
+    else {
+      var last = results[results.length - 1];
+      var children = [
+        el("h2", {text: B.fmt(L.roundScore, {number: last.number})}),
+        breakdownTable(last, cumulativeTotals(results.length - 1)),
+      ];
+      if (!state.result) {
+        children.push(el("button", {type: "button", class: "button", id: "breakdown-close", text: L["continue"],
+          on: {click: function () { breakdownOpen = false; renderBreakdown(); }}}));
+      }
+      box.replaceChildren.apply(box, children);
+      box.hidden = false;
+    }
+    var history = $("history");
+    history.hidden = results.length === 0;
+    var body = results.map(function (res, i) {
+      var totals = cumulativeTotals(i);
+      return el("tr", {}, [
+        el("th", {scope: "row", text: B.fmt(L.round, {number: res.number})}),
+        el("td", {text: res.total[0] + " (" + totals[0] + ")"}),
+        el("td", {text: res.total[1] + " (" + totals[1] + ")"}),
+      ]);
+    });
+    $("history-body").replaceChildren(el("table", {class: "score-table"}, [
+      el("thead", {}, [el("tr", {}, [el("td"), el("th", {scope: "col", text: sideNames(0)}),
+                                     el("th", {scope: "col", text: sideNames(1)})])]),
+      el("tbody", {}, body),
+    ]));
+  }
+
+  function renderResult() {
+    var banner = $("result-banner");
+    var result = state.result;
+    if (!result) { banner.hidden = true; banner.replaceChildren(); return; }
+    var side = mySide();
+    var headline = side === null ? B.fmt(L.wins, {names: sideNames(result.winner)})
+      : (side === result.winner ? L.youWon : L.youLost);
+    banner.className = "result-banner" + (side === null ? "" : side === result.winner ? " won" : " lost");
+    banner.dataset.winner = result.winner;
+    banner.replaceChildren(
+      el("strong", {class: "result-title", text: L.matchOver + " · " + headline}),
+      el("span", {class: "result-line", text: B.fmt(L.wins, {names: sideNames(result.winner)}) + " · " +
+        sideNames(0) + " " + result.scores[0] + " – " + result.scores[1] + " " + sideNames(1)}),
+      el("a", {class: "button", href: url("lobby"), text: L.backToLobby})
+    );
+    banner.hidden = false;
+  }
+
+  function render() {
+    if (!state) return;
+    root.dataset.seq = state.seq;
+    root.dataset.status = state.match.status;
+    root.dataset.you = state.you === null || state.you === undefined ? "" : state.you;
+    root.dataset.finished = String(!!state.result);
+    root.dataset.turn = state.round && state.round.turn !== null && !state.result ? state.round.turn : "";
+    renderMeta();
+    renderWaiting();
+    renderScoreboard();
+    renderTurn();
+    renderBoard();
+    renderHand();
+    renderBreakdown();
+    renderResult();
+  }
+
+  // --- talking to the server -----------------------------------------------------------------
+
+  function showError(message) {
+    var box = $("table-error");
+    box.textContent = message;
+    box.hidden = false;
+    window.clearTimeout(errorTimer);
+    errorTimer = window.setTimeout(function () { box.hidden = true; }, 6000);
+  }
+
+  /** The table was removed (its last player left before the start): nothing more will come. */
+  function showClosed(message) {
+    var box = $("result-banner");
+    box.className = "result-banner";
+    box.replaceChildren(
+      el("strong", {class: "result-title", text: message || L.tableClosed}),
+      el("a", {class: "button", href: url("lobby"), text: L.backToLobby})
+    );
+    box.hidden = false;
+    ["waiting", "board", "hand", "breakdown"].forEach(function (id) { $(id).hidden = true; });
+    root.dataset.status = "closed";
+  }
+
+  function play(code) {
+    if (pending || !isMyTurn()) return;
+    if (!socket.send({type: "play", card: code, seq: state.seq})) return;
+    pending = true;
+    renderHand();
+  }
+
+  function onMessage(msg) {
+    if (msg.type === "state") {
+      if (state !== null && msg.seq < state.seq) return;  // an older state arriving late
+      // One change may add several events, so seq can jump; prev_seq (null in a snapshot) is
+      // the seq the server had before this change. Any other value than ours means a message
+      // was missed: this state is complete, but ask for the current one in case it was overtaken.
+      var gap = state !== null && msg.prev_seq !== null && msg.prev_seq !== undefined &&
+                msg.prev_seq !== state.seq;
+      state = msg;
+      pending = false;
+      render();
+      if (gap) socket.send({type: "sync"});
+    } else if (msg.type === "closed") {
+      showClosed(msg.message);
+    } else if (msg.type === "error") {
+      pending = false;
+      if (state) renderHand();
+      showError(msg.message || msg.code);
+      socket.send({type: "sync"});
+    }
+  }
+
+  state = cfg.state;
+  render();
+  var socket = new B.LiveSocket(cfg.wsPath, {
+    onOpen: function (s) { s.send({type: "sync"}); },
+    onMessage: onMessage,
+    onStatus: function (status) {
+      B.showStatus($("live-status"), status, L);
+      if (status === "closed" && root.dataset.status !== "closed") showClosed(null);
+      if (status !== "live" && pending) { pending = false; if (state) renderHand(); }
+    },
+  });
+  // For the browser tests and for debugging from the console.
+  B.table = {socket: socket, state: function () { return state; }};
+})();

@@ -1,0 +1,332 @@
+"""Lobby and table pages over the Django test client: login, CSRF, the create form, seating."""
+
+import json
+import re
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Match, Seat
+
+pytestmark = pytest.mark.django_db
+
+VALID = {
+    "players": "2",
+    "target": "101",
+    "mode": "casual",
+    "majority_points": "30",
+    "basra_points": "10",
+    "jack_basra_points": "20",
+    "seven_diamonds": "wild",
+}
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username):
+        return django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.com", password="pw-Basra-123"
+        )
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+def logged_in(user, **kwargs) -> Client:
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
+
+
+def config_of(response, element_id: str) -> dict:
+    """The json_script block the page scripts read."""
+    match = re.search(
+        rf'<script id="{element_id}" type="application/json">(.*?)</script>',
+        response.content.decode(), re.S,
+    )
+    assert match, f"no {element_id} on the page"
+    return json.loads(match.group(1))
+
+
+def message_texts(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def new_table(user, players=2, **rules) -> Match:
+    return services.create_table(
+        user=user, players=players, rules={"players": players, "target": 101, **rules}, rated=False
+    )
+
+
+# --- login required ---------------------------------------------------------------------------
+
+def test_create_requires_login(client):
+    response = client.post(reverse("table_create"), VALID)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login") + "?next=/")
+    assert not Match.objects.exists()
+
+
+def test_join_requires_login(client, alice):
+    match = new_table(alice)
+    response = client.post(reverse("table_join", args=[match.id]))
+    assert response.status_code == 302
+    login = reverse("account_login")
+    assert response["Location"] == f"{login}?next=/table/{match.id}/"
+    assert Seat.objects.filter(match=match).count() == 1
+
+
+def test_leave_requires_login(client, alice):
+    match = new_table(alice)
+    response = client.post(reverse("table_leave", args=[match.id]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+    assert Seat.objects.filter(match=match, user=alice).exists()
+
+
+@pytest.mark.parametrize("name", ["table_create", "table_join", "table_leave"])
+def test_actions_refuse_get(alice, name):
+    match = new_table(alice)
+    kwargs = {} if name == "table_create" else {"match_id": match.id}
+    response = logged_in(alice).get(reverse(name, kwargs=kwargs))
+    assert response.status_code == 405
+
+
+# --- CSRF -------------------------------------------------------------------------------------
+
+def csrf_token_of(client: Client) -> str:
+    client.get(reverse("lobby"))
+    return client.cookies["csrftoken"].value
+
+
+def test_create_needs_csrf_token(alice):
+    client = logged_in(alice, enforce_csrf_checks=True)
+    response = client.post(reverse("table_create"), VALID)
+    assert response.status_code == 403
+    assert not Match.objects.exists()
+
+    response = client.post(
+        reverse("table_create"), {**VALID, "csrfmiddlewaretoken": csrf_token_of(client)}
+    )
+    assert response.status_code == 302
+    assert Match.objects.count() == 1
+
+
+def test_join_and_leave_need_csrf_token(alice, bob):
+    match = new_table(alice, players=4)
+    client = logged_in(bob, enforce_csrf_checks=True)
+    assert client.post(reverse("table_join", args=[match.id])).status_code == 403
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+
+    token = csrf_token_of(client)
+    client.post(reverse("table_join", args=[match.id]), {"csrfmiddlewaretoken": token})
+    assert Seat.objects.filter(match=match, user=bob).exists()
+
+    assert client.post(reverse("table_leave", args=[match.id])).status_code == 403
+    assert Seat.objects.filter(match=match, user=bob).exists()
+    client.post(reverse("table_leave", args=[match.id]), {"csrfmiddlewaretoken": token})
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+
+
+# --- the create form --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("players", "3"),
+        ("players", ""),
+        ("target", "10"),
+        ("target", "502"),
+        ("target", "ten"),
+        ("mode", "betting"),
+        ("seven_diamonds", "joker"),
+        ("jack_basra_points", "-1"),
+        ("majority_points", "101"),
+    ],
+)
+def test_create_rejects_bad_options(alice, field, value):
+    response = logged_in(alice).post(reverse("table_create"), {**VALID, field: value})
+    assert response.status_code == 400
+    assert field in response.context["form"].errors
+    assert not Match.objects.exists()
+
+
+def test_create_rejects_missing_target(alice):
+    data = {k: v for k, v in VALID.items() if k != "target"}
+    response = logged_in(alice).post(reverse("table_create"), data)
+    assert response.status_code == 400
+    assert "target" in response.context["form"].errors
+    assert not Match.objects.exists()
+
+
+def test_create_stores_the_rules_and_seats_the_creator(alice):
+    data = {
+        **VALID, "players": "4", "target": "151", "mode": "rated", "majority_points": "40",
+        "basra_points": "15", "jack_basra_points": "0", "card_points": "on",
+        "seven_diamonds": "classic",
+    }
+    response = logged_in(alice).post(reverse("table_create"), data)
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table", args=[match.id])
+    assert match.players == 4
+    assert match.rated is True
+    assert match.created_by == alice
+    assert match.status == "open"
+    assert match.rules == {
+        "players": 4, "target": 151, "majority_points": 40, "basra_points": 15,
+        "jack_basra_points": 0, "card_points": True, "seven_diamonds": "classic",
+    }
+    assert list(match.seats.values_list("seat", "user__username")) == [(0, "alice")]
+
+
+def test_create_casual_defaults(alice):
+    logged_in(alice).post(reverse("table_create"), VALID)
+    match = Match.objects.get()
+    assert match.rated is False
+    assert match.rules["target"] == 101
+    assert match.rules["card_points"] is False
+    assert match.rules["seven_diamonds"] == "wild"
+
+
+# --- lobby ------------------------------------------------------------------------------------
+
+def test_lobby_lists_open_tables_only(client, alice, bob, make_user):
+    waiting = new_table(alice, players=4, target=201)
+    started = new_table(bob)
+    services.join_table(user=make_user("carol"), match_id=started.id)
+    response = client.get(reverse("lobby"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'data-match-id="{waiting.id}"' in page
+    assert f'data-match-id="{started.id}"' not in page
+    assert [row["id"] for row in response.context["tables"]] == [waiting.id]
+    row = response.context["tables"][0]
+    # Every seat is listed, free ones with no name, so the page can show the empty places.
+    assert row["seats"] == [
+        {"seat": 0, "username": "alice"}, {"seat": 1, "username": None},
+        {"seat": 2, "username": None}, {"seat": 3, "username": None},
+    ]
+    assert "to 201" in page
+
+
+def test_lobby_shows_join_to_others_and_leave_to_the_seated(alice, bob):
+    match = new_table(alice)
+    join_url = reverse("table_join", args=[match.id])
+    leave_url = reverse("table_leave", args=[match.id])
+    page_bob = logged_in(bob).get(reverse("lobby")).content.decode()
+    assert f'action="{join_url}"' in page_bob and f'action="{leave_url}"' not in page_bob
+    page_alice = logged_in(alice).get(reverse("lobby")).content.decode()
+    assert f'action="{leave_url}"' in page_alice and f'action="{join_url}"' not in page_alice
+
+
+def test_lobby_offers_the_form_only_to_logged_in_users(client, alice):
+    create_url = reverse("table_create")
+    assert f'action="{create_url}"' not in client.get(reverse("lobby")).content.decode()
+    assert f'action="{create_url}"' in logged_in(alice).get(reverse("lobby")).content.decode()
+
+
+def test_lobby_config_for_the_script(alice):
+    response = logged_in(alice).get(reverse("lobby"))
+    config = config_of(response, "lobby-config")
+    assert config["wsPath"] == "/ws/lobby/"
+    assert config["username"] == "alice"
+    assert config["urls"]["join"] == "/table/{id}/join/"
+    assert config["csrfToken"]
+    assert config["labels"]["join"] == "Join"
+
+
+# --- join and leave ---------------------------------------------------------------------------
+
+def test_join_seats_and_starts_a_two_player_table(alice, bob):
+    match = new_table(alice)
+    response = logged_in(bob).post(reverse("table_join", args=[match.id]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table", args=[match.id])
+    match.refresh_from_db()
+    assert match.status == "playing"
+    assert list(match.seats.values_list("seat", "user__username")) == [(0, "alice"), (1, "bob")]
+
+
+def test_four_player_seating_order(alice, bob, make_user):
+    """RULES.md "Four players": creator seat 0, then 2, then 1, then 3."""
+    match = new_table(alice, players=4)
+    for name in ["bob", "carol", "dave"]:
+        user = bob if name == "bob" else make_user(name)
+        logged_in(user).post(reverse("table_join", args=[match.id]))
+    match.refresh_from_db()
+    assert dict(match.seats.values_list("user__username", "seat")) == {
+        "alice": 0, "bob": 2, "carol": 1, "dave": 3,
+    }
+    assert match.status == "playing"
+
+
+def test_join_full_table_shows_the_service_error(alice, bob, make_user):
+    match = new_table(alice)
+    services.join_table(user=bob, match_id=match.id)
+    carol = make_user("carol")
+    response = logged_in(carol).post(reverse("table_join", args=[match.id]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
+    assert not Seat.objects.filter(match=match, user=carol).exists()
+    assert len(message_texts(response)) == 1
+
+
+def test_leave_before_start_goes_back_to_the_lobby(alice, bob):
+    match = new_table(alice, players=4)
+    services.join_table(user=bob, match_id=match.id)
+    response = logged_in(bob).post(reverse("table_leave", args=[match.id]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("lobby")
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+
+
+def test_leave_after_start_is_refused_with_a_message(alice, bob):
+    match = new_table(alice)
+    services.join_table(user=bob, match_id=match.id)
+    response = logged_in(bob).post(reverse("table_leave", args=[match.id]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
+    assert Seat.objects.filter(match=match, user=bob).exists()
+    assert len(message_texts(response)) == 1
+
+
+# --- table page -------------------------------------------------------------------------------
+
+def test_table_page_carries_the_state_of_the_viewer(client, alice, bob):
+    match = new_table(alice)
+    services.join_table(user=bob, match_id=match.id)
+
+    config = config_of(logged_in(bob).get(reverse("table", args=[match.id])), "table-config")
+    assert config["matchId"] == match.id
+    assert config["wsPath"] == f"/ws/table/{match.id}/"
+    assert config["state"]["you"] == 1
+    assert config["state"]["match"]["status"] == "playing"
+    assert config["state"]["round"]["hand"] == services.table_state(
+        match_id=match.id, user=bob
+    )["round"]["hand"]
+    assert len(config["state"]["round"]["hand"]) == 4
+
+    spectator = config_of(client.get(reverse("table", args=[match.id])), "table-config")
+    assert spectator["state"]["you"] is None
+    assert spectator["state"]["round"]["hand"] == []
+
+
+def test_table_page_labels_are_translated_strings(alice):
+    match = new_table(alice)
+    config = config_of(logged_in(alice).get(reverse("table", args=[match.id])), "table-config")
+    assert config["labels"]["yourTurn"] == "Your turn"
+    assert config["labels"]["suits"]["H"] == "hearts"
+
+
+def test_table_page_of_unknown_match_is_404(client):
+    assert client.get(reverse("table", args=[999999])).status_code == 404
