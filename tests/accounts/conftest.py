@@ -16,6 +16,12 @@ def _fresh_rate_limits():
 
 
 @pytest.fixture
+def password():
+    """The password of `player`."""
+    return PASSWORD
+
+
+@pytest.fixture
 def player(db):
     """An active player "amira" with the password `PASSWORD` and a primary e-mail address."""
     from allauth.account.models import EmailAddress

@@ -8,8 +8,6 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from tests.accounts.conftest import PASSWORD
-
 NEW_PASSWORD = "ace-of-spades-takes-all"
 
 
@@ -22,11 +20,11 @@ def csrf_client() -> Client:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("login", ["amira", "amira@example.com"])
-def test_log_in_with_username_or_email(player, login):
+def test_log_in_with_username_or_email(player, password, login):
     client = csrf_client()
     response = client.post(
         reverse("account_login"),
-        {"login": login, "password": PASSWORD, "csrfmiddlewaretoken": client.cookies["csrftoken"].value},
+        {"login": login, "password": password, "csrfmiddlewaretoken": client.cookies["csrftoken"].value},
     )
     assert response.status_code == 302
     assert client.session["_auth_user_id"] == str(player.pk)
@@ -60,7 +58,7 @@ def test_log_out_is_a_post_with_csrf(player):
 
 
 @pytest.mark.django_db
-def test_password_change(client, player):
+def test_password_change(client, player, password):
     client.force_login(player)
     page = client.get(reverse("account_change_password"))
     assert page.status_code == 200
@@ -68,7 +66,7 @@ def test_password_change(client, player):
 
     response = client.post(
         reverse("account_change_password"),
-        {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        {"oldpassword": password, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
     )
     assert response.status_code == 302
     player.refresh_from_db()
@@ -78,7 +76,7 @@ def test_password_change(client, player):
 
 
 @pytest.mark.django_db
-def test_password_change_needs_the_old_password(client, player):
+def test_password_change_needs_the_old_password(client, player, password):
     client.force_login(player)
     response = client.post(
         reverse("account_change_password"),
@@ -86,7 +84,7 @@ def test_password_change_needs_the_old_password(client, player):
     )
     assert response.status_code == 200
     player.refresh_from_db()
-    assert player.check_password(PASSWORD)
+    assert player.check_password(password)
 
 
 @pytest.mark.django_db
@@ -125,7 +123,7 @@ def test_password_reset_by_email(client, player):
 
 
 @pytest.mark.django_db
-def test_password_reset_for_unknown_address_sends_no_reset_link(client, player):
+def test_password_reset_for_unknown_address_sends_no_reset_link(client, player, password):
     client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
     assert all("/password/reset/key/" not in m.body for m in mail.outbox)
-    assert get_user_model().objects.get(pk=player.pk).check_password(PASSWORD)
+    assert get_user_model().objects.get(pk=player.pk).check_password(password)
