@@ -1,0 +1,71 @@
+"""Channel-layer groups of the live tables and the messages sent to them.
+
+Group names (``docs/protocol.md`` "Server → client"): every socket of seat ``n`` at table ``id``
+is in ``table.<id>.seat.<n>``; spectators (and anonymous sockets) in ``table.<id>.public``; lobby
+sockets in ``lobby``. A seat's hand is only ever sent to its own group.
+
+The services call these functions from ``transaction.on_commit`` callbacks, in a synchronous
+thread, so they wrap the layer's coroutines with ``async_to_sync``.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+LOBBY_GROUP = "lobby"
+
+
+def seat_group(match_id: int, seat: int) -> str:
+    """The group of every socket of ``seat`` at table ``match_id``."""
+    return f"table.{match_id}.seat.{seat}"
+
+
+def public_group(match_id: int) -> str:
+    """The group of the spectators of table ``match_id``."""
+    return f"table.{match_id}.public"
+
+
+def table_groups(match_id: int, players: int) -> list[str]:
+    """Every group of table ``match_id``: its ``players`` seat groups and the public one."""
+    return [seat_group(match_id, seat) for seat in range(players)] + [public_group(match_id)]
+
+
+def _send_all(messages: list[tuple[str, dict]]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
+    async_to_sync(send)()
+
+
+def send_states(match_id: int, states: dict[int | None, dict]) -> None:
+    """Send each seat its own ``state`` message and the spectators theirs (key ``None``)."""
+    _send_all(
+        [
+            (
+                public_group(match_id) if seat is None else seat_group(match_id, seat),
+                {"type": "table.state", "state": state},
+            )
+            for seat, state in states.items()
+        ]
+    )
+
+
+def send_seating(match_id: int, players: int) -> None:
+    """Tell every socket of the table that seats changed: each re-reads its own seat and state."""
+    _send_all([(group, {"type": "table.seating"}) for group in table_groups(match_id, players)])
+
+
+def send_closed(match_id: int, players: int) -> None:
+    """Tell every socket of the table that the table was removed."""
+    _send_all([(group, {"type": "table.closed"}) for group in table_groups(match_id, players)])
+
+
+def send_tables(tables: list[dict]) -> None:
+    """Send the lobby sockets the current list of open tables."""
+    _send_all([(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})])

@@ -1,0 +1,142 @@
+"""Shared fixtures: users, their session cookies, websocket connections, a known deck.
+
+Websocket tests run the real ASGI application (``basra_site.asgi.application``: origin check,
+session auth, routing) through ``channels.testing.WebsocketCommunicator``, logged in with a real
+session cookie, so they test what a browser would meet.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from django.conf import settings
+from django.test import Client
+
+ORIGIN = "http://testserver"
+PASSWORD = "pw-Basra-123"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer_and_cache():
+    """A fresh channel layer and an empty live-state cache for every test.
+
+    The in-memory layer's queues belong to the event loop that first used them, and each async
+    test has its own loop; the cache must not carry one test's matches into the next.
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    from games import state
+
+    state.cache.clear()
+    yield
+    channel_layers.backends.clear()
+    state.cache.clear()
+
+
+@dataclass
+class Player:
+    """A user with a logged-in session: ``cookie`` is the session id for a websocket handshake."""
+
+    user: Any
+    cookie: str
+
+    @property
+    def username(self) -> str:
+        return self.user.username
+
+
+@pytest.fixture
+def make_player(django_user_model):
+    """``make_player("alice")`` -> a ``Player`` (user created, logged in through a session)."""
+
+    def make(username: str) -> Player:
+        user = django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.com", password=PASSWORD
+        )
+        client = Client()
+        client.force_login(user)
+        return Player(user=user, cookie=client.cookies[settings.SESSION_COOKIE_NAME].value)
+
+    return make
+
+
+@pytest.fixture
+def players4(make_player) -> list[Player]:
+    """alice, bob, carol, dave."""
+    return [make_player(name) for name in ("alice", "bob", "carol", "dave")]
+
+
+def ws_headers(
+    cookie: str | None = None, *, origin: str | None = ORIGIN, language: str | None = None
+) -> list[tuple[bytes, bytes]]:
+    """Handshake headers: ``Origin``, the session cookie, ``Accept-Language``."""
+    headers = [(b"host", b"testserver")]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
+    if cookie is not None:
+        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode()))
+    if language is not None:
+        headers.append((b"accept-language", language.encode()))
+    return headers
+
+
+def communicator(path: str, cookie: str | None = None, **kwargs):
+    """A ``WebsocketCommunicator`` on the site's ASGI application (not yet connected)."""
+    from channels.testing import WebsocketCommunicator
+
+    from basra_site.asgi import application
+
+    return WebsocketCommunicator(application, path, headers=ws_headers(cookie, **kwargs))
+
+
+@pytest_asyncio.fixture
+async def open_socket():
+    """``await open_socket(path, cookie)`` -> a connected communicator; all closed at the end."""
+    opened = []
+
+    async def open_(path: str, cookie: str | None = None, **kwargs):
+        comm = communicator(path, cookie, **kwargs)
+        connected, code = await comm.connect()
+        assert connected, f"websocket {path} refused with {code}"
+        opened.append(comm)
+        return comm
+
+    yield open_
+    for comm in opened:
+        try:
+            await comm.disconnect()
+        except Exception:  # noqa: BLE001 - the server may already have closed it
+            pass
+
+
+def seeded_deck(seed: int) -> list[str]:
+    """A reproducible 52-card order for tests (the site itself shuffles with ``secrets``)."""
+    from games.state import DECK_CODES
+
+    deck = list(DECK_CODES)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+@pytest.fixture
+def known_decks(monkeypatch):
+    """Deal reproducible decks (seed 1, 2, ...) and let seat 0 deal the first round.
+
+    :returns: the list of decks dealt so far, in order.
+    """
+    from games import state
+
+    dealt: list[list[str]] = []
+
+    def deck() -> list[str]:
+        dealt.append(seeded_deck(len(dealt) + 1))
+        return list(dealt[-1])
+
+    monkeypatch.setattr(state, "shuffled_deck", deck)
+    monkeypatch.setattr(state, "first_dealer", lambda players: 0)
+    return dealt

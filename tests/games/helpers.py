@@ -1,0 +1,72 @@
+"""Helpers shared by the live-table tests: seating a table and playing it through the services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games import services
+from games.models import Event, Match
+
+
+
+def seated_match(users: Sequence[Any], *, rules: dict | None = None, rated: bool = False) -> Match:
+    """A match created by ``users[0]`` and joined by the others in order (started when full)."""
+    match = services.create_table(
+        user=users[0], players=len(users), rules=dict(rules or {}), rated=rated
+    )
+    for user in users[1:]:
+        services.join_table(user=user, match_id=match.pk)
+    match.refresh_from_db()
+    return match
+
+
+def users_by_seat(match: Match) -> dict[int, Any]:
+    """``{seat: user}`` of a match."""
+    return {s.seat: s.user for s in match.seats.select_related("user")}
+
+
+def play_turn(
+    match: Match, choose: Callable[[list[str]], str] = lambda hand: hand[0]
+) -> tuple[int, str, int]:
+    """Play one card for the seat to move (``choose`` picks it from the hand).
+
+    :returns: ``(seat, card, new seq)``.
+    """
+    match.refresh_from_db()
+    seat_users = users_by_seat(match)
+    public = services.table_state(match_id=match.pk, user=None)
+    seat = public["round"]["turn"]
+    mine = services.table_state(match_id=match.pk, user=seat_users[seat])
+    card = choose(mine["round"]["hand"])
+    seq = services.play_card(user=seat_users[seat], match_id=match.pk, card=card, seq=mine["seq"])
+    return seat, card, seq
+
+
+def play_out(match: Match, limit: int = 5000) -> int:
+    """Play ``match`` to its end with the first card of each hand; returns the number of plays."""
+    for count in range(limit):
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            return count
+        play_turn(match)
+    raise AssertionError("the match did not end")
+
+
+def event_kinds(match: Match) -> list[str]:
+    """The kinds of a match's events in ``seq`` order."""
+    return list(Event.objects.filter(match=match).order_by("seq").values_list("kind", flat=True))
+
+
+def strings_in(value: Any) -> set[str]:
+    """Every string anywhere inside a JSON value (for leak checks, card codes among them)."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        found.add(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found |= strings_in(key) | strings_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found |= strings_in(item)
+    return found

@@ -1,0 +1,388 @@
+"""The websocket protocol (docs/protocol.md) over the real ASGI application.
+
+Every test talks to ``basra_site.asgi.application`` through ``WebsocketCommunicator`` with a real
+session cookie and ``Origin`` header, as a browser does.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.sessions.models import Session
+
+from games import services, state
+from games.models import Event, Match
+from tests.conftest import communicator
+from tests.games.helpers import seated_match, strings_in
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+def table_path(match_id: int) -> str:
+    return f"/ws/table/{match_id}/"
+
+
+@db
+def log_size(match_id: int) -> tuple[int, int]:
+    """(Match.seq, number of events): both unchanged when a request was refused."""
+    return Match.objects.get(pk=match_id).seq, Event.objects.filter(match_id=match_id).count()
+
+
+async def expect_error(comm, code: str) -> dict:
+    message = await comm.receive_json_from()
+    assert message["type"] == "error", message
+    assert message["code"] == code, message
+    assert message["message"]
+    return message
+
+
+# --- lobby -----------------------------------------------------------------------------------
+
+
+async def test_lobby_lists_open_tables_live(make_player, open_socket):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    lobby = await open_socket("/ws/lobby/")  # anonymous visitors may watch the lobby
+    assert await lobby.receive_json_from() == {"type": "tables", "tables": []}
+
+    match = await db(services.create_table)(user=alice.user, players=2, rules={"target": 61},
+                                             rated=True)
+    update = await lobby.receive_json_from()
+    assert update["type"] == "tables"
+    [row] = update["tables"]
+    assert row["id"] == match.pk and row["target"] == 61 and row["rated"] is True
+    assert row["seats"] == [{"seat": 0, "username": "alice"}]
+    assert update["tables"] == await db(services.open_tables)()
+
+    await db(services.join_table)(user=bob.user, match_id=match.pk)  # full: starts, leaves lobby
+    assert await lobby.receive_json_from() == {"type": "tables", "tables": []}
+
+    await lobby.send_json_to({"type": "sync"})
+    assert await lobby.receive_json_from() == {"type": "tables", "tables": []}
+    await lobby.send_to(text_data="{oops")
+    await expect_error(lobby, "bad_json")
+    await lobby.send_json_to({"type": "play", "card": "5D", "seq": 1})
+    await expect_error(lobby, "unknown_type")
+
+
+async def test_a_foreign_origin_is_refused(make_player):
+    alice = await db(make_player)("alice")
+    for origin in ("http://evil.example", None):
+        comm = communicator("/ws/lobby/", alice.cookie, origin=origin)
+        connected, _ = await comm.connect()
+        assert not connected
+        comm = communicator(table_path(1), alice.cookie, origin=origin)
+        connected, _ = await comm.connect()
+        assert not connected
+
+
+# --- table: connecting and watching ----------------------------------------------------------
+
+
+async def test_unknown_table_is_an_error_then_closed(make_player, open_socket):
+    alice = await db(make_player)("alice")
+    comm = await open_socket(table_path(999999), alice.cookie)
+    await expect_error(comm, "not_found")
+    assert (await comm.receive_output())["code"] == 4404
+
+
+async def test_anonymous_socket_spectates_but_cannot_play(make_player, open_socket, known_decks):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    comm = await open_socket(table_path(match.pk))
+    view = await comm.receive_json_from()
+    assert view["type"] == "state" and view["you"] is None and view["prev_seq"] is None
+    assert view["round"]["hand"] == [] and view["round"]["hand_sizes"] == [4, 4]
+    assert view["seats"] == [
+        {"seat": 0, "username": "alice", "side": 0},
+        {"seat": 1, "username": "bob", "side": 1},
+    ]
+    before = await log_size(match.pk)
+    hand_of_mover = known_decks[0][0:4]  # dealer 0: seat 1 moves first and holds deck[0:4]
+    await comm.send_json_to({"type": "play", "card": hand_of_mover[0], "seq": view["seq"]})
+    await expect_error(comm, "login_required")
+    assert await log_size(match.pk) == before
+
+
+async def test_state_message_fields(make_player, open_socket, known_decks):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user], rules={"target": 61}, rated=True)
+    comm = await open_socket(table_path(match.pk), bob.cookie)
+    view = await comm.receive_json_from()
+    assert set(view) == {"type", "seq", "prev_seq", "match", "seats", "you", "round", "scores",
+                         "target", "round_results", "result"}
+    assert view["match"] == {"id": match.pk, "status": "playing", "players": 2, "rated": True,
+                             "rules": match.rules}
+    assert view["you"] == 1 and view["seq"] == match.seq
+    assert view["scores"] == [0, 0] and view["target"] == 61
+    assert view["round_results"] == [] and view["result"] is None
+    deck = known_decks[0]
+    # Dealer 0 deals deck[0:4] to seat 1, deck[4:8] to seat 0, then the floor (RULES.md).
+    assert view["round"] == {
+        "number": 1, "dealer": 0, "turn": 1,
+        "floor": view["round"]["floor"],
+        "hand": deck[0:4],
+        "hand_sizes": [4, 4], "stock_size": 40, "pile_sizes": [0, 0],
+        "basras": [0, 0], "jack_basras": [0, 0], "last_play": None, "over": False,
+    }
+    assert len(view["round"]["floor"]) == 4
+    assert not set(view["round"]["floor"]) & set(deck[0:8])
+
+
+async def test_open_table_state(make_player, open_socket):
+    alice = await db(make_player)("alice")
+    match = await db(services.create_table)(user=alice.user, players=4, rules={}, rated=False)
+    comm = await open_socket(table_path(match.pk), alice.cookie)
+    view = await comm.receive_json_from()
+    assert view["match"]["status"] == "open" and view["you"] == 0
+    assert view["round"] is None and view["seats"] == [{"seat": 0, "username": "alice", "side": 0}]
+    await comm.send_json_to({"type": "play", "card": "5D", "seq": view["seq"]})
+    await expect_error(comm, "not_started")
+
+
+# --- bad input, one by one -------------------------------------------------------------------
+
+
+async def test_bad_input_gets_an_error_and_changes_nothing(make_player, open_socket, known_decks):
+    alice, bob, carol = [await db(make_player)(n) for n in ("alice", "bob", "carol")]
+    match = await db(seated_match)([alice.user, bob.user])
+    mover = await open_socket(table_path(match.pk), bob.cookie)  # seat 1 moves first
+    waiter = await open_socket(table_path(match.pk), alice.cookie)
+    watcher = await open_socket(table_path(match.pk), carol.cookie)
+    mine = await mover.receive_json_from()
+    theirs = await waiter.receive_json_from()
+    assert (await watcher.receive_json_from())["you"] is None
+    assert mine["round"]["turn"] == 1
+    seq = mine["seq"]
+    before = await log_size(match.pk)
+
+    async def check(comm, frame, code):
+        if isinstance(frame, str):
+            await comm.send_to(text_data=frame)
+        else:
+            await comm.send_json_to(frame)
+        await expect_error(comm, code)
+        assert await log_size(match.pk) == before, (frame, code)
+
+    await check(mover, "{not json", "bad_json")
+    await check(mover, "[1, 2]", "bad_json")
+    await check(mover, '"play"', "bad_json")
+    await check(mover, {"type": "shout"}, "unknown_type")
+    await check(mover, {"card": "5D"}, "unknown_type")
+    await check(mover, {"type": "play", "card": mine["round"]["hand"][0]}, "bad_message")
+    await check(mover, {"type": "play", "card": mine["round"]["hand"][0], "seq": str(seq)},
+                "bad_message")
+    await check(mover, {"type": "play", "card": mine["round"]["hand"][0], "seq": True},
+                "bad_message")
+    await check(mover, {"type": "play", "card": 5, "seq": seq}, "bad_message")
+    await check(mover, {"type": "play", "card": "ZZ", "seq": seq}, "bad_card")
+    await check(mover, {"type": "play", "card": theirs["round"]["hand"][0], "seq": seq},
+                "card_not_in_hand")
+    await check(waiter, {"type": "play", "card": theirs["round"]["hand"][0], "seq": seq},
+                "not_your_turn")
+    await check(watcher, {"type": "play", "card": mine["round"]["hand"][0], "seq": seq},
+                "not_seated")
+    await check(mover, {"type": "play", "card": mine["round"]["hand"][0], "seq": seq - 1},
+                "stale")
+    # A stale play is followed by the current state.
+    fresh = await mover.receive_json_from()
+    assert fresh["type"] == "state" and fresh["seq"] == seq and fresh["prev_seq"] is None
+
+    # The double click: the same play twice; only the first is applied.
+    card = mine["round"]["hand"][0]
+    await mover.send_json_to({"type": "play", "card": card, "seq": seq})
+    await mover.send_json_to({"type": "play", "card": card, "seq": seq})
+    after = await mover.receive_json_from()
+    assert after["type"] == "state" and after["seq"] == seq + 1 and after["prev_seq"] == seq
+    assert after["round"]["last_play"]["card"] == card and card not in after["round"]["hand"]
+    await expect_error(mover, "stale")
+    assert (await mover.receive_json_from())["seq"] == seq + 1
+    assert await log_size(match.pk) == (seq + 1, before[1] + 1)
+    assert (await waiter.receive_json_from())["seq"] == seq + 1
+    assert (await watcher.receive_json_from())["seq"] == seq + 1
+
+
+async def test_a_logged_out_socket_cannot_play(make_player, open_socket):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    sockets = {}
+    for player in (alice, bob):
+        sockets[player.username] = await open_socket(table_path(match.pk), player.cookie)
+    views = {name: await comm.receive_json_from() for name, comm in sockets.items()}
+    turn = views["alice"]["round"]["turn"]
+    name = ("alice", "bob")[turn]
+    cookie = (alice, bob)[turn].cookie
+    # Log out in another tab: the session is gone, the open socket remains.
+    await db(lambda: Session.objects.filter(session_key=cookie).delete())()
+    before = await log_size(match.pk)
+    view = views[name]
+    await sockets[name].send_json_to(
+        {"type": "play", "card": view["round"]["hand"][0], "seq": view["seq"]}
+    )
+    await expect_error(sockets[name], "login_required")
+    assert await log_size(match.pk) == before
+
+
+# --- seating through the sockets -------------------------------------------------------------
+
+
+async def test_sockets_follow_seating_and_close_when_the_table_goes(make_player, open_socket):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(services.create_table)(user=alice.user, players=4, rules={}, rated=False)
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    assert (await a.receive_json_from())["you"] == 0
+    assert (await b.receive_json_from())["you"] is None
+
+    await db(services.join_table)(user=bob.user, match_id=match.pk)
+    for comm in (a, b):
+        view = await comm.receive_json_from()
+        assert [s["username"] for s in view["seats"]] == ["alice", "bob"]
+    assert view["you"] == 2  # bob, partner of the creator
+
+    await db(services.leave_table)(user=bob.user, match_id=match.pk)
+    assert (await b.receive_json_from())["you"] is None
+    assert [s["seat"] for s in (await a.receive_json_from())["seats"]] == [0]
+
+    await db(services.leave_table)(user=alice.user, match_id=match.pk)
+    for comm in (a, b):
+        closed = await comm.receive_json_from()
+        assert closed["type"] == "closed" and closed["message"]
+        assert (await comm.receive_output())["code"] == 4404
+
+
+# --- whole matches: nothing leaks ------------------------------------------------------------
+
+
+@db
+def hands_at(match_id: int, seq: int) -> list[set[str]]:
+    """Every seat's hand right after event ``seq``, from the log."""
+    match = Match.objects.get(pk=match_id)
+    match.seq = seq
+    live = state.rebuild(match)
+    rnd = live.round
+    return [{card.code for card in hand} for hand in rnd.hands]
+
+
+async def play_match_over_sockets(players, match, spectator_cookie=None):
+    """Play ``match`` to the end over websockets, each seat choosing from its own state.
+
+    :returns: ``{seat or None: [every message that socket received]}``.
+    """
+    sockets = {}
+    for seat, player in enumerate(players):
+        sockets[seat] = communicator(table_path(match.pk), player.cookie)
+    sockets[None] = communicator(table_path(match.pk), spectator_cookie)
+    received = {seat: [] for seat in sockets}
+    for seat, comm in sockets.items():
+        assert (await comm.connect())[0]
+        received[seat].append(await comm.receive_json_from())
+    try:
+        while received[None][-1]["result"] is None:
+            latest = received[None][-1]
+            turn = latest["round"]["turn"]
+            mine = received[turn][-1]
+            await sockets[turn].send_json_to(
+                {"type": "play", "card": mine["round"]["hand"][-1], "seq": mine["seq"]}
+            )
+            for seat, comm in sockets.items():
+                message = await comm.receive_json_from()
+                assert message["type"] == "state", message
+                received[seat].append(message)
+            assert len({received[s][-1]["seq"] for s in sockets}) == 1
+        for comm in sockets.values():
+            assert await comm.receive_nothing()
+    finally:
+        for comm in sockets.values():
+            await comm.disconnect()
+    return received
+
+
+async def check_no_leaks(match_id: int, received: dict) -> int:
+    """Every message only shows its own seat's hand; returns the number of messages checked."""
+    checked = 0
+    for seat, messages in received.items():
+        previous = None
+        for message in messages:
+            assert {"deck", "stock"}.isdisjoint(strings_in(message))
+            hands = await hands_at(match_id, message["seq"])
+            shown = strings_in(message)
+            for other, hand in enumerate(hands):
+                if other != seat:
+                    assert not hand & shown, (seat, other, message["seq"])
+            own = set(message["round"]["hand"])
+            assert own == (hands[seat] if seat is not None else set())
+            assert message["you"] == seat
+            if previous is not None:
+                assert message["prev_seq"] == previous["seq"]  # no gap in a live stream
+            previous = message
+            checked += 1
+    return checked
+
+
+async def test_a_played_two_player_match_never_leaks_a_hand(make_player, known_decks):
+    alice, bob, carol = [await db(make_player)(n) for n in ("alice", "bob", "carol")]
+    match = await db(seated_match)([alice.user, bob.user])
+    received = await play_match_over_sockets([alice, bob], match, spectator_cookie=carol.cookie)
+    final = received[None][-1]
+    finished = await db(Match.objects.get)(pk=match.pk)
+    assert finished.status == "finished"
+    assert final["result"] == {"winner": finished.winner_side, "scores": finished.scores}
+    assert len(final["round_results"]) >= 2
+    checked = await check_no_leaks(match.pk, received)
+    assert checked == 3 * len(received[0]) and len(received[0]) > 96
+
+
+async def test_a_four_player_match_seated_over_sockets_never_leaks(make_player, open_socket,
+                                                                   known_decks):
+    players = [await db(make_player)(n) for n in ("alice", "bob", "carol", "dave")]
+    match = await db(services.create_table)(user=players[0].user, players=4,
+                                             rules={"target": 31}, rated=False)
+    # bob, carol, dave open the table page before they sit down.
+    watching = {p.username: await open_socket(table_path(match.pk), p.cookie) for p in players[1:]}
+    for comm in watching.values():
+        assert (await comm.receive_json_from())["you"] is None
+    for joined, player in enumerate(players[1:], start=1):
+        await db(services.join_table)(user=player.user, match_id=match.pk)
+        for comm in watching.values():
+            view = await comm.receive_json_from()
+            assert len(view["seats"]) == joined + 1
+    # Seating order 0, 2, 1, 3: alice 0, bob 2, carol 1, dave 3; each now sees their own hand.
+    assert view["you"] == 3 and view["match"]["status"] == "playing"
+    hands = await hands_at(match.pk, view["seq"])
+    assert set(view["round"]["hand"]) == hands[3]
+    by_seat = [players[0], players[2], players[1], players[3]]
+    received = await play_match_over_sockets(by_seat, match)
+    assert received[None][-1]["result"] is not None
+    await check_no_leaks(match.pk, received)
+
+
+# --- reconnecting ----------------------------------------------------------------------------
+
+
+async def test_reconnect_restores_exactly_the_state(make_player, open_socket, known_decks):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    sockets = [await open_socket(table_path(match.pk), p.cookie) for p in (alice, bob)]
+    latest = [await comm.receive_json_from() for comm in sockets]
+    for _ in range(11):
+        turn = latest[0]["round"]["turn"]
+        await sockets[turn].send_json_to(
+            {"type": "play", "card": latest[turn]["round"]["hand"][0], "seq": latest[turn]["seq"]}
+        )
+        latest = [await comm.receive_json_from() for comm in sockets]
+    for restart in (False, True):
+        if restart:
+            state.cache.clear()  # a server restart: only the database survives
+        again = await open_socket(table_path(match.pk), alice.cookie)
+        fresh = await again.receive_json_from()
+        expected = copy.deepcopy(latest[0])
+        expected["prev_seq"] = None
+        assert fresh == expected
+        await again.send_json_to({"type": "sync"})
+        assert await again.receive_json_from() == expected
+    assert json.dumps(fresh)  # plain JSON

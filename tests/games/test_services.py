@@ -1,0 +1,383 @@
+"""The write path of the live tables (games/services.py): seating, plays, refusals, the log."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from games import engine, services, state
+from games.models import Event, Match, Seat
+from games.services import ServiceError
+from tests.games.helpers import event_kinds, play_out, play_turn, seated_match, users_by_seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def users(make_player):
+    return [make_player(name).user for name in ("alice", "bob", "carol", "dave", "erin")]
+
+
+def refused(code: str, call, **kwargs) -> None:
+    """Assert that ``call(**kwargs)`` raises ServiceError ``code`` with a message."""
+    with pytest.raises(ServiceError) as info:
+        call(**kwargs)
+    assert info.value.code == code
+    assert info.value.message
+
+
+def snapshot(match: Match) -> tuple:
+    """Everything a refused request must leave as it was."""
+    match.refresh_from_db()
+    return (
+        match.seq,
+        match.status,
+        list(Event.objects.filter(match=match).values_list("seq", "kind", "seat", "payload")),
+        list(Seat.objects.filter(match=match).values_list("seat", "user_id")),
+    )
+
+
+# --- creating -------------------------------------------------------------------------------
+
+
+def test_create_table_seats_the_creator_and_stores_the_rules(users):
+    match = services.create_table(
+        user=users[0], players=4, rules={"target": 151, "seven_diamonds": "classic"}, rated=True
+    )
+    assert match.status == Match.Status.OPEN
+    assert match.rated is True
+    assert match.rules == engine.Rules(players=4, target=151, seven_diamonds="classic").to_dict()
+    assert list(match.seats.values_list("seat", "user")) == [(0, users[0].pk)]
+    assert event_kinds(match) == ["join"]
+    assert match.seq == 1
+    assert match.scores == [0, 0]
+
+
+@pytest.mark.parametrize(
+    "players, rules",
+    [
+        (3, {}),
+        (2, {"no_such_option": 1}),
+        (2, {"target": "lots"}),
+        (2, {"seven_diamonds": "purple"}),
+        (2, {"players": 4}),
+    ],
+)
+def test_create_table_refuses_bad_rules(users, players, rules):
+    refused("bad_rules", services.create_table, user=users[0], players=players, rules=rules,
+            rated=False)
+    assert not Match.objects.exists()
+
+
+def test_create_table_needs_a_logged_in_user():
+    refused("login_required", services.create_table, user=AnonymousUser(), players=2, rules={},
+            rated=False)
+
+
+# --- joining and leaving ---------------------------------------------------------------------
+
+
+def test_four_player_seating_order_and_start(users, known_decks):
+    match = services.create_table(user=users[0], players=4, rules={}, rated=False)
+    seats = [services.join_table(user=u, match_id=match.pk) for u in users[1:4]]
+    assert seats == [2, 1, 3]
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING
+    assert match.started_at is not None
+    assert event_kinds(match) == ["join", "join", "join", "join", "start", "deal"]
+    start = match.events.get(kind="start")
+    assert start.payload == {"seats": ["alice", "carol", "bob", "dave"], "dealer": 0}
+    deal = match.events.get(kind="deal")
+    assert deal.payload == {"round": 1, "dealer": 0, "deck": known_decks[0]}
+    assert sorted(deal.payload["deck"]) == sorted(c.code for c in engine.full_deck())
+    assert match.seq == 6
+
+
+def test_two_player_table_starts_on_the_second_join(users):
+    match = seated_match(users[:2])
+    assert match.status == Match.Status.PLAYING
+    deck = match.events.get(kind="deal").payload["deck"]
+    assert len(set(deck)) == 52
+
+
+def test_shuffles_differ(users):
+    # The deck comes from secrets.SystemRandom: two tables virtually never get the same order.
+    decks = {tuple(seated_match(users[i:i + 2]).events.get(kind="deal").payload["deck"])
+             for i in (0, 2)}
+    assert len(decks) == 2
+
+
+def test_join_refusals_change_nothing(users):
+    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    before = snapshot(match)
+    refused("already_seated", services.join_table, user=users[0], match_id=match.pk)
+    assert snapshot(match) == before
+    refused("not_found", services.join_table, user=users[1], match_id=match.pk + 1000)
+    refused("login_required", services.join_table, user=AnonymousUser(), match_id=match.pk)
+    assert snapshot(match) == before
+    services.join_table(user=users[1], match_id=match.pk)
+    full = snapshot(match)
+    refused("table_full", services.join_table, user=users[2], match_id=match.pk)
+    refused("already_seated", services.join_table, user=users[1], match_id=match.pk)
+    assert snapshot(match) == full
+
+
+def test_leave_before_start_frees_the_seat(users):
+    match = services.create_table(user=users[0], players=4, rules={}, rated=False)
+    services.join_table(user=users[1], match_id=match.pk)
+    services.leave_table(user=users[1], match_id=match.pk)
+    assert list(match.seats.values_list("seat", flat=True)) == [0]
+    assert event_kinds(match) == ["join", "join", "leave"]
+    assert services.join_table(user=users[2], match_id=match.pk) == 2
+
+
+def test_creator_leaving_keeps_the_table_for_the_others(users):
+    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    services.join_table(user=users[1], match_id=match.pk)
+    refused("cannot_leave", services.leave_table, user=users[1], match_id=match.pk)
+    other = services.create_table(user=users[2], players=4, rules={}, rated=False)
+    services.join_table(user=users[3], match_id=other.pk)
+    services.leave_table(user=users[2], match_id=other.pk)
+    assert list(other.seats.values_list("seat", "user")) == [(2, users[3].pk)]
+    # Seat 0 is the first free one again.
+    assert services.join_table(user=users[4], match_id=other.pk) == 0
+
+
+def test_last_player_leaving_removes_the_table(users):
+    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    services.leave_table(user=users[0], match_id=match.pk)
+    assert not Match.objects.filter(pk=match.pk).exists()
+    assert services.open_tables() == []
+
+
+def test_leave_refusals(users):
+    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    before = snapshot(match)
+    refused("not_seated", services.leave_table, user=users[1], match_id=match.pk)
+    refused("not_found", services.leave_table, user=users[0], match_id=match.pk + 1000)
+    refused("login_required", services.leave_table, user=AnonymousUser(), match_id=match.pk)
+    assert snapshot(match) == before
+    services.join_table(user=users[1], match_id=match.pk)
+    started = snapshot(match)
+    refused("cannot_leave", services.leave_table, user=users[0], match_id=match.pk)
+    assert snapshot(match) == started
+
+
+def test_open_tables_rows(users):
+    first = services.create_table(user=users[0], players=4, rules={"target": 61}, rated=True)
+    services.join_table(user=users[1], match_id=first.pk)
+    second = services.create_table(user=users[2], players=2, rules={}, rated=False)
+    started = services.create_table(user=users[3], players=2, rules={}, rated=False)
+    services.join_table(user=users[4], match_id=started.pk)
+    rows = services.open_tables()
+    assert [row["id"] for row in rows] == [first.pk, second.pk]
+    row = rows[0]
+    assert row["players"] == 4 and row["rated"] is True and row["target"] == 61
+    assert row["rules"] == engine.Rules(players=4, target=61).to_dict()
+    assert row["seats"] == [{"seat": 0, "username": "alice"}, {"seat": 2, "username": "bob"}]
+    assert row["created_by"] == "alice"
+    assert row["created_at"] == first.created_at.isoformat()
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+def test_play_applies_the_engine_and_logs_it(users, known_decks):
+    match = seated_match(users[:2])
+    live = engine.Match(engine.Rules(players=2), dealer=0)
+    live.start_round(known_decks[0])
+    seat = live.round.turn
+    card = live.round.hands[seat][2]
+    expected = live.play(card)
+    new_seq = services.play_card(
+        user=users_by_seat(match)[seat], match_id=match.pk, card=card.code, seq=match.seq
+    )
+    assert new_seq == match.seq + 1
+    event = match.events.get(seq=new_seq)
+    assert (event.kind, event.seat) == ("play", seat)
+    assert event.payload == {
+        "card": card.code,
+        "taken": [c.code for c in sorted(expected.taken)],
+        "basra": state.basra_name(expected.basra),
+    }
+    mine = services.table_state(match_id=match.pk, user=users_by_seat(match)[seat])
+    assert mine["round"]["hand"] == [c.code for c in live.round.hands[seat]]
+    assert mine["round"]["floor"] == [c.code for c in live.round.floor]
+
+
+def test_ten_is_accepted_as_t(users, monkeypatch):
+    # A deck whose first hand holds the ten of hearts: dealer 0, so seat 1 gets deck[0:4].
+    deck = [c.code for c in engine.full_deck()]
+    deck.remove("10H")
+    deck.insert(0, "10H")
+    monkeypatch.setattr(state, "shuffled_deck", lambda: list(deck))
+    monkeypatch.setattr(state, "first_dealer", lambda players: 0)
+    match = seated_match(users[:2])
+    bob = users_by_seat(match)[1]
+    seq = services.play_card(user=bob, match_id=match.pk, card="TH", seq=match.seq)
+    assert match.events.get(seq=seq).payload["card"] == "10H"
+
+
+def test_play_refusals_change_nothing(users, known_decks):
+    match = seated_match(users[:2])
+    by_seat = users_by_seat(match)
+    public = services.table_state(match_id=match.pk, user=None)
+    turn = public["round"]["turn"]
+    mover, waiter = by_seat[turn], by_seat[1 - turn]
+    mover_hand = services.table_state(match_id=match.pk, user=mover)["round"]["hand"]
+    waiter_hand = services.table_state(match_id=match.pk, user=waiter)["round"]["hand"]
+    seq = match.seq
+    before = snapshot(match)
+    not_mine = waiter_hand[0]
+    cases = [
+        ("not_your_turn", dict(user=waiter, card=waiter_hand[0], seq=seq)),
+        ("card_not_in_hand", dict(user=mover, card=not_mine, seq=seq)),
+        ("bad_card", dict(user=mover, card="11S", seq=seq)),
+        ("bad_card", dict(user=mover, card="", seq=seq)),
+        ("stale", dict(user=mover, card=mover_hand[0], seq=seq - 1)),
+        ("stale", dict(user=mover, card=mover_hand[0], seq=seq + 1)),
+        ("not_seated", dict(user=users[2], card=mover_hand[0], seq=seq)),
+        ("login_required", dict(user=AnonymousUser(), card=mover_hand[0], seq=seq)),
+    ]
+    for code, kwargs in cases:
+        refused(code, services.play_card, match_id=match.pk, **kwargs)
+        assert snapshot(match) == before, code
+    refused("not_found", services.play_card, user=mover, match_id=match.pk + 1000,
+            card=mover_hand[0], seq=seq)
+    # The refusals left the live state untouched too.
+    assert services.table_state(match_id=match.pk, user=mover)["round"]["hand"] == mover_hand
+
+
+def test_double_click_is_applied_once(users):
+    match = seated_match(users[:2])
+    public = services.table_state(match_id=match.pk, user=None)
+    mover = users_by_seat(match)[public["round"]["turn"]]
+    hand = services.table_state(match_id=match.pk, user=mover)["round"]["hand"]
+    services.play_card(user=mover, match_id=match.pk, card=hand[0], seq=public["seq"])
+    after = snapshot(match)
+    refused("stale", services.play_card, user=mover, match_id=match.pk, card=hand[0],
+            seq=public["seq"])
+    assert snapshot(match) == after
+    assert Event.objects.filter(match=match, kind="play").count() == 1
+
+
+def test_not_started_and_match_over(users, known_decks):
+    waiting = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    refused("not_started", services.play_card, user=users[0], match_id=waiting.pk, card="5D",
+            seq=waiting.seq)
+    match = seated_match(users[1:3], rules={"target": 11})
+    play_out(match)
+    match.refresh_from_db()
+    before = snapshot(match)
+    for user in users_by_seat(match).values():
+        refused("match_over", services.play_card, user=user, match_id=match.pk, card="5D",
+                seq=match.seq)
+    assert snapshot(match) == before
+
+
+def test_a_whole_match_is_logged_and_scored(users, known_decks):
+    match = seated_match(users[:2])
+    plays = play_out(match)
+    match.refresh_from_db()
+    kinds = event_kinds(match)
+    rounds = kinds.count("deal")
+    assert rounds >= 2  # 101 points take more than one round (a round is worth at most ~30+basras)
+    assert kinds.count("round_end") == rounds
+    assert kinds.count("play") == plays == 48 * rounds
+    assert kinds[-2:] == ["round_end", "match_end"]
+    # Every round after the first is dealt right after the previous one ends.
+    for index, kind in enumerate(kinds):
+        if kind == "round_end" and index + 1 < len(kinds) - 1:
+            assert kinds[index + 1] == "deal"
+    assert list(match.events.values_list("seq", flat=True).order_by("seq")) == list(
+        range(1, match.seq + 1)
+    )
+    assert match.status == Match.Status.FINISHED and match.finished_at is not None
+    record = state.record_from_events(
+        match.rules, match.events.order_by("seq").values_list("kind", "payload")
+    )
+    result = engine.replay(record)
+    assert match.scores == list(result.scores)
+    assert match.winner_side == result.winner
+    assert max(match.scores) >= 101
+    end = match.events.get(kind="match_end")
+    assert end.payload == {"scores": match.scores, "winner": match.winner_side}
+    # Dealers rotate: the next round's dealer is the seat after the current one.
+    dealers = [e.payload["dealer"] for e in match.events.filter(kind="deal").order_by("seq")]
+    assert all(b == (a + 1) % 2 for a, b in zip(dealers, dealers[1:]))
+    final = services.table_state(match_id=match.pk, user=users[0])
+    assert final["result"] == {"winner": match.winner_side, "scores": match.scores}
+    assert final["round"]["over"] is True and final["round"]["turn"] is None
+    assert len(final["round_results"]) == rounds
+    assert [r["number"] for r in final["round_results"]] == list(range(1, rounds + 1))
+    totals = [sum(r["total"][side] for r in final["round_results"]) for side in (0, 1)]
+    assert totals == match.scores
+
+
+def test_a_four_player_match_plays_out(users, known_decks):
+    match = seated_match(users[:4], rules={"target": 31})
+    plays = play_out(match)
+    kinds = event_kinds(match)
+    assert plays == 48 * kinds.count("deal")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.winner_side in (0, 1)
+
+
+# --- the log is the truth --------------------------------------------------------------------
+
+
+def views(live: engine.Match, players: int) -> list:
+    return [live.view(seat) for seat in range(players)] + [live.public_view()]
+
+
+def test_cached_state_equals_replay_of_the_log(
+    users, known_decks, django_capture_on_commit_callbacks
+):
+    match = seated_match(users[:2], rules={"target": 31})
+    checked = 0
+    while True:
+        match.refresh_from_db()
+        if match.status == Match.Status.FINISHED:
+            break
+        with django_capture_on_commit_callbacks(execute=True):
+            play_turn(match)
+        match.refresh_from_db()
+        cached = state.cache.checkout(match)
+        rebuilt = state.rebuild(match)
+        assert cached is not rebuilt
+        assert views(cached, 2) == views(rebuilt, 2)
+        assert cached.scores == rebuilt.scores and cached.over == rebuilt.over
+        state.cache.checkin(match, cached, match.seq)
+        checked += 1
+    assert checked >= 48
+
+
+def test_a_restart_loses_nothing(users):
+    match = seated_match(users[:2])
+    for _ in range(30):  # into the second deal of the first round
+        play_turn(match)
+    match.refresh_from_db()
+    before = {u.pk: services.table_state(match_id=match.pk, user=u) for u in users[:3]}
+    state.cache.clear()  # what a process restart does to the cache
+    after = {u.pk: services.table_state(match_id=match.pk, user=u) for u in users[:3]}
+    assert after == before
+    play_turn(match)  # and the game goes on from the log
+    match.refresh_from_db()
+    assert match.seq == before[users[0].pk]["seq"] + 1
+
+
+def test_a_stale_cache_entry_is_never_used(users):
+    match = seated_match(users[:2])
+    play_turn(match)
+    match.refresh_from_db()
+    old = state.rebuild(match)
+    play_turn(match)
+    match.refresh_from_db()
+    # Pretend the cache still holds the state one play behind, under the old seq.
+    state.cache.checkin(match, old, match.seq - 1)
+    fresh = services.table_state(match_id=match.pk, user=None)
+    assert fresh["seq"] == match.seq
+    assert fresh["round"]["last_play"]["card"] == (
+        match.events.get(seq=match.seq).payload["card"]
+    )
