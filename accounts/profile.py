@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Prefetch
 from django.dispatch import Signal
+from django.urls import reverse
 from django.utils.translation import gettext
 
 RECENT_MATCHES = 10
@@ -108,8 +109,7 @@ def _recent_match(own_seat) -> RecentMatch:
     scores = match.scores or []
     score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else ""
     return RecentMatch(
-        # The table page of the games app; it also shows a finished match.
-        url=f"/table/{match.pk}/",
+        url=reverse("table", kwargs={"match_id": match.pk}),
         opponents=[seat.user.get_username() for seat in others if seat.seat % 2 != side],
         partners=[seat.user.get_username() for seat in others if seat.seat % 2 == side],
         result=result,
