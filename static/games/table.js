@@ -296,14 +296,17 @@
     var result = state.result;
     if (!result) { banner.hidden = true; banner.replaceChildren(); return; }
     var side = mySide();
-    var headline = side === null ? B.fmt(L.wins, {names: sideNames(result.winner)})
-      : (side === result.winner ? L.youWon : L.youLost);
+    var winners = players() === 4 ? B.fmt(L.winsPair, {names: sideNames(result.winner)})
+      : B.fmt(L.winsOne, {name: sideNames(result.winner)});
+    var headline = side === null ? winners : (side === result.winner ? L.youWon : L.youLost);
     banner.className = "result-banner" + (side === null ? "" : side === result.winner ? " won" : " lost");
     banner.dataset.winner = result.winner;
     banner.replaceChildren(
       el("strong", {class: "result-title", text: L.matchOver + " · " + headline}),
-      el("span", {class: "result-line", text: B.fmt(L.wins, {names: sideNames(result.winner)}) + " · " +
-        sideNames(0) + " " + result.scores[0] + " – " + result.scores[1] + " " + sideNames(1)}),
+      el("span", {class: "result-line"}, [
+        el("bdi", {text: sideNames(0)}), " " + result.scores[0] + " – " + result.scores[1] + " ",
+        el("bdi", {text: sideNames(1)}),
+      ]),
       el("a", {class: "button", href: url("lobby"), text: L.backToLobby})
     );
     banner.hidden = false;

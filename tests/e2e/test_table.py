@@ -1,0 +1,222 @@
+"""Whole matches in the browser: sign up, create a table, join it live, play until the result.
+
+Two players: alice (desktop) creates a 2-player table to 11, bob (a 390-pixel phone) sees it
+appear in his lobby and joins, and they click cards, whoever's turn it is, until both pages show
+the result. Four players: four users join one table and land in the seats of RULES.md
+"Four players" (0, 2, 1, 3).
+"""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Felt-and-Komi-77"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+#: 2 players: 48 plays a round; a target of 11 is reached in the first round unless the cards
+#: split 26-26 with no basra, so 6 rounds is far more than a match ever needs.
+MAX_PLAYS = 48 * 6
+
+
+def sign_up(page: Page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="email"]', f"{username}@example.com")
+    page.fill('input[name="password1"]', PASSWORD)
+    page.fill('input[name="password2"]', PASSWORD)
+    page.press('input[name="password2"]', "Enter")
+    expect(page.locator(".whoami")).to_have_text(username)
+
+
+def open_lobby(page: Page) -> None:
+    page.goto("/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+
+
+def create_table(page: Page, *, players: int, target: int) -> int:
+    open_lobby(page)
+    page.check(f'input[name="players"][value="{players}"]')
+    page.fill('input[name="target"]', str(target))
+    page.click("#create-table-button")
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    return int(re.search(r"/table/(\d+)/$", page.url).group(1))
+
+
+def join_from_lobby(page: Page, match_id: int) -> None:
+    """Join through the lobby page, which must already show the table (it arrives live)."""
+    row = page.locator(f'.table-row[data-match-id="{match_id}"]')
+    row.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"**/table/{match_id}/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+
+
+def root(page: Page):
+    return page.locator("#table")
+
+
+def hand(page: Page) -> list[str]:
+    return page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
+
+
+def floor(page: Page) -> list[str]:
+    return page.locator("#floor .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+
+
+def wait_all_at(pages: list[Page], seq: str) -> None:
+    for page in pages:
+        expect(root(page)).to_have_attribute("data-seq", seq)
+
+
+def play_one(page: Page) -> tuple[str, str]:
+    """Click the first playable card; return (card, the new seq) once the state came back."""
+    before = root(page).get_attribute("data-seq")
+    card = page.locator("#hand button.card:not([disabled])").first
+    code = card.get_attribute("data-card")
+    card.click()
+    expect(root(page)).not_to_have_attribute("data-seq", before)
+    return code, root(page).get_attribute("data-seq")
+
+
+def assert_fits_phone(page: Page) -> None:
+    """Nothing sticks out sideways at 390 px, and the hand's cards are big enough to tap."""
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+    widths = page.locator("#hand button.card").evaluate_all(
+        "bs => bs.map(b => b.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) >= 44
+
+
+def screenshot(page: Page, name: str) -> None:
+    """Keep a picture for a human to look at when E2E_SCREENSHOTS names a folder."""
+    folder = os.environ.get("E2E_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def test_two_players_play_a_match_to_the_end(new_page):
+    alice = new_page()
+    bob = new_page(**PHONE)
+    sign_up(alice, "alice")
+    sign_up(bob, "bob")
+
+    open_lobby(bob)  # bob watches the lobby before the table exists: it must arrive live
+    match_id = create_table(alice, players=2, target=11)
+    expect(root(alice)).to_have_attribute("data-status", "open")
+    expect(alice.locator("#waiting")).to_be_visible()
+    join_from_lobby(bob, match_id)
+
+    pages = [alice, bob]
+    for page in pages:
+        expect(root(page)).to_have_attribute("data-status", "playing")
+    expect(root(alice)).to_have_attribute("data-you", "0")
+    expect(root(bob)).to_have_attribute("data-you", "1")
+    seq = root(alice).get_attribute("data-seq")
+    wait_all_at(pages, seq)
+    by_seat = {0: alice, 1: bob}
+    assert len(hand(alice)) == 4 and len(hand(bob)) == 4
+    assert_fits_phone(bob)
+    screenshot(bob, "table-phone-start")
+    screenshot(alice, "table-desktop-start")
+
+    # A double click sends one play: the second click finds the hand waiting for the server.
+    first = by_seat[int(root(alice).get_attribute("data-turn"))]
+    other = bob if first is alice else alice
+    before = root(first).get_attribute("data-seq")
+    first.locator("#hand button.card").evaluate_all("bs => { bs[0].click(); bs[1].click(); }")
+    expect(root(first)).not_to_have_attribute("data-seq", before)
+    seq = root(first).get_attribute("data-seq")
+    wait_all_at(pages, seq)
+    assert len(hand(first)) == 3
+    expect(first.locator("#table-error")).to_be_hidden()
+    expect(root(other)).to_have_attribute("data-my-turn", "true")
+
+    plays = 1
+    reloaded = reconnected = False
+    while root(alice).get_attribute("data-finished") != "true":
+        assert plays < MAX_PLAYS
+        turn = int(root(alice).get_attribute("data-turn"))
+        player = by_seat[turn]
+        watcher = by_seat[1 - turn]
+        expect(root(player)).to_have_attribute("data-my-turn", "true")
+        expect(root(watcher)).to_have_attribute("data-my-turn", "false")
+        expect(watcher.locator(f'.seat-box[data-seat="{turn}"]')).to_have_class(re.compile("on-turn"))
+
+        if plays == 6 and not reloaded:
+            # A reload shows exactly the same table.
+            picture = (hand(bob), floor(bob), bob.locator("#scoreboard").inner_text())
+            bob.reload()
+            wait_all_at([bob], seq)
+            assert (hand(bob), floor(bob), bob.locator("#scoreboard").inner_text()) == picture
+            reloaded = True
+
+        if plays == 10 and not reconnected and watcher is bob:
+            # bob's socket drops; alice plays meanwhile; bob reconnects and catches up.
+            bob.evaluate("Basra.table.socket.ws.close()")
+            expect(bob.locator("#live-status")).not_to_have_attribute("data-state", "live")
+            code, seq = play_one(player)
+            expect(bob.locator("#live-status")).to_have_attribute("data-state", "live")
+            wait_all_at(pages, seq)
+            plays += 1
+            reconnected = True
+            continue
+
+        code, seq = play_one(player)
+        plays += 1
+        wait_all_at(pages, seq)
+        if root(alice).get_attribute("data-finished") != "true":
+            for page in pages:
+                expect(page.locator(f'#last-play .card.played[data-card="{code}"]')).to_be_visible()
+
+    assert reloaded and reconnected
+    for page in pages:
+        banner = page.locator("#result-banner")
+        expect(banner).to_be_visible()
+        expect(page.locator("#breakdown tr[data-row='total']")).to_be_visible()
+        expect(page.locator("#hand button.card")).to_have_count(0)
+    winner = alice.locator("#result-banner").get_attribute("data-winner")
+    assert winner == bob.locator("#result-banner").get_attribute("data-winner")
+    won, lost = (alice, bob) if winner == "0" else (bob, alice)
+    expect(won.locator("#result-banner")).to_contain_text("You won!")
+    expect(lost.locator("#result-banner")).to_contain_text("You lost.")
+    scores = [int(s) for s in alice.locator(".side .side-score").all_inner_texts()]
+    assert max(scores) >= 11 and scores[int(winner)] > scores[1 - int(winner)]
+    screenshot(bob, "table-phone-result")
+    screenshot(alice, "table-desktop-result")
+
+
+def test_four_players_take_the_seats_in_order(new_page):
+    names = ["carl", "dina", "omar", "rana"]
+    pages = {name: new_page(locale="ar" if name == "omar" else "en-US") for name in names}
+    for name, page in pages.items():
+        sign_up(page, name)
+    creator = pages["carl"]
+    match_id = create_table(creator, players=4, target=101)
+    for name in names[1:]:
+        open_lobby(pages[name])
+        join_from_lobby(pages[name], match_id)
+        if name != names[-1]:
+            expect(root(pages[name])).to_have_attribute("data-status", "open")
+            # The creator's waiting room shows the newcomer in the right seat, live.
+            seat = {"dina": 2, "omar": 1}[name]
+            expect(creator.locator(f'#waiting .seat-chip[data-seat="{seat}"]')).to_have_text(name)
+
+    expected = {"carl": 0, "dina": 2, "omar": 1, "rana": 3}
+    for name, page in pages.items():
+        expect(root(page)).to_have_attribute("data-status", "playing")
+        expect(root(page)).to_have_attribute("data-you", str(expected[name]))
+        expect(page.locator("#hand button.card")).to_have_count(4)
+    # Partners sit opposite: from carl's chair dina is across the table.
+    expect(creator.locator('.seat-slot[data-pos="top"] .seat-box[data-seat="2"]')).to_contain_text("dina")
+    expect(creator.locator('.side[data-side="0"] .side-name')).to_have_text("carl & dina")
+    expect(creator.locator('.side[data-side="1"] .side-name')).to_have_text("omar & rana")
+    # The Arabic page runs right to left and still fits.
+    expect(pages["omar"].locator("html")).to_have_attribute("dir", "rtl")
+    screenshot(pages["omar"], "table-four-rtl")
+    screenshot(creator, "table-four")
