@@ -42,7 +42,7 @@ def test_signup_creates_user_and_logs_in(client):
     assert client.session["_auth_user_id"] == str(user.pk)
     # The site header now shows the signed-in name and a log-out button.
     page = client.get(reverse("account_change_password")).content.decode()
-    assert '<span class="whoami">karim</span>' in page
+    assert 'class="whoami" href="/players/karim/">karim</a>' in page
     assert reverse("account_logout") in page
 
 
