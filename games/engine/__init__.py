@@ -20,10 +20,17 @@ from .errors import (
     RulesError,
     SeatError,
 )
+from .match import RECORD_FORMAT, Match, SeatView
+from .record import ReplayResult, replay
 from .round import Play, Round, RoundScore
 from .rules import Rules, SevenDiamonds, UnknownRulesOptionError
 
 __all__ = [
+    "RECORD_FORMAT",
+    "Match",
+    "ReplayResult",
+    "SeatView",
+    "replay",
     "Basra",
     "BasraError",
     "Capture",

@@ -118,6 +118,8 @@ class Round:
         "rules",
         "dealer",
         "deck",
+        "initial_floor",
+        "buried",
         "_players",
         "_stock",
         "_top",
@@ -169,6 +171,11 @@ class Round:
                 top += 1
         self._top = top
         self._floor = floor
+        #: The first floor once dealt (after the burial): public, as every player saw it.
+        self.initial_floor = tuple(floor)
+        #: The Jacks and 7D moved from the first floor to the bottom of the stock, in that order:
+        #: public too, they were face up before they went under.
+        self.buried = tuple(stock[52:])
         self._piles: tuple[list[Card], list[Card]] = ([], [])
         self._basras = [0, 0]
         self._jack_basras = [0, 0]
