@@ -1,0 +1,549 @@
+"""Computer opponents: pure functions of a :class:`~games.engine.match.SeatView` (RULES.md, "Matches, seat views and bots").
+
+Every bot is built with keywords only, ``BOTS[name](seed=1, time_limit=1.0)``, and answers
+``bot.choose(view) -> Card``, a card of ``view.hand``. The view is all a bot ever sees: it holds
+no reference to the round, so a bot cannot read another seat's hand. Every capture a bot
+predicts is asked of the engine's :func:`~games.engine.capture.capture`; the bots never
+reimplement the rules of what a play takes.
+
+- :class:`RandomBot` plays a card uniformly at random (a seeded ``random.Random``).
+- :class:`GreedyBot` takes the best immediate capture and avoids leaving the next seat (always
+  an opponent) a floor it could sweep for a basra with a card it may hold.
+- :class:`StrongBot` is a determinized Monte-Carlo search: it deals the hidden cards at random
+  many times, consistent with all the seat has seen, plays the rest of the round out for each
+  card it could play with a fast greedy policy for every seat, and plays the card with the best
+  average round-points difference for its side.
+
+>>> from games.engine import Match, Rules, full_deck
+>>> m = Match(Rules(), dealer=0)
+>>> _ = m.start_round(full_deck())
+>>> view = m.view(m.round.turn)
+>>> all(BOTS[name](seed=1, time_limit=0.05).choose(view) in view.hand for name in BOTS)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from math import comb
+from typing import Any
+
+from .capture import Basra, capture
+from .cards import JACK, SEVEN_OF_DIAMONDS, Card, full_deck
+from .rules import Rules, SevenDiamonds
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "hidden_cards"]
+
+_SEVEN = SEVEN_OF_DIAMONDS
+_DECK = tuple(full_deck())
+#: Never think longer than this per move, whatever the caller asks (the site's turn budget).
+MAX_TIME_LIMIT = 1.0
+
+
+# --- what a seat knows ---------------------------------------------------------------------
+
+
+def hidden_cards(view: Any) -> list[Card]:
+    """The cards ``view``'s seat has not seen this round, in card order: the other hands and the stock.
+
+    Every card is one of: in the seat's hand, on the floor, played this round (``view.played``),
+    on the first floor (``view.initial_floor``, which may since have been taken), or hidden.
+    The Jacks and 7D buried under the stock at the deal (``view.buried``) were seen but their
+    place is hidden, so they are in this list while they are unplayed and not in the seat's hand.
+    Each round uses a fresh deck, so earlier rounds tell nothing.
+
+    ``view``: a ``SeatView`` (or anything with the same fields) of a seat with a hand.
+    """
+    seen = set(view.hand)
+    seen.update(view.floor)
+    seen.update(card for _seat, card in view.played)
+    seen.update(getattr(view, "initial_floor", ()))
+    return [c for c in _DECK if c not in seen]
+
+
+def _last_capturer(view: Any) -> int | None:
+    """The side that captured last this round, or ``None``, from public facts only.
+
+    A played card leaves the floor only by being captured (with the play that played it or by a
+    later one). So the latest play whose card is no longer on the floor was itself a capture, and
+    every later play left its card on the floor: that play's side captured last.
+    """
+    floor = set(view.floor)
+    for seat, card in reversed(view.played):
+        if card not in floor:
+            return seat & 1
+    return None
+
+
+def _next_hand_size(view: Any) -> int:
+    """How many cards the next seat holds when it plays after this seat (4 after a new deal)."""
+    n = view.players
+    nxt = (view.seat + 1) % n
+    size = view.hand_sizes[nxt]
+    if size:
+        return size
+    # Every hand is empty after this play: a new deal gives four, or the round ends.
+    return 4 if view.stock_size else 0
+
+
+def _bonus(basra: Basra | None, rules: Rules) -> int:
+    if basra is None:
+        return 0
+    return rules.basra_points if basra is Basra.BASRA else rules.jack_basra_points
+
+
+def _keep_value(card: Card, rules: Rules) -> tuple[int, int, int]:
+    """How much a seat wants to keep ``card`` for later, for deterministic tie-breaks.
+
+    The 7D (in ``wild``/``classic`` mode) and Jacks sweep a floor whenever they are played, so
+    they are worth more later, on a bigger floor; card points are worth keeping when they count;
+    then a higher card is kept rather than a low one (a low card dumped on the floor is cheap).
+    """
+    special = 0
+    if card is _SEVEN and rules.seven_diamonds is not SevenDiamonds.PLAIN:
+        special = 2
+    elif card.rank == JACK:
+        special = 1
+    return special, card.points if rules.card_points else 0, card.index
+
+
+# --- the greedy evaluation -----------------------------------------------------------------
+
+
+def _gain(card: Card, floor: Sequence[Card], rules: Rules) -> tuple[int, list[Card]]:
+    """Immediate value of playing ``card`` on ``floor`` (cards taken, basra bonus, card points) and the floor after."""
+    cap = capture(card, floor, rules)
+    taken = cap.taken
+    if not taken:
+        return 0, [*floor, card]
+    value = len(taken) + 1 + _bonus(cap.basra, rules)
+    if rules.card_points:
+        value += card.points + sum(c.points for c in taken)
+    return value, [c for c in floor if c not in taken]
+
+
+def _basra_danger(floor: Sequence[Card], pool: Sequence[Card], hand_size: int, rules: Rules) -> float:
+    """Expected basra bonus the next seat makes on ``floor`` if it holds ``hand_size`` cards drawn from ``pool``.
+
+    The chance it holds at least one card that sweeps ``floor`` for a (jack) basra is
+    hypergeometric: ``1 - C(U - k, h) / C(U, h)`` for ``k`` such cards among ``U`` unseen; it is
+    weighted by the mean bonus of those cards.
+    """
+    if not floor or not hand_size or not pool:
+        return 0.0
+    k = 0
+    bonus = 0
+    for card in pool:
+        b = capture(card, floor, rules).basra
+        if b is not None:
+            k += 1
+            bonus += _bonus(b, rules)
+    if not k:
+        return 0.0
+    u = len(pool)
+    h = min(hand_size, u)
+    p_any = 1.0 - comb(u - k, h) / comb(u, h)
+    return p_any * bonus / k
+
+
+def greedy_values(view: Any) -> dict[Card, float]:
+    """The greedy value of each card of ``view.hand``: immediate gain minus the basra it leaves the next seat.
+
+    Gain: cards taken (the played card too), the basra bonus, and card points when they count.
+    Danger: :func:`_basra_danger` over the cards the next seat may hold (the hidden cards, less
+    the buried ones still under the stock).
+    """
+    rules = view.rules
+    floor = view.floor
+    pool = hidden_cards(view)
+    if view.stock_size and view.hand_sizes[(view.seat + 1) % view.players]:
+        # The buried Jacks/7D are still at the bottom of the stock, not in any hand yet.
+        buried = set(getattr(view, "buried", ()))
+        pool = [c for c in pool if c not in buried]
+    hand_size = _next_hand_size(view)
+    values = {}
+    for card in view.hand:
+        gain, after = _gain(card, floor, rules)
+        values[card] = gain - _basra_danger(after, pool, hand_size, rules)
+    return values
+
+
+# --- the bots ------------------------------------------------------------------------------
+
+
+class Bot:
+    """A computer player: ``choose(view)`` returns a card of ``view.hand``.
+
+    ``seed``: any int or str seeding the bot's own randomness; ``time_limit``: seconds it may
+    think per move, at most :data:`MAX_TIME_LIMIT` (a larger value is cut to it).
+
+    :raises ValueError: if ``time_limit`` is not positive.
+    """
+
+    name = "bot"
+
+    def __init__(self, *, seed: int | str = 0, time_limit: float = 1.0) -> None:
+        if not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
+        self.seed = seed
+        self.time_limit = min(float(time_limit), MAX_TIME_LIMIT)
+
+    def choose(self, view: Any) -> Card:
+        """The card to play from ``view.hand``.
+
+        :raises ValueError: if the hand is empty (the seat has nothing to play).
+        """
+        raise NotImplementedError
+
+    @staticmethod
+    def _check(view: Any) -> tuple[Card, ...]:
+        hand = tuple(view.hand)
+        if not hand:
+            raise ValueError("the seat has no card to play")
+        return hand
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} seed={self.seed!r} time_limit={self.time_limit}>"
+
+
+class RandomBot(Bot):
+    """Plays a card of the hand uniformly at random, from a ``random.Random(seed)`` of its own."""
+
+    name = "random"
+
+    def __init__(self, *, seed: int | str = 0, time_limit: float = 1.0) -> None:
+        super().__init__(seed=seed, time_limit=time_limit)
+        self._rng = random.Random(seed)
+
+    def choose(self, view: Any) -> Card:
+        """A uniformly random card of ``view.hand`` (the hand in card order, so it is reproducible).
+
+        :raises ValueError: if the hand is empty.
+        """
+        return self._rng.choice(sorted(self._check(view)))
+
+
+class GreedyBot(Bot):
+    """Takes the best immediate capture and avoids leaving the next seat an easy basra.
+
+    The value of a card is :func:`greedy_values`; ties go to the card it least wants to keep
+    (:func:`_keep_value`: Jacks and the 7D are kept for later, low cards dumped). Deterministic:
+    ``seed`` is not used.
+    """
+
+    name = "greedy"
+
+    def choose(self, view: Any) -> Card:
+        """The card with the best greedy value (see the class).
+
+        :raises ValueError: if the hand is empty.
+        """
+        hand = self._check(view)
+        if len(hand) == 1:
+            return hand[0]
+        values = greedy_values(view)
+        rules = view.rules
+        return max(hand, key=lambda c: (round(values[c], 9), _negate(_keep_value(c, rules))))
+
+
+def _negate(key: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-x for x in key)
+
+
+# --- the Monte-Carlo search ----------------------------------------------------------------
+
+
+class _World:
+    """One determinization: every hidden card given a place, and the round's state from here.
+
+    ``hands`` by seat (lists), ``floor``, ``stock`` (top first), ``turn``, ``dealer``,
+    ``piles`` (card counts per side), ``points`` (bonuses and card points made from here on, per
+    side), ``last`` (side that captured last, or ``None``).
+    """
+
+    __slots__ = ("hands", "floor", "stock", "turn", "dealer", "piles", "points", "last")
+
+    def __init__(self, hands, floor, stock, turn, dealer, piles, points, last):
+        self.hands = hands
+        self.floor = floor
+        self.stock = stock
+        self.turn = turn
+        self.dealer = dealer
+        self.piles = piles
+        self.points = points
+        self.last = last
+
+    def copy(self) -> _World:
+        return _World(
+            [list(h) for h in self.hands],
+            list(self.floor),
+            self.stock,  # never changed in place: dealing slices it
+            self.turn,
+            self.dealer,
+            list(self.piles),
+            list(self.points),
+            self.last,
+        )
+
+
+def _sample_world(view: Any, hidden: Sequence[Card], rng: random.Random) -> _World:
+    """Deal ``hidden`` at random to the other hands and the stock, as the view allows.
+
+    Each other seat gets ``view.hand_sizes[seat]`` cards; the rest is the stock, top first. The
+    buried Jacks/7D, while the stock is not empty, lie at its bottom in burial order (RULES.md,
+    "Dealing" 2). If the view does not say which first-floor cards were taken (no
+    ``initial_floor``), the surplus hidden cards are dropped at random among those that can lie
+    on a first floor (no Jack, no 7D).
+    """
+    n = view.players
+    seat = view.seat
+    sizes = view.hand_sizes
+    need = sum(sizes[s] for s in range(n) if s != seat) + view.stock_size
+    buried = [c for c in getattr(view, "buried", ()) if c in hidden] if view.stock_size else []
+    buried_set = set(buried)
+    free = [c for c in hidden if c not in buried_set]
+    rng.shuffle(free)
+    surplus = len(free) + len(buried) - need
+    if surplus > 0:
+        droppable = [c for c in free if c.rank != JACK and c is not _SEVEN][:surplus]
+        dropped = set(droppable)
+        free = [c for c in free if c not in dropped]
+        free = free[: need - len(buried)]
+    hands: list[list[Card]] = []
+    i = 0
+    for s in range(n):
+        if s == seat:
+            hands.append(list(view.hand))
+        else:
+            k = sizes[s]
+            hands.append(free[i : i + k])
+            i += k
+    stock = free[i:] + buried
+    floor = list(view.floor)
+    return _World(
+        hands,
+        floor,
+        stock,
+        view.turn if view.turn is not None else seat,
+        view.dealer,
+        list(view.pile_sizes),
+        [0, 0],
+        _last_capturer(view),
+    )
+
+
+def _policy(hand: list[Card], floor: list[Card], rules: Rules, danger: float) -> tuple[Card, Any]:
+    """The rollout policy: the best immediate capture, else dump the card least worth keeping.
+
+    A fast cousin of :class:`GreedyBot`: instead of the exact basra danger it charges ``danger``
+    points for leaving exactly one card on the floor, the floor most easily swept. Returns the card
+    and its :class:`~games.engine.capture.Capture` (or ``None`` on an empty floor).
+    """
+    best = None
+    best_key = None
+    best_cap = None
+    nfloor = len(floor)
+    for card in hand:
+        if nfloor:
+            cap = capture(card, floor, rules)
+            taken = cap.taken
+        else:
+            cap = None
+            taken = ()
+        if taken:
+            value = len(taken) + 1
+            if cap.basra is not None:
+                value += rules.basra_points if cap.basra is Basra.BASRA else rules.jack_basra_points
+            left = nfloor - len(taken)
+        else:
+            value = 0
+            left = nfloor + 1
+        if left == 1:
+            value -= danger
+        # Ties: keep the 7D, Jacks and high cards (low index first).
+        key = (value, -_special(card, rules), -card.index)
+        if best_key is None or key > best_key:
+            best, best_key, best_cap = card, key, cap
+    return best, best_cap
+
+
+def _special(card: Card, rules: Rules) -> int:
+    if card is _SEVEN and rules.seven_diamonds is not SevenDiamonds.PLAIN:
+        return 2
+    return 1 if card.rank == JACK else 0
+
+
+def _play(world: _World, card: Card, cap: Any, rules: Rules, n: int) -> None:
+    """Play ``card`` (already chosen, ``cap`` its capture or ``None``) for the seat to move; deal when hands are empty."""
+    seat = world.turn
+    world.hands[seat].remove(card)
+    floor = world.floor
+    if cap is None and floor:
+        cap = capture(card, floor, rules)
+    taken = cap.taken if cap is not None else ()
+    if taken:
+        side = seat & 1
+        world.piles[side] += len(taken) + 1
+        if cap.basra is not None:
+            world.points[side] += (
+                rules.basra_points if cap.basra is Basra.BASRA else rules.jack_basra_points
+            )
+        if rules.card_points:
+            world.points[side] += card.points + sum(c.points for c in taken)
+        world.floor = [c for c in floor if c not in taken] if len(taken) < len(floor) else []
+        world.last = side
+    else:
+        floor.append(card)
+    world.turn = (seat + 1) % n
+    if not world.hands[world.turn] and world.stock:
+        # Every hand is empty (all hold the same count): the next deal, the seat after the dealer first.
+        stock = world.stock
+        d = world.dealer
+        for k in range(1, n + 1):
+            world.hands[(d + k) % n] = stock[4 * (k - 1) : 4 * k]
+        world.stock = stock[4 * n :]
+
+
+def _rollout(world: _World, first: Card, rules: Rules, n: int, side: int, danger: float) -> float:
+    """Play ``first`` then the rest of the round with :func:`_policy`; the round-points difference for ``side``.
+
+    Points counted: the majority (RULES.md, "Scoring a round": piles including the cards left to
+    the last capturer), and the basras and card points made from here on (those made before are
+    the same whatever is played now).
+    """
+    _play(world, first, None, rules, n)
+    hands = world.hands
+    while hands[world.turn]:
+        card, cap = _policy(hands[world.turn], world.floor, rules, danger)
+        _play(world, card, cap, rules, n)
+    piles = world.piles
+    if world.last is not None and world.floor:
+        piles[world.last] += len(world.floor)
+        if rules.card_points:
+            world.points[world.last] += sum(c.points for c in world.floor)
+    points = world.points
+    if piles[0] > piles[1]:
+        points[0] += rules.majority_points
+    elif piles[1] > piles[0]:
+        points[1] += rules.majority_points
+    return points[side] - points[1 - side]
+
+
+def _view_key(view: Any) -> str:
+    """A stable text of what the view shows, to seed a search that depends on the view only."""
+    return "|".join(
+        (
+            " ".join(c.code for c in view.hand),
+            " ".join(c.code for c in view.floor),
+            " ".join(f"{s}{c.code}" for s, c in view.played),
+            " ".join(map(str, view.hand_sizes)),
+            str(view.stock_size),
+            " ".join(map(str, view.pile_sizes)),
+            str(view.seat),
+            str(view.dealer),
+        )
+    )
+
+
+class StrongBot(Bot):
+    """Determinized Monte-Carlo search over the rest of the round (perfect-information Monte Carlo).
+
+    Each iteration deals the hidden cards at random consistent with the view
+    (:func:`_sample_world`), then, for each distinct card of the hand, plays it and the rest of
+    the round with the rollout policy (:func:`_policy`) for every seat, and adds the round-points
+    difference for the bot's side (the partner is on that side in a 4-player match). Every card
+    is tried on the same deals, so the comparison is paired. The card with the best mean wins;
+    ties go to the greedy order.
+
+    ``samples``: the most determinizations per move (a cap that makes the bot fast in tests and
+    deterministic for a fixed seed while the time limit is not reached); ``time_limit``: it stops
+    sampling once this many seconds have passed (at most :data:`MAX_TIME_LIMIT`). The search's
+    random numbers come from ``seed`` and the view, so the same view gives the same card.
+    Cards equal for the rules (same rank, neither the 7D nor worth card points) are tried once.
+
+    Source: Ginsberg's "GIB" (perfect-information Monte Carlo, JAIR 2001); Long et al.,
+    "Understanding the Success of Perfect Information Monte Carlo Sampling in Game Tree Search"
+    (AAAI 2010).
+    """
+
+    name = "strong"
+
+    def __init__(
+        self,
+        *,
+        seed: int | str = 0,
+        time_limit: float = 1.0,
+        samples: int = 400,
+        danger: float | None = None,
+    ) -> None:
+        super().__init__(seed=seed, time_limit=time_limit)
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples!r}")
+        self.samples = samples
+        self.danger = danger
+        #: Determinizations used by the last :meth:`choose` (for tests and the benchmark).
+        self.last_samples = 0
+
+    def choose(self, view: Any) -> Card:
+        """The card with the best mean round-points difference over the sampled deals.
+
+        :raises ValueError: if the hand is empty.
+        """
+        start = time.perf_counter()
+        deadline = start + self.time_limit * 0.9
+        hand = self._check(view)
+        self.last_samples = 0
+        rules: Rules = view.rules
+        candidates = _distinct(hand, rules)
+        if len(candidates) == 1:
+            return candidates[0]
+        rng = random.Random(f"{self.seed}|{_view_key(view)}")
+        hidden = hidden_cards(view)
+        n = view.players
+        side = view.seat & 1
+        danger = self.danger if self.danger is not None else rules.basra_points * 0.3
+        totals = dict.fromkeys(candidates, 0.0)
+        done = 0
+        while done < self.samples:
+            world = _sample_world(view, hidden, rng)
+            results = []
+            for card in candidates:
+                results.append(_rollout(world.copy(), card, rules, n, side, danger))
+                if time.perf_counter() >= deadline:
+                    break
+            else:
+                for card, r in zip(candidates, results):
+                    totals[card] += r
+                done += 1
+                continue
+            break  # out of time in the middle of a sample: that sample is not counted
+        self.last_samples = done
+        if not done:
+            return GreedyBot().choose(view)
+        order = greedy_values(view)
+        return max(
+            candidates,
+            key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
+        )
+
+
+def _distinct(hand: Sequence[Card], rules: Rules) -> list[Card]:
+    """One card of each class the rules tell apart: rank, the 7D, and card points when they count."""
+    seen = set()
+    out = []
+    for card in sorted(hand):
+        key = (card.rank, card is _SEVEN, card.points if rules.card_points else 0)
+        if key not in seen:
+            seen.add(key)
+            out.append(card)
+    return out
+
+
+#: The bots by name, as the site and the benchmark pick them.
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "strong": StrongBot,
+}
