@@ -21,9 +21,9 @@ class CreateTableForm(forms.Form):
     PLAYER_CHOICES = [(2, _("2 players")), (4, _("4 players (partners)"))]
     MODE_CHOICES = [("casual", _("Casual")), ("rated", _("Rated"))]
     SEVEN_DIAMONDS_CHOICES = [
-        ("wild", _("Wild: a basra if it can, otherwise takes the floor like a Jack")),
-        ("classic", _("Classic: always sweeps; a basra only on number cards totalling 10 or less")),
-        ("plain", _("Plain: an ordinary seven")),
+        ("wild", _("Wild (Egyptian)")),
+        ("classic", _("Classic")),
+        ("plain", _("Plain seven")),
     ]
 
     players = forms.TypedChoiceField(
@@ -54,6 +54,11 @@ class CreateTableForm(forms.Form):
     )
     seven_diamonds = forms.ChoiceField(
         label=_("Seven of diamonds (komi)"), choices=SEVEN_DIAMONDS_CHOICES, initial="wild",
+        help_text=_(
+            "Wild: a basra when it can make one, otherwise it takes the floor like a Jack; lying "
+            "on the floor it matches any card. Classic: it always takes the floor, a basra only "
+            "when the floor is number cards totalling 10 or less. Plain: an ordinary seven."
+        ),
     )
 
     ADVANCED_FIELDS = (
