@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb
 from typing import Any
 
@@ -457,6 +457,7 @@ class StrongBot(Bot):
     is tried on the same deals, so the comparison is paired. The card with the best mean wins;
     ties go to the greedy order.
 
+    ``clock``: the time source in seconds (a test passes a fake one).
     ``samples``: the most determinizations per move (a cap that makes the bot fast in tests and
     deterministic for a fixed seed while the time limit is not reached); ``time_limit``: it stops
     sampling once this many seconds have passed (at most :data:`MAX_TIME_LIMIT`). The search's
@@ -477,12 +478,14 @@ class StrongBot(Bot):
         time_limit: float = 1.0,
         samples: int = 400,
         danger: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(seed=seed, time_limit=time_limit)
         if samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples!r}")
         self.samples = samples
         self.danger = danger
+        self._clock = clock
         #: Determinizations used by the last :meth:`choose` (for tests and the benchmark).
         self.last_samples = 0
 
@@ -491,8 +494,9 @@ class StrongBot(Bot):
 
         :raises ValueError: if the hand is empty.
         """
-        start = time.perf_counter()
-        deadline = start + self.time_limit * 0.9
+        clock = self._clock
+        # A margin for the work after the last rollout (choosing, returning).
+        deadline = clock() + self.time_limit * 0.9
         hand = self._check(view)
         self.last_samples = 0
         rules: Rules = view.rules
@@ -511,7 +515,7 @@ class StrongBot(Bot):
             results = []
             for card in candidates:
                 results.append(_rollout(world.copy(), card, rules, n, side, danger))
-                if time.perf_counter() >= deadline:
+                if clock() >= deadline:
                     break
             else:
                 for card, r in zip(candidates, results):
