@@ -102,8 +102,9 @@ def _bound(v: int, counts: tuple[int, ...], two_c: bool) -> tuple[int, int]:
     """An upper bound on ``(cards, card points)`` a packing of ``counts`` into ``v``-groups can reach.
 
     Cards: the groups' values add up to a multiple of ``v`` no larger than the total, and no set
-    of that sum has more cards than the smallest cards do. Points: every ace, and the 2C's 2 if a
-    two is left to take it with.
+    of that sum has more cards than the smallest cards do; and (below) the cards above ``v/2``
+    are limited by the partners they need. Points: every ace, and the 2C's 2 if a two is left to
+    take it with.
     """
     total = 0
     for i, n in enumerate(counts, 1):
@@ -117,6 +118,28 @@ def _bound(v: int, counts: tuple[int, ...], two_c: bool) -> tuple[int, int]:
         else:
             cards += budget // i
             break
+    # Two cards above v/2 never share a group, and each needs partners worth v minus its
+    # value from the cards at or below v/2: at most as many as that worth can pay for,
+    # the highest (cheapest) first.
+    half = v // 2
+    small = 0
+    worth = 0
+    for i in range(1, min(half, len(counts)) + 1):
+        small += counts[i - 1]
+        worth += i * counts[i - 1]
+    big = 0
+    for i in range(len(counts), half, -1):
+        n = counts[i - 1]
+        if n:
+            cost = v - i
+            if n * cost <= worth:
+                big += n
+                worth -= n * cost
+            else:
+                big += worth // cost
+                break
+    if small + big < cards:
+        cards = small + big
     return cards, counts[0] + (2 if two_c and len(counts) > 1 and counts[1] else 0)
 
 
@@ -176,6 +199,12 @@ def _pack(v: int, counts: tuple[int, ...], two_c: bool) -> tuple[int, int, tuple
         if (sub_cards, sub_points) > best_score:
             best_score, best_used = (sub_cards, sub_points), sub_used
     return best_score[0], best_score[1], best_used
+
+
+def clear_cache() -> None:
+    """Forget every memoised packing (for benchmarks that time the search from cold)."""
+    _pack.cache_clear()
+    _bound.cache_clear()
 
 
 # --- one play ----------------------------------------------------------------------------------

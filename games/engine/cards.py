@@ -50,7 +50,7 @@ class Card:
     """One playing card: ``rank`` 1..13 (A = 1, number cards A..10, J = 11, Q = 12, K = 13), ``suit`` in C D H S.
 
     Frozen, hashable and ordered by (rank, suit). Only 52 instances exist (see the module
-    docstring), so use ``Card(rank, suit)`` or :meth:`from_code` to get one.
+    docstring): ``Card(rank, suit)``, ``Card(code)`` and :meth:`from_code` return them.
 
     :raises CardError: (a ``ValueError``) for a rank outside 1..13 or an unknown suit.
     """
@@ -66,7 +66,9 @@ class Card:
     #: Card points under ``Rules(card_points=True)``: J 1, A 1, 2C 2, 10D 3, otherwise 0.
     points: int
 
-    def __new__(cls, rank: int, suit: str) -> Card:
+    def __new__(cls, rank: int | str, suit: str | None = None) -> Card:
+        if suit is None and isinstance(rank, str):
+            return cls.from_code(rank)  # Card("10H"), a shorthand for Card.from_code("10H")
         card = None
         if rank.__class__ is int and isinstance(suit, str):
             card = _BY_RANK_SUIT.get((rank, suit.upper()))

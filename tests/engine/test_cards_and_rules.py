@@ -29,6 +29,7 @@ def test_ten_is_written_10_and_read_as_10_or_t_in_any_case():
     assert Card.from_code("10H").code == "10H"
     assert Card.from_code("TH") == Card.from_code("th") == Card.from_code("10h") == Card(10, "H")
     assert Card.from_code("jd") == Card(11, "D") and Card.from_code("as").rank == 1
+    assert Card("TH") is Card("10H") is Card.from_code("10H")
 
 
 @pytest.mark.parametrize("bad", ["", "1H", "11S", "5X", "H5", "10", "AS ", " AS", "TT", "0C", 5, None, b"AS"])
@@ -38,7 +39,7 @@ def test_unknown_codes_raise_value_error(bad):
     assert isinstance(info.value, ValueError)
 
 
-@pytest.mark.parametrize(("rank", "suit"), [(0, "H"), (14, "H"), (1, "X"), (True, "H"), ("A", "H")])
+@pytest.mark.parametrize(("rank", "suit"), [(0, "H"), (14, "H"), (1, "X"), (True, "H"), ("A", "H"), ("ZZ", None), (5, None)])
 def test_bad_rank_or_suit_raise(rank, suit):
     with pytest.raises(CardError):
         Card(rank, suit)
