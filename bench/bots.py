@@ -1,0 +1,168 @@
+"""Bot-against-bot benchmark: whole matches to the target, win rates with 95% Wilson intervals.
+
+What it measures: for each pairing ``A:B`` (default ``greedy:random`` and ``strong:greedy``),
+how often bot A wins a whole match (to ``Rules().target``, 101) against bot B, and how long each
+bot thinks per move. Targets (issue 4): greedy beats random in at least 90% of matches; strong
+beats greedy in at least 60% over at least 500 matches.
+
+Fairness: matches come in pairs on the same decks with the seats swapped. Match ``i`` uses deal
+seed ``first_seed + i // 2``: every round's deck is ``random.Random(seed).shuffle`` of the full
+deck, in turn; bot A sits at seat 0 (the first dealer) when ``i`` is even and at seat 1 when it is
+odd (4 players: seats 0 and 2, or 1 and 3). The matches run over ``--workers`` processes
+(multiprocessing).
+
+The strong bot's budget: ``--samples`` determinizations per move (each plays the rest of the
+round once per distinct card of the hand) and ``--time-limit`` seconds per move, whichever ends
+first; a fixed sample budget makes a run reproducible and its length predictable.
+
+Usage::
+
+    .venv/bin/python bench/bots.py --matches 500 --samples 40
+    .venv/bin/python bench/bots.py --pair greedy:random --matches 200
+    .venv/bin/python bench/bots.py --pair strong:greedy --matches 100 --players 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine import Match, Rules, full_deck  # noqa: E402
+from games.engine.bots import BOTS, Bot, StrongBot  # noqa: E402
+
+
+@dataclass
+class Outcome:
+    """One match: who won, and what the bots spent thinking (seconds, per bot name)."""
+
+    index: int
+    a_won: bool
+    scores: tuple[int, int]
+    rounds: int
+    think: dict[str, list[float]] = field(default_factory=dict)
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``wins / n`` at 95% (``z`` = 1.96).
+
+    Source: E. B. Wilson, "Probable inference, the law of succession, and statistical
+    inference", JASA 22 (1927); the formula as in Agresti & Coull, The American Statistician
+    52 (1998): ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)``.
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = p + z * z / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - half) / denom, (centre + half) / denom
+
+
+def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
+    """A bot by name; the strong one with the run's sample budget."""
+    if name == "strong":
+        return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
+    return BOTS[name](seed=seed, time_limit=args.time_limit)
+
+
+def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
+    """Match ``index`` of A against B, as the module docstring lays out seeds and seats."""
+    index, a, b, args = job
+    seed = args.first_seed + index // 2
+    a_side = index % 2
+    rules = Rules(players=args.players, target=args.target)
+    names = [a if seat % 2 == a_side else b for seat in range(args.players)]
+    bots = [make_bot(name, seed * 100 + seat, args) for seat, name in enumerate(names)]
+    think: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
+    rng = random.Random(seed)
+    m = Match(rules, dealer=0)
+    while not m.over:
+        deck = full_deck()
+        rng.shuffle(deck)
+        m.start_round(deck)
+        while not m.round.over:
+            seat = m.round.turn
+            view = m.view(seat)
+            start = time.perf_counter()
+            card = bots[seat].choose(view)
+            think[names[seat]].append(time.perf_counter() - start)
+            m.play(card, seat=seat)
+    return Outcome(index, m.winner == a_side, m.scores, m.round_number, think)
+
+
+def run_pair(a: str, b: str, args: argparse.Namespace) -> None:
+    """Play ``args.matches`` matches of A against B and print the result lines."""
+    jobs = [(i, a, b, args) for i in range(args.matches)]
+    start = time.perf_counter()
+    outcomes: list[Outcome] = []
+    with multiprocessing.Pool(args.workers) as pool:
+        for done, outcome in enumerate(pool.imap_unordered(play_match, jobs, chunksize=1), 1):
+            outcomes.append(outcome)
+            if args.progress and done % args.progress == 0:
+                wins = sum(o.a_won for o in outcomes)
+                print(f"  … {done}/{args.matches}: {a} {wins / done:.1%}", flush=True)
+    elapsed = time.perf_counter() - start
+    report(a, b, outcomes, elapsed, args)
+
+
+def report(a: str, b: str, outcomes: Iterable[Outcome], elapsed: float, args: argparse.Namespace) -> None:
+    """Print matches, A's win rate with its Wilson interval, rounds, and think time per move."""
+    outcomes = sorted(outcomes, key=lambda o: o.index)
+    n = len(outcomes)
+    wins = sum(o.a_won for o in outcomes)
+    low, high = wilson(wins, n)
+    rounds = sum(o.rounds for o in outcomes) / n
+    budget = f"strong: {args.samples} samples, limit {args.time_limit:g} s/move" if "strong" in (a, b) else ""
+    print(f"{a} vs {b}: {args.players} players, target {args.target}, {n} matches  {budget}")
+    print(f"  {a} wins {wins}/{n} = {wins / n:.1%}  (95% Wilson CI {low:.1%} .. {high:.1%})")
+    print(f"  rounds per match {rounds:.2f}; wall time {elapsed:.0f} s over {args.workers} processes")
+    for name in dict.fromkeys((a, b)):
+        times = [t for o in outcomes for t in o.think.get(name, [])]
+        if times:
+            times.sort()
+            mean = sum(times) / len(times)
+            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+            print(
+                f"  {name}: {len(times)} moves, think per move mean {mean * 1000:.2f} ms, "
+                f"p99 {p99 * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms"
+            )
+    sys.stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, default=500, help="matches per pairing (default 500)")
+    parser.add_argument(
+        "--pair",
+        action="append",
+        help="A:B, bot A against bot B (repeatable; default greedy:random and strong:greedy)",
+    )
+    parser.add_argument("--samples", type=int, default=40,
+                        help="strong bot: determinizations per move (default 40)")
+    parser.add_argument("--time-limit", type=float, default=1.0,
+                        help="seconds per move, every bot (default 1.0, at most 1.0)")
+    parser.add_argument("--players", type=int, choices=(2, 4), default=2)
+    parser.add_argument("--target", type=int, default=Rules().target)
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--first-seed", type=int, default=0, help="deal seed of the first pair")
+    parser.add_argument("--progress", type=int, default=0, help="print a line every N matches")
+    args = parser.parse_args(argv)
+    pairs = args.pair or ["greedy:random", "strong:greedy"]
+    for pair in pairs:
+        a, _, b = pair.partition(":")
+        if a not in BOTS or b not in BOTS:
+            parser.error(f"unknown bot in {pair!r}; bots: {', '.join(BOTS)}")
+        run_pair(a, b, args)
+
+
+if __name__ == "__main__":
+    main()
