@@ -9,9 +9,12 @@ functions serve is ``docs/protocol.md``.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -21,6 +24,23 @@ from games.models import Event, Match, Seat
 
 #: The order seats are filled in (RULES.md "Four players": creator 0, partner 2, then 1, 3).
 SEAT_ORDER = {2: (0, 1), 4: (0, 2, 1, 3)}
+
+
+# SQLite has no row locks (Django makes select_for_update a no-op there, and the in-memory test
+# database answers a second writer with "table is locked" instead of waiting), so on SQLite the
+# services of one process take turns through this lock instead. PostgreSQL uses the row lock.
+_SQLITE_WRITE_LOCK = threading.RLock()
+
+
+@contextmanager
+def _write_transaction() -> Iterator[None]:
+    """``transaction.atomic()``, serialized within the process when the database is SQLite."""
+    if connection.vendor == "sqlite":
+        with _SQLITE_WRITE_LOCK, transaction.atomic():
+            yield
+    else:
+        with transaction.atomic():
+            yield
 
 
 class ServiceError(Exception):
@@ -121,7 +141,7 @@ def create_table(*, user: Any, players: int, rules: dict, rated: bool) -> Match:
         rules_obj = engine.Rules(players=players, **options)
     except (TypeError, ValueError):
         raise ServiceError.of("bad_rules") from None
-    with transaction.atomic():
+    with _write_transaction():
         match = Match.objects.create(
             created_by=user,
             players=players,
@@ -150,7 +170,7 @@ def join_table(*, user: Any, match_id: int) -> int:
         (no free seat, or the match already started).
     """
     _require_login(user)
-    with transaction.atomic():
+    with _write_transaction():
         match = _lock(match_id)
         seats = _seats(match)
         if any(s.user_id == user.pk for s in seats):
@@ -213,7 +233,7 @@ def leave_table(*, user: Any, match_id: int) -> None:
         (the match has started).
     """
     _require_login(user)
-    with transaction.atomic():
+    with _write_transaction():
         match = _lock(match_id)
         seats = _seats(match)
         mine = next((s for s in seats if s.user_id == user.pk), None)
@@ -259,7 +279,7 @@ def play_card(*, user: Any, match_id: int, card: str, seq: int) -> int:
         ``match_over``, ``stale``, ``not_your_turn``, ``bad_card``, ``card_not_in_hand``.
     """
     _require_login(user)
-    with transaction.atomic():
+    with _write_transaction():
         match = _lock(match_id)
         seats = _seats(match)
         mine = next((s for s in seats if s.user_id == user.pk), None)

@@ -13,7 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.sessions.models import Session
 
-from games import services, state
+from games import engine, services, state
 from games.models import Event, Match
 from tests.conftest import communicator
 from tests.games.helpers import seated_match, strings_in
@@ -259,13 +259,28 @@ async def test_sockets_follow_seating_and_close_when_the_table_goes(make_player,
 
 
 @db
-def hands_at(match_id: int, seq: int) -> list[set[str]]:
-    """Every seat's hand right after event ``seq``, from the log."""
+def hands_by_seq(match_id: int) -> dict[int, list[set[str]]]:
+    """Every seat's hand right after each event ``seq`` of a match, replayed from its log."""
     match = Match.objects.get(pk=match_id)
-    match.seq = seq
-    live = state.rebuild(match)
-    rnd = live.round
-    return [{card.code for card in hand} for hand in rnd.hands]
+    live, hands = None, {}
+    for event in Event.objects.filter(match=match).order_by("seq"):
+        if event.kind == "start":
+            live = engine.Match(engine.Rules.from_dict(match.rules), dealer=event.payload["dealer"])
+        elif event.kind == "deal":
+            live.start_round(event.payload["deck"])
+        elif event.kind == "play":
+            live.play(event.payload["card"], seat=event.seat)
+        hands[event.seq] = (
+            [{card.code for card in hand} for hand in live.round.hands]
+            if live is not None and live.round is not None
+            else [set() for _ in range(match.players)]
+        )
+    return hands
+
+
+async def hands_at(match_id: int, seq: int) -> list[set[str]]:
+    """Every seat's hand right after event ``seq``, from the log."""
+    return (await hands_by_seq(match_id))[seq]
 
 
 async def play_match_over_sockets(players, match, spectator_cookie=None):
@@ -305,17 +320,23 @@ async def play_match_over_sockets(players, match, spectator_cookie=None):
 async def check_no_leaks(match_id: int, received: dict) -> int:
     """Every message only shows its own seat's hand; returns the number of messages checked."""
     checked = 0
+    hands_after = await hands_by_seq(match_id)
     for seat, messages in received.items():
         previous = None
         for message in messages:
             assert {"deck", "stock"}.isdisjoint(strings_in(message))
-            hands = await hands_at(match_id, message["seq"])
+            hands = hands_after[message["seq"]]
             shown = strings_in(message)
             for other, hand in enumerate(hands):
                 if other != seat:
                     assert not hand & shown, (seat, other, message["seq"])
             own = set(message["round"]["hand"])
             assert own == (hands[seat] if seat is not None else set())
+            # The only cards a message names: your hand, the floor, the last play. Never the
+            # stock (the deck order) nor anything else.
+            last = message["round"]["last_play"] or {"card": None, "taken": []}
+            allowed = own | set(message["round"]["floor"]) | {last["card"]} | set(last["taken"])
+            assert shown & set(state.DECK_CODES) <= allowed
             assert message["you"] == seat
             if previous is not None:
                 assert message["prev_seq"] == previous["seq"]  # no gap in a live stream
@@ -359,6 +380,40 @@ async def test_a_four_player_match_seated_over_sockets_never_leaks(make_player, 
     received = await play_match_over_sockets(by_seat, match)
     assert received[None][-1]["result"] is not None
     await check_no_leaks(match.pk, received)
+
+
+# --- broadcasts follow the commit -----------------------------------------------------------
+
+
+async def test_a_rolled_back_play_is_never_broadcast(make_player, open_socket):
+    from django.db import transaction
+
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    sockets = [await open_socket(table_path(match.pk), p.cookie) for p in (alice, bob)]
+    views = [await comm.receive_json_from() for comm in sockets]
+    turn = views[0]["round"]["turn"]
+    mover = (alice, bob)[turn].user
+    card = views[turn]["round"]["hand"][0]
+
+    class Abort(Exception):
+        pass
+
+    @db
+    def play_then_fail():
+        with transaction.atomic():
+            services.play_card(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])
+            raise Abort
+
+    with pytest.raises(Abort):
+        await play_then_fail()
+    for comm in sockets:
+        assert await comm.receive_nothing()
+    assert await log_size(match.pk) == (views[0]["seq"], views[0]["seq"])
+    # The same play, committed this time, reaches both seats.
+    await db(services.play_card)(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])
+    for comm in sockets:
+        assert (await comm.receive_json_from())["round"]["last_play"]["card"] == card
 
 
 # --- reconnecting ----------------------------------------------------------------------------
