@@ -19,10 +19,8 @@ from typing import Any, TypeVar
 from games import engine
 from games.models import Event, Match
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUITS = ("C", "D", "H", "S")
-#: The 52 card codes of one deck (RULES.md "Names"), in a fixed order before shuffling.
-DECK_CODES = tuple(rank + suit for suit in SUITS for rank in RANKS)
+#: The 52 card codes of one deck (RULES.md "Names"), in the engine's sorted order.
+DECK_CODES = tuple(card.code for card in engine.full_deck())
 
 T = TypeVar("T")
 
