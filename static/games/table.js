@@ -13,6 +13,7 @@
 
   var state = null;        // the latest state message
   var pending = false;     // a play was sent and not answered yet
+  var live = false;        // the socket is open: a click can reach the server
   var shownRounds = null;  // how many round results the breakdown panel has seen
   var breakdownOpen = false;
   var errorTimer = null;
@@ -207,7 +208,7 @@
     var playing = r && state.match.status === "playing" && state.you !== null && state.you !== undefined;
     if (!playing) { hand.replaceChildren(); hand.hidden = true; root.dataset.myTurn = "false"; return; }
     hand.hidden = false;
-    var canPlay = isMyTurn() && !pending;
+    var canPlay = isMyTurn() && !pending && live;
     root.dataset.myTurn = String(isMyTurn());
     root.dataset.pending = String(pending);
     hand.classList.toggle("active", canPlay);
@@ -389,7 +390,9 @@
     onStatus: function (status) {
       B.showStatus($("live-status"), status, L);
       if (status === "closed" && root.dataset.status !== "closed") showClosed(null);
-      if (status !== "live" && pending) { pending = false; if (state) renderHand(); }
+      live = status === "live";
+      if (!live) pending = false;
+      if (state) renderHand();
     },
   });
   // For the browser tests and for debugging from the console.
