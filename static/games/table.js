@@ -378,7 +378,8 @@
       pending = false;
       if (state) renderHand();
       showError(msg.message || msg.code);
-      socket.send({type: "sync"});
+      // After "stale" the server sends the fresh state by itself.
+      if (msg.code !== "stale") socket.send({type: "sync"});
     }
   }
 
