@@ -358,6 +358,12 @@
     if (!socket.send({type: "play", card: code, seq: state.seq})) return;
     pending = true;
     renderHand();
+    // Every play is answered by a state or an error; if the answer was lost (a server-side
+    // channel can drop a message), ask for the state rather than keep the hand locked.
+    var sentAt = state.seq;
+    window.setTimeout(function () {
+      if (pending && state.seq === sentAt) socket.send({type: "sync"});
+    }, 5000);
   }
 
   function onMessage(msg) {

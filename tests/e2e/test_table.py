@@ -2,10 +2,13 @@
 
 Two players: alice (desktop) creates a 2-player table to 11, bob (a 390-pixel phone) sees it
 appear in his lobby and joins, and they click cards, whoever's turn it is, until both pages show
-the result. Four players: four users join one table and land in the seats of RULES.md
-"Four players" (0, 2, 1, 3).
+the result; on the way bob reloads and loses his socket, and comes back to the same table. Four
+players: four users join one table (one leaves and comes back before the start) and land in the
+seats of RULES.md "Four players" (0, 2, 1, 3); then the creator's page loses one broadcast and
+must ask for a resync when the next one shows the gap.
 """
 
+import json
 import os
 import re
 from pathlib import Path
@@ -192,12 +195,62 @@ def test_two_players_play_a_match_to_the_end(new_page):
     screenshot(alice, "table-desktop-result")
 
 
+class SocketTap:
+    """Sits between a page and its table socket: records what the page sends, can lose a state.
+
+    ``lose_next_state()`` drops the next broadcast state (one with a ``prev_seq``) on its way to
+    the page, as a server-side channel that overflows would.
+    """
+
+    def __init__(self, page: Page):
+        self.sent: list[dict] = []
+        self.lost: list[int] = []
+        self.received: list[tuple] = []
+        self._lose = False
+        self.page = page
+        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
+
+    def wait_for(self, condition) -> None:
+        """Let Playwright deliver socket frames (its callbacks run while it waits) until true."""
+        for _ in range(200):
+            if condition():
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"the socket frames never came: sent {self.sent}, lost {self.lost} {self.received}")
+
+    def lose_next_state(self) -> None:
+        self._lose = True
+
+    def syncs(self) -> int:
+        return sum(1 for message in self.sent if message.get("type") == "sync")
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+
+        def to_server(message):
+            self.sent.append(json.loads(message))
+            server.send(message)
+
+        def to_page(message):
+            data = json.loads(message)
+            self.received.append((data.get("type"), data.get("seq"), data.get("prev_seq")))
+            if self._lose and data.get("type") == "state" and data.get("prev_seq") is not None:
+                self._lose = False
+                self.lost.append(data["seq"])
+                return
+            ws.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(to_page)
+
+
 def test_four_players_take_the_seats_in_order(new_page):
     names = ["carl", "dina", "omar", "rana"]
     pages = {name: new_page(locale="ar" if name == "omar" else "en-US") for name in names}
     for name, page in pages.items():
         sign_up(page, name)
     creator = pages["carl"]
+    tap = SocketTap(creator)
     match_id = create_table(creator, players=4, target=101)
     for name in names[1:]:
         open_lobby(pages[name])
@@ -229,5 +282,27 @@ def test_four_players_take_the_seats_in_order(new_page):
     expect(creator.locator('.side[data-side="1"] .side-name')).to_have_text("omar & rana")
     # The Arabic page runs right to left and still fits.
     expect(pages["omar"].locator("html")).to_have_attribute("dir", "rtl")
+    assert pages["omar"].evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     screenshot(pages["omar"], "table-four-rtl")
     screenshot(creator, "table-four")
+
+    # Play on until seats 1 and 2, then 2 and 3, are to play next: two plays carl only watches.
+    by_seat = {expected[name]: page for name, page in pages.items()}
+    everyone = list(pages.values())
+    seq = root(creator).get_attribute("data-seq")
+    wait_all_at(everyone, seq)
+    while (turn := int(root(creator).get_attribute("data-turn"))) not in (1, 2):
+        _, seq = play_one(by_seat[turn])
+        wait_all_at(everyone, seq)
+    # carl's page loses the state of the first of them: it cannot know yet...
+    syncs = tap.syncs()
+    tap.lose_next_state()
+    _, lost_seq = play_one(by_seat[turn])
+    tap.wait_for(lambda: tap.lost == [int(lost_seq)])
+    expect(root(creator)).to_have_attribute("data-seq", seq)
+    # ...until the next play's state: its prev_seq is not the seq carl holds, so carl resyncs.
+    code, seq = play_one(by_seat[turn + 1])
+    wait_all_at(everyone, seq)
+    tap.wait_for(lambda: tap.syncs() > syncs)
+    assert tap.syncs() == syncs + 1
+    expect(creator.locator(f'#last-play .card.played[data-card="{code}"]')).to_be_visible()
