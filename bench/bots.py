@@ -17,7 +17,7 @@ first; a fixed sample budget makes a run reproducible and its length predictable
 
 Usage::
 
-    .venv/bin/python bench/bots.py --matches 500 --samples 40
+    .venv/bin/python bench/bots.py --matches 500 --samples 100
     .venv/bin/python bench/bots.py --pair greedy:random --matches 200
     .venv/bin/python bench/bots.py --pair strong:greedy --matches 100 --players 4
 """
@@ -146,8 +146,8 @@ def main(argv: list[str] | None = None) -> None:
         action="append",
         help="A:B, bot A against bot B (repeatable; default greedy:random and strong:greedy)",
     )
-    parser.add_argument("--samples", type=int, default=40,
-                        help="strong bot: determinizations per move (default 40)")
+    parser.add_argument("--samples", type=int, default=100,
+                        help="strong bot: determinizations per move (default 100)")
     parser.add_argument("--time-limit", type=float, default=1.0,
                         help="seconds per move, every bot (default 1.0, at most 1.0)")
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)

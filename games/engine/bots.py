@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from math import comb
+from math import comb, erf, sqrt
 from typing import Any
 
 from .capture import Basra, capture
@@ -334,12 +334,15 @@ def _sample_world(view: Any, hidden: Sequence[Card], rng: random.Random) -> _Wor
     )
 
 
-def _policy(hand: list[Card], floor: list[Card], rules: Rules, danger: float) -> tuple[Card, Any]:
+def _policy(
+    hand: list[Card], floor: list[Card], rules: Rules, danger: float, memo: dict
+) -> tuple[Card, Any]:
     """The rollout policy: the best immediate capture, else dump the card least worth keeping.
 
     A fast cousin of :class:`GreedyBot`: instead of the exact basra danger it charges ``danger``
     points for leaving exactly one card on the floor, the floor most easily swept. Returns the card
-    and its :class:`~games.engine.capture.Capture` (or ``None`` on an empty floor).
+    and its :class:`~games.engine.capture.Capture` (or ``None`` on an empty floor). ``memo`` keeps
+    :func:`capture`'s answers for ``(card, *floor)`` (the same floors recur across rollouts).
     """
     best = None
     best_key = None
@@ -347,7 +350,10 @@ def _policy(hand: list[Card], floor: list[Card], rules: Rules, danger: float) ->
     nfloor = len(floor)
     for card in hand:
         if nfloor:
-            cap = capture(card, floor, rules)
+            key = (card, *floor)
+            cap = memo.get(key)
+            if cap is None:
+                cap = memo[key] = capture(card, floor, rules)
             taken = cap.taken
         else:
             cap = None
@@ -406,17 +412,40 @@ def _play(world: _World, card: Card, cap: Any, rules: Rules, n: int) -> None:
         world.stock = stock[4 * n :]
 
 
-def _rollout(world: _World, first: Card, rules: Rules, n: int, side: int, danger: float) -> float:
-    """Play ``first`` then the rest of the round with :func:`_policy`; the round-points difference for ``side``.
+def _rollout(
+    world: _World,
+    first: Card,
+    rules: Rules,
+    n: int,
+    side: int,
+    danger: float,
+    memo: dict,
+    horizon: int | None,
+    spread: float,
+) -> float:
+    """Play ``first`` then the round on with :func:`_policy`; the round-points difference for ``side``.
 
     Points counted: the majority (RULES.md, "Scoring a round": piles including the cards left to
     the last capturer), and the basras and card points made from here on (those made before are
-    the same whatever is played now).
+    the same whatever is played now). With a ``horizon``, the playout stops after that many more
+    plays and the majority is estimated from the pile lead: ``majority_points * erf(lead /
+    (spread * sqrt(2 R)))`` for ``R`` cards not yet in a pile, the expected difference if the
+    rest of the round moved the lead by a normal amount of standard deviation
+    ``spread * sqrt(R)``.
     """
     _play(world, first, None, rules, n)
     hands = world.hands
+    left = horizon if horizon is not None else 1 << 30
     while hands[world.turn]:
-        card, cap = _policy(hands[world.turn], world.floor, rules, danger)
+        if not left:
+            piles = world.piles
+            points = world.points
+            rest = 52 - piles[0] - piles[1]
+            lead = piles[side] - piles[1 - side]
+            est = rules.majority_points * erf(lead / (spread * sqrt(2 * rest)))
+            return points[side] - points[1 - side] + est
+        left -= 1
+        card, cap = _policy(hands[world.turn], world.floor, rules, danger, memo)
         _play(world, card, cap, rules, n)
     piles = world.piles
     if world.last is not None and world.floor:
@@ -463,6 +492,11 @@ class StrongBot(Bot):
     sampling once this many seconds have passed (at most :data:`MAX_TIME_LIMIT`). The search's
     random numbers come from ``seed`` and the view, so the same view gives the same card.
     Cards equal for the rules (same rank, neither the 7D nor worth card points) are tried once.
+    ``horizon``: plays a playout makes after the tried card before it stops and estimates the
+    majority from the pile lead (:func:`_rollout`; ``spread`` scales that estimate's standard
+    deviation); ``None`` is one deal's worth, ``4 * players``; 48 plays every round to its end.
+    Stopping early makes a playout three times cheaper and leaves out the noise of deals nobody
+    has seen yet: with the same time, more samples and a better bot.
 
     Source: Ginsberg's "GIB" (perfect-information Monte Carlo, JAIR 2001); Long et al.,
     "Understanding the Success of Perfect Information Monte Carlo Sampling in Game Tree Search"
@@ -479,6 +513,8 @@ class StrongBot(Bot):
         samples: int = 400,
         danger: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        horizon: int | None = None,
+        spread: float = 1.0,
     ) -> None:
         super().__init__(seed=seed, time_limit=time_limit)
         if samples < 1:
@@ -486,6 +522,10 @@ class StrongBot(Bot):
         self.samples = samples
         self.danger = danger
         self._clock = clock
+        self.horizon = horizon
+        self.spread = spread
+        self._memo: dict = {}
+        self._memo_rules: Rules | None = None
         #: Determinizations used by the last :meth:`choose` (for tests and the benchmark).
         self.last_samples = 0
 
@@ -508,13 +548,18 @@ class StrongBot(Bot):
         n = view.players
         side = view.seat & 1
         danger = self.danger if self.danger is not None else rules.basra_points * 0.3
+        horizon = self.horizon if self.horizon is not None else 4 * n
+        spread = self.spread
         totals = dict.fromkeys(candidates, 0.0)
+        memo = self._memo_for(rules)
         done = 0
         while done < self.samples:
             world = _sample_world(view, hidden, rng)
             results = []
             for card in candidates:
-                results.append(_rollout(world.copy(), card, rules, n, side, danger))
+                results.append(
+                    _rollout(world.copy(), card, rules, n, side, danger, memo, horizon, spread)
+                )
                 if clock() >= deadline:
                     break
             else:
@@ -531,6 +576,19 @@ class StrongBot(Bot):
             candidates,
             key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
         )
+
+
+    def _memo_for(self, rules: Rules) -> dict:
+        """The capture memo for ``rules``: kept from move to move (later floors were often met in
+        earlier rollouts), emptied when the rules change or it grows past ``_MEMO_SIZE``."""
+        if rules != self._memo_rules or len(self._memo) > _MEMO_SIZE:
+            self._memo = {}
+            self._memo_rules = rules
+        return self._memo
+
+
+#: Captures remembered by a strong bot (about 200 bytes each).
+_MEMO_SIZE = 200_000
 
 
 def _distinct(hand: Sequence[Card], rules: Rules) -> list[Card]:
