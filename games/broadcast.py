@@ -5,15 +5,28 @@ is in ``table.<id>.seat.<n>``; spectators (and anonymous sockets) in ``table.<id
 sockets in ``lobby``. A seat's hand is only ever sent to its own group.
 
 The services call these functions from ``transaction.on_commit`` callbacks, in a synchronous
-thread, so they wrap the layer's coroutines with ``async_to_sync``.
+thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
+``CALLER_LOOP``) or an HTTP view's (then ``async_to_sync`` waits for them).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from contextvars import ContextVar
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+logger = logging.getLogger(__name__)
+
 LOBBY_GROUP = "lobby"
+
+#: The event loop of the consumer that called a service, if any. The services run in a worker
+#: thread; with this set, their broadcast is handed to that loop and the thread goes back to
+#: database work at once instead of waiting for the channel layer (contextvars follow
+#: ``database_sync_to_async`` into the thread).
+CALLER_LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("caller_loop", default=None)
 
 
 def seat_group(match_id: int, seat: int) -> str:
@@ -31,15 +44,36 @@ def table_groups(match_id: int, players: int) -> list[str]:
     return [seat_group(match_id, seat) for seat in range(players)] + [public_group(match_id)]
 
 
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("broadcast failed", exc_info=future.exception())
+
+
 def _send_all(messages: list[tuple[str, dict]]) -> None:
+    """Send ``(group, message)`` pairs, all at once.
+
+    From a consumer's worker thread (``CALLER_LOOP`` set) the sends are scheduled on the
+    consumer's loop without waiting; anywhere else (an HTTP view, a test, a script) this waits
+    until they are sent.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
 
     async def send() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
+    loop = CALLER_LOOP.get()
+    if loop is not None and loop.is_running():
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            asyncio.ensure_future(send()).add_done_callback(_log_failure)
+        else:
+            asyncio.run_coroutine_threadsafe(send(), loop).add_done_callback(_log_failure)
+        return
     async_to_sync(send)()
 
 

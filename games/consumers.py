@@ -8,7 +8,9 @@ of ``games.broadcast``, after the commit.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -17,12 +19,33 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
+from django.db import connection
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext
 
 from games import broadcast, services
 from games.services import ServiceError
+
+def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` as a coroutine run in the loop's worker-thread pool.
+
+    ``database_sync_to_async`` (Channels' wrapper that tidies database connections) with
+    ``thread_sensitive=False``: Channels runs consumers outside any ``ThreadSensitiveContext``, so
+    the default would put every socket's database work of the whole process on one thread, where
+    each play waits for all the others. The services keep no state in their thread, and the row
+    lock orders the writes to one table. SQLite (one writer at a time, and an in-memory test
+    database that refuses a concurrent reader instead of waiting) keeps the single thread.
+    """
+    call = database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
+
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        # The services' broadcasts go back to this loop without holding the worker thread.
+        broadcast.CALLER_LOOP.set(asyncio.get_running_loop())
+        return await call(*args, **kwargs)
+
+    return run
+
 
 #: Close code for a table that does not exist (an HTTP 404 in the 4000-4999 private range).
 CLOSE_NOT_FOUND = 4404
@@ -107,7 +130,7 @@ class LobbyConsumer(JsonSocket):
 
     async def send_tables(self) -> None:
         """Send the current open tables."""
-        tables = await database_sync_to_async(services.open_tables)()
+        tables = await in_worker(services.open_tables)()
         await self.send_json({"type": "tables", "tables": tables})
 
     async def receive_message(self, message: dict) -> None:
@@ -159,7 +182,7 @@ class TableConsumer(JsonSocket):
     async def refresh(self) -> None:
         """Read this socket's state, move to the group of its seat, send the state."""
         try:
-            state = await database_sync_to_async(self._state)()
+            state = await in_worker(self._state)()
             if state["you"] != self.seat:
                 self.seat = state["you"]
                 await self._join_group(
@@ -168,7 +191,7 @@ class TableConsumer(JsonSocket):
                     else broadcast.seat_group(self.match_id, self.seat)
                 )
                 # Read again: a change may have been broadcast before the group was joined.
-                state = await database_sync_to_async(self._state)()
+                state = await in_worker(self._state)()
         except ServiceError as error:
             await self.send_error(error.code, error.message)
             await self.close(CLOSE_NOT_FOUND)
@@ -206,7 +229,7 @@ class TableConsumer(JsonSocket):
             await self.send_error("login_required")
             return
         try:
-            await database_sync_to_async(self._play)(card, seq)
+            await in_worker(self._play)(card, seq)
         except ServiceError as error:
             await self.send_error(error.code, error.message)
             if error.code == "stale":

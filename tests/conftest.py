@@ -7,6 +7,7 @@ session cookie, so they test what a browser would meet.
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,21 @@ def _fresh_channel_layer_and_cache():
     yield
     channel_layers.backends.clear()
     state.cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _close_worker_thread_connections(request):
+    """Close the database connections that consumers' worker threads left behind.
+
+    ``channels.testing`` turns ``close_old_connections`` into a no-op while a communicator runs
+    (so a test's transaction survives), so connections opened in the worker-thread pool stay
+    open after their threads end, held only by reference cycles. Collecting them closes them
+    and lets the test database be dropped at the end.
+    """
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    if marker and marker.kwargs.get("transaction"):
+        gc.collect()
 
 
 @dataclass
