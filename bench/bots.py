@@ -11,9 +11,15 @@ deck, in turn; bot A sits at seat 0 (the first dealer) when ``i`` is even and at
 odd (4 players: seats 0 and 2, or 1 and 3). The matches run over ``--workers`` processes
 (multiprocessing).
 
-The strong bot's budget: ``--samples`` determinizations per move (each plays the rest of the
-round once per distinct card of the hand) and ``--time-limit`` seconds per move, whichever ends
-first; a fixed sample budget makes a run reproducible and its length predictable.
+The strong bot's budget: ``--samples`` determinizations per move (each plays every distinct card
+of the hand and then one deal's worth of plays) and ``--time-limit`` seconds per move, whichever
+ends first; a fixed sample budget makes a run reproducible and its length predictable.
+
+Results (2 cores shared with other work, seeds 0-249, both seatings):
+
+- greedy vs random, 500 matches: greedy 96.6% (95% CI 94.6-97.9%), 0.2 ms per move.
+- strong (100 samples) vs greedy, 500 matches: strong 78.6% (95% CI 74.8-82.0%), 11.7 ms per
+  move on average (p99 88 ms); 292 s of wall time for the 500 matches.
 
 Usage::
 

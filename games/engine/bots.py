@@ -10,9 +10,12 @@ reimplement the rules of what a play takes.
 - :class:`GreedyBot` takes the best immediate capture and avoids leaving the next seat (always
   an opponent) a floor it could sweep for a basra with a card it may hold.
 - :class:`StrongBot` is a determinized Monte-Carlo search: it deals the hidden cards at random
-  many times, consistent with all the seat has seen, plays the rest of the round out for each
-  card it could play with a fast greedy policy for every seat, and plays the card with the best
-  average round-points difference for its side.
+  many times, consistent with all the seat has seen, plays each card it could play and then a
+  deal's worth of plays with a fast greedy policy for every seat, and plays the card with the
+  best average round-points difference for its side (the majority estimated from the pile lead).
+
+Strength (bench/bots.py, 500 two-player matches to 101): greedy beats random in 96.6% (95% CI
+94.6-97.9%); strong with 100 samples per move (about 12 ms) beats greedy in 78.6% (74.8-82.0%).
 
 >>> from games.engine import Match, Rules, full_deck
 >>> m = Match(Rules(), dealer=0)
