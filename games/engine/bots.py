@@ -1,4 +1,4 @@
-"""Computer opponents: pure functions of a :class:`~games.engine.match.SeatView` (RULES.md, "Matches, seat views and bots").
+"""Computer opponents that see only a seat's view (RULES.md, "Matches, seat views and bots").
 
 Every bot is built with keywords only, ``BOTS[name](seed=1, time_limit=1.0)``, and answers
 ``bot.choose(view) -> Card``, a card of ``view.hand``. The view is all a bot ever sees: it holds
@@ -49,7 +49,7 @@ MAX_TIME_LIMIT = 1.0
 
 
 def hidden_cards(view: Any) -> list[Card]:
-    """The cards ``view``'s seat has not seen this round, in card order: the other hands and the stock.
+    """The cards ``view``'s seat has not seen this round, in card order: other hands and stock.
 
     Every card is one of: in the seat's hand, on the floor, played this round (``view.played``),
     on the first floor (``view.initial_floor``, which may since have been taken), or hidden.
@@ -116,7 +116,10 @@ def _keep_value(card: Card, rules: Rules) -> tuple[int, int, int]:
 
 
 def _gain(card: Card, floor: Sequence[Card], rules: Rules) -> tuple[int, list[Card]]:
-    """Immediate value of playing ``card`` on ``floor`` (cards taken, basra bonus, card points) and the floor after."""
+    """What playing ``card`` on ``floor`` gains at once, and the floor it leaves.
+
+    The gain: cards taken (the played card too), the basra bonus, card points when they count.
+    """
     cap = capture(card, floor, rules)
     taken = cap.taken
     if not taken:
@@ -127,8 +130,10 @@ def _gain(card: Card, floor: Sequence[Card], rules: Rules) -> tuple[int, list[Ca
     return value, [c for c in floor if c not in taken]
 
 
-def _basra_danger(floor: Sequence[Card], pool: Sequence[Card], hand_size: int, rules: Rules) -> float:
-    """Expected basra bonus the next seat makes on ``floor`` if it holds ``hand_size`` cards drawn from ``pool``.
+def _basra_danger(
+    floor: Sequence[Card], pool: Sequence[Card], hand_size: int, rules: Rules
+) -> float:
+    """The basra bonus the next seat is expected to make on ``floor`` with ``hand_size`` cards from ``pool``.
 
     The chance it holds at least one card that sweeps ``floor`` for a (jack) basra is
     hypergeometric: ``1 - C(U - k, h) / C(U, h)`` for ``k`` such cards among ``U`` unseen; it is
@@ -152,7 +157,7 @@ def _basra_danger(floor: Sequence[Card], pool: Sequence[Card], hand_size: int, r
 
 
 def greedy_values(view: Any) -> dict[Card, float]:
-    """The greedy value of each card of ``view.hand``: immediate gain minus the basra it leaves the next seat.
+    """Each card of ``view.hand`` and its greedy value: gain now less the basra left to the next seat.
 
     Gain: cards taken (the played card too), the basra bonus, and card points when they count.
     Danger: :func:`_basra_danger` over the cards the next seat may hold (the hidden cards, less
@@ -385,7 +390,7 @@ def _special(card: Card, rules: Rules) -> int:
 
 
 def _play(world: _World, card: Card, cap: Any, rules: Rules, n: int) -> None:
-    """Play ``card`` (already chosen, ``cap`` its capture or ``None``) for the seat to move; deal when hands are empty."""
+    """Play ``card`` for the seat to move (``cap``: its capture if known); deal when hands are empty."""
     seat = world.turn
     world.hands[seat].remove(card)
     floor = world.floor
@@ -407,7 +412,7 @@ def _play(world: _World, card: Card, cap: Any, rules: Rules, n: int) -> None:
         floor.append(card)
     world.turn = (seat + 1) % n
     if not world.hands[world.turn] and world.stock:
-        # Every hand is empty (all hold the same count): the next deal, the seat after the dealer first.
+        # The next seat is out of cards, so is everyone: deal, the seat after the dealer first.
         stock = world.stock
         d = world.dealer
         for k in range(1, n + 1):
@@ -426,7 +431,7 @@ def _rollout(
     horizon: int | None,
     spread: float,
 ) -> float:
-    """Play ``first`` then the round on with :func:`_policy`; the round-points difference for ``side``.
+    """Play ``first`` and on with :func:`_policy`; the round-points difference for ``side``.
 
     Points counted: the majority (RULES.md, "Scoring a round": piles including the cards left to
     the last capturer), and the basras and card points made from here on (those made before are
@@ -595,7 +600,7 @@ _MEMO_SIZE = 200_000
 
 
 def _distinct(hand: Sequence[Card], rules: Rules) -> list[Card]:
-    """One card of each class the rules tell apart: rank, the 7D, and card points when they count."""
+    """One card of each class the rules tell apart: rank, the 7D, card points when they count."""
     seen = set()
     out = []
     for card in sorted(hand):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import gc
+import math
 import random
 import types
 
@@ -241,6 +242,18 @@ def test_greedy_does_not_leave_an_easy_basra():
     assert GreedyBot().choose(view) == Card.from_code("KD")
 
 
+def test_the_basra_danger_is_the_chance_the_next_seat_holds_a_sweeping_card():
+    # After 5C on 4H: the four 9s and the wild 7D sweep 4H 5C for a basra. 49 cards are unseen
+    # and the next seat holds 2: it holds one of those 5 with chance 1 - C(44, 2) / C(49, 2).
+    view = make_view("5C KD", "4H")
+    chance = 1 - math.comb(44, 2) / math.comb(49, 2)
+    assert bots_module.greedy_values(view)[Card.from_code("5C")] == pytest.approx(-10 * chance)
+    # In plain mode the 7D is an ordinary 7 and does not sweep: 4 cards of 49.
+    view = make_view("5C KD", "4H", rules=Rules(seven_diamonds="plain"))
+    chance = 1 - math.comb(45, 2) / math.comb(49, 2)
+    assert bots_module.greedy_values(view)[Card.from_code("5C")] == pytest.approx(-10 * chance)
+
+
 def test_greedy_dumps_the_low_card_on_a_tie():
     # Nothing captures and, with a King and a Queen down, no card can sweep for a bonus.
     view = make_view("10S 3S", "KS QH 9D 8C")
@@ -267,6 +280,15 @@ def test_greedy_counts_card_points_when_they_are_on(card_points, best):
 
 
 # --- strong --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("horizon", [1, 8, 48])
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 4]))
+def test_strong_plays_a_card_of_the_hand_whatever_its_horizon(horizon, seed, players):
+    m = position(players, "wild", False, seed)
+    view = m.view(m.round.turn)
+    assert StrongBot(seed=seed, samples=3, horizon=horizon).choose(view) in view.hand
 
 
 def test_strong_takes_an_obvious_basra():
