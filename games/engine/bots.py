@@ -551,6 +551,10 @@ class StrongBot(Bot):
         candidates = _distinct(hand, rules)
         if len(candidates) == 1:
             return candidates[0]
+        if view.turn != view.seat:
+            # Asked out of turn (a hint for a waiting seat): the search plays from the seat to
+            # move, so answer with the greedy choice instead.
+            return GreedyBot().choose(view)
         rng = random.Random(f"{self.seed}|{_view_key(view)}")
         hidden = hidden_cards(view)
         n = view.players

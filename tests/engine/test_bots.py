@@ -291,6 +291,14 @@ def test_strong_plays_a_card_of_the_hand_whatever_its_horizon(horizon, seed, pla
     assert StrongBot(seed=seed, samples=3, horizon=horizon).choose(view) in view.hand
 
 
+def test_a_bot_asked_out_of_turn_still_names_a_card_of_its_hand():
+    m = position(2, "wild", False, 3)
+    waiting = 1 - m.round.turn
+    view = m.view(waiting)
+    for name in BOTS:
+        assert fast(name).choose(view) in view.hand
+
+
 def test_strong_takes_an_obvious_basra():
     view = make_view("9C 2D 3H 6S", "5S 4H")
     assert StrongBot(seed=3, samples=20).choose(view) == Card.from_code("9C")
