@@ -1,8 +1,9 @@
 """Channel-layer groups of the live tables and the messages sent to them.
 
-Group names (``docs/protocol.md`` "Server → client"): every socket of seat ``n`` at table ``id``
-is in ``table.<id>.seat.<n>``; spectators (and anonymous sockets) in ``table.<id>.public``; lobby
-sockets in ``lobby``. A seat's hand is only ever sent to its own group.
+Group names (``docs/protocol.md`` "Server → client"): every socket of user ``u`` at table ``id``
+is in ``table.<id>.user.<u>``, which carries only the view of that user's seat; sockets of
+spectators (and anonymous ones) are in ``table.<id>.public``; lobby sockets in ``lobby``. A seat's
+hand is only ever sent to the group of the user sitting there.
 
 The services call these functions from ``transaction.on_commit`` callbacks, in a synchronous
 thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
@@ -29,19 +31,23 @@ LOBBY_GROUP = "lobby"
 CALLER_LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("caller_loop", default=None)
 
 
-def seat_group(match_id: int, seat: int) -> str:
-    """The group of every socket of ``seat`` at table ``match_id``."""
-    return f"table.{match_id}.seat.{seat}"
+def user_group(match_id: int, user_id: int) -> str:
+    """The group of every socket of user ``user_id`` at table ``match_id``.
+
+    Only that user's seat view is sent to it. Keyed by user rather than seat, a socket can join
+    it before it knows its seat, so no state is missed while it finds out.
+    """
+    return f"table.{match_id}.user.{user_id}"
 
 
 def public_group(match_id: int) -> str:
-    """The group of the spectators of table ``match_id``."""
+    """The group of the spectators of table ``match_id`` (anonymous sockets included)."""
     return f"table.{match_id}.public"
 
 
-def table_groups(match_id: int, players: int) -> list[str]:
-    """Every group of table ``match_id``: its ``players`` seat groups and the public one."""
-    return [seat_group(match_id, seat) for seat in range(players)] + [public_group(match_id)]
+def table_groups(match_id: int, user_ids: Iterable[int]) -> list[str]:
+    """The public group of table ``match_id`` and the groups of the users ``user_ids``."""
+    return [public_group(match_id)] + [user_group(match_id, uid) for uid in sorted(set(user_ids))]
 
 
 def _log_failure(future) -> None:
@@ -77,12 +83,16 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
     async_to_sync(send)()
 
 
-def send_states(match_id: int, states: dict[int | None, dict]) -> None:
-    """Send each seat its own ``state`` message and the spectators theirs (key ``None``)."""
+def send_states(match_id: int, states: dict[int | None, dict], seat_users: dict[int, int]) -> None:
+    """Send each seat's ``state`` to the group of the user in it, the spectators theirs.
+
+    :param states: ``{seat: state}``, ``None`` for the spectators' state.
+    :param seat_users: ``{seat: user id}``.
+    """
     _send_all(
         [
             (
-                public_group(match_id) if seat is None else seat_group(match_id, seat),
+                public_group(match_id) if seat is None else user_group(match_id, seat_users[seat]),
                 {"type": "table.state", "state": state},
             )
             for seat, state in states.items()
@@ -90,14 +100,17 @@ def send_states(match_id: int, states: dict[int | None, dict]) -> None:
     )
 
 
-def send_seating(match_id: int, players: int) -> None:
-    """Tell every socket of the table that seats changed: each re-reads its own seat and state."""
-    _send_all([(group, {"type": "table.seating"}) for group in table_groups(match_id, players)])
+def send_seating(match_id: int, user_ids: Iterable[int]) -> None:
+    """Tell the table's sockets that seats changed: each re-reads its own seat and state.
+
+    :param user_ids: the users seated before or after the change (the public group gets it too).
+    """
+    _send_all([(group, {"type": "table.seating"}) for group in table_groups(match_id, user_ids)])
 
 
-def send_closed(match_id: int, players: int) -> None:
-    """Tell every socket of the table that the table was removed."""
-    _send_all([(group, {"type": "table.closed"}) for group in table_groups(match_id, players)])
+def send_closed(match_id: int, user_ids: Iterable[int]) -> None:
+    """Tell the table's sockets that the table was removed (``user_ids``: its last seated)."""
+    _send_all([(group, {"type": "table.closed"}) for group in table_groups(match_id, user_ids)])
 
 
 def send_tables(tables: list[dict]) -> None:

@@ -1,51 +1,28 @@
 """Websocket consumers of the live tables and the lobby (``docs/protocol.md``).
 
 Thin, as in the Channels tutorial ("Database Access"): they read ``scope["user"]``, join groups,
-parse a frame, call ``games.services`` through ``database_sync_to_async`` and turn a
+parse a frame, call ``games.services`` in a database worker thread (``games.workers``) and turn a
 ``ServiceError`` into an ``error`` message. Every change reaches the sockets through the groups
 of ``games.broadcast``, after the commit.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
-from django.db import connection
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation import gettext
 
 from games import broadcast, services
 from games.services import ServiceError
-
-def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` as a coroutine run in the loop's worker-thread pool.
-
-    ``database_sync_to_async`` (Channels' wrapper that tidies database connections) with
-    ``thread_sensitive=False``: Channels runs consumers outside any ``ThreadSensitiveContext``, so
-    the default would put every socket's database work of the whole process on one thread, where
-    each play waits for all the others. The services keep no state in their thread, and the row
-    lock orders the writes to one table. SQLite (one writer at a time, and an in-memory test
-    database that refuses a concurrent reader instead of waiting) keeps the single thread.
-    """
-    call = database_sync_to_async(function, thread_sensitive=connection.vendor == "sqlite")
-
-    async def run(*args: Any, **kwargs: Any) -> Any:
-        # The services' broadcasts go back to this loop without holding the worker thread.
-        broadcast.CALLER_LOOP.set(asyncio.get_running_loop())
-        return await call(*args, **kwargs)
-
-    return run
-
+from games.workers import in_worker
 
 #: Close code for a table that does not exist (an HTTP 404 in the 4000-4999 private range).
 CLOSE_NOT_FOUND = 4404
@@ -147,59 +124,71 @@ class LobbyConsumer(JsonSocket):
 class TableConsumer(JsonSocket):
     """``/ws/table/<match_id>/``: one socket's view of one table.
 
-    The socket sits in exactly one of the table's groups: its user's seat group, or the public
-    group for spectators and anonymous users. ``seat`` follows the database: it is re-read when
-    the seating changes (join, leave, start). ``seq`` is the last state sent, so a state older
-    than one already sent is never sent.
+    A logged-in socket is always in its user's group at the table, which carries only that
+    user's seat view; while its user has no seat it is also in the public group, like an
+    anonymous socket. ``seat`` follows the database: it is re-read when the seating changes
+    (join, leave, start). ``seq`` is the last state sent, so a state older than one already sent
+    is never sent.
     """
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = self.scope.get("user")
         self.seat: int | None = None
-        self.group: str | None = None
+        self.groups_in: set[str] = set()
         self.seq = -1
+        self.closing = False
         await super().connect()
-        await self._join_group(broadcast.public_group(self.match_id))
+        if self.user is not None and self.user.is_authenticated:
+            await self._join(broadcast.user_group(self.match_id, self.user.pk))
         await self.refresh()
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        for group in list(self.groups_in):
+            await self._leave(group)
 
-    async def _join_group(self, group: str) -> None:
-        # Join the new group before leaving the old one, so no broadcast falls in between.
-        await self.channel_layer.group_add(group, self.channel_name)
-        if self.group and self.group != group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        self.group = group
+    async def _join(self, group: str) -> None:
+        if group not in self.groups_in:
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_in.add(group)
+
+    async def _leave(self, group: str) -> None:
+        if group in self.groups_in:
+            self.groups_in.discard(group)
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     def _state(self) -> dict:
         with translation.override(self.language):
             return services.table_state(match_id=self.match_id, user=self.user)
 
-    async def refresh(self) -> None:
-        """Read this socket's state, move to the group of its seat, send the state."""
+    async def refresh(self, *, force: bool = True) -> None:
+        """Read this socket's state, keep the groups that match its seat, send the state.
+
+        ``force=False`` sends nothing if this ``seq`` was already sent (a seating change reaches
+        a socket through two groups at once).
+        """
+        if self.closing:
+            return
+        public = broadcast.public_group(self.match_id)
+        # In the public group before reading, so no change after the read can be missed.
+        await self._join(public)
         try:
             state = await in_worker(self._state)()
-            if state["you"] != self.seat:
-                self.seat = state["you"]
-                await self._join_group(
-                    broadcast.public_group(self.match_id)
-                    if self.seat is None
-                    else broadcast.seat_group(self.match_id, self.seat)
-                )
-                # Read again: a change may have been broadcast before the group was joined.
-                state = await in_worker(self._state)()
         except ServiceError as error:
-            await self.send_error(error.code, error.message)
-            await self.close(CLOSE_NOT_FOUND)
+            if self.seq >= 0:
+                # It existed when this socket opened: it was removed in the meantime.
+                await self.table_closed({})
+            else:
+                await self.send_error(error.code, error.message)
+                await self._close(CLOSE_NOT_FOUND)
             return
-        await self._send_state(state, force=True)
+        self.seat = state["you"]
+        if self.seat is not None:
+            await self._leave(public)
+        await self._send_state(state, force=force)
 
     async def _send_state(self, state: dict, *, force: bool = False) -> None:
-        if state["seq"] < self.seq or (state["seq"] == self.seq and not force):
+        if self.closing or state["seq"] < self.seq or (state["seq"] == self.seq and not force):
             return
         self.seq = state["seq"]
         await self.send_json(state)
@@ -236,18 +225,32 @@ class TableConsumer(JsonSocket):
                 await self.refresh()
 
     async def table_state(self, event: dict) -> None:
-        """Group message: the state after a change, built for this socket's group."""
+        """Group message: the state after a change, built for the group it came through.
+
+        A seat's view comes only through its user's group, so it is this socket's own; a
+        spectator view is dropped once the socket has a seat.
+        """
         state = event["state"]
-        if state["you"] == self.seat:
-            await self._send_state(state)
+        if state["you"] is None and self.seat is not None:
+            return
+        if state["you"] is not None and state["you"] != self.seat:
+            self.seat = state["you"]
+            await self._leave(broadcast.public_group(self.match_id))
+        await self._send_state(state)
 
     async def table_seating(self, event: dict) -> None:
         """Group message: seats changed; re-read this socket's seat and state."""
-        await self.refresh()
+        await self.refresh(force=False)
 
     async def table_closed(self, event: dict) -> None:
         """Group message: the table was removed (its last player left before the start)."""
+        if self.closing:
+            return
         with translation.override(self.language):
             text = gettext("This table was closed: every player left.")
         await self.send_json({"type": "closed", "message": text})
-        await self.close(CLOSE_NOT_FOUND)
+        await self._close(CLOSE_NOT_FOUND)
+
+    async def _close(self, code: int) -> None:
+        self.closing = True
+        await self.close(code)

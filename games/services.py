@@ -89,7 +89,8 @@ def _lock(match_id: int) -> Match:
     :raises ServiceError: ``not_found``.
     """
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        # NO KEY UPDATE: the key never changes, and new events referencing the row must not wait.
+        return Match.objects.select_for_update(no_key=True).get(pk=match_id)
     except Match.DoesNotExist:
         raise ServiceError.of("not_found") from None
 
@@ -191,10 +192,12 @@ def join_table(*, user: Any, match_id: int) -> int:
         log.write()
         match.save(update_fields=fields)
 
+        seated = [s.user_id for s in seats]
+
         def after_commit() -> None:
             if live is not None:
                 state.cache.checkin(match, live, match.seq)
-            broadcast.send_seating(match.pk, match.players)
+            broadcast.send_seating(match.pk, seated)
             _broadcast_lobby()
 
         transaction.on_commit(after_commit)
@@ -242,12 +245,14 @@ def leave_table(*, user: Any, match_id: int) -> None:
         if match.status != Match.Status.OPEN:
             raise ServiceError.of("cannot_leave")
         mine.delete()
-        match_pk, players = match.pk, match.players
+        match_pk = match.pk
+        # The leaver's sockets are in their user group only: tell them too.
+        seated = [s.user_id for s in seats]
         if len(seats) == 1:
             match.delete()
 
             def after_removal() -> None:
-                broadcast.send_closed(match_pk, players)
+                broadcast.send_closed(match_pk, seated)
                 _broadcast_lobby()
 
             transaction.on_commit(after_removal)
@@ -258,7 +263,7 @@ def leave_table(*, user: Any, match_id: int) -> None:
         match.save(update_fields=["seq"])
 
         def after_commit() -> None:
-            broadcast.send_seating(match_pk, players)
+            broadcast.send_seating(match_pk, seated)
             _broadcast_lobby()
 
         transaction.on_commit(after_commit)
@@ -281,7 +286,7 @@ def play_card(*, user: Any, match_id: int, card: str, seq: int) -> int:
     _require_login(user)
     with _write_transaction():
         match = _lock(match_id)
-        seats = _seats(match)
+        seats = state.seat_rows(match)
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             raise ServiceError.of("not_seated")
@@ -328,7 +333,7 @@ def play_card(*, user: Any, match_id: int, card: str, seq: int) -> int:
                 seats=[*range(match.players), None],
             )
             state.cache.checkin(match, live, match.seq)
-            broadcast.send_states(match.pk, states)
+            broadcast.send_states(match.pk, states, {s.seat: s.user_id for s in seats})
 
         transaction.on_commit(after_commit)
         return match.seq
@@ -380,7 +385,7 @@ def table_state(*, match_id: int, user: Any) -> dict:
         match = Match.objects.get(pk=match_id)
     except Match.DoesNotExist:
         raise ServiceError.of("not_found") from None
-    seats = _seats(match)
+    seats = state.seat_rows(match)
     you = None
     if user is not None and user.is_authenticated:
         you = next((s.seat for s in seats if s.user_id == user.pk), None)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from games import engine
-from games.models import Event, Match
+from games.models import Event, Match, Seat
 
 #: The 52 card codes of one deck (RULES.md "Names"), in the engine's sorted order.
 DECK_CODES = tuple(card.code for card in engine.full_deck())
@@ -222,6 +222,52 @@ def round_dict(view: Any) -> dict:
 
 
 @dataclass(frozen=True)
+class SeatRow:
+    """One taken seat: ``seat`` number, the sitting user's id and username."""
+
+    seat: int
+    user_id: int
+    username: str
+
+
+_seat_rows: OrderedDict[tuple[int, str], tuple[SeatRow, ...]] = OrderedDict()
+_seat_rows_lock = threading.Lock()
+
+
+def seat_rows(match: Match) -> tuple[SeatRow, ...]:
+    """The taken seats of ``match``, by seat number.
+
+    Seats change only while a table is open (RULES.md: the match starts when every seat is
+    taken, and nobody leaves after), so once it has started they are read once per process.
+    """
+    key = (match.pk, str(match.cache_token))
+    if match.status != Match.Status.OPEN:
+        with _seat_rows_lock:
+            rows = _seat_rows.get(key)
+        if rows is not None:
+            return rows
+    rows = tuple(
+        SeatRow(seat, user_id, username)
+        for seat, user_id, username in Seat.objects.filter(match_id=match.pk)
+        .order_by("seat")
+        .values_list("seat", "user_id", "user__username")
+    )
+    if match.status != Match.Status.OPEN:
+        with _seat_rows_lock:
+            _seat_rows[key] = rows
+            while len(_seat_rows) > cache.size:
+                _seat_rows.popitem(last=False)
+    return rows
+
+
+def clear_caches() -> None:
+    """Forget every cached state and seating of this process (tests; freeing memory)."""
+    cache.clear()
+    with _seat_rows_lock:
+        _seat_rows.clear()
+
+
+@dataclass(frozen=True)
 class TableInfo:
     """What a ``state`` message needs from the database, copied so it outlives the transaction.
 
@@ -244,7 +290,7 @@ class TableInfo:
             players=match.players,
             rated=match.rated,
             rules=dict(match.rules),
-            seats=tuple(sorted((s.seat, s.user.username) for s in seats)),
+            seats=tuple(sorted((s.seat, s.username) for s in seats)),
         )
 
 

@@ -32,24 +32,27 @@ def _fresh_channel_layer_and_cache():
     channel_layers.backends.clear()
     from games import state
 
-    state.cache.clear()
+    state.clear_caches()
     yield
     channel_layers.backends.clear()
-    state.cache.clear()
+    state.clear_caches()
 
 
 @pytest.fixture(autouse=True)
 def _close_worker_thread_connections(request):
-    """Close the database connections that consumers' worker threads left behind.
+    """Close the database connections that consumers' worker threads keep.
 
-    ``channels.testing`` turns ``close_old_connections`` into a no-op while a communicator runs
-    (so a test's transaction survives), so connections opened in the worker-thread pool stay
-    open after their threads end, held only by reference cycles. Collecting them closes them
-    and lets the test database be dropped at the end.
+    ``games.workers`` threads keep their connection between calls, and ``channels.testing``
+    turns Channels' ``close_old_connections`` into a no-op while a communicator runs. Ending the
+    threads and collecting their connection objects (held in reference cycles) closes them, so
+    the next test's flush and the final drop of the test database are not blocked.
     """
     yield
     marker = request.node.get_closest_marker("django_db")
     if marker and marker.kwargs.get("transaction"):
+        from games import workers
+
+        workers.stop()
         gc.collect()
 
 

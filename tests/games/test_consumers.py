@@ -439,7 +439,7 @@ async def test_reconnect_restores_exactly_the_state(make_player, open_socket, kn
         latest = [await comm.receive_json_from() for comm in sockets]
     for restart in (False, True):
         if restart:
-            state.cache.clear()  # a server restart: only the database survives
+            state.clear_caches()  # a server restart: only the database survives
         again = await open_socket(table_path(match.pk), alice.cookie)
         fresh = await again.receive_json_from()
         expected = copy.deepcopy(latest[0])

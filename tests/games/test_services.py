@@ -359,7 +359,7 @@ def test_a_restart_loses_nothing(users):
         play_turn(match)
     match.refresh_from_db()
     before = {u.pk: services.table_state(match_id=match.pk, user=u) for u in users[:3]}
-    state.cache.clear()  # what a process restart does to the cache
+    state.clear_caches()  # what a process restart does to the cache
     after = {u.pk: services.table_state(match_id=match.pk, user=u) for u in users[:3]}
     assert after == before
     play_turn(match)  # and the game goes on from the log

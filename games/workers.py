@@ -1,0 +1,84 @@
+"""Where the sockets' database work runs: a few threads that keep their connections.
+
+Channels' ``database_sync_to_async`` runs every call on one shared thread (Channels enters no
+``ThreadSensitiveContext``) and closes the connection after each call (``CONN_MAX_AGE`` is 0, as
+Django advises under ASGI), so each play would wait for every other socket's work and then open
+a new PostgreSQL connection. The live tables instead run their calls on ``WORKERS`` threads of
+their own, each keeping its one connection between calls (at most ``WORKERS`` connections per
+process). The services hold no state in the thread, and the match row lock orders the writes.
+
+On SQLite (development, tests) the calls keep Channels' single thread: SQLite has one writer at
+a time, and its in-memory test database refuses a concurrent reader instead of waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
+from django.db import DatabaseError, InterfaceError, connection, connections
+
+from games import broadcast
+
+#: Threads (and so database connections) per process for the sockets' database work.
+WORKERS = 4
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="basra-db")
+        return _executor
+
+
+def stop() -> None:
+    """Let the worker threads finish and end (their connections go with them); tests use it.
+
+    A later call starts new threads.
+    """
+    global _executor
+    with _executor_lock:
+        executor, _executor = _executor, None
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
+class _KeepConnection(SyncToAsync):
+    """``sync_to_async`` on the worker pool, dropping a connection only when it is broken."""
+
+    def thread_handler(self, loop: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        except (DatabaseError, InterfaceError):
+            # The database may have gone away (restart, idle timeout): the next call reconnects.
+            for conn in connections.all(initialized_only=True):
+                if conn.connection is not None and not conn.is_usable():
+                    conn.close()
+            raise
+
+
+def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` as a coroutine run on the database worker threads.
+
+    The services' broadcasts (``transaction.on_commit``) are handed back to the calling event
+    loop (``broadcast.CALLER_LOOP``), so the worker thread goes on at once.
+    """
+    if connection.vendor == "sqlite":
+        call = database_sync_to_async(function)
+    else:
+        call = _KeepConnection(function, thread_sensitive=False, executor=_pool())
+
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        broadcast.CALLER_LOOP.set(asyncio.get_running_loop())
+        return await call(*args, **kwargs)
+
+    return run
