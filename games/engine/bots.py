@@ -266,16 +266,18 @@ def _negate(key: tuple[int, ...]) -> tuple[int, ...]:
 class _World:
     """One determinization: every hidden card given a place, and the round's state from here.
 
-    ``hands`` by seat (lists), ``floor``, ``stock`` (top first), ``turn``, ``dealer``,
-    ``piles`` (card counts per side), ``points`` (bonuses and card points made from here on, per
-    side), ``last`` (side that captured last, or ``None``).
+    ``hands`` by seat (lists), ``floor`` and ``mask`` (the floor's card bits, see
+    :func:`_capture_code`), ``stock`` (top first), ``turn``, ``dealer``, ``piles`` (card counts
+    per side), ``points`` (bonuses and card points made from here on, per side), ``last`` (side
+    that captured last, or ``None``).
     """
 
-    __slots__ = ("hands", "floor", "stock", "turn", "dealer", "piles", "points", "last")
+    __slots__ = ("hands", "floor", "mask", "stock", "turn", "dealer", "piles", "points", "last")
 
-    def __init__(self, hands, floor, stock, turn, dealer, piles, points, last):
+    def __init__(self, hands, floor, mask, stock, turn, dealer, piles, points, last):
         self.hands = hands
         self.floor = floor
+        self.mask = mask
         self.stock = stock
         self.turn = turn
         self.dealer = dealer
@@ -287,6 +289,7 @@ class _World:
         return _World(
             [list(h) for h in self.hands],
             list(self.floor),
+            self.mask,
             self.stock,  # never changed in place: dealing slices it
             self.turn,
             self.dealer,
@@ -330,9 +333,13 @@ def _sample_world(view: Any, hidden: Sequence[Card], rng: random.Random) -> _Wor
             i += k
     stock = free[i:] + buried
     floor = list(view.floor)
+    mask = 0
+    for c in floor:
+        mask |= 1 << c.index
     return _World(
         hands,
         floor,
+        mask,
         stock,
         view.turn if view.turn is not None else seat,
         view.dealer,
@@ -343,34 +350,29 @@ def _sample_world(view: Any, hidden: Sequence[Card], rng: random.Random) -> _Wor
 
 
 def _policy(
-    hand: list[Card], floor: list[Card], rules: Rules, danger: float, memo: dict
-) -> tuple[Card, Any]:
+    hand: list[Card], floor: list[Card], mask: int, rules: Rules, danger: float, memo: dict
+) -> tuple[Card, int]:
     """The rollout policy: the best immediate capture, else dump the card least worth keeping.
 
     A fast cousin of :class:`GreedyBot`: instead of the exact basra danger it charges ``danger``
-    points for leaving exactly one card on the floor, the floor most easily swept. Returns the card
-    and its :class:`~games.engine.capture.Capture` (or ``None`` on an empty floor). ``memo`` keeps
-    :func:`capture`'s answers for ``(card, *floor)`` (the same floors recur across rollouts).
+    points for leaving exactly one card on the floor, the floor most easily swept. ``mask`` is
+    the floor as a set of card bits. Returns the card and its capture code (:func:`_capture_code`).
     """
-    best = None
+    best = hand[0]
     best_key = None
-    best_cap = None
+    best_code = 0
     nfloor = len(floor)
+    basra_points = rules.basra_points
+    jack_points = rules.jack_basra_points
     for card in hand:
-        if nfloor:
-            key = (card, *floor)
-            cap = memo.get(key)
-            if cap is None:
-                cap = memo[key] = capture(card, floor, rules)
-            taken = cap.taken
-        else:
-            cap = None
-            taken = ()
-        if taken:
-            value = len(taken) + 1
-            if cap.basra is not None:
-                value += rules.basra_points if cap.basra is Basra.BASRA else rules.jack_basra_points
-            left = nfloor - len(taken)
+        code = _capture_code(card, floor, mask, rules, memo) if nfloor else 0
+        if code:
+            taken = (code & _FULL).bit_count()
+            value = taken + 1
+            kind = code >> 52
+            if kind:
+                value += basra_points if kind == 1 else jack_points
+            left = nfloor - taken
         else:
             value = 0
             left = nfloor + 1
@@ -379,8 +381,35 @@ def _policy(
         # Ties: keep the 7D, Jacks and high cards (low index first).
         key = (value, -_special(card, rules), -card.index)
         if best_key is None or key > best_key:
-            best, best_key, best_cap = card, key, cap
-    return best, best_cap
+            best, best_key, best_code = card, key, code
+    return best, best_code
+
+
+#: Every card's bit in a set of cards held as an int (bit ``card.index``).
+_FULL = (1 << 52) - 1
+_BASRA_CODE = {None: 0, Basra.BASRA: 1, Basra.JACK_BASRA: 2}
+
+
+def _capture_code(card: Card, floor: list[Card], mask: int, rules: Rules, memo: dict) -> int:
+    """:func:`capture` of ``card`` on a non-empty ``floor`` (``mask``: its card bits), as one int.
+
+    The code is the taken cards' bits, plus ``1 << 52`` for a basra or ``2 << 52`` for a jack
+    basra; 0 when the card takes nothing. ``memo`` keeps the answers by ``(card, floor)`` as one
+    int: what a play takes depends on the set of floor cards, not their order, and the same
+    floors come back in rollout after rollout. Ints and only ints, so the garbage collector has
+    nothing to walk in a memo of a hundred thousand entries.
+    """
+    key = (card.index << 52) | mask
+    code = memo.get(key)
+    if code is None:
+        cap = capture(card, floor, rules)
+        code = 0
+        for c in cap.taken:
+            code |= 1 << c.index
+        if code:
+            code |= _BASRA_CODE[cap.basra] << 52
+        memo[key] = code
+    return code
 
 
 def _special(card: Card, rules: Rules) -> int:
@@ -389,27 +418,30 @@ def _special(card: Card, rules: Rules) -> int:
     return 1 if card.rank == JACK else 0
 
 
-def _play(world: _World, card: Card, cap: Any, rules: Rules, n: int) -> None:
-    """Play ``card`` for the seat to move (``cap``: its capture if known); deal when hands are empty."""
+def _play(world: _World, card: Card, code: int | None, rules: Rules, n: int, memo: dict) -> None:
+    """Play ``card`` for the seat to move (``code``: its capture code if known); deal when hands are empty."""
     seat = world.turn
     world.hands[seat].remove(card)
     floor = world.floor
-    if cap is None and floor:
-        cap = capture(card, floor, rules)
-    taken = cap.taken if cap is not None else ()
-    if taken:
+    if code is None:
+        code = _capture_code(card, floor, world.mask, rules, memo) if floor else 0
+    if code:
         side = seat & 1
-        world.piles[side] += len(taken) + 1
-        if cap.basra is not None:
-            world.points[side] += (
-                rules.basra_points if cap.basra is Basra.BASRA else rules.jack_basra_points
-            )
+        taken = code & _FULL
+        world.piles[side] += taken.bit_count() + 1
+        kind = code >> 52
+        if kind:
+            world.points[side] += rules.basra_points if kind == 1 else rules.jack_basra_points
         if rules.card_points:
-            world.points[side] += card.points + sum(c.points for c in taken)
-        world.floor = [c for c in floor if c not in taken] if len(taken) < len(floor) else []
+            world.points[side] += card.points + sum(
+                c.points for c in floor if taken >> c.index & 1
+            )
+        world.mask &= ~taken
+        world.floor = [c for c in floor if not taken >> c.index & 1] if world.mask else []
         world.last = side
     else:
         floor.append(card)
+        world.mask |= 1 << card.index
     world.turn = (seat + 1) % n
     if not world.hands[world.turn] and world.stock:
         # The next seat is out of cards, so is everyone: deal, the seat after the dealer first.
@@ -441,7 +473,7 @@ def _rollout(
     rest of the round moved the lead by a normal amount of standard deviation
     ``spread * sqrt(R)``.
     """
-    _play(world, first, None, rules, n)
+    _play(world, first, None, rules, n, memo)
     hands = world.hands
     left = horizon if horizon is not None else 1 << 30
     while hands[world.turn]:
@@ -453,8 +485,8 @@ def _rollout(
             est = rules.majority_points * erf(lead / (spread * sqrt(2 * rest)))
             return points[side] - points[1 - side] + est
         left -= 1
-        card, cap = _policy(hands[world.turn], world.floor, rules, danger, memo)
-        _play(world, card, cap, rules, n)
+        card, code = _policy(hands[world.turn], world.floor, world.mask, rules, danger, memo)
+        _play(world, card, code, rules, n, memo)
     piles = world.piles
     if world.last is not None and world.floor:
         piles[world.last] += len(world.floor)
@@ -599,8 +631,8 @@ class StrongBot(Bot):
         return self._memo
 
 
-#: Captures remembered by a strong bot (about 200 bytes each).
-_MEMO_SIZE = 200_000
+#: Captures remembered by a strong bot (about 100 bytes each).
+_MEMO_SIZE = 300_000
 
 
 def _distinct(hand: Sequence[Card], rules: Rules) -> list[Card]:
