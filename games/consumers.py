@@ -8,7 +8,10 @@ of ``games.broadcast``, after the commit.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+from datetime import datetime
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -17,7 +20,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
 from django.http import HttpRequest
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from games import broadcast, services
@@ -26,6 +29,11 @@ from games.workers import in_worker
 
 #: Close code for a table that does not exist (an HTTP 404 in the 4000-4999 private range).
 CLOSE_NOT_FOUND = 4404
+#: Seconds after a state's ``deadline`` before a socket that heard nothing reads the table
+#: itself (the clock ticks every quarter second and may run in another process).
+WAKE_MARGIN = 0.5
+#: The longest wait between two such reads while the deadline stays passed (seconds).
+RECHECK_MAX = 5.0
 
 
 def scope_language(scope: dict) -> str:
@@ -129,6 +137,12 @@ class TableConsumer(JsonSocket):
     anonymous socket. ``seat`` follows the database: it is re-read when the seating changes
     (join, leave, start). ``seq`` is the last state sent, so a state older than one already sent
     is never sent.
+
+    A watch task per socket (:meth:`_watch`) beats the seat's heartbeat every
+    ``services.HEARTBEAT_SECONDS`` (``Seat.last_seen``, read by the clock to find absent seats)
+    and re-reads the table when the last state's ``deadline`` has passed without news: the clock
+    may run in another process, and with the in-memory channel layer (one process, no Redis) its
+    broadcasts cannot reach this one; with Redis they arrive first and the read never happens.
     """
 
     async def connect(self) -> None:
@@ -138,14 +152,75 @@ class TableConsumer(JsonSocket):
         self.groups_in: set[str] = set()
         self.seq = -1
         self.closing = False
+        self.watch: asyncio.Task | None = None
+        self.check_at: float | None = None
+        self.recheck = 1.0
+        self.news = asyncio.Event()
         await super().connect()
-        if self.user is not None and self.user.is_authenticated:
+        if self.logged_in:
             await self._join(broadcast.user_group(self.match_id, self.user.pk))
         await self.refresh()
+        if self.closing:
+            return
+        if self.logged_in:
+            # A player who was marked absent and opens the table again is back.
+            await in_worker(services.player_connected)(match_id=self.match_id, user=self.user)
+        self.watch = asyncio.ensure_future(self._watch())
+
+    @property
+    def logged_in(self) -> bool:
+        """The socket's user is logged in (it may still have no seat)."""
+        return self.user is not None and self.user.is_authenticated
 
     async def disconnect(self, code: int) -> None:
+        if self.watch is not None:
+            self.watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watch
+            self.watch = None
+        if self.seat is not None and self.logged_in:
+            # The grace before "absent" counts from the moment the last socket went away.
+            await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
         for group in list(self.groups_in):
             await self._leave(group)
+
+    async def _watch(self) -> None:
+        """Heartbeats, and a read of the table when a deadline passes with no news."""
+        loop = asyncio.get_running_loop()
+        beat_at = loop.time() + services.HEARTBEAT_SECONDS
+        while not self.closing:
+            self.news.clear()
+            wake = beat_at if self.check_at is None else min(beat_at, self.check_at)
+            try:
+                await asyncio.wait_for(self.news.wait(), max(0.0, wake - loop.time()))
+                continue  # a new state came: its deadline decides the next wake-up
+            except asyncio.TimeoutError:
+                pass
+            if self.check_at is not None and loop.time() >= self.check_at:
+                before = self.seq
+                await self.refresh(force=False)
+                if self.seq == before:
+                    # The clock has not acted yet (or is not running): look again later.
+                    self.check_at = loop.time() + self.recheck
+                    self.recheck = min(self.recheck * 2, RECHECK_MAX)
+            if loop.time() >= beat_at:
+                beat_at = loop.time() + services.HEARTBEAT_SECONDS
+                if self.seat is not None:
+                    await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
+                # Also picks up what another process changed (absence, return) on a
+                # per-process channel layer.
+                await self.refresh(force=False)
+
+    def _track(self, state: dict) -> None:
+        """Plan the next read after ``state``'s deadline (server time; this is the server)."""
+        deadline = state.get("deadline")
+        if deadline is None:
+            self.check_at = None
+        else:
+            remaining = (datetime.fromisoformat(deadline) - timezone.now()).total_seconds()
+            self.check_at = asyncio.get_running_loop().time() + max(0.0, remaining) + WAKE_MARGIN
+        self.recheck = 1.0
+        self.news.set()
 
     async def _join(self, group: str) -> None:
         if group not in self.groups_in:
@@ -170,10 +245,16 @@ class TableConsumer(JsonSocket):
         if self.closing:
             return
         public = broadcast.public_group(self.match_id)
-        # In the public group before reading, so no change after the read can be missed.
-        await self._join(public)
+        anonymous = self.user is None or not self.user.is_authenticated
+        if anonymous:
+            await self._join(public)
         try:
             state = await in_worker(self._state)()
+            if state["you"] is None and public not in self.groups_in:
+                # No seat: join the spectators, then read again, so that no change made
+                # between the first read and the join is missed.
+                await self._join(public)
+                state = await in_worker(self._state)()
         except ServiceError as error:
             if self.seq >= 0:
                 # It existed when this socket opened: it was removed in the meantime.
@@ -191,6 +272,7 @@ class TableConsumer(JsonSocket):
         if self.closing or state["seq"] < self.seq or (state["seq"] == self.seq and not force):
             return
         self.seq = state["seq"]
+        self._track(state)
         await self.send_json(state)
 
     async def receive_message(self, message: dict) -> None:
@@ -199,14 +281,30 @@ class TableConsumer(JsonSocket):
             await self.refresh()
         elif kind == "play":
             await self.play(message)
+        elif kind == "claim":
+            await self.act(services.claim_win)
+        elif kind == "resign":
+            await self.act(services.resign)
         else:
             await self.send_error("unknown_type")
 
-    def _play(self, card: str, seq: int) -> int:
+    def _as_user(self, service: Any, **kwargs: Any) -> Any:
+        """Call ``service(user=..., match_id=..., **kwargs)`` in the socket's language, after
+        checking that the session is still the user's."""
         with translation.override(self.language):
             if not session_user_is(self.scope, self.user):
                 raise ServiceError.of("login_required")
-            return services.play_card(user=self.user, match_id=self.match_id, card=card, seq=seq)
+            return service(user=self.user, match_id=self.match_id, **kwargs)
+
+    async def act(self, service: Any) -> None:
+        """``{"type": "claim"}`` or ``{"type": "resign"}``: the result comes back as a state."""
+        if not self.logged_in:
+            await self.send_error("login_required")
+            return
+        try:
+            await in_worker(self._as_user)(service)
+        except ServiceError as error:
+            await self.send_error(error.code, error.message)
 
     async def play(self, message: dict) -> None:
         """``{"type": "play", "card", "seq"}``: the new state comes back through the group."""
@@ -214,14 +312,14 @@ class TableConsumer(JsonSocket):
         if not isinstance(card, str) or not isinstance(seq, int) or isinstance(seq, bool):
             await self.send_error("bad_message")
             return
-        if self.user is None or not self.user.is_authenticated:
+        if not self.logged_in:
             await self.send_error("login_required")
             return
         try:
-            await in_worker(self._play)(card, seq)
+            await in_worker(self._as_user)(services.play_card, card=card, seq=seq)
         except ServiceError as error:
             await self.send_error(error.code, error.message)
-            if error.code == "stale":
+            if error.code in ("stale", "timed_out"):
                 await self.refresh()
 
     async def table_state(self, event: dict) -> None:

@@ -1,7 +1,9 @@
-"""Forms of the lobby: creating a table."""
+"""Forms of the lobby: creating a table, and playing the computer."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+
+from games.models import MOVE_SECONDS, Seat
 
 #: Bounds of the target score a table may play to. 11 lets a casual match end in one round
 #: (a round's majority alone is worth 30); 501 is about fifteen rounds, a long evening.
@@ -9,6 +11,15 @@ TARGET_MIN = 11
 TARGET_MAX = 501
 #: Bounds of the per-event bonuses; the defaults (30, 10, 20) are RULES.md "Scoring a round".
 BONUS_MAX = 100
+#: The clock choice meaning "no time limit" (casual tables only).
+NO_CLOCK = "none"
+
+
+def clock_choices() -> list[tuple[str, str]]:
+    """The time-per-play choices: ``models.MOVE_SECONDS`` and no clock."""
+    return [
+        (str(seconds), _("%(seconds)s s") % {"seconds": seconds}) for seconds in MOVE_SECONDS
+    ] + [(NO_CLOCK, _("No clock (casual only)"))]
 
 
 class CreateTableForm(forms.Form):
@@ -37,6 +48,13 @@ class CreateTableForm(forms.Form):
     mode = forms.ChoiceField(
         label=_("Game"), choices=MODE_CHOICES, initial="casual", widget=forms.RadioSelect,
         help_text=_("A rated match counts for the players' ratings."),
+    )
+    move_seconds = forms.ChoiceField(
+        label=_("Time per play"), choices=clock_choices, initial="30", widget=forms.RadioSelect,
+        help_text=_(
+            "When it runs out the server plays for you; three timeouts in a row and you are "
+            "counted as gone."
+        ),
     )
     majority_points = forms.IntegerField(
         label=_("Points for the most cards"), min_value=0, max_value=BONUS_MAX, initial=30,
@@ -73,10 +91,21 @@ class CreateTableForm(forms.Form):
         """The bound fields shown at the top of the form, in order."""
         return [self[name] for name in self.fields if name not in self.ADVANCED_FIELDS]
 
+    def clean(self):
+        data = super().clean()
+        if data.get("mode") == "rated" and data.get("move_seconds") == NO_CLOCK:
+            self.add_error("move_seconds", _("A rated table needs a clock."))
+        return data
+
     @property
     def rated(self) -> bool:
         """True when the creator chose a rated match (valid form only)."""
-        return self.cleaned_data["mode"] == "rated"
+        return self.cleaned_data.get("mode") == "rated"
+
+    def clock(self) -> int | None:
+        """The time per play in seconds, ``None`` for no clock (valid form only)."""
+        value = self.cleaned_data["move_seconds"]
+        return None if value == NO_CLOCK else int(value)
 
     def rules(self) -> dict:
         """The engine ``Rules`` fields chosen, as a JSON-friendly dict (valid form only).
@@ -94,3 +123,78 @@ class CreateTableForm(forms.Form):
             "card_points": data["card_points"],
             "seven_diamonds": data["seven_diamonds"],
         }
+
+
+class PlayComputerForm(CreateTableForm):
+    """"Play the computer": the table options and who sits in the other seats.
+
+    Always casual (a match with a computer player is never rated). Two players: ``opponent`` is
+    the computer's level. Four players: ``seat_1``, ``seat_2`` (the partner) and ``seat_3`` are
+    each a computer level or ``"human"``, a seat left empty for a person to join; at least one
+    must be a computer. Seat numbers are RULES.md "Four players" (turn order 0, 1, 2, 3).
+    """
+
+    HUMAN = "human"
+    LEVEL_CHOICES = Seat.Bot.choices
+    SEAT_CHOICES = [(HUMAN, _("A person (joins later)")), *Seat.Bot.choices]
+
+    mode = None
+    move_seconds = forms.ChoiceField(
+        label=_("Time per play"), choices=clock_choices, initial=NO_CLOCK,
+        widget=forms.RadioSelect,
+        help_text=_("When it runs out the server plays for you."),
+    )
+    opponent = forms.ChoiceField(
+        label=_("Computer level (2 players)"), choices=LEVEL_CHOICES,
+        initial=Seat.Bot.GREEDY, widget=forms.RadioSelect,
+        help_text=_("Random plays any card; greedy takes the best capture it sees; strong "
+                    "thinks ahead."),
+    )
+    seat_1 = forms.ChoiceField(
+        label=_("Opponent on your right (4 players)"), choices=SEAT_CHOICES,
+        initial=Seat.Bot.GREEDY,
+    )
+    seat_2 = forms.ChoiceField(
+        label=_("Your partner, opposite you (4 players)"), choices=SEAT_CHOICES,
+        initial=Seat.Bot.GREEDY,
+    )
+    seat_3 = forms.ChoiceField(
+        label=_("Opponent on your left (4 players)"), choices=SEAT_CHOICES,
+        initial=Seat.Bot.GREEDY,
+    )
+
+    SEAT_FIELDS = {1: "seat_1", 2: "seat_2", 3: "seat_3"}
+
+    def clean(self):
+        data = super().clean()
+        if data.get("players") == 4 and all(
+            data.get(name) == self.HUMAN for name in self.SEAT_FIELDS.values()
+        ):
+            self.add_error(None, _("Choose a computer for at least one seat."))
+        return data
+
+    @property
+    def rated(self) -> bool:
+        """Always False: a match with a computer player is casual."""
+        return False
+
+    def bots(self) -> dict[int, str]:
+        """``{seat: level}`` of the computer seats (valid form only)."""
+        data = self.cleaned_data
+        if data["players"] == 2:
+            return {1: data["opponent"]}
+        return {
+            seat: data[name] for seat, name in self.SEAT_FIELDS.items() if data[name] != self.HUMAN
+        }
+
+    def two_player_fields(self):
+        """The bound fields for the 2-player choice."""
+        return [self["opponent"]]
+
+    def four_player_fields(self):
+        """The bound fields of the 4-player seats, in turn order."""
+        return [self[name] for name in self.SEAT_FIELDS.values()]
+
+    def basic_fields(self):
+        """The table options shown at the top (players, target, clock)."""
+        return [self["players"], self["target"], self["move_seconds"]]

@@ -4,6 +4,10 @@ The event log is the truth: the live state of a match is the engine's ``replay``
 ``play`` events (STYLE.md, "In this project" 3). ``Match.seq`` is the ``seq`` of the last event, so
 a client that sent a play against an older ``seq`` is told it is stale. Every write goes through
 ``games.services``, which locks the match row first.
+
+The clock lives here too, not in any process's memory: ``Match.deadline`` is when the seat to
+move runs out (or, for a computer seat, when it plays), and ``Seat.last_seen`` is refreshed by the
+seat's open sockets; ``games.clock.tick`` acts on both (``docs/protocol.md`` "Clock").
 """
 
 import uuid
@@ -13,18 +17,30 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+#: The time limits per play a table may have, in seconds (``None``, no clock, for casual tables).
+MOVE_SECONDS = (10, 20, 30, 60)
+
+
 class Match(models.Model):
-    """One table: created open, ``playing`` once every seat is taken, ``finished`` at the target.
+    """One table: created open, ``playing`` once every seat is taken, ``finished`` at the end.
 
     ``rules`` is ``games.engine.Rules.to_dict()`` (``players`` included), stored per match so an old
     match replays under its own rules. ``scores`` is ``[side 0, side 1]`` totals of the finished
-    rounds; ``winner_side`` is 0 or 1 once finished.
+    rounds; ``winner_side`` is 0 or 1 once finished, and ``result`` says how it ended: a side
+    reached the target, the other side's absent player was claimed against, or a side resigned.
+    ``move_seconds`` is the time per play (``None``: no clock); ``deadline`` is when the seat to
+    move runs out, or for a computer seat when it plays (``None``: nobody is waiting on a clock).
     """
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
+
+    class Result(models.TextChoices):
+        TARGET = "target", _("Target reached")
+        CLAIM = "claim", _("Won on a claim (the opponent left)")
+        RESIGN = "resign", _("Resigned")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -46,9 +62,23 @@ class Match(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     scores = models.JSONField(_("scores"), default=list)
     winner_side = models.PositiveSmallIntegerField(_("winning side"), null=True, blank=True)
+    result = models.CharField(
+        _("how it ended"), max_length=10, choices=Result.choices, blank=True, default=""
+    )
+    move_seconds = models.PositiveSmallIntegerField(
+        _("seconds per play"),
+        null=True,
+        blank=True,
+        choices=[(seconds, str(seconds)) for seconds in MOVE_SECONDS],
+    )
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     # Part of the key of the in-process state cache (games.state): ids may be reused after a
     # rolled-back transaction on SQLite, a random token never is.
     cache_token = models.UUIDField(default=uuid.uuid4, editable=False)
+    # Part of the key of the in-process seating cache (games.state.seat_rows): a new random value
+    # in the same transaction as every change to a seat (joins, absences, takeovers, ...), so a
+    # cached seating is never used after a change, nor after a rolled-back one.
+    seating_token = models.UUIDField(default=uuid.uuid4, editable=False)
 
     class Meta:
         verbose_name = _("match")
@@ -65,7 +95,22 @@ class Match(models.Model):
 
 
 class Seat(models.Model):
-    """A user sitting at a match. Seat numbers follow RULES.md "Four players": 0, 2, 1, 3."""
+    """A seat taken at a match. Seat numbers follow RULES.md "Four players": 0, 2, 1, 3.
+
+    Who plays it: a person (``user`` set, ``bot`` blank), the computer (``user`` null, ``bot`` a
+    level of ``games.engine.bots.BOTS``), or, after an absent person was replaced in a 4-player
+    match, the computer in that person's seat (both set, ``absent`` true).
+    ``last_seen`` is refreshed by the seat's open sockets (on connect, every
+    ``games.services.HEARTBEAT_SECONDS``, on disconnect); ``absent`` is set by the clock after a
+    disconnection longer than the grace period or three timeouts in a row (``timeouts`` counts
+    them), and cleared when the player comes back. ``resign_offered``: the player offered to
+    resign and waits for the partner (4 players).
+    """
+
+    class Bot(models.TextChoices):
+        RANDOM = "random", _("Random")
+        GREEDY = "greedy", _("Greedy")
+        STRONG = "strong", _("Strong")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
@@ -76,7 +121,16 @@ class Seat(models.Model):
         on_delete=models.PROTECT,
         related_name="seats",
         verbose_name=_("user"),
+        null=True,
+        blank=True,
     )
+    bot = models.CharField(
+        _("computer level"), max_length=10, choices=Bot.choices, blank=True, default=""
+    )
+    last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
+    absent = models.BooleanField(_("absent"), default=False)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
+    resign_offered = models.BooleanField(_("offered to resign"), default=False)
 
     class Meta:
         verbose_name = _("seat")
@@ -84,7 +138,15 @@ class Seat(models.Model):
         ordering = ["match", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="games_seat_unique_seat"),
-            models.UniqueConstraint(fields=["match", "user"], name="games_seat_unique_user"),
+            models.UniqueConstraint(
+                fields=["match", "user"],
+                condition=models.Q(user__isnull=False),
+                name="games_seat_unique_user",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(bot=""),
+                name="games_seat_person_or_bot",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -95,15 +157,45 @@ class Seat(models.Model):
         """The side this seat plays for: ``seat % 2`` (RULES.md "Names", "Four players")."""
         return self.seat % 2
 
+    @property
+    def is_bot(self) -> bool:
+        """The computer plays this seat now (a computer seat, or a replaced absent person)."""
+        return bool(self.bot)
+
+    @property
+    def replaced(self) -> bool:
+        """A person sat here and the computer took over for the rest of the match."""
+        return bool(self.bot) and self.user_id is not None
+
+    @property
+    def name(self) -> str:
+        """The seat's stable name in the log and game records: the username, or ``bot:<level>``.
+
+        A username never holds ``:`` (Django's username validator), so the two never clash.
+        """
+        if self.user_id is not None:
+            return self.user.get_username()
+        return f"bot:{self.bot}"
+
+    @property
+    def display_name(self) -> str:
+        """The name to show people: the username, or "Computer (<level>)" translated."""
+        if self.user_id is not None:
+            return self.user.get_username()
+        return bot_display_name(self.bot)
+
+
+def bot_display_name(level: str) -> str:
+    """"Computer (greedy)" in the active language, for a ``Seat.Bot`` value."""
+    return _("Computer (%(level)s)") % {"level": Seat.Bot(level).label}
+
 
 class Event(models.Model):
     """One thing that happened at a match, numbered ``seq`` from 1; never updated or deleted.
 
-    Payloads by kind (``docs/protocol.md`` "Event log"): ``join``/``leave`` ``{"user", "username"}``;
-    ``start`` ``{"seats": [usernames by seat], "dealer"}``; ``deal`` ``{"round", "dealer", "deck":
-    [52 codes, top first]}``; ``play`` ``{"card", "taken": [codes], "basra": null|"basra"|
-    "jack_basra"}``; ``round_end`` ``{"round", "breakdown": {...per side...}, "scores"}``;
-    ``match_end`` ``{"scores", "winner"}``.
+    Payloads by kind: ``docs/protocol.md`` "Event log" (one kind for each thing that can happen:
+    seating, dealing, plays, round and match ends, and the clock's and the players' absence,
+    return, claim, computer takeover, resign offer and resignation).
     """
 
     class Kind(models.TextChoices):
@@ -114,12 +206,18 @@ class Event(models.Model):
         PLAY = "play", _("Play")
         ROUND_END = "round_end", _("Round end")
         MATCH_END = "match_end", _("Match end")
+        ABSENT = "absent", _("Absent")
+        RETURNED = "returned", _("Returned")
+        CLAIM = "claim", _("Win claimed")
+        BOT_TAKEOVER = "bot_takeover", _("Computer took over")
+        RESIGN_OFFER = "resign_offer", _("Resign offer")
+        RESIGN = "resign", _("Resign")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="events", verbose_name=_("match")
     )
     seq = models.PositiveIntegerField(_("number"))
-    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
     payload = models.JSONField(_("payload"), default=dict)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -14,7 +14,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
+
+from django.utils import timezone
 
 from games import engine
 from games.models import Event, Match, Seat
@@ -223,34 +226,58 @@ def round_dict(view: Any) -> dict:
 
 @dataclass(frozen=True)
 class SeatRow:
-    """One taken seat: ``seat`` number, the sitting user's id and username."""
+    """One taken seat, as the services and the ``state`` message need it.
+
+    ``user_id``/``username``: the person's, ``None`` for a computer seat (a person the computer
+    replaced keeps them); ``bot``: the computer level playing the seat now, ``""`` for a person;
+    ``absent``: marked absent by the clock; ``timeouts``: timeouts in a row;
+    ``resign_offered``: offered to resign, waiting for the partner (``games.models.Seat``).
+    """
 
     seat: int
-    user_id: int
-    username: str
+    user_id: int | None
+    username: str | None
+    bot: str = ""
+    absent: bool = False
+    timeouts: int = 0
+    resign_offered: bool = False
+
+    def to_dict(self) -> dict:
+        """The seat's object in a ``state`` message (``docs/protocol.md`` "state")."""
+        return {
+            "seat": self.seat,
+            "username": self.username,
+            "side": self.seat % 2,
+            "bot": self.bot or None,
+            "absent": self.absent,
+            "resign_offer": self.resign_offered,
+        }
 
 
-_seat_rows: OrderedDict[tuple[int, str], tuple[SeatRow, ...]] = OrderedDict()
+_seat_rows: OrderedDict[tuple[int, str, str], tuple[SeatRow, ...]] = OrderedDict()
 _seat_rows_lock = threading.Lock()
 
 
 def seat_rows(match: Match) -> tuple[SeatRow, ...]:
     """The taken seats of ``match``, by seat number.
 
-    Seats change only while a table is open (RULES.md: the match starts when every seat is
-    taken, and nobody leaves after), so once it has started they are read once per process.
+    Once a match has started they are cached per process under ``Match.seating_token``, which
+    every change to a seat replaces (an absence, a takeover, a resign offer, a timeout count),
+    so a cached seating is read once per change.
     """
-    key = (match.pk, str(match.cache_token))
+    key = (match.pk, str(match.cache_token), str(match.seating_token))
     if match.status != Match.Status.OPEN:
         with _seat_rows_lock:
             rows = _seat_rows.get(key)
         if rows is not None:
             return rows
     rows = tuple(
-        SeatRow(seat, user_id, username)
-        for seat, user_id, username in Seat.objects.filter(match_id=match.pk)
+        SeatRow(*values)
+        for values in Seat.objects.filter(match_id=match.pk)
         .order_by("seat")
-        .values_list("seat", "user_id", "user__username")
+        .values_list(
+            "seat", "user_id", "user__username", "bot", "absent", "timeouts", "resign_offered"
+        )
     )
     if match.status != Match.Status.OPEN:
         with _seat_rows_lock:
@@ -271,7 +298,11 @@ def clear_caches() -> None:
 class TableInfo:
     """What a ``state`` message needs from the database, copied so it outlives the transaction.
 
-    ``seats`` is ``[(seat, username), ...]`` of the taken seats, by seat number.
+    ``seats``: the taken seats (:class:`SeatRow`), by seat number. ``deadline``: when the seat to
+    move runs out (``None``: no clock is running); ``move_seconds``: the time per play (``None``:
+    no clock). ``winner``, ``result`` and ``scores``: ``Match.winner_side``, ``Match.result`` and
+    ``Match.scores``, which tell how a finished match ended (a claim or a resignation ends it in
+    the middle of a round).
     """
 
     id: int
@@ -279,19 +310,34 @@ class TableInfo:
     players: int
     rated: bool
     rules: dict
-    seats: tuple[tuple[int, str], ...]
+    seats: tuple[SeatRow, ...]
+    deadline: datetime | None = None
+    move_seconds: int | None = None
+    winner: int | None = None
+    result: str = ""
+    scores: tuple[int, int] = (0, 0)
 
     @classmethod
-    def of(cls, match: Match, seats: Sequence[Any]) -> TableInfo:
-        """From a ``Match`` row and its ``Seat`` rows (with ``user`` loaded)."""
+    def of(cls, match: Match, seats: Sequence[SeatRow]) -> TableInfo:
+        """From a ``Match`` row and its :func:`seat_rows`."""
+        scores = match.scores if len(match.scores or ()) == 2 else (0, 0)
         return cls(
             id=match.pk,
             status=str(match.status),
             players=match.players,
             rated=match.rated,
             rules=dict(match.rules),
-            seats=tuple(sorted((s.seat, s.username) for s in seats)),
+            seats=tuple(sorted(seats, key=lambda s: s.seat)),
+            deadline=match.deadline,
+            move_seconds=match.move_seconds,
+            winner=match.winner_side,
+            result=str(match.result or ""),
+            scores=(scores[0], scores[1]),
         )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
 
 
 def state_messages(
@@ -301,13 +347,17 @@ def state_messages(
     seq: int,
     prev_seq: int | None,
     seats: Iterable[int | None],
+    now: datetime | None = None,
 ) -> dict[int | None, dict]:
     """The ``state`` message (``docs/protocol.md``) for each of ``seats`` (``None``: spectator).
 
     Everything but ``you`` and ``round.hand`` is built once. A seat's hand comes only from that
-    seat's engine view, so a message never holds another seat's cards.
+    seat's engine view, so a message never holds another seat's cards. ``now`` (default
+    ``timezone.now()``) is the server time written into the message, so that a client counts
+    down to ``deadline`` whatever its own clock says.
     """
     rules = info.rules
+    finished = info.status == Match.Status.FINISHED
     base: dict[str, Any] = {
         "type": "state",
         "seq": seq,
@@ -319,22 +369,31 @@ def state_messages(
             "rated": info.rated,
             "rules": rules,
         },
-        "seats": [{"seat": s, "username": name, "side": s % 2} for s, name in info.seats],
+        "seats": [seat.to_dict() for seat in info.seats],
         "you": None,
         "round": None,
         "scores": [0, 0],
         "target": rules.get("target"),
         "round_results": [],
         "result": None,
+        "move_seconds": info.move_seconds,
+        "deadline": None if finished else _iso(info.deadline),
+        "now": _iso(timezone.now() if now is None else now),
     }
     public_round = None
     if live is not None:
         base["scores"] = list(live.scores)
         base["round_results"] = round_results(live)
-        if live.over:
-            base["result"] = {"winner": live.winner, "scores": list(live.scores)}
         if live.round is not None:
             public_round = round_dict(live.public_view())
+    if finished and info.winner is not None:
+        # The row, not the engine, has the last word: a claim or a resignation ends the match
+        # in the middle of a round, with the scores of the finished rounds.
+        base["result"] = {
+            "winner": info.winner,
+            "scores": list(live.scores) if live is not None else list(info.scores),
+            "reason": info.result or Match.Result.TARGET.value,
+        }
     messages: dict[int | None, dict] = {}
     for seat in seats:
         message = dict(base, you=seat)

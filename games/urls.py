@@ -7,6 +7,7 @@ from games import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("table/new/", views.table_create, name="table_create"),
+    path("table/computer/", views.table_computer, name="table_computer"),
     path("table/<int:match_id>/", views.table, name="table"),
     path("table/<int:match_id>/join/", views.table_join, name="table_join"),
     path("table/<int:match_id>/leave/", views.table_leave, name="table_leave"),

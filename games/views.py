@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
-from games.forms import CreateTableForm
-from games.models import Match
+from games.forms import CreateTableForm, PlayComputerForm
+from games.models import Match, Seat
 
 
 def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:
@@ -44,6 +44,13 @@ def _url_templates() -> dict:
     }
 
 
+def bot_names() -> dict:
+    """The computer levels' names shown on a seat, ``{"greedy": "Computer (greedy)", ...}``."""
+    return {
+        level: _("Computer (%(level)s)") % {"level": label} for level, label in Seat.Bot.choices
+    }
+
+
 def common_labels() -> dict:
     """Translated strings the lobby and table scripts show (``%(name)s`` marks a placeholder)."""
     return {
@@ -63,6 +70,11 @@ def common_labels() -> dict:
         "tableNumber": _("Table %(id)s"),
         "noTables": _("No open tables. Create one!"),
         "createdBy": _("created by %(name)s"),
+        "bots": bot_names(),
+        "botBadge": _("Computer"),
+        "takeSeat": _("Take this seat"),
+        "perPlay": _("%(seconds)s s per play"),
+        "noClock": _("No clock"),
     }
 
 
@@ -112,21 +124,71 @@ def table_labels() -> dict:
         "cardName": _("%(rank)s of %(suit)s"),
         "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
         "ranks": {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen"), "K": _("King")},
+        "secondsLeft": _("%(seconds)s s"),
+        "thinking": _("thinking…"),
+        "absent": _("Away"),
+        "replaced": _("Computer plays for %(name)s"),
+        "resign": _("Resign"),
+        "resignConfirm": _("Resign this match? Your side loses."),
+        "resignConfirmPair": _(
+            "Offer to resign? Your side resigns when your partner agrees (at once if your "
+            "partner is away or played by the computer)."
+        ),
+        "resignYes": _("Resign"),
+        "cancel": _("Cancel"),
+        "claim": _("Claim the win"),
+        "claimConfirm": _("Your opponent has left. Claim the win now?"),
+        "claimYes": _("Claim the win"),
+        "opponentLeft": _("%(name)s has left the match. You may claim the win, or wait."),
+        "partnerReplaced": _(
+            "Your partner %(name)s left: the computer plays their seat for the rest of the match."
+        ),
+        "seatReplaced": _("%(name)s left: the computer plays their seat for the rest of the match."),
+        "youReplaced": _("You were away too long: the computer plays your seat for the rest of "
+                         "this match."),
+        "youAbsent": _("You were counted as away. Play a card to come back."),
+        "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
+        "youOffered": _("You offered to resign; waiting for your partner."),
+        "offerPending": _("%(name)s offers to resign."),
+        "timeoutPlay": _("time ran out"),
+        "reasonClaim": _("won on a claim: the opponent left"),
+        "reasonResign": _("%(names)s resigned"),
     }
 
 
 def seat_list(players: int, seats: list[dict]) -> list[dict]:
-    """Every seat of a table in seat order, ``{"seat", "username"}``, ``None`` for a free seat."""
-    by_seat = {seat["seat"]: seat.get("username") for seat in seats}
-    return [{"seat": number, "username": by_seat.get(number)} for number in range(players)]
+    """Every seat of a table in seat order, ``{"seat", "username", "bot"}``; both ``None`` for an
+    empty seat, ``username`` ``None`` and ``bot`` the level for a computer seat."""
+    by_seat = {seat["seat"]: seat for seat in seats}
+    return [
+        {
+            "seat": number,
+            "username": by_seat.get(number, {}).get("username"),
+            "bot": by_seat.get(number, {}).get("bot"),
+        }
+        for number in range(players)
+    ]
 
 
-def _lobby_page(request: HttpRequest, form: CreateTableForm, *, status: int = 200) -> HttpResponse:
+#: The prefix of the "Play the computer" form's fields, so both lobby forms fit on one page.
+COMPUTER_PREFIX = "computer"
+
+
+def _lobby_page(
+    request: HttpRequest,
+    form: CreateTableForm | None = None,
+    computer_form: PlayComputerForm | None = None,
+    *,
+    status: int = 200,
+) -> HttpResponse:
     tables = services.open_tables()
     username = request.user.get_username() if request.user.is_authenticated else None
+    names = bot_names()
     for row in tables:
         row["seats"] = seat_list(row["players"], row["seats"])
-        row["taken"] = sum(1 for seat in row["seats"] if seat["username"])
+        for seat in row["seats"]:
+            seat["bot_name"] = names.get(seat["bot"]) if seat["bot"] else None
+        row["taken"] = sum(1 for seat in row["seats"] if seat["username"] or seat["bot"])
         row["mine"] = username is not None and any(
             seat["username"] == username for seat in row["seats"]
         )
@@ -139,15 +201,21 @@ def _lobby_page(request: HttpRequest, form: CreateTableForm, *, status: int = 20
     }
     return render(
         request, "games/lobby.html",
-        {"tables": tables, "form": form, "config": config},
+        {
+            "tables": tables,
+            "form": form or CreateTableForm(),
+            "computer_form": computer_form or PlayComputerForm(prefix=COMPUTER_PREFIX),
+            "config": config,
+        },
         status=status,
     )
 
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The lobby: the open tables (live over ``/ws/lobby/``) and the form to create one."""
-    return _lobby_page(request, CreateTableForm())
+    """The lobby: the open tables (live over ``/ws/lobby/``), the form to create one and the
+    form to play the computer."""
+    return _lobby_page(request)
 
 
 @require_POST
@@ -168,6 +236,34 @@ def table_create(request: HttpRequest) -> HttpResponse:
             players=form.cleaned_data["players"],
             rules=form.rules(),
             rated=form.rated,
+            move_seconds=form.clock(),
+        )
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("table", match_id=match.id)
+
+
+@require_POST
+def table_computer(request: HttpRequest) -> HttpResponse:
+    """"Play the computer": create a casual table with computer players, go to its page.
+
+    Two players start at once; four players start when the seats left to people are taken.
+    An invalid form shows the lobby again with the errors (status 400).
+    """
+    if (response := _login_then(request, reverse("lobby"))) is not None:
+        return response
+    form = PlayComputerForm(request.POST, prefix=COMPUTER_PREFIX)
+    if not form.is_valid():
+        return _lobby_page(request, computer_form=form, status=400)
+    try:
+        match = services.create_table(
+            user=request.user,
+            players=form.cleaned_data["players"],
+            rules=form.rules(),
+            rated=False,
+            move_seconds=form.clock(),
+            bots=form.bots(),
         )
     except services.ServiceError as error:
         messages.error(request, error.message)
@@ -194,12 +290,18 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Take the next free seat of an open table (RULES.md "Four players": 0, 2, 1, 3)."""
+    """Take the next free seat of an open table (RULES.md "Four players": 0, 2, 1, 3), or with
+    a ``seat`` field that seat (an empty one, or a computer's before the start)."""
     table_url = reverse("table", kwargs={"match_id": match_id})
     if (response := _login_then(request, table_url)) is not None:
         return response
+    seat = request.POST.get("seat")
     try:
-        services.join_table(user=request.user, match_id=match_id)
+        services.join_table(
+            user=request.user,
+            match_id=match_id,
+            seat=int(seat) if seat is not None and seat.isdigit() else None,
+        )
     except services.ServiceError as error:
         messages.error(request, error.message)
     return redirect(table_url)

@@ -11,18 +11,32 @@
     return cfg.urls[name].replace("{id}", id);
   }
 
-  /** Every seat in order, null username for a free one (the server may list only taken seats). */
+  /** Every seat in order, null username and bot for a free one (the server lists taken seats). */
   function seatList(row) {
     var byNumber = {};
-    (row.seats || []).forEach(function (s) { byNumber[s.seat] = s.username; });
+    (row.seats || []).forEach(function (s) { byNumber[s.seat] = s; });
     var seats = [];
-    for (var n = 0; n < row.players; n++) seats.push({seat: n, username: byNumber[n] || null});
+    for (var n = 0; n < row.players; n++) {
+      var s = byNumber[n] || {};
+      seats.push({seat: n, username: s.username || null, bot: s.bot || null});
+    }
     return seats;
+  }
+
+  function seatChip(s) {
+    if (s.bot) {
+      return el("li", {class: "seat-chip bot", dataset: {seat: s.seat, bot: s.bot}}, [
+        el("span", {class: "bot-badge", "aria-hidden": "true", text: "\uD83E\uDD16"}),
+        " " + (L.bots[s.bot] || s.bot),
+      ]);
+    }
+    return el("li", {class: "seat-chip" + (s.username ? "" : " empty"), dataset: {seat: s.seat},
+                     text: s.username || L.emptySeat});
   }
 
   function renderRow(row) {
     var seats = seatList(row);
-    var taken = seats.filter(function (s) { return s.username; }).length;
+    var taken = seats.filter(function (s) { return s.username || s.bot; }).length;
     var mine = cfg.username !== null && seats.some(function (s) { return s.username === cfg.username; });
     var target = row.rules && row.rules.target;
     var actions = el("div", {class: "table-row-actions"});
@@ -41,14 +55,9 @@
         el("span", {class: "chip", text: B.fmt(L.players, {count: row.players})}),
         el("span", {class: "chip", text: B.fmt(L.target, {target: target})}),
         el("span", {class: "chip" + (row.rated ? " chip-rated" : ""), text: row.rated ? L.rated : L.casual}),
+        el("span", {class: "chip", text: row.move_seconds ? B.fmt(L.perPlay, {seconds: row.move_seconds}) : L.noClock}),
       ]),
-      el("ol", {class: "seat-chips"}, seats.map(function (s) {
-        return el("li", {
-          class: "seat-chip" + (s.username ? "" : " empty"),
-          dataset: {seat: s.seat},
-          text: s.username || L.emptySeat,
-        });
-      })),
+      el("ol", {class: "seat-chips"}, seats.map(seatChip)),
       actions,
     ]);
   }
@@ -59,6 +68,20 @@
         ? el("ul", {class: "table-list"}, tables.map(renderRow))
         : el("p", {class: "empty-note", text: L.noTables})
     );
+  }
+
+  // "Play the computer": show the seat choices of the chosen number of players only.
+  var computerForm = document.getElementById("computer-form");
+  if (computerForm) {
+    var showSeats = function () {
+      var checked = computerForm.querySelector('input[name$="players"]:checked');
+      var players = checked ? checked.value : "2";
+      computerForm.querySelectorAll(".bot-seats").forEach(function (box) {
+        box.hidden = box.dataset.players !== players;
+      });
+    };
+    computerForm.addEventListener("change", showSeats);
+    showSeats();
   }
 
   new B.LiveSocket(cfg.wsPath, {

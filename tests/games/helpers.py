@@ -58,6 +58,11 @@ def event_kinds(match: Match) -> list[str]:
     return list(Event.objects.filter(match=match).order_by("seq").values_list("kind", flat=True))
 
 
+def timeless(message: dict) -> dict:
+    """A ``state`` message without ``now`` (the server time it was built at), for comparisons."""
+    return {key: value for key, value in message.items() if key != "now"}
+
+
 def strings_in(value: Any) -> set[str]:
     """Every string anywhere inside a JSON value (for leak checks, card codes among them)."""
     found: set[str] = set()

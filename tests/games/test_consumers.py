@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import datetime, timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -16,7 +17,7 @@ from django.contrib.sessions.models import Session
 from games import engine, services, state
 from games.models import Event, Match
 from tests.conftest import communicator
-from tests.games.helpers import seated_match, strings_in
+from tests.games.helpers import seated_match, strings_in, timeless
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -55,7 +56,7 @@ async def test_lobby_lists_open_tables_live(make_player, open_socket):
     assert update["type"] == "tables"
     [row] = update["tables"]
     assert row["id"] == match.pk and row["target"] == 61 and row["rated"] is True
-    assert row["seats"] == [{"seat": 0, "username": "alice"}]
+    assert row["seats"] == [{"seat": 0, "username": "alice", "bot": None}]
     assert update["tables"] == await db(services.open_tables)()
 
     await db(services.join_table)(user=bob.user, match_id=match.pk)  # full: starts, leaves lobby
@@ -98,8 +99,10 @@ async def test_anonymous_socket_spectates_but_cannot_play(make_player, open_sock
     assert view["type"] == "state" and view["you"] is None and view["prev_seq"] is None
     assert view["round"]["hand"] == [] and view["round"]["hand_sizes"] == [4, 4]
     assert view["seats"] == [
-        {"seat": 0, "username": "alice", "side": 0},
-        {"seat": 1, "username": "bob", "side": 1},
+        {"seat": 0, "username": "alice", "side": 0, "bot": None, "absent": False,
+         "resign_offer": False},
+        {"seat": 1, "username": "bob", "side": 1, "bot": None, "absent": False,
+         "resign_offer": False},
     ]
     before = await log_size(match.pk)
     hand_of_mover = known_decks[0][0:4]  # dealer 0: seat 1 moves first and holds deck[0:4]
@@ -114,7 +117,12 @@ async def test_state_message_fields(make_player, open_socket, known_decks):
     comm = await open_socket(table_path(match.pk), bob.cookie)
     view = await comm.receive_json_from()
     assert set(view) == {"type", "seq", "prev_seq", "match", "seats", "you", "round", "scores",
-                         "target", "round_results", "result"}
+                         "target", "round_results", "result", "deadline", "move_seconds", "now"}
+    # Seat 1 moves first: its 30 seconds run from the start, in the server's time.
+    assert view["move_seconds"] == 30
+    assert view["deadline"] == match.deadline.isoformat()
+    assert match.deadline == match.started_at + timedelta(seconds=30)
+    assert 0 < (match.deadline - datetime.fromisoformat(view["now"])).total_seconds() <= 30
     assert view["match"] == {"id": match.pk, "status": "playing", "players": 2, "rated": True,
                              "rules": match.rules}
     assert view["you"] == 1 and view["seq"] == match.seq
@@ -139,7 +147,10 @@ async def test_open_table_state(make_player, open_socket):
     comm = await open_socket(table_path(match.pk), alice.cookie)
     view = await comm.receive_json_from()
     assert view["match"]["status"] == "open" and view["you"] == 0
-    assert view["round"] is None and view["seats"] == [{"seat": 0, "username": "alice", "side": 0}]
+    assert view["round"] is None and view["seats"] == [
+        {"seat": 0, "username": "alice", "side": 0, "bot": None, "absent": False,
+         "resign_offer": False}]
+    assert view["deadline"] is None
     await comm.send_json_to({"type": "play", "card": "5D", "seq": view["seq"]})
     await expect_error(comm, "not_started")
 
@@ -359,7 +370,8 @@ async def test_a_played_two_player_match_never_leaks_a_hand(make_player, known_d
     final = received[None][-1]
     finished = await db(Match.objects.get)(pk=match.pk)
     assert finished.status == "finished"
-    assert final["result"] == {"winner": finished.winner_side, "scores": finished.scores}
+    assert final["result"] == {"winner": finished.winner_side, "scores": finished.scores,
+                               "reason": "target"}
     assert len(final["round_results"]) >= 2
     checked = await check_no_leaks(match.pk, received)
     assert checked == 3 * len(received[0]) and len(received[0]) > 96
@@ -442,11 +454,11 @@ async def test_reconnect_restores_exactly_the_state(make_player, open_socket, kn
             state.clear_caches()  # a server restart: only the database survives
         again = await open_socket(table_path(match.pk), alice.cookie)
         fresh = await again.receive_json_from()
-        expected = copy.deepcopy(latest[0])
+        expected = timeless(copy.deepcopy(latest[0]))
         expected["prev_seq"] = None
-        assert fresh == expected
+        assert timeless(fresh) == expected
         await again.send_json_to({"type": "sync"})
-        assert await again.receive_json_from() == expected
+        assert timeless(await again.receive_json_from()) == expected
     assert json.dumps(fresh)  # plain JSON
 
 

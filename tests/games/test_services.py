@@ -8,7 +8,14 @@ from django.contrib.auth.models import AnonymousUser
 from games import engine, services, state
 from games.models import Event, Match, Seat
 from games.services import ServiceError
-from tests.games.helpers import event_kinds, play_out, play_turn, seated_match, users_by_seat
+from tests.games.helpers import (
+    event_kinds,
+    play_out,
+    play_turn,
+    seated_match,
+    timeless,
+    users_by_seat,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -86,7 +93,8 @@ def test_four_player_seating_order_and_start(users, known_decks):
     assert match.started_at is not None
     assert event_kinds(match) == ["join", "join", "join", "join", "start", "deal"]
     start = match.events.get(kind="start")
-    assert start.payload == {"seats": ["alice", "carol", "bob", "dave"], "dealer": 0}
+    assert start.payload == {
+        "seats": ["alice", "carol", "bob", "dave"], "bots": [None, None, None, None], "dealer": 0}
     deal = match.events.get(kind="deal")
     assert deal.payload == {"round": 1, "dealer": 0, "deck": known_decks[0]}
     assert sorted(deal.payload["deck"]) == sorted(c.code for c in engine.full_deck())
@@ -174,7 +182,9 @@ def test_open_tables_rows(users):
     row = rows[0]
     assert row["players"] == 4 and row["rated"] is True and row["target"] == 61
     assert row["rules"] == engine.Rules(players=4, target=61).to_dict()
-    assert row["seats"] == [{"seat": 0, "username": "alice"}, {"seat": 2, "username": "bob"}]
+    assert row["seats"] == [{"seat": 0, "username": "alice", "bot": None},
+                            {"seat": 2, "username": "bob", "bot": None}]
+    assert row["move_seconds"] == 30
     assert row["created_by"] == "alice"
     assert row["created_at"] == first.created_at.isoformat()
 
@@ -301,12 +311,14 @@ def test_a_whole_match_is_logged_and_scored(users, known_decks):
     assert match.winner_side == result.winner
     assert max(match.scores) >= 101
     end = match.events.get(kind="match_end")
-    assert end.payload == {"scores": match.scores, "winner": match.winner_side}
+    assert end.payload == {"scores": match.scores, "winner": match.winner_side, "reason": "target"}
+    assert match.result == Match.Result.TARGET and match.deadline is None
     # Dealers rotate: the next round's dealer is the seat after the current one.
     dealers = [e.payload["dealer"] for e in match.events.filter(kind="deal").order_by("seq")]
     assert all(b == (a + 1) % 2 for a, b in zip(dealers, dealers[1:]))
     final = services.table_state(match_id=match.pk, user=users[0])
-    assert final["result"] == {"winner": match.winner_side, "scores": match.scores}
+    assert final["result"] == {
+        "winner": match.winner_side, "scores": match.scores, "reason": "target"}
     assert final["round"]["over"] is True and final["round"]["turn"] is None
     assert len(final["round_results"]) == rounds
     assert [r["number"] for r in final["round_results"]] == list(range(1, rounds + 1))
@@ -358,9 +370,9 @@ def test_a_restart_loses_nothing(users):
     for _ in range(30):  # into the second deal of the first round
         play_turn(match)
     match.refresh_from_db()
-    before = {u.pk: services.table_state(match_id=match.pk, user=u) for u in users[:3]}
+    before = {u.pk: timeless(services.table_state(match_id=match.pk, user=u)) for u in users[:3]}
     state.clear_caches()  # what a process restart does to the cache
-    after = {u.pk: services.table_state(match_id=match.pk, user=u) for u in users[:3]}
+    after = {u.pk: timeless(services.table_state(match_id=match.pk, user=u)) for u in users[:3]}
     assert after == before
     play_turn(match)  # and the game goes on from the log
     match.refresh_from_db()

@@ -21,6 +21,7 @@ VALID = {
     "basra_points": "10",
     "jack_basra_points": "20",
     "seven_diamonds": "wild",
+    "move_seconds": "30",
 }
 
 
@@ -215,8 +216,10 @@ def test_lobby_lists_open_tables_only(client, alice, bob, make_user):
     row = response.context["tables"][0]
     # Every seat is listed, free ones with no name, so the page can show the empty places.
     assert row["seats"] == [
-        {"seat": 0, "username": "alice"}, {"seat": 1, "username": None},
-        {"seat": 2, "username": None}, {"seat": 3, "username": None},
+        {"seat": 0, "username": "alice", "bot": None, "bot_name": None},
+        {"seat": 1, "username": None, "bot": None, "bot_name": None},
+        {"seat": 2, "username": None, "bot": None, "bot_name": None},
+        {"seat": 3, "username": None, "bot": None, "bot_name": None},
     ]
     assert "to 201" in page
 

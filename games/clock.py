@@ -1,0 +1,89 @@
+"""The table clock: plays for seats whose time ran out and marks players who left as absent.
+
+Everything it acts on is in the database (``Match.deadline``, ``Seat.last_seen``), so it keeps no
+timer of its own: ``manage.py run_clock`` calls :func:`tick` every quarter second, and a clock
+process that is stopped and started again (or a second one) simply finds the same deadlines.
+Each action is one ``games.services`` write (row lock, ``seq`` check, events, broadcast after the
+commit), so the clock and the players' own plays never both apply: whichever takes the row lock
+second finds the table changed and does nothing. The rules of what it does are
+``docs/protocol.md`` "Clock, absence, claim and resign".
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Q
+
+from games import services
+from games.models import Match, Seat
+
+logger = logging.getLogger(__name__)
+
+#: How many due tables one tick handles at most (the rest wait for the next tick, oldest first).
+BATCH = 200
+
+
+def absent_grace() -> timedelta:
+    """How long a seat may be disconnected before it is absent: ``BASRA_ABSENT_GRACE_SECONDS``.
+
+    The issue's default is 60 seconds (lichess gives a similar grace before a claim).
+    """
+    return timedelta(seconds=getattr(settings, "BASRA_ABSENT_GRACE_SECONDS", 60))
+
+
+def _due(now: datetime) -> list[int]:
+    """Matches being played whose deadline has passed, the longest overdue first."""
+    return list(
+        Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now)
+        .order_by("deadline", "pk")
+        .values_list("pk", flat=True)[:BATCH]
+    )
+
+
+def _gone(now: datetime) -> list[int]:
+    """Matches being played with a person not yet absent whose sockets fell silent.
+
+    A seat's disconnection is counted from ``max(last_seen, started_at)``: a person who joined
+    an open table and closed the page is not absent the moment the last seat is taken.
+    """
+    cutoff = now - absent_grace()
+    return list(
+        Seat.objects.filter(
+            match__status=Match.Status.PLAYING,
+            match__started_at__lt=cutoff,
+            user__isnull=False,
+            bot="",
+            absent=False,
+        )
+        .filter(Q(last_seen__isnull=True) | Q(last_seen__lt=cutoff))
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+        .distinct()[:BATCH]
+    )
+
+
+def tick(*, now: datetime) -> int:
+    """Do everything the clock owes at ``now``; returns the number of actions taken.
+
+    First the absences (a seat silent longer than :func:`absent_grace` is marked absent, and in
+    a 4-player match the computer takes it over), then the deadlines (the computer plays for a
+    computer seat whose thinking delay is over, and for a person whose time per play ran out,
+    the greedy bot's card, logged as a timeout). Tests pass ``now`` to move time on without
+    waiting. A table whose action fails is logged and left for the next tick; the others go on.
+    """
+    actions = 0
+    for match_id in _gone(now):
+        try:
+            actions += services.mark_absent(match_id=match_id, now=now)
+        except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
+            logger.exception("clock: absence check of match %s failed", match_id)
+    for match_id in _due(now):
+        try:
+            if services.act_on_deadline(match_id=match_id, now=now):
+                actions += 1
+        except Exception:  # noqa: BLE001 - as above
+            logger.exception("clock: deadline of match %s failed", match_id)
+    return actions
