@@ -7,7 +7,8 @@ Environment variables:
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. "https://basra.example".
     DATABASE_URL    e.g. postgres://postgres@127.0.0.1:5432/basra (PostgreSQL via psycopg 3);
                     SQLite in db.sqlite3 when unset.
-    REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis layer;
+    CONN_MAX_AGE    seconds a database connection is kept between uses (default 0: closed).
+    REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer;
                     the in-memory layer when unset (one process only).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
@@ -100,7 +101,11 @@ ASGI_APPLICATION = "basra_site.asgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        # Default 0, Django's advice under ASGI (each HTTP request runs on a thread of its own,
+        # which would leave a kept connection behind); the live tables' socket work keeps its
+        # own connections either way (games/workers.py).
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -111,7 +116,10 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Pub/sub: group membership lives in the process and a group send is one PUBLISH,
+            # so a burst of sockets joining groups does not exhaust the Redis connection pool
+            # as the list-based RedisChannelLayer does (shared/bench/BENCH.md).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
