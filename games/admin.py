@@ -25,14 +25,17 @@ class ReadOnlyMixin:
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = ["seat", "user"]
+    fields = ["seat", "user", "bot", "absent", "timeouts", "resign_offered", "last_seen"]
     extra = 0
 
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["id", "players", "status", "rated", "seq", "created_by", "created_at", "scores"]
-    list_filter = ["status", "players", "rated"]
+    list_display = [
+        "id", "players", "status", "rated", "move_seconds", "seq", "created_by", "created_at",
+        "scores", "result",
+    ]
+    list_filter = ["status", "players", "rated", "result"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
     date_hierarchy = "created_at"
     inlines = [SeatInline]

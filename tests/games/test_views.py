@@ -333,3 +333,81 @@ def test_table_page_labels_are_translated_strings(alice):
 
 def test_table_page_of_unknown_match_is_404(client):
     assert client.get(reverse("table", args=[999999])).status_code == 404
+
+
+# --- the clock and the computer ---------------------------------------------------------------
+
+def computer_data(**fields) -> dict:
+    """A "Play the computer" POST (its fields carry the ``computer-`` prefix)."""
+    data = {
+        "players": "2", "target": "11", "move_seconds": "none", "opponent": "greedy",
+        "seat_1": "greedy", "seat_2": "greedy", "seat_3": "greedy", "majority_points": "30",
+        "basra_points": "10", "jack_basra_points": "20", "seven_diamonds": "wild", **fields,
+    }
+    return {f"computer-{name}": value for name, value in data.items()}
+
+
+def test_create_stores_the_clock(alice):
+    logged_in(alice).post(reverse("table_create"), {**VALID, "move_seconds": "10"})
+    assert Match.objects.get().move_seconds == 10
+
+
+def test_a_rated_table_needs_a_clock(alice):
+    response = logged_in(alice).post(
+        reverse("table_create"), {**VALID, "mode": "rated", "move_seconds": "none"}
+    )
+    assert response.status_code == 400
+    assert "move_seconds" in response.context["form"].errors
+    assert not Match.objects.exists()
+    logged_in(alice).post(reverse("table_create"), {**VALID, "move_seconds": "none"})
+    assert Match.objects.get().move_seconds is None
+
+
+def test_play_the_computer_two_players_starts_at_once(alice):
+    response = logged_in(alice).post(reverse("table_computer"), computer_data(opponent="strong"))
+    match = Match.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("table", args=[match.id])
+    assert match.status == "playing" and match.rated is False and match.move_seconds is None
+    assert match.rules["target"] == 11
+    assert list(match.seats.values_list("seat", "user__username", "bot")) == [
+        (0, "alice", ""), (1, None, "strong")]
+
+
+def test_play_the_computer_four_players_leaves_seats_to_people(alice, bob):
+    logged_in(alice).post(reverse("table_computer"), computer_data(
+        players="4", seat_1="random", seat_2="human", seat_3="greedy", move_seconds="20"))
+    match = Match.objects.get()
+    assert match.status == "open" and match.move_seconds == 20
+    assert list(match.seats.values_list("seat", "bot")) == [(0, ""), (1, "random"), (3, "greedy")]
+    # The lobby shows the computer seats with their badge, and offers the empty seat.
+    page = logged_in(bob).get(reverse("lobby")).content.decode()
+    assert 'data-bot="random"' in page and "Computer (Random)" in page
+    assert f'action="{reverse("table_join", args=[match.id])}"' in page
+    # bob takes the random bot's seat instead of the empty one.
+    logged_in(bob).post(reverse("table_join", args=[match.id]), {"seat": "1"})
+    assert list(match.seats.values_list("seat", "user__username", "bot")) == [
+        (0, "alice", ""), (1, "bob", ""), (3, None, "greedy")]
+
+
+def test_play_the_computer_needs_a_computer(alice):
+    response = logged_in(alice).post(reverse("table_computer"), computer_data(
+        players="4", seat_1="human", seat_2="human", seat_3="human"))
+    assert response.status_code == 400
+    assert response.context["computer_form"].non_field_errors()
+    assert not Match.objects.exists()
+
+
+def test_play_the_computer_requires_login(client):
+    response = client.post(reverse("table_computer"), computer_data())
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+    assert not Match.objects.exists()
+
+
+def test_table_page_labels_for_the_clock_and_the_computer(alice):
+    match = new_table(alice)
+    labels = config_of(logged_in(alice).get(reverse("table", args=[match.id])),
+                       "table-config")["labels"]
+    assert labels["bots"]["greedy"] == "Computer (Greedy)"
+    assert labels["resignConfirm"] and labels["claim"] == "Claim the win"

@@ -1,0 +1,184 @@
+"""Claims, resignations, timeouts, heartbeats and the deadline watch over the real sockets
+(docs/protocol.md "Clock, absence, claim and resign")."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import broadcast, clock, services
+from games.models import Event, Match, Seat
+from tests.games.helpers import seated_match
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+def table_path(match_id: int) -> str:
+    return f"/ws/table/{match_id}/"
+
+
+@db
+def reload(match: Match) -> Match:
+    return Match.objects.get(pk=match.pk)
+
+
+@db
+def kinds(match_id: int) -> list[str]:
+    return list(Event.objects.filter(match_id=match_id).order_by("seq")
+                .values_list("kind", flat=True))
+
+
+@db
+def seat_row(match_id: int, seat: int) -> Seat:
+    return Seat.objects.get(match_id=match_id, seat=seat)
+
+
+@db
+def make_absent(match: Match, present_user, seat: int) -> None:
+    """Time passes: the person at ``seat`` went quiet, ``present_user`` kept beating."""
+    later = timezone.now() + timedelta(seconds=600)
+    services.player_seen(match_id=match.pk, user=present_user, now=later)
+    assert services.mark_absent(match_id=match.pk, now=later) == 1
+    assert Seat.objects.get(match=match, seat=seat).absent
+
+
+async def expect_error(comm, code: str) -> dict:
+    message = await comm.receive_json_from()
+    assert message["type"] == "error", message
+    assert message["code"] == code, message
+    assert message["message"]
+    return message
+
+
+async def test_claim_over_the_socket(make_player, open_socket, known_decks, settings):
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    first = await a.receive_json_from()
+    await a.send_json_to({"type": "claim"})
+    await expect_error(a, "claim_not_allowed")
+    await make_absent(match, alice.user, 1)
+    absent = await a.receive_json_from()
+    assert absent["seats"][1]["absent"] is True and absent["prev_seq"] == first["seq"]
+    await a.send_json_to({"type": "claim"})
+    won = await a.receive_json_from()
+    assert won["result"] == {"winner": 0, "scores": [0, 0], "reason": "claim"}
+    assert won["match"]["status"] == "finished" and won["deadline"] is None
+    assert (await kinds(match.pk))[-3:] == ["absent", "claim", "match_end"]
+    # bob comes back too late: he sees the result, and cannot claim or play.
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    assert (await b.receive_json_from())["result"]["reason"] == "claim"
+    await b.send_json_to({"type": "claim"})
+    await expect_error(b, "match_over")
+
+
+async def test_a_returning_socket_clears_the_absence(make_player, open_socket, known_decks):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    await a.receive_json_from()
+    await make_absent(match, alice.user, 1)
+    assert (await a.receive_json_from())["seats"][1]["absent"] is True
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    assert (await b.receive_json_from())["seats"][1]["absent"] is True  # the state on connect
+    back = await a.receive_json_from()  # ...then everyone learns that bob is back
+    assert back["seats"][1]["absent"] is False
+    assert (await kinds(match.pk))[-1] == "returned"
+    assert (await b.receive_json_from())["seq"] == back["seq"]
+    await a.send_json_to({"type": "claim"})
+    await expect_error(a, "opponent_returned")
+
+
+async def test_sockets_keep_last_seen(make_player, open_socket, known_decks, monkeypatch):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    stale = timezone.now() - timedelta(hours=1)
+    await db(Seat.objects.filter(match=match).update)(last_seen=stale)
+    beats = []
+    real_seen = services.player_seen
+
+    def counted(**kwargs):
+        beats.append(kwargs["user"].username)
+        real_seen(**kwargs)
+
+    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(services, "player_seen", counted)
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    await a.receive_json_from()
+    assert (await seat_row(match.pk, 0)).last_seen > stale  # connecting counts
+    assert (await seat_row(match.pk, 1)).last_seen == stale
+    for _ in range(100):  # the watch beats on its own while the socket is open
+        if beats.count("alice") >= 2:
+            break
+        await asyncio.sleep(0.05)
+    assert beats.count("alice") >= 2 and "bob" not in beats
+    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 3600)
+    await a.disconnect()
+    gone_at = (await seat_row(match.pk, 0)).last_seen
+    assert gone_at >= timezone.now() - timedelta(seconds=5)  # disconnecting counts too
+
+
+async def test_resign_over_the_socket(make_player, open_socket, known_decks):
+    alice, bob, carol = [await db(make_player)(n) for n in ("alice", "bob", "carol")]
+    match = await db(seated_match)([alice.user, bob.user])
+    anonymous = await open_socket(table_path(match.pk))
+    watcher = await open_socket(table_path(match.pk), carol.cookie)
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    for comm in (anonymous, watcher, b):
+        await comm.receive_json_from()
+    await anonymous.send_json_to({"type": "resign"})
+    await expect_error(anonymous, "login_required")
+    await watcher.send_json_to({"type": "resign"})
+    await expect_error(watcher, "not_seated")
+    assert (await reload(match)).status == Match.Status.PLAYING
+    await b.send_json_to({"type": "resign"})
+    for comm in (b, watcher, anonymous):
+        over = await comm.receive_json_from()
+        assert over["result"] == {"winner": 0, "scores": [0, 0], "reason": "resign"}
+    finished = await reload(match)
+    assert (finished.status, finished.winner_side, finished.result) == ("finished", 0, "resign")
+
+
+async def test_a_late_play_is_refused_as_timed_out(make_player, open_socket, known_decks):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    view = await b.receive_json_from()
+    assert view["round"]["turn"] == 1  # dealer 0: bob first
+    match = await reload(match)
+    assert await db(clock.tick)(now=match.deadline) == 1  # bob's 30 seconds are over
+    after = await b.receive_json_from()
+    assert after["round"]["last_play"]["seat"] == 1
+    # The click bob made on the old picture arrives now.
+    await b.send_json_to({"type": "play", "card": view["round"]["hand"][0], "seq": view["seq"]})
+    error = await expect_error(b, "timed_out")
+    assert "ran out" in error["message"]
+    fresh = await b.receive_json_from()
+    assert fresh["seq"] == after["seq"] and fresh["prev_seq"] is None
+
+
+async def test_a_socket_reads_the_table_when_a_deadline_passes_without_news(
+    make_player, open_socket, known_decks, settings, monkeypatch
+):
+    # The computer plays at once; the clock runs "in another process": its broadcast never
+    # reaches this one (what the in-memory channel layer does across processes).
+    settings.BASRA_BOT_DELAY_SECONDS = (0, 0)
+    alice = await db(make_player)("alice")
+    match = await db(services.create_table)(user=alice.user, players=2, rules={}, rated=False,
+                                            bots={1: "greedy"})
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    assert view["round"]["turn"] == 1 and view["deadline"] is not None
+    monkeypatch.setattr(broadcast, "send_states", lambda *args, **kwargs: None)
+    assert await db(clock.tick)(now=timezone.now()) == 1
+    moved = await a.receive_json_from(timeout=5)
+    assert moved["seq"] > view["seq"] and moved["round"]["turn"] == 0
+    assert moved["round"]["last_play"]["seat"] == 1
+    assert moved["seats"][1]["bot"] == "greedy"
