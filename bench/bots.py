@@ -48,13 +48,18 @@ from games.engine.bots import BOTS, Bot, StrongBot  # noqa: E402
 
 @dataclass
 class Outcome:
-    """One match: who won, and what the bots spent thinking (seconds, per bot name)."""
+    """One match: who won, and what the bots spent thinking per move (seconds, per bot name).
+
+    ``think``: wall-clock time; ``cpu``: this process's CPU time, which other work on a shared
+    machine does not inflate.
+    """
 
     index: int
     a_won: bool
     scores: tuple[int, int]
     rounds: int
     think: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -88,7 +93,8 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
     rules = Rules(players=args.players, target=args.target)
     names = [a if seat % 2 == a_side else b for seat in range(args.players)]
     bots = [make_bot(name, seed * 100 + seat, args) for seat, name in enumerate(names)]
-    think: dict[str, list[float]] = {a: [], b: []} if a != b else {a: []}
+    think: dict[str, list[float]] = {name: [] for name in (a, b)}
+    cpu: dict[str, list[float]] = {name: [] for name in (a, b)}
     rng = random.Random(seed)
     m = Match(rules, dealer=0)
     while not m.over:
@@ -98,11 +104,12 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
         while not m.round.over:
             seat = m.round.turn
             view = m.view(seat)
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             card = bots[seat].choose(view)
             think[names[seat]].append(time.perf_counter() - start)
+            cpu[names[seat]].append(time.process_time() - start_cpu)
             m.play(card, seat=seat)
-    return Outcome(index, m.winner == a_side, m.scores, m.round_number, think)
+    return Outcome(index, m.winner == a_side, m.scores, m.round_number, think, cpu)
 
 
 def run_pair(a: str, b: str, args: argparse.Namespace) -> None:
@@ -132,15 +139,15 @@ def report(a: str, b: str, outcomes: Iterable[Outcome], elapsed: float, args: ar
     print(f"  {a} wins {wins}/{n} = {wins / n:.1%}  (95% Wilson CI {low:.1%} .. {high:.1%})")
     print(f"  rounds per match {rounds:.2f}; wall time {elapsed:.0f} s over {args.workers} processes")
     for name in dict.fromkeys((a, b)):
-        times = [t for o in outcomes for t in o.think.get(name, [])]
-        if times:
-            times.sort()
-            mean = sum(times) / len(times)
-            p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-            print(
-                f"  {name}: {len(times)} moves, think per move mean {mean * 1000:.2f} ms, "
-                f"p99 {p99 * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms"
-            )
+        for what, attr in (("wall", "think"), ("cpu", "cpu")):
+            times = sorted(t for o in outcomes for t in getattr(o, attr).get(name, []))
+            if times:
+                mean = sum(times) / len(times)
+                p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+                print(
+                    f"  {name}: {len(times)} moves, {what} per move mean {mean * 1000:.2f} ms, "
+                    f"p99 {p99 * 1000:.2f} ms, max {times[-1] * 1000:.2f} ms"
+                )
     sys.stdout.flush()
 
 
