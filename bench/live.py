@@ -1,0 +1,283 @@
+"""Live-table benchmark: N concurrent 2-player tables played over websockets against daphne.
+
+What it measures (``shared/bench/BENCH.md``): the round trip a player feels, from sending a
+``play`` to receiving the resulting ``state`` on the same socket, with every seat on its own
+websocket (the ``websockets`` library), all sockets connected in a burst, tables starting
+staggered over the first second and a think time between plays. It prints, per N: round trip
+p50 / p99 / max (ms), plays per second, errors (must be 0), and the server's resident memory
+(current and peak, from ``/proc/<pid>/status``) and its CPU time per play (connecting and
+closing the sockets included), the figure that load on the machine does not inflate.
+
+The server is started here the way production runs it: daphne, PostgreSQL (``DATABASE_URL``),
+the Redis channel layer (``REDIS_URL``), ``DEBUG=0``. Users, sessions and tables are created
+directly through the ORM and ``games.services`` before each run.
+
+Usage::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/5 \\
+    .venv/bin/python bench/live.py --tables 50 200 --plays 20 --think 1.0 --saturation 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def django_setup() -> None:
+    """Configure Django in this process (for the fixtures), with the server's settings."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
+    import django
+
+    django.setup()
+
+
+def server_env() -> dict[str, str]:
+    """The server's environment: the caller's, production-like (no debug)."""
+    env = dict(os.environ)
+    env.setdefault("DEBUG", "0")
+    env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
+    env.setdefault("LOG_LEVEL", "WARNING")
+    env.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(port: int, log: Path) -> subprocess.Popen:
+    """Start daphne and wait until it accepts connections."""
+    daphne = ROOT / ".venv" / "bin" / "daphne"
+    process = subprocess.Popen(
+        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "basra_site.asgi:application"],
+        cwd=ROOT,
+        env=server_env(),
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+    )
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"daphne exited; see {log}") from None
+            time.sleep(0.1)
+    raise RuntimeError(f"daphne did not start; see {log}")
+
+
+def memory(pid: int) -> tuple[int, int]:
+    """(current, peak) resident memory of a process, in MiB."""
+    values = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            values[key] = int(rest.split()[0]) // 1024
+    return values["VmRSS"], values["VmHWM"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process (all its threads) has used so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def make_tables(count: int) -> list[tuple[int, str, str]]:
+    """``count`` started 2-player tables: ``(match id, session cookie seat 0, seat 1)``.
+
+    Bench users are created once (no password: they only need a session); every run gets new
+    sessions and new tables.
+    """
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth import get_user_model
+    from importlib import import_module
+
+    from games import services
+
+    User = get_user_model()
+    names = [f"bench{i:04d}" for i in range(2 * count)]
+    existing = set(User.objects.filter(username__in=names).values_list("username", flat=True))
+    missing = []
+    for name in names:
+        if name not in existing:
+            user = User(username=name, email=f"{name}@bench.invalid")
+            user.set_unusable_password()
+            missing.append(user)
+    User.objects.bulk_create(missing)
+    users = {u.username: u for u in User.objects.filter(username__in=names)}
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    def session(user) -> str:
+        s = store()
+        s[SESSION_KEY] = str(user.pk)
+        s[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        s[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        s.create()
+        return s.session_key
+
+    tables = []
+    for i in range(count):
+        first, second = users[names[2 * i]], users[names[2 * i + 1]]
+        match = services.create_table(user=first, players=2, rules={}, rated=False)
+        services.join_table(user=second, match_id=match.pk)
+        seats = {s.seat: s.user_id for s in match.seats.all()}
+        cookie = {first.pk: session(first), second.pk: session(second)}
+        tables.append((match.pk, cookie[seats[0]], cookie[seats[1]]))
+    return tables
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+async def play_tables(port: int, tables, plays: int, think: float) -> tuple[Figures, float, float]:
+    """Play ``plays`` moves at every table; returns figures, connect time and play time (s)."""
+    import websockets
+
+    figures = Figures()
+    url = f"ws://127.0.0.1:{port}/ws/table/"
+    origin = f"http://127.0.0.1:{port}"
+
+    async def connect(match_id: int, cookie: str):
+        # The burst: every socket connects at a random moment of the first second.
+        await asyncio.sleep(random.random())
+        sock = await websockets.connect(
+            f"{url}{match_id}/",
+            origin=origin,
+            additional_headers={"Cookie": f"sessionid={cookie}"},
+            max_queue=None,
+        )
+        first = json.loads(await sock.recv())
+        if first.get("type") != "state":
+            raise RuntimeError(f"first message {first}")
+        return sock, first
+
+    async def next_state(sock, after: int) -> dict:
+        while True:
+            message = json.loads(await asyncio.wait_for(sock.recv(), 30))
+            if message["type"] == "state" and message["seq"] > after:
+                return message
+            if message["type"] == "error":
+                figures.errors.append(message["code"])
+
+    started = time.perf_counter()
+    pairs = await asyncio.gather(
+        *(asyncio.gather(connect(m, a), connect(m, b)) for m, a, b in tables),
+        return_exceptions=True,
+    )
+    connect_time = time.perf_counter() - started
+
+    async def table(pair) -> None:
+        (sock_a, state_a), (sock_b, state_b) = pair
+        socks, states = [sock_a, sock_b], [state_a, state_b]
+        await asyncio.sleep(random.random() * max(think, 1.0))
+        for _ in range(plays):
+            if states[0]["result"] is not None:
+                break
+            turn = states[0]["round"]["turn"]
+            mine = states[turn]
+            start = time.perf_counter()
+            await socks[turn].send(
+                json.dumps({"type": "play", "card": mine["round"]["hand"][0], "seq": mine["seq"]})
+            )
+            states[turn] = await next_state(socks[turn], mine["seq"])
+            figures.latencies.append(time.perf_counter() - start)
+            states[1 - turn] = await next_state(socks[1 - turn], mine["seq"])
+            if think:
+                await asyncio.sleep(think)
+
+    good = []
+    for pair in pairs:
+        if isinstance(pair, BaseException):
+            figures.errors.append(f"connect: {pair!r}")
+        else:
+            good.append(pair)
+    started = time.perf_counter()
+    results = await asyncio.gather(*(table(pair) for pair in good), return_exceptions=True)
+    play_time = time.perf_counter() - started
+    figures.errors += [f"table: {r!r}" for r in results if isinstance(r, BaseException)]
+    await asyncio.gather(
+        *(sock.close() for pair in good for sock, _ in pair), return_exceptions=True
+    )
+    return figures, connect_time, play_time
+
+
+def report(n: int, think: float, figures: Figures, connect_time: float, play_time: float,
+           rss: tuple[int, int], cpu: float) -> str:
+    lat = sorted(figures.latencies)
+    if len(lat) >= 2:
+        q = statistics.quantiles(lat, n=100)
+        p50, p99 = q[49] * 1000, q[98] * 1000
+    else:
+        p50 = p99 = float("nan")
+    kinds = sorted(set(figures.errors))
+    return (
+        f"tables={n:4d} think={think:.1f}s plays={len(lat):6d} "
+        f"p50={p50:7.1f}ms p99={p99:7.1f}ms max={(lat[-1] * 1000 if lat else 0):7.1f}ms "
+        f"plays/s={len(lat) / play_time if play_time else 0:6.0f} errors={len(figures.errors)}"
+        f"{' ' + str(kinds[:3]) if kinds else ''} connect={connect_time:.2f}s "
+        f"server_rss={rss[0]}MiB peak={rss[1]}MiB "
+        f"server_cpu={cpu * 1000 / max(len(lat), 1):.1f}ms/play"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
+    parser.add_argument("--plays", type=int, default=20, help="plays per table")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between plays")
+    parser.add_argument("--saturation", type=int, nargs="*", default=[],
+                        help="table counts to run again with think time 0")
+    parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-daphne.log"))
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the bench runs like production.")
+
+    # The fixtures' session hashes depend on SECRET_KEY: this process must match the server's.
+    os.environ.update(server_env())
+    django_setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    port = free_port()
+    server = start_server(port, args.log)
+    print(f"daphne pid {server.pid} on port {port}; DATABASE_URL={os.environ['DATABASE_URL']} "
+          f"REDIS_URL={os.environ['REDIS_URL']}; {os.cpu_count()} CPUs", flush=True)
+    try:
+        runs = [(n, args.think) for n in args.tables] + [(n, 0.0) for n in args.saturation]
+        for n, think in runs:
+            tables = make_tables(n)
+            cpu = cpu_seconds(server.pid)
+            figures, connect_time, play_time = asyncio.run(
+                play_tables(port, tables, args.plays, think)
+            )
+            cpu = cpu_seconds(server.pid) - cpu
+            print(report(n, think, figures, connect_time, play_time, memory(server.pid), cpu),
+                  flush=True)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+if __name__ == "__main__":
+    main()
