@@ -2,21 +2,23 @@
 
 What it measures (``shared/bench/BENCH.md``): the round trip a player feels, from sending a
 ``play`` to receiving the resulting ``state`` on the same socket, with every seat on its own
-websocket (the ``websockets`` library), all sockets connected in a burst, tables starting
-staggered over the first second and a think time between plays. It prints, per N: round trip
-p50 / p99 / max (ms), plays per second, errors (must be 0), and the server's resident memory
-(current and peak, from ``/proc/<pid>/status``) and its CPU time per play (connecting and
-closing the sockets included), the figure that load on the machine does not inflate.
+websocket (the ``websockets`` library), all sockets connecting within the first second, tables
+starting staggered over the first second and a think time between plays. It prints, per N:
+round trip p50 / p99 / max (ms), plays per second, errors (must be 0), the servers' resident
+memory (current and peak, from ``/proc/<pid>/status``) and their CPU time per play (connecting
+and closing the sockets included), the one figure other load on the machine does not inflate.
 
-The server is started here the way production runs it: daphne, PostgreSQL (``DATABASE_URL``),
-the Redis channel layer (``REDIS_URL``), ``DEBUG=0``. Users, sessions and tables are created
-directly through the ORM and ``games.services`` before each run.
+The servers are started here the way production runs them: daphne (``--servers`` processes,
+sockets spread over them as a load balancer would), PostgreSQL (``DATABASE_URL``), the Redis
+channel layer (``REDIS_URL``), ``DEBUG=0``; ``CONN_MAX_AGE`` is passed through. Users, sessions
+and tables (the default: casual, 30 s clock) are created through the ORM and ``games.services``
+before each run.
 
 Usage::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_bench \\
-    REDIS_URL=redis://127.0.0.1:6379/5 \\
-    .venv/bin/python bench/live.py --tables 50 200 --plays 20 --think 1.0 --saturation 200
+    REDIS_URL=redis://127.0.0.1:6379/5 CONN_MAX_AGE=60 \\
+    .venv/bin/python bench/live.py --tables 50 200 400 --plays 20 --think 1.0 --saturation 200
 """
 
 from __future__ import annotations
@@ -150,20 +152,25 @@ class Figures:
     errors: list[str] = field(default_factory=list)
 
 
-async def play_tables(port: int, tables, plays: int, think: float) -> tuple[Figures, float, float]:
-    """Play ``plays`` moves at every table; returns figures, connect time and play time (s)."""
+async def play_tables(
+    ports: list[int], tables, plays: int, think: float
+) -> tuple[Figures, float, float]:
+    """Play ``plays`` moves at every table; returns figures, connect time and play time (s).
+
+    Socket ``k`` of table ``i`` goes to server ``ports[(2 * i + k) % len(ports)]``, as a load
+    balancer would spread them: with several servers the two seats of a table are on different
+    processes and every state crosses Redis.
+    """
     import websockets
 
     figures = Figures()
-    url = f"ws://127.0.0.1:{port}/ws/table/"
-    origin = f"http://127.0.0.1:{port}"
 
-    async def connect(match_id: int, cookie: str):
+    async def connect(port: int, match_id: int, cookie: str):
         # The burst: every socket connects at a random moment of the first second.
         await asyncio.sleep(random.random())
         sock = await websockets.connect(
-            f"{url}{match_id}/",
-            origin=origin,
+            f"ws://127.0.0.1:{port}/ws/table/{match_id}/",
+            origin=f"http://127.0.0.1:{port}",
             additional_headers={"Cookie": f"sessionid={cookie}"},
             max_queue=None,
         )
@@ -180,9 +187,15 @@ async def play_tables(port: int, tables, plays: int, think: float) -> tuple[Figu
             if message["type"] == "error":
                 figures.errors.append(message["code"])
 
+    def port_of(table: int, seat: int) -> int:
+        return ports[(2 * table + seat) % len(ports)]
+
     started = time.perf_counter()
     pairs = await asyncio.gather(
-        *(asyncio.gather(connect(m, a), connect(m, b)) for m, a, b in tables),
+        *(
+            asyncio.gather(connect(port_of(i, 0), m, a), connect(port_of(i, 1), m, b))
+            for i, (m, a, b) in enumerate(tables)
+        ),
         return_exceptions=True,
     )
     connect_time = time.perf_counter() - started
@@ -248,6 +261,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds between plays")
     parser.add_argument("--saturation", type=int, nargs="*", default=[],
                         help="table counts to run again with think time 0")
+    parser.add_argument("--servers", type=int, default=1, help="daphne processes")
     parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-daphne.log"))
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
@@ -259,24 +273,34 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    port = free_port()
-    server = start_server(port, args.log)
-    print(f"daphne pid {server.pid} on port {port}; DATABASE_URL={os.environ['DATABASE_URL']} "
-          f"REDIS_URL={os.environ['REDIS_URL']}; {os.cpu_count()} CPUs", flush=True)
+    ports = [free_port() for _ in range(args.servers)]
+    servers = [
+        start_server(port, args.log.with_suffix(f".{index}.log"))
+        for index, port in enumerate(ports)
+    ]
+    print(
+        f"{args.servers} daphne process(es) {[s.pid for s in servers]}; "
+        f"CONN_MAX_AGE={os.environ.get('CONN_MAX_AGE', '0')}; {os.cpu_count()} CPUs; "
+        f"load average before: {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     try:
         runs = [(n, args.think) for n in args.tables] + [(n, 0.0) for n in args.saturation]
         for n, think in runs:
             tables = make_tables(n)
-            cpu = cpu_seconds(server.pid)
+            cpu = sum(cpu_seconds(s.pid) for s in servers)
             figures, connect_time, play_time = asyncio.run(
-                play_tables(port, tables, args.plays, think)
+                play_tables(ports, tables, args.plays, think)
             )
-            cpu = cpu_seconds(server.pid) - cpu
-            print(report(n, think, figures, connect_time, play_time, memory(server.pid), cpu),
-                  flush=True)
+            cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu
+            rss = [memory(s.pid) for s in servers]
+            total = (sum(r[0] for r in rss), sum(r[1] for r in rss))
+            print(report(n, think, figures, connect_time, play_time, total, cpu), flush=True)
     finally:
-        server.terminate()
-        server.wait(10)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(10)
 
 
 if __name__ == "__main__":
