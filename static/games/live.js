@@ -93,6 +93,30 @@
     return el(options.tag || "div", attrs, [corner("top"), centre, corner("bottom")]);
   }
 
+  /** The computer-player badge: a small robot head drawn in SVG (no emoji font needed). */
+  function botIcon(label) {
+    var ns = "http://www.w3.org/2000/svg";
+    var svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "0 0 16 16");
+    svg.setAttribute("class", "bot-badge");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", label);
+    var title = document.createElementNS(ns, "title");
+    title.textContent = label;
+    svg.appendChild(title);
+    [["rect", {x: 2, y: 4, width: 12, height: 10, rx: 2, fill: "currentColor"}],
+     ["line", {x1: 8, y1: 1.5, x2: 8, y2: 4, stroke: "currentColor", "stroke-width": 1.5}],
+     ["circle", {cx: 8, cy: 1.5, r: 1.3, fill: "currentColor"}],
+     ["circle", {cx: 5.5, cy: 8.5, r: 1.5, fill: "#fff"}],
+     ["circle", {cx: 10.5, cy: 8.5, r: 1.5, fill: "#fff"}],
+     ["rect", {x: 5, y: 11.2, width: 6, height: 1.3, rx: .6, fill: "#fff"}]].forEach(function (part) {
+      var node = document.createElementNS(ns, part[0]);
+      Object.keys(part[1]).forEach(function (key) { node.setAttribute(key, part[1][key]); });
+      svg.appendChild(node);
+    });
+    return svg;
+  }
+
   /** A face-down card (another seat's hand). */
   function cardBack(size) {
     return el("div", {class: "card back " + (size || ""), "aria-hidden": "true"});
@@ -194,7 +218,7 @@
 
   window.Basra = {
     fmt: fmt, el: el, config: config, postForm: postForm, parseCard: parseCard,
-    cardName: cardName, cardNode: cardNode, cardBack: cardBack, LiveSocket: LiveSocket,
+    cardName: cardName, cardNode: cardNode, cardBack: cardBack, botIcon: botIcon, LiveSocket: LiveSocket,
     showStatus: showStatus,
   };
 })();

@@ -26,7 +26,7 @@
   function seatChip(s) {
     if (s.bot) {
       return el("li", {class: "seat-chip bot", dataset: {seat: s.seat, bot: s.bot}}, [
-        el("span", {class: "bot-badge", "aria-hidden": "true", text: "\uD83E\uDD16"}),
+        B.botIcon(L.botBadge),
         " " + (L.bots[s.bot] || s.bot),
       ]);
     }

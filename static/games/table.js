@@ -27,10 +27,22 @@
 
   function players() { return state.match.players; }
 
-  function seatName(seat) {
-    var found = (state.seats || []).filter(function (s) { return s.seat === seat; })[0];
-    return found ? found.username : null;
+  function seatOf(seat) {
+    return (state.seats || []).filter(function (s) { return s.seat === seat; })[0] || null;
   }
+
+  /** The name shown for a seat: the person's, or "Computer (level)" for a computer seat. */
+  function seatName(seat) {
+    var found = seatOf(seat);
+    if (!found) return null;
+    if (found.username) return found.username;
+    return found.bot ? (L.bots[found.bot] || found.bot) : null;
+  }
+
+  function isSeated() { return state.you !== null && state.you !== undefined; }
+
+  /** The computer plays this seat now (a computer seat, or a person it replaced). */
+  function isBot(seat) { var s = seatOf(seat); return !!(s && s.bot); }
 
   function sideNames(side) {
     var names = [];
@@ -64,7 +76,8 @@
     $("table-meta").replaceChildren(
       el("span", {class: "chip", text: B.fmt(L.players, {count: m.players})}),
       el("span", {class: "chip", text: B.fmt(L.target, {target: state.target})}),
-      el("span", {class: "chip" + (m.rated ? " chip-rated" : ""), text: m.rated ? L.rated : L.casual})
+      el("span", {class: "chip" + (m.rated ? " chip-rated" : ""), text: m.rated ? L.rated : L.casual}),
+      el("span", {class: "chip", text: state.move_seconds ? B.fmt(L.perPlay, {seconds: state.move_seconds}) : L.noClock})
     );
   }
 
@@ -77,9 +90,18 @@
     var chips = [];
     for (var seat = 0; seat < n; seat++) {
       var name = seatName(seat);
+      var bot = isBot(seat);
       if (name) taken += 1;
-      chips.push(el("li", {class: "seat-chip" + (name ? "" : " empty"), dataset: {seat: seat}},
-                       [name || L.emptySeat]));
+      var chip = el("li", {class: "seat-chip" + (bot ? " bot" : name ? "" : " empty"),
+                           dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
+                    [bot ? botBadge() : null, name || L.emptySeat]);
+      if (bot && !seated && cfg.username) {
+        // A person may take a computer's seat before the start.
+        var form = B.postForm(url("join"), cfg.csrfToken, L.takeSeat, "secondary");
+        form.appendChild(el("input", {type: "hidden", name: "seat", value: seat}));
+        chip.appendChild(form);
+      }
+      chips.push(chip);
     }
     var actions = el("div", {class: "table-row-actions"});
     if (seated) actions.appendChild(B.postForm(url("leave"), cfg.csrfToken, L.leave, "secondary"));
@@ -141,26 +163,35 @@
   function seatBox(seat) {
     var r = state.round;
     var isViewer = seat === state.you;
-    var name = seatName(seat) || L.emptySeat;
+    var found = seatOf(seat);
+    // A computer seat shows its level next to the computer badge (the full name is long).
+    var name = found && !found.username && found.bot ? (L.botLevels[found.bot] || found.bot)
+      : seatName(seat) || L.emptySeat;
     var size = r ? r.hand_sizes[seat] : 0;
     var badges = [];
     if (r && r.dealer === seat) badges.push(el("span", {class: "badge dealer", title: L.dealer, text: L.dealer}));
+    var info = seatOf(seat) || {};
+    if (info.absent && !info.bot) badges.push(el("span", {class: "badge absent", text: L.absent}));
+    var onTurn = r && !r.over && r.turn === seat && !state.result;
     var backs = null;
     if (!isViewer) {
       backs = el("div", {class: "backs"}, []);
       for (var i = 0; i < size; i++) backs.appendChild(B.cardBack("mini"));
     }
     return el("div", {
-      class: "seat-box" + (r && !r.over && r.turn === seat && !state.result ? " on-turn" : "") +
-             (isViewer ? " me" : "") + (seat % 2 === mySide() ? " partner-side" : ""),
-      dataset: {seat: seat, handSize: size},
+      class: "seat-box" + (onTurn ? " on-turn" : "") +
+             (isViewer ? " me" : "") + (seat % 2 === mySide() ? " partner-side" : "") +
+             (info.bot ? " bot" : "") + (info.absent ? " absent" : ""),
+      dataset: {seat: seat, handSize: size, bot: info.bot || null},
     }, [
       el("div", {class: "seat-name"}, [
+        info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
         el("span", {class: "name", text: name}),
         isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
       ]),
       backs,
       el("div", {class: "seat-info"}, [el("span", {class: "hand-count", text: B.fmt(L.cardsInHand, {count: size})})].concat(badges)),
+      onTurn ? el("div", {class: "countdown", "aria-hidden": "true"}) : null,
     ]);
   }
 
@@ -302,14 +333,21 @@
     var headline = side === null ? winners : (side === result.winner ? L.youWon : L.youLost);
     banner.className = "result-banner" + (side === null ? "" : side === result.winner ? " won" : " lost");
     banner.dataset.winner = result.winner;
-    banner.replaceChildren(
+    var reason = null;
+    if (result.reason === "claim") reason = L.reasonClaim;
+    else if (result.reason === "resign") {
+      reason = B.fmt(L.reasonResign, {names: sideNames(1 - result.winner)});
+    }
+    banner.dataset.reason = result.reason || "target";
+    banner.replaceChildren.apply(banner, [
       el("strong", {class: "result-title", text: L.matchOver + " · " + headline}),
+      reason ? el("span", {class: "result-reason", text: reason}) : null,
       el("span", {class: "result-line"}, [
         el("bdi", {text: sideNames(0)}), " " + result.scores[0] + " – " + result.scores[1] + " ",
         el("bdi", {text: sideNames(1)}),
       ]),
       el("a", {class: "button", href: url("lobby"), text: L.backToLobby})
-    );
+    ].filter(Boolean));
     banner.hidden = false;
   }
 
@@ -328,6 +366,103 @@
     renderHand();
     renderBreakdown();
     renderResult();
+    renderNotices();
+    renderActions();
+    tick();
+  }
+
+  // --- the clock, notices, claim and resign ----------------------------------------------------
+
+  function botBadge(title) {
+    return B.botIcon(title || L.botBadge);
+  }
+
+  /** Milliseconds left to the deadline, in the server's time (null: no clock running). */
+  function remaining() {
+    if (!state || !state.deadline || state.result) return null;
+    return Date.parse(state.deadline) - (Date.now() + clockOffset);
+  }
+
+  /** Redraw the countdowns (every quarter second, and after every state). */
+  function tick() {
+    var left = remaining();
+    var r = state && state.round;
+    var botTurn = r && r.turn !== null && isBot(r.turn);
+    var text = "";
+    if (left !== null && r && !r.over) {
+      text = botTurn ? L.thinking : B.fmt(L.secondsLeft, {seconds: Math.max(0, Math.ceil(left / 1000))});
+    }
+    document.querySelectorAll("#board .countdown").forEach(function (node) {
+      node.textContent = text;
+      node.classList.toggle("low", !botTurn && left !== null && left < 5000);
+    });
+    var mine = $("my-clock");
+    mine.textContent = isMyTurn() && left !== null ? text : "";
+    mine.hidden = mine.textContent === "";
+    mine.classList.toggle("low", left !== null && left < 5000);
+    root.dataset.remaining = left === null ? "" : String(Math.max(0, Math.ceil(left / 1000)));
+  }
+
+  function opponentSeat() { return state.you === null ? null : (state.you + 1) % 2; }
+
+  function canClaim() {
+    if (!isSeated() || players() !== 2 || state.match.status !== "playing" || state.result) return false;
+    var other = seatOf(opponentSeat());
+    var me = seatOf(state.you);
+    return !!(other && other.absent && !other.bot && other.username && me && !me.bot);
+  }
+
+  function renderNotices() {
+    var box = $("notices");
+    var items = [];
+    var playing = state.match.status === "playing" && !state.result;
+    if (playing) {
+      (state.seats || []).forEach(function (s) {
+        var mine = s.seat === state.you;
+        var partner = isSeated() && players() === 4 && s.seat === (state.you + 2) % 4;
+        if (s.bot && s.username) {
+          items.push([mine ? L.youReplaced : B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}),
+                      "replaced", s.seat]);
+        } else if (s.absent && mine) {
+          items.push([L.youAbsent, "absent", s.seat]);
+        } else if (s.absent && players() === 2 && isSeated()) {
+          items.push([B.fmt(L.opponentLeft, {name: s.username}), "opponent-left", s.seat]);
+        }
+        if (s.resign_offer) {
+          items.push([mine ? L.youOffered : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: seatName(s.seat)}),
+                      "resign-offer", s.seat]);
+        }
+      });
+    }
+    box.replaceChildren.apply(box, items.map(function (item) {
+      var notice = el("p", {class: "notice", dataset: {notice: item[1], seat: item[2]}}, [item[0]]);
+      if (item[1] === "opponent-left" && canClaim()) {
+        notice.appendChild(el("button", {type: "button", class: "button primary", id: "claim-button",
+          text: L.claim, on: {click: function () { confirmThen(L.claimConfirm, L.claimYes, "claim"); }}}));
+      }
+      return notice;
+    }));
+    box.hidden = items.length === 0;
+  }
+
+  function renderActions() {
+    var me = isSeated() ? seatOf(state.you) : null;
+    var show = !!(me && !me.bot && state.match.status === "playing" && !state.result);
+    var button = $("resign-button");
+    button.hidden = !show;
+    button.disabled = !live || !!(me && me.resign_offer);
+  }
+
+  /** Ask "are you sure?" in the page's dialog, then send {"type": action}. */
+  function confirmThen(question, yes, action) {
+    var dialog = $("confirm-dialog");
+    $("confirm-text").textContent = question;
+    $("confirm-yes").textContent = yes;
+    dialog.returnValue = "";
+    dialog.onclose = function () {
+      if (dialog.returnValue === "yes") socket.send({type: action});
+    };
+    dialog.showModal();
   }
 
   // --- talking to the server -----------------------------------------------------------------
@@ -375,6 +510,7 @@
       var gap = state !== null && msg.prev_seq !== null && msg.prev_seq !== undefined &&
                 msg.prev_seq !== state.seq;
       state = msg;
+      noteServerTime(msg);
       pending = false;
       render();
       if (gap) socket.send({type: "sync"});
@@ -384,12 +520,24 @@
       pending = false;
       if (state) renderHand();
       showError(msg.message || msg.code);
-      // After "stale" the server sends the fresh state by itself.
-      if (msg.code !== "stale") socket.send({type: "sync"});
+      // After "stale" and "timed_out" the server sends the fresh state by itself.
+      if (msg.code !== "stale" && msg.code !== "timed_out") socket.send({type: "sync"});
     }
   }
 
+  /** How far the server's clock is ahead of this browser's (ms), from a state's "now". */
+  var clockOffset = 0;
+  function noteServerTime(msg) {
+    if (msg.now) clockOffset = Date.parse(msg.now) - Date.now();
+  }
+
+  $("resign-button").addEventListener("click", function () {
+    confirmThen(players() === 4 ? L.resignConfirmPair : L.resignConfirm, L.resignYes, "resign");
+  });
+  window.setInterval(function () { if (state) tick(); }, 250);
+
   state = cfg.state;
+  noteServerTime(state);
   render();
   var socket = new B.LiveSocket(cfg.wsPath, {
     onOpen: function (s) { s.send({type: "sync"}); },
@@ -399,7 +547,7 @@
       if (status === "closed" && root.dataset.status !== "closed") showClosed(null);
       live = status === "live";
       if (!live) pending = false;
-      if (state) renderHand();
+      if (state) { renderHand(); renderActions(); }
     },
   });
   // For the browser tests and for debugging from the console.

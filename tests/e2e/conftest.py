@@ -2,7 +2,10 @@
 
 The server runs as a child process (``daphne basra_site.asgi:application``), like Channels'
 ``ChannelsLiveServerTestCase`` does, so the websockets, sessions and static files are the real
-ones. It gets a fresh database: a temporary SQLite file, or, when ``DATABASE_URL`` names a
+ones; next to it runs the table clock (``manage.py run_clock``), as ``make run`` starts it, which
+plays for the computer seats and for timed-out players. The clock's broadcasts cannot cross the
+in-memory channel layer into daphne's process: the table sockets pick its changes up themselves
+when a deadline passes (``games.consumers.TableConsumer``), as they do under ``make run``. It gets a fresh database: a temporary SQLite file, or, when ``DATABASE_URL`` names a
 PostgreSQL server, a new database ``<name>_e2e_<pid>`` on it that is dropped afterwards. Its channel
 layer is the in-memory one (one server process), so it never shares Redis groups with other runs.
 The test process never touches that database: everything goes through the browser.
@@ -78,7 +81,7 @@ def site_url(tmp_path_factory):
     else:
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'e2e.sqlite3'}"
     log_path = workdir / "daphne.log"
-    server = None
+    server = clock = None
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
@@ -91,17 +94,24 @@ def site_url(tmp_path_factory):
                  "basra_site.asgi:application"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
+        with open(workdir / "clock.log", "wb") as log:
+            clock = subprocess.Popen(
+                [sys.executable, "manage.py", "run_clock"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
         url = f"http://127.0.0.1:{port}"
         _wait_until_serving(url, server, log_path)
         yield url
     finally:
-        if server is not None:
-            server.terminate()
+        for process in (server, clock):
+            if process is None:
+                continue
+            process.terminate()
             try:
-                server.wait(timeout=10)
+                process.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+                process.kill()
+                process.wait()
         if postgres is not None:
             postgres.drop()
 

@@ -1,0 +1,108 @@
+"""Playing the computer in the browser: "Play the computer" from the lobby, a whole match to 11
+against the greedy bot (which the clock process plays after its short delay), the bot badge and
+the countdown; then a second table resigned through the confirmation dialog.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import open_lobby, root, screenshot, sign_up
+
+pytestmark = pytest.mark.e2e
+
+#: 2 players: 48 plays a round, half of them the human's; a target of 11 almost always ends in
+#: one round (a 26-26 split with no basra needs another).
+MAX_MY_PLAYS = 24 * 6
+MY_TURN_OR_END = """() => {
+  const table = document.getElementById("table");
+  return table.dataset.myTurn === "true" || table.dataset.finished === "true";
+}"""
+
+
+def play_the_computer(page: Page, *, clock: str) -> int:
+    open_lobby(page)
+    form = page.locator("#computer-form")
+    expect(form.locator('.bot-seats[data-players="4"]')).to_be_hidden()
+    form.locator('input[name="computer-players"][value="2"]').check()
+    form.locator('input[name="computer-target"]').fill("11")
+    form.locator(f'input[name="computer-move_seconds"][value="{clock}"]').check()
+    form.locator('input[name="computer-opponent"][value="greedy"]').check()
+    screenshot(page, "computer-lobby")
+    page.click("#play-computer-button")
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    return int(re.search(r"/table/(\d+)/$", page.url).group(1))
+
+
+def test_a_whole_match_against_the_greedy_bot(new_page):
+    page = new_page()
+    sign_up(page, "hana")
+    play_the_computer(page, clock="60")
+    table = root(page)
+    expect(table).to_have_attribute("data-status", "playing")  # it starts at once
+    expect(table).to_have_attribute("data-you", "0")
+    bot_box = page.locator('.seat-box[data-seat="1"]')
+    expect(bot_box).to_have_attribute("data-bot", "greedy")
+    expect(bot_box.locator(".bot-badge")).to_be_visible()
+    expect(bot_box.locator(".name")).to_have_text("Greedy")
+    expect(page.locator('.side[data-side="1"] .side-name')).to_have_text("Computer (Greedy)")
+    expect(page.locator("#table-meta")).to_contain_text("60 s per play")
+
+    my_plays = bot_plays = 0
+    counted_down = False
+    while True:
+        assert my_plays < MAX_MY_PLAYS
+        # The bot plays by itself after its delay: wait for my turn or the end.
+        page.wait_for_function(MY_TURN_OR_END, timeout=20_000)
+        if table.get_attribute("data-finished") == "true":
+            break
+        if not counted_down:
+            clock = page.locator("#my-clock")
+            expect(clock).to_be_visible()
+            seconds = int(re.match(r"(\d+)", clock.inner_text()).group(1))
+            assert 0 < seconds <= 60
+            counted_down = True
+            screenshot(page, "computer-table")
+        last = page.locator("#last-play")
+        if last.is_visible() and "Computer (Greedy) played" in last.inner_text():
+            bot_plays += 1
+        before = table.get_attribute("data-seq")
+        page.locator("#hand button.card:not([disabled])").first.click()
+        expect(table).not_to_have_attribute("data-seq", before)
+        my_plays += 1
+    assert my_plays >= 20 and bot_plays >= 10
+    banner = page.locator("#result-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_attribute("data-reason", "target")
+    scores = [int(s) for s in page.locator(".side .side-score").all_inner_texts()]
+    assert max(scores) >= 11
+    expect(page.locator("#resign-button")).to_be_hidden()
+    screenshot(page, "computer-result")
+
+
+def test_resign_against_the_computer_after_confirming(new_page):
+    page = new_page()
+    sign_up(page, "rami")
+    play_the_computer(page, clock="none")
+    expect(root(page)).to_have_attribute("data-status", "playing")
+    expect(page.locator("#my-clock")).to_be_hidden()
+    resign = page.locator("#resign-button")
+    expect(resign).to_be_visible()
+    # Cancelling changes nothing.
+    resign.click()
+    dialog = page.locator("#confirm-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("Resign this match?")
+    page.click("#confirm-cancel")
+    expect(dialog).to_be_hidden()
+    expect(root(page)).to_have_attribute("data-finished", "false")
+    # Confirming resigns: the computer wins.
+    resign.click()
+    page.click("#confirm-yes")
+    expect(root(page)).to_have_attribute("data-finished", "true")
+    banner = page.locator("#result-banner")
+    expect(banner).to_have_attribute("data-reason", "resign")
+    expect(banner).to_contain_text("You lost.")
+    expect(banner).to_contain_text("rami resigned")
