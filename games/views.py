@@ -151,7 +151,6 @@ def table_labels() -> dict:
         "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
         "youOffered": _("You offered to resign; waiting for your partner."),
         "offerPending": _("%(name)s offers to resign."),
-        "timeoutPlay": _("time ran out"),
         "reasonClaim": _("won on a claim: the opponent left"),
         "reasonResign": _("%(names)s resigned"),
     }
