@@ -65,8 +65,10 @@
 
   function isMyTurn() {
     var r = state && state.round;
+    // A seat the computer took over is not the person's to play any more.
     return !!(r && !r.over && state.match.status === "playing" && state.you !== null &&
-              state.you !== undefined && r.turn === state.you && !state.result);
+              state.you !== undefined && r.turn === state.you && !state.result &&
+              !isBot(state.you));
   }
 
   // --- drawing -------------------------------------------------------------------------------
