@@ -15,11 +15,15 @@ The strong bot's budget: ``--samples`` determinizations per move (each plays eve
 of the hand and then one deal's worth of plays) and ``--time-limit`` seconds per move, whichever
 ends first; a fixed sample budget makes a run reproducible and its length predictable.
 
-Results (2 cores shared with other work, seeds 0-249, both seatings):
+Results (2 players unless said, 2 cores shared with other work, 500 matches = deal seeds 0-249
+in both seatings; time per move is the strong bot's mean CPU time):
 
-- greedy vs random, 500 matches: greedy 96.6% (95% CI 94.6-97.9%), 0.2 ms per move.
-- strong (100 samples) vs greedy, 500 matches: strong 78.6% (95% CI 74.8-82.0%), 11.7 ms per
-  move on average (p99 88 ms); 292 s of wall time for the 500 matches.
+- greedy vs random: greedy 96.6% (95% CI 94.6-97.9%), 0.1 ms per move; 4 players, 200
+  matches: 100% (98.1-100%).
+- strong vs greedy, 10 samples: 70.0% (65.8-73.9%), 1.0 ms per move, 73 s of wall time.
+- strong vs greedy, 30 samples: 77.4% (73.5-80.8%), 2.5 ms per move, 162 s.
+- strong vs greedy, 100 samples: 78.6% (74.8-82.0%), 6.5 ms per move (p99 18 ms), 290-380 s;
+  4 players, 200 matches: 71.0% (64.4-76.8%).
 
 Usage::
 
