@@ -55,18 +55,27 @@ def build_profile_context(player: AbstractBaseUser) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class Opponent:
+    """Someone at a player's table: ``name`` to show, ``url`` of their profile (``None`` for a
+    computer seat, which has no profile)."""
+
+    name: str
+    url: str | None
+
+
+@dataclass(frozen=True)
 class RecentMatch:
     """One started or finished match of a player, as the profile lists it.
 
     ``url`` is the table page (``/table/<id>/``, which also shows a finished match); ``opponents``
-    and ``partners`` are usernames (``partners`` is empty at a table for two); ``result`` is
+    and ``partners`` are :class:`Opponent` values (``partners`` is empty at a table for two); ``result`` is
     translated text; ``score`` is ``"<own side>–<other side>"`` or ``""`` before the first round
     ends; ``when`` is the finish time, else the start time.
     """
 
     url: str
-    opponents: list[str]
-    partners: list[str]
+    opponents: list[Opponent]
+    partners: list[Opponent]
     result: str
     score: str
     when: datetime | None
@@ -93,6 +102,13 @@ def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> lis
     return [_recent_match(seat) for seat in seats]
 
 
+def _opponent(seat) -> Opponent:
+    if seat.user_id is None:
+        return Opponent(name=seat.display_name, url=None)
+    username = seat.user.get_username()
+    return Opponent(name=username, url=reverse("profile", kwargs={"username": username}))
+
+
 def _recent_match(own_seat) -> RecentMatch:
     match = own_seat.match
     side = own_seat.seat % 2
@@ -110,8 +126,8 @@ def _recent_match(own_seat) -> RecentMatch:
     score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else ""
     return RecentMatch(
         url=reverse("table", kwargs={"match_id": match.pk}),
-        opponents=[seat.user.get_username() for seat in others if seat.seat % 2 != side],
-        partners=[seat.user.get_username() for seat in others if seat.seat % 2 == side],
+        opponents=[_opponent(seat) for seat in others if seat.seat % 2 != side],
+        partners=[_opponent(seat) for seat in others if seat.seat % 2 == side],
         result=result,
         score=score,
         when=match.finished_at or match.started_at,

@@ -111,7 +111,8 @@ def test_recent_matches_list_opponents_results_and_tables(client, player):
 
     matches = recent_matches(player)
     assert [m.url for m in matches] == [f"/table/{m.pk}/" for m in (playing, lost, won)]
-    assert [(m.opponents, m.partners, m.result, m.score) for m in matches] == [
+    names = lambda people: [person.name for person in people]  # noqa: E731
+    assert [(names(m.opponents), names(m.partners), m.result, m.score) for m in matches] == [
         (["nour", "omar"], ["karim"], "Playing", "30–44"),
         (["karim"], [], "Lost", "60–101"),
         (["karim"], [], "Won", "126–87"),
@@ -140,3 +141,19 @@ def test_recent_matches_take_two_queries(player, django_assert_num_queries):
         make_match([player, *others], status=Match.Status.FINISHED, winner_side=1, day=day)
     with django_assert_num_queries(2):
         recent_matches(player)
+
+
+@pytest.mark.django_db
+def test_recent_matches_name_a_computer_opponent(client, player):
+    """A computer seat has no user: the profile names it instead of crashing."""
+    match = make_match([player], status=Match.Status.PLAYING, scores=[0, 0], players=2)
+    Seat.objects.create(match=match, seat=1, user=None, bot=Seat.Bot.GREEDY)
+
+    [row] = recent_matches(player)
+    [computer] = row.opponents
+    assert computer.name == Seat(bot=Seat.Bot.GREEDY).display_name
+    assert "greedy" in computer.name.lower()
+    assert computer.url is None  # a computer has no profile to link to
+    response = client.get(reverse("profile", args=[player.username]))
+    assert response.status_code == 200
+    assert f'<bdi class="bot">{computer.name}</bdi>' in response.content.decode()
