@@ -10,6 +10,10 @@ Environment variables:
     CONN_MAX_AGE    seconds a database connection is kept between uses (default 0: closed).
     REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer;
                     the in-memory layer when unset (one process only).
+    BASRA_ABSENT_GRACE_SECONDS  how long a seated player may be disconnected before the seat is
+                    marked absent (default 60).
+    BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
+                    before it plays (default "0.6,1.5").
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -182,6 +186,12 @@ WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Live tables (games/clock.py, games/services.py).
+BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", "60"))
+BASRA_BOT_DELAY_SECONDS = tuple(
+    float(part) for part in os.environ.get("BASRA_BOT_DELAY_SECONDS", "0.6,1.5").split(",")
+)
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
