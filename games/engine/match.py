@@ -48,8 +48,9 @@ class SeatView:
 
     Beyond the spec, all public facts too: ``round_score`` (the finished round's
     :class:`RoundScore`, else ``None``); ``initial_floor`` (this round's first floor, after the
-    burial) and ``buried`` (the Jacks/7D moved under the stock): with ``played`` they tell a bot
-    every card it has seen.
+    burial): with ``played`` it tells a bot every card that reached the floor. The Jacks/7D
+    buried under the stock at the deal are left out on purpose: they are dealt into a hand later,
+    and a view never names a card of another seat's hand (RULES.md, "Matches, seat views").
     """
 
     seat: int | None
@@ -73,7 +74,6 @@ class SeatView:
     winner: int | None
     round_score: RoundScore | None = None
     initial_floor: tuple[Card, ...] = ()
-    buried: tuple[Card, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-friendly values: cards as codes, ``last_play.taken`` sorted."""
@@ -107,7 +107,6 @@ class SeatView:
             "winner": self.winner,
             "round_score": None if self.round_score is None else self.round_score.to_dict(),
             "initial_floor": _codes(self.initial_floor),
-            "buried": _codes(self.buried),
         }
 
 
@@ -301,7 +300,6 @@ class Match:
             winner=self._winner,
             round_score=rnd.score_breakdown() if rnd.over else None,
             initial_floor=rnd.initial_floor,
-            buried=rnd.buried,
         )
 
     def to_record(self, seats: Sequence[str]) -> dict[str, Any]:

@@ -143,7 +143,7 @@ def test_play_checks_the_seat_when_named():
 
 def _cards_in(view: SeatView) -> set[Card]:
     found = set(view.hand) | set(view.floor) | {c for _, c in view.played}
-    found |= set(view.initial_floor) | set(view.buried)
+    found |= set(view.initial_floor)
     if view.last_play is not None:
         found |= {view.last_play.card, *view.last_play.taken}
     return found
@@ -188,11 +188,12 @@ def test_a_view_holds_the_public_facts():
     assert v.played == tuple((p.seat, p.card) for p in r.plays) and len(v.played) == 21
     assert isinstance(v.last_play, Play) and v.last_play == r.plays[-1]
     assert (v.round_over, v.match_over, v.winner, v.round_score) == (False, False, None, None)
-    assert v.initial_floor == r.initial_floor and v.buried == r.buried
+    assert v.initial_floor == r.initial_floor
+    assert not hasattr(v, "buried")  # buried cards end up in hands: never in a view
     # 52 cards: own hand, the others' hand sizes, the stock, and what every seat has seen.
     assert len(v.hand) + sum(v.hand_sizes) - v.hand_sizes[1] + v.stock_size + len(
         set(v.initial_floor) | {c for _, c in v.played}
-    ) == 52 - len(v.buried)
+    ) == 52
 
 
 def test_a_view_is_a_frozen_value_detached_from_the_match():
@@ -245,3 +246,21 @@ def test_view_to_dict_is_json_with_codes():
     assert d["last_play"]["card"] == m.round.plays[0].card.code
     assert d["rules"] == Rules().to_dict()
     assert d["played"] == [{"seat": 1, "card": m.round.plays[0].card.code}]
+
+
+def test_a_jack_buried_at_the_deal_is_not_named_once_it_is_in_a_hand():
+    """The JH is buried from the first floor, later dealt to seat 0: seat 1's view never names it."""
+    front = ["2C", "3C", "4C", "5C", "2D", "3D", "4D", "5D", "JH", "6C", "6D", "6H"]
+    rest = [c for c in full_deck() if c.code not in front]
+    m = Match(Rules(), dealer=0)
+    m.start_round([Card.from_code(code) for code in front] + rest)
+    jack = Card.from_code("JH")
+    assert jack not in m.round.floor  # buried under the stock
+    while not any(jack in hand for hand in m.round.hands):
+        m.play(m.round.hands[m.round.turn][0])
+    holder = next(seat for seat, hand in enumerate(m.round.hands) if jack in hand)
+    for seat in range(2):
+        if seat != holder:
+            view = m.view(seat)
+            assert jack not in _cards_in(view)
+            assert '"JH"' not in json.dumps(view.to_dict())
