@@ -538,12 +538,7 @@ def play_card(
     with _write_transaction():
         match = _lock(match_id)
         seats = state.seat_rows(match)
-        mine = next((s for s in seats if s.user_id == user.pk), None)
-        if mine is None:
-            raise ServiceError.of("not_seated")
-        _in_play(match)
-        if mine.bot:
-            raise ServiceError.of("replaced_by_bot")
+        mine = _my_seat_in_play(match, seats, user)
         if seq != match.seq:
             if isinstance(seq, int) and _timed_out_since(match, mine.seat, seq):
                 raise ServiceError.of("timed_out")
