@@ -198,9 +198,21 @@ def breakdown_dict(score: Any) -> dict:
 
 
 def round_results(live: engine.Match) -> list[dict]:
-    """One ``{"number", ...breakdown}`` per finished round of ``live``, in order."""
+    """One ``{"number", ...breakdown, "leftover"}`` per finished round of ``live``, in order.
+
+    ``leftover`` is ``{"side": 0|1|None, "cards": [codes]}``: the floor cards the side that
+    captured last took when the round ended (RULES.md, "Basra"); ``side`` is ``None`` and
+    ``cards`` empty when the floor was empty or nobody captured.
+    """
     return [
-        {"number": number, **breakdown_dict(rnd.score_breakdown())}
+        {
+            "number": number,
+            **breakdown_dict(rnd.score_breakdown()),
+            "leftover": {
+                "side": rnd.last_capturer if rnd.leftover else None,
+                "cards": _codes(rnd.leftover),
+            },
+        }
         for number, rnd in enumerate(live.rounds, start=1)
         if rnd.over
     ]
