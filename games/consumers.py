@@ -90,7 +90,8 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             message = json.loads(text_data if text_data is not None else bytes_data)
-        except (TypeError, ValueError, UnicodeDecodeError):
+        except (TypeError, ValueError, UnicodeDecodeError, RecursionError):
+            # RecursionError: a forged frame nested thousands deep must not kill the socket.
             message = None
         if not isinstance(message, dict):
             await self.send_error("bad_json")

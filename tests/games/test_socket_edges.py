@@ -1,0 +1,46 @@
+"""Forged websocket traffic at the edges: unknown paths and frames built to crash the parser."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.models import Event, Match
+from tests.conftest import communicator
+from tests.games.helpers import seated_match
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("path", ["/ws/table/abc/", "/ws/table/-1/", "/ws/nothing/", "/ws/"])
+async def test_an_unknown_socket_path_is_refused_not_a_server_error(make_player, path):
+    alice = await database_sync_to_async(make_player)("alice")
+    comm = communicator(path, alice.cookie)
+    connected, _code = await comm.connect()
+    assert not connected  # refused at the handshake (403); no route error, no HTTP 500
+    await comm.wait()
+
+
+async def test_a_frame_nested_too_deep_is_bad_json_and_the_socket_lives_on(make_player, open_socket):
+    alice = await database_sync_to_async(make_player)("alice")
+    bob = await database_sync_to_async(make_player)("bob")
+    match = await database_sync_to_async(seated_match)([alice.user, bob.user])
+    sock = await open_socket(f"/ws/table/{match.pk}/", alice.cookie)
+    first = await sock.receive_json_from()
+    assert first["type"] == "state"
+    before = await database_sync_to_async(
+        lambda: (Match.objects.get(pk=match.pk).seq, Event.objects.filter(match=match).count())
+    )()
+
+    depth = 100_000
+    await sock.send_to(text_data='{"type":"play","card":' + "[" * depth + "]" * depth + ',"seq":1}')
+    error = await sock.receive_json_from()
+    assert (error["type"], error["code"]) == ("error", "bad_json")
+
+    await sock.send_json_to({"type": "sync"})  # still connected and answering
+    again = await sock.receive_json_from()
+    assert again["type"] == "state" and again["seq"] == first["seq"]
+    after = await database_sync_to_async(
+        lambda: (Match.objects.get(pk=match.pk).seq, Event.objects.filter(match=match).count())
+    )()
+    assert after == before
