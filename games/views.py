@@ -291,17 +291,26 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_POST
 def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     """Take the next free seat of an open table (RULES.md "Four players": 0, 2, 1, 3), or with
-    a ``seat`` field that seat (an empty one, or a computer's before the start)."""
+    a ``seat`` field that seat (an empty one, or a computer's before the start).
+
+    A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
+    back with an error message (an empty ``seat`` means no choice). An unknown table is a 404.
+    """
     table_url = reverse("table", kwargs={"match_id": match_id})
     if (response := _login_then(request, table_url)) is not None:
         return response
-    seat = request.POST.get("seat")
+    match = get_object_or_404(Match, pk=match_id)
+    seat = request.POST.get("seat") or None
+    if seat is not None:
+        # A seat number that is not one of this table's is a bad request, never "any seat":
+        # taking another seat than the one asked for would surprise the player.
+        number = int(seat) if seat.isascii() and seat.isdigit() else None
+        if number is None or number >= match.players:
+            messages.error(request, _("That is not a seat of this table."))
+            return redirect(table_url)
+        seat = number
     try:
-        services.join_table(
-            user=request.user,
-            match_id=match_id,
-            seat=int(seat) if seat is not None and seat.isdigit() else None,
-        )
+        services.join_table(user=request.user, match_id=match_id, seat=seat)
     except services.ServiceError as error:
         messages.error(request, error.message)
     return redirect(table_url)

@@ -285,6 +285,27 @@ def test_join_full_table_shows_the_service_error(alice, bob, make_user):
     assert len(message_texts(response)) == 1
 
 
+@pytest.mark.parametrize("seat", ["abc", "9", "4", "-1", "1.5", "٢"])
+def test_join_refuses_a_seat_that_is_not_one_of_the_table(alice, bob, seat):
+    """A malformed or out-of-range seat takes no seat at all (never the next free one)."""
+    match = new_table(alice, players=4)
+    response = logged_in(bob).post(reverse("table_join", args=[match.id]), {"seat": seat},
+                                   follow=True)
+    assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+    assert message_texts(response) == ["That is not a seat of this table."]
+
+
+def test_join_a_chosen_free_seat(alice, bob):
+    match = new_table(alice, players=4)
+    logged_in(bob).post(reverse("table_join", args=[match.id]), {"seat": "3"})
+    assert Seat.objects.get(match=match, user=bob).seat == 3
+
+
+def test_join_unknown_table_is_404(bob):
+    assert logged_in(bob).post(reverse("table_join", args=[999999])).status_code == 404
+
+
 def test_leave_before_start_goes_back_to_the_lobby(alice, bob):
     match = new_table(alice, players=4)
     services.join_table(user=bob, match_id=match.id)
