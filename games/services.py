@@ -42,6 +42,9 @@ _MATCH_FIELDS = [
 SEAT_ORDER = {2: (0, 1), 4: (0, 2, 1, 3)}
 #: The time per play of a table whose creator did not say (seconds).
 DEFAULT_MOVE_SECONDS = 30
+#: How many tables that have not started yet one person may sit at when opening another: an
+#: abandoned open table stays in the lobby, so one person must not be able to fill it.
+MAX_OPEN_TABLES = 3
 #: Timeouts in a row after which a seat is absent (the issue: "timing out three plays in a row").
 TIMEOUTS_ABSENT = 3
 #: The computer that plays for a timed-out person, and that takes over an absent one.
@@ -113,6 +116,10 @@ def _messages() -> dict[str, str]:
         ),
         "bad_bot": gettext("Choose a computer level (random, greedy or strong) for a free seat."),
         "bot_not_rated": gettext("A match with a computer player cannot be rated."),
+        "too_many_open_tables": gettext(
+            "You already sit at %(count)s tables waiting for players: start or leave one of "
+            "them before opening another."
+        ) % {"count": MAX_OPEN_TABLES},
         "not_bot_seat": gettext("That seat is not played by the computer."),
         "replaced_by_bot": gettext(
             "You were away too long: the computer plays your seat for the rest of this match."
@@ -281,7 +288,8 @@ def create_table(
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises ServiceError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
-        ``bot_not_rated``.
+        ``bot_not_rated``; ``too_many_open_tables`` (``user`` already sits at
+        ``MAX_OPEN_TABLES`` tables that have not started).
     """
     _require_login(user)
     if players not in SEAT_ORDER or not isinstance(rules, dict):
@@ -299,6 +307,9 @@ def create_table(
         raise ServiceError.of("bot_not_rated")
     now = _now(now)
     with _write_transaction():
+        open_seats = Seat.objects.filter(user=user, match__status=Match.Status.OPEN)
+        if open_seats.count() >= MAX_OPEN_TABLES:
+            raise ServiceError.of("too_many_open_tables")
         match = Match.objects.create(
             created_by=user,
             players=players,
