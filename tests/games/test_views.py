@@ -432,3 +432,16 @@ def test_table_page_labels_for_the_clock_and_the_computer(alice):
                        "table-config")["labels"]
     assert labels["bots"]["greedy"] == "Computer (Greedy)"
     assert labels["resignConfirm"] and labels["claim"] == "Claim the win"
+
+
+# --- page chrome ------------------------------------------------------------------------------
+
+def test_every_page_links_a_favicon_that_exists(client):
+    from django.contrib.staticfiles import finders
+
+    html = client.get(reverse("lobby")).content.decode()
+    link = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', html)
+    assert link and link.group(1).endswith("/favicon.svg")
+    path = finders.find("favicon.svg")
+    assert path and open(path).read().startswith("<svg")
+    assert '<link rel="icon"' in client.get(reverse("account_login")).content.decode()
