@@ -7,7 +7,9 @@ Environment variables:
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. "https://basra.example".
     DATABASE_URL    e.g. postgres://postgres@127.0.0.1:5432/basra (PostgreSQL via psycopg 3);
                     SQLite in db.sqlite3 when unset.
-    CONN_MAX_AGE    seconds a database connection is kept between uses (default 0: closed).
+    CONN_MAX_AGE    seconds a database connection is kept between uses (default 0: closed, or
+                    back to the pool on PostgreSQL; above 0 turns the pool off).
+    DB_POOL_SIZE    PostgreSQL connections per process at most (default 12; 0: no pool).
     REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer;
                     the in-memory layer when unset (one process only).
     BASRA_ABSENT_GRACE_SECONDS  how long a seated player may be disconnected before the seat is
@@ -115,6 +117,17 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several live tables write at once; wait for the lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and int(os.environ.get("DB_POOL_SIZE", "12")) > 0:
+    # PostgreSQL: a connection pool (psycopg_pool, Django's "pool" option), so that a burst of
+    # sockets authenticating at once (800 within a second, shared/bench/BENCH.md) borrows open
+    # connections instead of opening one per socket. Per process: the sockets' worker threads
+    # keep theirs (games/workers.py), the rest is for the handshakes' session lookups and the
+    # HTTP requests. Django refuses a pool with CONN_MAX_AGE > 0: that setting turns it off.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": int(os.environ.get("DB_POOL_SIZE", "12")),
+        "timeout": 10,
+    }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -160,12 +160,9 @@ class TableConsumer(JsonSocket):
         await super().connect()
         if self.logged_in:
             await self._join(broadcast.user_group(self.match_id, self.user.pk))
-        await self.refresh()
+        await self.refresh(connecting=True)
         if self.closing:
             return
-        if self.logged_in:
-            # A player who was marked absent and opens the table again is back.
-            await in_worker(services.player_connected)(match_id=self.match_id, user=self.user)
         self.watch = asyncio.ensure_future(self._watch())
 
     @property
@@ -233,15 +230,20 @@ class TableConsumer(JsonSocket):
             self.groups_in.discard(group)
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    def _state(self) -> dict:
+    def _state(self, connecting: bool = False) -> dict:
+        if connecting and self.logged_in:
+            # Opening the table counts as being seen, before the first state is sent (the
+            # clock, which marks silent seats absent, then leaves this seat alone).
+            services.player_seen(match_id=self.match_id, user=self.user)
         with translation.override(self.language):
             return services.table_state(match_id=self.match_id, user=self.user)
 
-    async def refresh(self, *, force: bool = True) -> None:
+    async def refresh(self, *, force: bool = True, connecting: bool = False) -> None:
         """Read this socket's state, keep the groups that match its seat, send the state.
 
         ``force=False`` sends nothing if this ``seq`` was already sent (a seating change reaches
-        a socket through two groups at once).
+        a socket through two groups at once). ``connecting``: the socket just opened (one
+        database call marks its user seen and reads the state).
         """
         if self.closing:
             return
@@ -250,7 +252,7 @@ class TableConsumer(JsonSocket):
         if anonymous:
             await self._join(public)
         try:
-            state = await in_worker(self._state)()
+            state = await in_worker(self._state)(connecting)
             if state["you"] is None and public not in self.groups_in:
                 # No seat: join the spectators, then read again, so that no change made
                 # between the first read and the join is missed.
@@ -268,6 +270,12 @@ class TableConsumer(JsonSocket):
         if self.seat is not None:
             await self._leave(public)
         await self._send_state(state, force=force)
+        if connecting and self.seat is not None:
+            mine = next(s for s in state["seats"] if s["seat"] == self.seat)
+            if mine["absent"] and mine["bot"] is None:
+                # A player marked absent opens the table again: back (``returned``), told to
+                # everyone after this socket's first state.
+                await in_worker(services.player_connected)(match_id=self.match_id, user=self.user)
 
     async def _send_state(self, state: dict, *, force: bool = False) -> None:
         if self.closing or state["seq"] < self.seq or (state["seq"] == self.seq and not force):

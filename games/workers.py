@@ -14,6 +14,7 @@ a time, and its in-memory test database refuses a concurrent reader instead of w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -41,7 +42,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def stop() -> None:
-    """Let the worker threads finish and end (their connections go with them); tests use it.
+    """Let the worker threads finish and end, closing their connections; tests use it.
 
     A later call starts new threads.
     """
@@ -49,6 +50,18 @@ def stop() -> None:
     with _executor_lock:
         executor, _executor = _executor, None
     if executor is not None:
+        # Each thread gives its connection back before it ends: a pooled connection that is only
+        # garbage-collected stays counted as lent out, and the pool runs dry. The barrier makes
+        # every one of the threads take one of these calls.
+        barrier = threading.Barrier(WORKERS)
+
+        def release() -> None:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                barrier.wait(timeout=5)
+            connections.close_all()
+
+        for _ in range(WORKERS):
+            executor.submit(release)
         executor.shutdown(wait=True)
 
 
