@@ -1,4 +1,4 @@
-"""The allauth adapter of the site: reserved usernames and the e-mail subject prefix."""
+"""The allauth adapter of the site: reserved and over-long usernames, the e-mail subject prefix."""
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.core.exceptions import ValidationError
@@ -7,16 +7,27 @@ from django.utils.translation import gettext
 
 from accounts.reserved import is_reserved_username
 
+#: The longest username the sign-up form accepts. The user model allows 150 characters, but a
+#: name is shown on seats, chips and score boxes next to others, on a phone too.
+USERNAME_MAX_LENGTH = 24
+
 
 class AccountAdapter(DefaultAccountAdapter):
     """Allauth adapter selected by ``ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"``."""
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """Refuse reserved names (see `accounts.reserved`) before allauth's own checks.
+        """Refuse over-long and reserved names (see `accounts.reserved`) before allauth's checks.
 
-        :raises ValidationError: code ``"username_reserved"`` for a reserved name, or allauth's
-            errors (invalid characters, name taken).
+        :raises ValidationError: code ``"username_too_long"`` for more than
+            ``USERNAME_MAX_LENGTH`` characters, ``"username_reserved"`` for a reserved name, or
+            allauth's errors (invalid characters, name taken).
         """
+        if len(username) > USERNAME_MAX_LENGTH:
+            raise ValidationError(
+                gettext("Choose a name of at most %(limit)d characters (this one has %(length)d).")
+                % {"limit": USERNAME_MAX_LENGTH, "length": len(username)},
+                code="username_too_long",
+            )
         if is_reserved_username(username):
             raise ValidationError(
                 gettext("This name is reserved. Please choose another one."),

@@ -42,7 +42,7 @@ def test_signup_creates_user_and_logs_in(client):
     assert client.session["_auth_user_id"] == str(user.pk)
     # The site header now shows the signed-in name and a log-out button.
     page = client.get(reverse("account_change_password")).content.decode()
-    assert 'class="whoami" href="/players/karim/">karim</a>' in page
+    assert 'class="whoami" href="/players/karim/" title="karim">karim</a>' in page
     assert reverse("account_logout") in page
 
 
@@ -105,3 +105,31 @@ def test_signup_with_csrf_token_succeeds():
     response = client.post(reverse("account_signup"), {**SIGNUP, "csrfmiddlewaretoken": token})
     assert response.status_code == 302
     assert get_user_model().objects.filter(username="karim").exists()
+
+
+@pytest.mark.django_db
+def test_signup_rejects_names_longer_than_24_characters(client):
+    name = "k" * 25
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})
+    assert response.status_code == 200
+    assert "Choose a name of at most 24 characters (this one has 25)." in response.content.decode()
+    assert not get_user_model().objects.filter(username=name).exists()
+
+
+@pytest.mark.django_db
+def test_signup_accepts_a_24_character_name(client):
+    name = "k" * 24
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(username=name).exists()
+
+
+@pytest.mark.django_db
+def test_a_long_existing_name_is_cut_in_the_header_with_the_full_name_as_title(client):
+    """Names made before the limit (or by staff) still fit: the header keeps the full name in
+    a title while the style cuts it."""
+    long_name = "n" * 150
+    user = get_user_model().objects.create_user(username=long_name, password="x-Basra-123")
+    client.force_login(user)
+    html = client.get(reverse("lobby")).content.decode()
+    assert f'class="whoami" href="/players/{long_name}/" title="{long_name}">' in html
