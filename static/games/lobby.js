@@ -31,7 +31,7 @@
       ]);
     }
     return el("li", {class: "seat-chip" + (s.username ? "" : " empty"), dataset: {seat: s.seat},
-                     text: s.username || L.emptySeat});
+                     title: s.username || null, text: s.username || L.emptySeat});
   }
 
   function renderRow(row) {

@@ -95,6 +95,7 @@
       var bot = isBot(seat);
       if (name) taken += 1;
       var chip = el("li", {class: "seat-chip" + (bot ? " bot" : name ? "" : " empty"),
+                           title: !bot && name ? name : null,
                            dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
                     [bot ? botBadge() : null, name || L.emptySeat]);
       if (bot && !seated && cfg.username) {
@@ -117,6 +118,34 @@
     box.hidden = false;
   }
 
+  /** A seat's name for the narrow score boxes: a computer seat is its badge and level. */
+  function shortSeatName(seat) {
+    var found = seatOf(seat);
+    if (found && !found.username && found.bot) {
+      return el("bdi", {class: "side-member bot"}, [botBadge(), L.botLevels[found.bot] || found.bot]);
+    }
+    var name = seatName(seat) || L.emptySeat;
+    return el("bdi", {class: "side-member", title: name, text: name});
+  }
+
+  /** The side's names as nodes, "a & b" for partners, wrapping rather than cut. */
+  function sideMembers(side) {
+    var nodes = [];
+    for (var seat = side; seat < players(); seat += 2) {
+      if (nodes.length) nodes.push(" & ");
+      nodes.push(shortSeatName(seat));
+    }
+    return nodes;
+  }
+
+  /** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator. */
+  function sideLabel(side) {
+    var mine = mySide();
+    if (mine === null) return B.fmt(L.side, {number: side + 1});
+    if (players() === 2) return side === mine ? L.youLabel : L.opponent;
+    return side === mine ? L.yourSide : L.opponents;
+  }
+
   function renderScoreboard() {
     var r = state.round;
     var board = $("scoreboard");
@@ -133,7 +162,8 @@
         class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : ""),
         dataset: {side: side},
       }, [
-        el("div", {class: "side-name", text: sideNames(side)}),
+        el("div", {class: "side-label", text: sideLabel(side)}),
+        el("div", {class: "side-name"}, sideMembers(side)),
         el("div", {class: "side-score", dataset: {score: state.scores[side]}, text: String(state.scores[side])}),
         el("div", {class: "side-stats"}, [
           stat(L.pile, r ? r.pile_sizes[side] : 0, "pile"),
@@ -188,7 +218,7 @@
     }, [
       el("div", {class: "seat-name"}, [
         info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
-        el("span", {class: "name", text: name}),
+        el("span", {class: "name", title: seatName(seat) || null, text: name}),
         isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
       ]),
       backs,
