@@ -155,8 +155,15 @@ def table_labels() -> dict:
         "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
         "youOffered": _("You offered to resign; waiting for your partner."),
         "offerPending": _("%(name)s offers to resign."),
-        "reasonClaim": _("won on a claim: the opponent left"),
-        "reasonResign": _("%(names)s resigned"),
+        # How a match ended early, worded for whoever reads it: the winner, the loser (or the
+        # losing side) and anyone else; names are the winner's and the loser's.
+        "reasonClaim": _("%(winner)s claimed the win: %(loser)s left the table."),
+        "reasonClaimMine": _("You claimed the win: %(loser)s left the table."),
+        "reasonClaimAgainstMe": _("%(winner)s claimed the win while you were away."),
+        "reasonResignOne": _("%(name)s resigned."),
+        "reasonResignPair": _("%(names)s resigned."),
+        "reasonYouResigned": _("You resigned."),
+        "reasonSideResigned": _("Your side resigned."),
     }
 
 

@@ -355,6 +355,24 @@
     ]));
   }
 
+  /** Why the match ended early, naming the winner or the loser as the reader needs (null when
+   * the target was reached): a claim (2 players only) or a resignation. */
+  function resultReason(result, side) {
+    var winner = sideNames(result.winner);
+    var loser = sideNames(1 - result.winner);
+    var pair = players() === 4;
+    if (result.reason === "claim") {
+      if (side === result.winner) return B.fmt(L.reasonClaimMine, {loser: loser});
+      if (side !== null) return B.fmt(L.reasonClaimAgainstMe, {winner: winner});
+      return B.fmt(L.reasonClaim, {winner: winner, loser: loser});
+    }
+    if (result.reason === "resign") {
+      if (side !== null && side !== result.winner) return pair ? L.reasonSideResigned : L.reasonYouResigned;
+      return pair ? B.fmt(L.reasonResignPair, {names: loser}) : B.fmt(L.reasonResignOne, {name: loser});
+    }
+    return null;
+  }
+
   function renderResult() {
     var banner = $("result-banner");
     var result = state.result;
@@ -365,11 +383,7 @@
     var headline = side === null ? winners : (side === result.winner ? L.youWon : L.youLost);
     banner.className = "result-banner" + (side === null ? "" : side === result.winner ? " won" : " lost");
     banner.dataset.winner = result.winner;
-    var reason = null;
-    if (result.reason === "claim") reason = L.reasonClaim;
-    else if (result.reason === "resign") {
-      reason = B.fmt(L.reasonResign, {names: sideNames(1 - result.winner)});
-    }
+    var reason = resultReason(result, side);
     banner.dataset.reason = result.reason || "target";
     banner.replaceChildren.apply(banner, [
       el("strong", {class: "result-title", text: L.matchOver + " · " + headline}),

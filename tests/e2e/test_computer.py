@@ -47,7 +47,12 @@ def test_a_whole_match_against_the_greedy_bot(new_page):
     expect(bot_box).to_have_attribute("data-bot", "greedy")
     expect(bot_box.locator(".bot-badge")).to_be_visible()
     expect(bot_box.locator(".name")).to_have_text("Greedy")
-    expect(page.locator('.side[data-side="1"] .side-name')).to_have_text("Computer (Greedy)")
+    # The score boxes say whose side is whose; a computer is its badge and level there.
+    expect(page.locator('.side[data-side="0"] .side-label')).to_have_text("You")
+    expect(page.locator('.side[data-side="1"] .side-label')).to_have_text("Opponent")
+    expect(page.locator('.side[data-side="1"] .side-member.bot .bot-badge')).to_be_visible()
+    expect(page.locator('.side[data-side="1"] .side-member.bot')).to_have_text(
+        "Greedy", use_inner_text=True)
     expect(page.locator("#table-meta")).to_contain_text("60 s per play")
 
     my_plays = bot_plays = 0
@@ -105,4 +110,10 @@ def test_resign_against_the_computer_after_confirming(new_page):
     banner = page.locator("#result-banner")
     expect(banner).to_have_attribute("data-reason", "resign")
     expect(banner).to_contain_text("You lost.")
-    expect(banner).to_contain_text("rami resigned")
+    expect(banner.locator(".result-reason")).to_have_text("You resigned.")
+    # Someone watching is told who resigned and who won.
+    watcher = new_page()
+    watcher.goto(page.url)
+    watching = watcher.locator("#result-banner")
+    expect(watching.locator(".result-title")).to_have_text("Match over · Computer (Greedy) wins")
+    expect(watching.locator(".result-reason")).to_have_text("rami resigned.")
