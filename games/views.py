@@ -82,6 +82,7 @@ def common_labels() -> dict:
 def table_labels() -> dict:
     """Translated strings of the table page script, on top of :func:`common_labels`."""
     return common_labels() | {
+        "finished": _("Finished"),
         "yourTurn": _("Your turn"),
         "turnOf": _("%(name)s to play"),
         "round": _("Round %(number)s"),

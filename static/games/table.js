@@ -157,7 +157,7 @@
           el("span", {class: "stat-value", text: String(value)}),
         ]);
       };
-      var onTurn = r && !r.over && r.turn % 2 === side;
+      var onTurn = r && !r.over && !state.result && r.turn % 2 === side;
       return el("div", {
         class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : ""),
         dataset: {side: side},
@@ -405,6 +405,7 @@
     root.dataset.finished = String(!!state.result);
     root.dataset.turn = state.round && state.round.turn !== null && !state.result ? state.round.turn : "";
     renderMeta();
+    renderLiveStatus();
     renderWaiting();
     renderScoreboard();
     renderTurn();
@@ -415,6 +416,13 @@
     renderNotices();
     renderActions();
     tick();
+  }
+
+  /** The connection chip: "Finished" once the match is over (nothing live is left to show),
+   * otherwise the socket's state. */
+  var socketStatus = "connecting";
+  function renderLiveStatus() {
+    B.showStatus($("live-status"), state && state.result ? "finished" : socketStatus, L);
   }
 
   // --- the clock, notices, claim and resign ----------------------------------------------------
@@ -589,7 +597,8 @@
     onOpen: function (s) { s.send({type: "sync"}); },
     onMessage: onMessage,
     onStatus: function (status) {
-      B.showStatus($("live-status"), status, L);
+      socketStatus = status;
+      renderLiveStatus();
       if (status === "closed" && root.dataset.status !== "closed") showClosed(null);
       live = status === "live";
       if (!live) pending = false;

@@ -189,6 +189,11 @@ def test_two_players_play_a_match_to_the_end(new_page):
     won, lost = (alice, bob) if winner == "0" else (bob, alice)
     expect(won.locator("#result-banner")).to_contain_text("You won!")
     expect(lost.locator("#result-banner")).to_contain_text("You lost.")
+    for page in pages:
+        # Nothing looks live once the match is over.
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "finished")
+        expect(page.locator("#live-status")).to_have_text("Finished")
+        expect(page.locator(".side.on-turn, .seat-box.on-turn")).to_have_count(0)
     scores = [int(s) for s in alice.locator(".side .side-score").all_inner_texts()]
     assert max(scores) >= 11 and scores[int(winner)] > scores[1 - int(winner)]
     screenshot(bob, "table-phone-result")

@@ -445,3 +445,21 @@ def test_every_page_links_a_favicon_that_exists(client):
     path = finders.find("favicon.svg")
     assert path and open(path).read().startswith("<svg")
     assert '<link rel="icon"' in client.get(reverse("account_login")).content.decode()
+
+
+def test_a_finished_table_says_finished_not_live(alice, bob):
+    match = new_table(alice)
+    services.join_table(user=bob, match_id=match.id)
+    services.resign(user=bob, match_id=match.id)
+    html = logged_in(alice).get(reverse("table", args=[match.id])).content.decode()
+    assert re.search(r'id="live-status" data-state="finished" role="status">Finished</span>', html)
+    assert "Connecting…" not in html
+    assert config_of(logged_in(alice).get(reverse("table", args=[match.id])),
+                     "table-config")["labels"]["finished"] == "Finished"
+
+
+def test_a_table_in_play_starts_as_connecting(alice, bob):
+    match = new_table(alice)
+    services.join_table(user=bob, match_id=match.id)
+    html = logged_in(alice).get(reverse("table", args=[match.id])).content.decode()
+    assert 'id="live-status" data-state="connecting"' in html
