@@ -112,6 +112,8 @@ def table_labels() -> dict:
         "cardPoints": _("Card points"),
         "roundTotal": _("Round total"),
         "matchTotal": _("Match total"),
+        "leftover": _("The cards left on the floor (%(count)s) go to %(side)s:"),
+        "leftoverMine": _("The cards left on the floor (%(count)s) go to your side:"),
         "continue": _("Continue"),
         "rounds": _("Rounds played"),
         "matchOver": _("Match over"),

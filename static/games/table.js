@@ -305,6 +305,17 @@
     ]);
   }
 
+  /** "The cards left on the floor (N) go to <side>", with the cards: the floor is empty at the
+   * end of a round because the side that captured last took them (RULES.md "Basra"). */
+  function leftoverNote(leftover) {
+    if (!leftover || leftover.side === null || leftover.side === undefined || !leftover.cards.length) return null;
+    var text = leftover.side === mySide() ? B.fmt(L.leftoverMine, {count: leftover.cards.length})
+      : B.fmt(L.leftover, {count: leftover.cards.length, side: sideNames(leftover.side)});
+    return el("p", {class: "leftover", dataset: {side: leftover.side, count: leftover.cards.length}}, [
+      el("span", {text: text}),
+    ].concat(leftover.cards.map(function (code) { return B.cardNode(code, L, {size: "mini"}); })));
+  }
+
   function cumulativeTotals(upTo) {
     var totals = [0, 0];
     state.round_results.slice(0, upTo + 1).forEach(function (res) {
@@ -330,6 +341,7 @@
       var children = [
         el("h2", {text: B.fmt(L.roundScore, {number: last.number})}),
         breakdownTable(last, cumulativeTotals(results.length - 1)),
+        leftoverNote(last.leftover),
       ];
       if (!state.result) {
         children.push(el("button", {type: "button", class: "button", id: "breakdown-close", text: L["continue"],

@@ -463,3 +463,27 @@ def test_a_table_in_play_starts_as_connecting(alice, bob):
     services.join_table(user=bob, match_id=match.id)
     html = logged_in(alice).get(reverse("table", args=[match.id])).content.decode()
     assert 'id="live-status" data-state="connecting"' in html
+
+
+def test_round_results_say_where_the_leftover_floor_cards_went(alice, bob):
+    """Each finished round names the side that took the floor's last cards, and those cards."""
+    from games.state import rebuild
+    from tests.games.helpers import play_out
+
+    match = new_table(alice, target=11)
+    services.join_table(user=bob, match_id=match.id)
+    play_out(match)
+    match.refresh_from_db()
+    results = config_of(logged_in(alice).get(reverse("table", args=[match.id])),
+                        "table-config")["state"]["round_results"]
+    rounds = rebuild(match).rounds
+    assert results and len(results) == len(rounds)
+    for result, rnd in zip(results, rounds):
+        cards = [card.code for card in rnd.leftover]
+        assert result["leftover"] == {
+            "side": rnd.last_capturer if cards else None, "cards": cards,
+        }
+        if cards:
+            # The leftover cards are counted in that side's pile.
+            assert result["cards"][result["leftover"]["side"]] >= len(cards)
+    assert sum(result["cards"][0] + result["cards"][1] for result in results) == 52 * len(results)
