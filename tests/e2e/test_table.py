@@ -53,7 +53,8 @@ def create_table(page: Page, *, players: int, target: int) -> int:
 def join_from_lobby(page: Page, match_id: int) -> None:
     """Join through the lobby page, which must already show the table (it arrives live)."""
     row = page.locator(f'.table-row[data-match-id="{match_id}"]')
-    row.get_by_role("button", name="Join").click()
+    # By the form's address, not the button's text: the page may be in Arabic.
+    row.locator(f'form[action="/table/{match_id}/join/"] button').click()
     page.wait_for_url(f"**/table/{match_id}/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
 
@@ -285,6 +286,9 @@ def test_four_players_take_the_seats_in_order(new_page):
     expect(creator.locator('.seat-slot[data-pos="top"] .seat-box[data-seat="2"]')).to_contain_text("dina")
     expect(creator.locator('.side[data-side="0"] .side-name')).to_have_text("carl & dina")
     expect(creator.locator('.side[data-side="1"] .side-name')).to_have_text("omar & rana")
+    # The score boxes say which side is whose, and nothing in them is cut off on a phone.
+    expect(creator.locator('.side[data-side="0"] .side-label')).to_have_text("Your side")
+    expect(creator.locator('.side[data-side="1"] .side-label')).to_have_text("Opponents")
     # The Arabic page runs right to left and still fits.
     expect(pages["omar"].locator("html")).to_have_attribute("dir", "rtl")
     assert pages["omar"].evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
