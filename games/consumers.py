@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.contrib import auth
 from django.http import HttpRequest
@@ -205,9 +206,10 @@ class TableConsumer(JsonSocket):
                 beat_at = loop.time() + services.HEARTBEAT_SECONDS
                 if self.seat is not None:
                     await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
-                # Also picks up what another process changed (absence, return) on a
-                # per-process channel layer.
-                await self.refresh(force=False)
+                if isinstance(self.channel_layer, InMemoryChannelLayer):
+                    # Picks up what another process changed (absence, return), which a
+                    # per-process channel layer cannot carry; a shared layer (Redis) did.
+                    await self.refresh(force=False)
 
     def _track(self, state: dict) -> None:
         """Plan the next read after ``state``'s deadline (server time; this is the server)."""
