@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websocket connections are origin-checked (AllowedHostsOriginValidator) and carry the
-session's user in ``scope["user"]`` (AuthMiddlewareStack).
+session's user in ``scope["user"]`` (Channels' AuthMiddlewareStack, the user looked up on
+the sockets' database worker threads: ``games.workers``).
 """
 
 import os
@@ -11,11 +12,11 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.workers import AuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

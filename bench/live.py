@@ -5,8 +5,9 @@ What it measures (``shared/bench/BENCH.md``): the round trip a player feels, fro
 websocket (the ``websockets`` library), all sockets connecting within the first second, tables
 starting staggered over the first second and a think time between plays. It prints, per N:
 round trip p50 / p99 / max (ms), plays per second, errors (must be 0), the servers' resident
-memory (current and peak, from ``/proc/<pid>/status``) and their CPU time per play (connecting
-and closing the sockets included), the one figure other load on the machine does not inflate.
+memory (current and peak, from ``/proc/<pid>/status``), their CPU time per play (connecting
+and closing the sockets included), the one figure other load on the machine does not inflate,
+and the machine's load average at the end of the run (other work competes for the cores).
 
 The servers are started here the way production runs them: daphne (``--servers`` processes,
 sockets spread over them as a load balancer would), PostgreSQL (``DATABASE_URL``), the Redis
@@ -250,7 +251,8 @@ def report(n: int, think: float, figures: Figures, connect_time: float, play_tim
         f"plays/s={len(lat) / play_time if play_time else 0:6.0f} errors={len(figures.errors)}"
         f"{' ' + str(kinds[:3]) if kinds else ''} connect={connect_time:.2f}s "
         f"server_rss={rss[0]}MiB peak={rss[1]}MiB "
-        f"server_cpu={cpu * 1000 / max(len(lat), 1):.1f}ms/play"
+        f"server_cpu={cpu * 1000 / max(len(lat), 1):.1f}ms/play "
+        f"load={os.getloadavg()[0]:.1f}"
     )
 
 
