@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import json
 from datetime import datetime
 from importlib import import_module
@@ -21,12 +20,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.contrib import auth
-from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
-from django.contrib.sessions.models import Session
-from django.db import connection
 from django.http import HttpRequest
 from django.utils import timezone, translation
-from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext
 
 from games import broadcast, services
@@ -66,51 +61,9 @@ def session_user_is(scope: dict, user: Any) -> bool:
     key = getattr(session, "session_key", None)
     if not key:
         return False
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    if store_class is DatabaseSessionStore:
-        return _db_session_user_is(key, user)
-    current = auth.get_user(SimpleNamespace(session=store_class(session_key=key)))
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    current = auth.get_user(SimpleNamespace(session=store))
     return current.is_authenticated and current.pk == user.pk
-
-
-def _db_session_user_is(key: str, user: Any) -> bool:
-    """:func:`session_user_is` for database sessions, in one query instead of two.
-
-    Reads the session row (unexpired) and the user's active flag and password together, then
-    checks what ``django.contrib.auth.get_user`` checks: the session names this user and a
-    configured backend (the backends here, ``ModelBackend`` and allauth's, want an active
-    user), and its hash matches the user's current password (a password changed elsewhere ends
-    the other sessions), the ``SECRET_KEY_FALLBACKS`` included. A play is checked this way, so
-    it costs one database round trip rather than two.
-    """
-    users, sessions = auth.get_user_model()._meta, Session._meta
-    qn = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        # Plain SQL: building this as an ORM query costs more CPU than the round trip it saves.
-        cursor.execute(
-            f"SELECT u.{qn(users.get_field('password').column)}, s.session_data "
-            f"FROM {qn(users.db_table)} u LEFT JOIN {qn(sessions.db_table)} s "
-            "ON s.session_key = %s AND s.expire_date > %s "
-            f"WHERE u.{qn(users.pk.column)} = %s AND u.{qn(users.get_field('is_active').column)}",
-            [key, connection.ops.adapt_datetimefield_value(timezone.now()), user.pk],
-        )
-        row = cursor.fetchone()
-    if row is None or row[1] is None:
-        return False
-    data = DatabaseSessionStore().decode(row[1])
-    if data.get(auth.SESSION_KEY) != user._meta.pk.value_to_string(user):
-        return False
-    if data.get(auth.BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
-        return False
-    session_hash = data.get(auth.HASH_SESSION_KEY)
-    if not session_hash:
-        return False
-    current = copy.copy(user)
-    current.password = row[0]
-    return constant_time_compare(session_hash, current.get_session_auth_hash()) or any(
-        constant_time_compare(session_hash, fallback)
-        for fallback in current.get_session_auth_fallback_hash()
-    )
 
 
 class JsonSocket(AsyncWebsocketConsumer):
