@@ -22,12 +22,11 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 # daphne serves the site; next to it, `run_clock` plays for seats whose time ran out and for the
-# computer seats (games/clock.py). Ctrl-C (or daphne ending) stops both.
+# computer seats (games/clock.py). `manage.py serve` keeps the two together: Ctrl-C, a kill of
+# make or of serve, or either one ending stops both.
 run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py run_clock & clock=$$!; \
-	trap 'kill $$clock 2>/dev/null; wait $$clock 2>/dev/null' EXIT INT TERM; \
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) basra_site.asgi:application
+	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 # Browser tests need Debian's Chromium (pip cannot install it; never `playwright install`).
 chromium:

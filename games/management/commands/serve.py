@@ -1,0 +1,59 @@
+"""``manage.py serve``: the site (daphne) and the table clock (``run_clock``) as one service."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    """Start daphne and ``run_clock`` side by side and keep them together.
+
+    Either stopping stops the other; SIGINT, SIGTERM or SIGHUP to this process stops both; and so
+    does the death of the process that started it (``make run`` killed by its PID), which is
+    noticed within a second because this process is then re-parented.
+    """
+
+    help = "Serve the site with daphne and run the table clock next to it."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, host: str, port: int, **options) -> None:
+        bindir = os.path.dirname(sys.executable)
+        manage = [sys.executable, os.path.abspath(sys.argv[0])]
+        children = [
+            subprocess.Popen([*manage, "run_clock"]),
+            subprocess.Popen(
+                [os.path.join(bindir, "daphne"), "-b", host, "-p", str(port),
+                 "basra_site.asgi:application"]
+            ),
+        ]
+        stop = []
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, lambda number, _frame: stop.append(number))
+        parent = os.getppid()
+        try:
+            while not stop and os.getppid() == parent:
+                if any(child.poll() is not None for child in children):
+                    break
+                time.sleep(0.5)
+        finally:
+            for child in children:
+                if child.poll() is None:
+                    child.terminate()
+            deadline = time.monotonic() + 10
+            for child in children:
+                try:
+                    child.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    child.kill()
+        failed = [child.returncode for child in children if child.returncode not in (0, None, -15, -2)]
+        if failed and not stop:
+            raise SystemExit(failed[0])
