@@ -314,7 +314,9 @@ class TableInfo:
     move runs out (``None``: no clock is running); ``move_seconds``: the time per play (``None``:
     no clock). ``winner``, ``result`` and ``scores``: ``Match.winner_side``, ``Match.result`` and
     ``Match.scores``, which tell how a finished match ended (a claim or a resignation ends it in
-    the middle of a round).
+    the middle of a round). ``last_play_by``: who made the match's last ``play`` event, from its
+    payload, ``{"seat", "timeout": bool, "bot": level or None}`` (``None``: no play yet); the
+    engine's replay knows the cards but not that the server played them.
     """
 
     id: int
@@ -328,6 +330,7 @@ class TableInfo:
     winner: int | None = None
     result: str = ""
     scores: tuple[int, int] = (0, 0)
+    last_play_by: dict | None = None
 
     @classmethod
     def of(cls, match: Match, seats: Sequence[SeatRow]) -> TableInfo:
@@ -345,7 +348,48 @@ class TableInfo:
             winner=match.winner_side,
             result=str(match.result or ""),
             scores=(scores[0], scores[1]),
+            last_play_by=last_play_by(match),
         )
+
+
+def last_play_by(match: Match) -> dict | None:
+    """``{"seat", "timeout", "bot"}`` of ``match``'s last ``play`` event up to ``match.seq``.
+
+    ``timeout`` is true when the server played for a person whose time ran out, ``bot`` the
+    computer level that played a computer seat (``docs/protocol.md`` "Event log", ``play``).
+    One indexed query (the newest events of the match, read backwards); ``None`` before the
+    first play or while the table is open.
+    """
+    if match.status == Match.Status.OPEN or not match.seq:
+        return None
+    row = (
+        Event.objects.filter(match_id=match.pk, seq__lte=match.seq, kind=Event.Kind.PLAY)
+        .order_by("-seq")
+        .values_list("seat", "payload")
+        .first()
+    )
+    if row is None:
+        return None
+    seat, payload = row
+    return {
+        "seat": seat,
+        "timeout": payload.get("timeout") is True,
+        "bot": payload.get("bot") or None,
+    }
+
+
+def _mark_last_play(round_: dict, by: dict | None) -> None:
+    """Add ``timeout`` and ``bot`` to ``round_["last_play"]`` (``docs/protocol.md`` "state").
+
+    ``by`` is :func:`last_play_by`; the round's last play is the match's last ``play`` event,
+    the seat check only guards against a ``TableInfo`` read at another ``seq``.
+    """
+    last = round_["last_play"]
+    if last is None:
+        return
+    same = by is not None and by["seat"] == last["seat"]
+    last["timeout"] = bool(same and by["timeout"])
+    last["bot"] = by["bot"] if same else None
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -398,6 +442,7 @@ def state_messages(
         base["round_results"] = round_results(live)
         if live.round is not None:
             public_round = round_dict(live.public_view())
+            _mark_last_play(public_round, info.last_play_by)
     if finished and info.winner is not None:
         # The row, not the engine, has the last word: a claim or a resignation ends the match
         # in the middle of a round, with the scores of the finished rounds.

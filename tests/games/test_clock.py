@@ -328,6 +328,40 @@ def test_a_timeout_plays_the_greedy_card_and_a_late_play_is_refused(users, known
     assert Seat.objects.get(match=match, seat=seat).timeouts == 0
 
 
+def test_the_state_tells_who_made_the_last_play(users, known_decks, monkeypatch,
+                                                django_capture_on_commit_callbacks):
+    match = seated_match(users[:2])
+    seat = turn_of(match)
+    mover, other = users_by_seat(match)[seat], users_by_seat(match)[1 - seat]
+    sent = []
+    monkeypatch.setattr(services.broadcast, "send_states",
+                        lambda match_id, states, seat_users: sent.append(states))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_clock_to(match) == 1
+    # The broadcast of the timeout and every later read say the server played for the seat.
+    assert sent and all(
+        message["round"]["last_play"]["timeout"] is True
+        and message["round"]["last_play"]["bot"] is None
+        and message["round"]["last_play"]["seat"] == seat
+        for message in sent[-1].values()
+    )
+    for user in (mover, other, None):
+        last = services.table_state(match_id=match.pk, user=user)["round"]["last_play"]
+        assert (last["seat"], last["timeout"], last["bot"]) == (seat, True, None)
+    play_human(match, other)
+    last = services.table_state(match_id=match.pk, user=mover)["round"]["last_play"]
+    assert (last["seat"], last["timeout"], last["bot"]) == (1 - seat, False, None)
+
+
+def test_the_state_tells_a_computer_play(users, known_decks):
+    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+                                  bots={1: "strong"})
+    assert services.table_state(match_id=match.pk, user=users[0])["round"]["last_play"] is None
+    assert run_clock_to(match) == 1
+    last = services.table_state(match_id=match.pk, user=users[0])["round"]["last_play"]
+    assert (last["seat"], last["timeout"], last["bot"]) == (1, False, "strong")
+
+
 def time_out_three_times(match: Match, seat: int, other) -> None:
     """Let ``seat`` time out three plays in a row while ``other`` (or the clock) plays between."""
     for _ in range(3):
