@@ -347,7 +347,8 @@
         children.push(el("button", {type: "button", class: "button", id: "breakdown-close", text: L["continue"],
           on: {click: function () { breakdownOpen = false; renderBreakdown(); }}}));
       }
-      box.replaceChildren.apply(box, children);
+      // replaceChildren would write a null (no leftover cards) as the text "null".
+      box.replaceChildren.apply(box, children.filter(Boolean));
       box.hidden = false;
     }
     var history = $("history");
