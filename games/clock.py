@@ -7,11 +7,17 @@ Each action is one ``games.services`` write (row lock, ``seq`` check, events, br
 commit), so the clock and the players' own plays never both apply: whichever takes the row lock
 second finds the table changed and does nothing. The rules of what it does are
 ``docs/protocol.md`` "Clock, absence, claim and resign".
+
+Every tick also writes when it ended (``games.models.ClockTick``). A tick that finds the last one
+ended more than :func:`outage_after` ago knows no clock ran meanwhile (a restart, a database
+outage): it first gives every table the time back (``services.resume_clock``), so a restart
+makes nobody absent and plays no timeout for a person who could not play.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -32,6 +38,15 @@ def absent_grace() -> timedelta:
     The issue's default is 60 seconds (lichess gives a similar grace before a claim).
     """
     return timedelta(seconds=getattr(settings, "BASRA_ABSENT_GRACE_SECONDS", 60))
+
+
+def outage_after() -> timedelta:
+    """The longest gap between two ticks that is not an outage: ``BASRA_CLOCK_OUTAGE_SECONDS``.
+
+    Default 5 seconds: twenty ticks of ``run_clock`` missed, far more than a slow tick or a busy
+    database takes, far less than the absence grace.
+    """
+    return timedelta(seconds=getattr(settings, "BASRA_CLOCK_OUTAGE_SECONDS", 5))
 
 
 def _due(now: datetime) -> list[int]:
@@ -65,15 +80,22 @@ def _gone(now: datetime) -> list[int]:
     )
 
 
-def tick(*, now: datetime) -> int:
+def tick(*, now: datetime, outage: timedelta | None = None) -> int:
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
-    First the absences (a seat silent longer than :func:`absent_grace` is marked absent, and in
+    First, if the previous tick ended more than ``outage`` (default :func:`outage_after`) before
+    ``now``, the clock was not running: every table gets the time back
+    (``services.resume_clock``: deadlines moved on by the gap, seats seen at ``now``; not an
+    action, no event). Then the absences (a seat silent longer than :func:`absent_grace` is marked absent, and in
     a 4-player match the computer takes it over), then the deadlines (the computer plays for a
     computer seat whose thinking delay is over, and for a person whose time per play ran out,
     the greedy bot's card, logged as a timeout). Tests pass ``now`` to move time on without
     waiting. A table whose action fails is logged and left for the next tick; the others go on.
     """
+    started = time.monotonic()
+    gap = services.resume_clock(now=now, outage=outage_after() if outage is None else outage)
+    if gap is not None:
+        logger.warning("clock: no tick for %s; the tables got that time back", gap)
     actions = 0
     for match_id in _gone(now):
         try:
@@ -86,4 +108,7 @@ def tick(*, now: datetime) -> int:
                 actions += 1
         except Exception:  # noqa: BLE001 - as above
             logger.exception("clock: deadline of match %s failed", match_id)
+    # The end of this tick, on ``now``'s time line (tests inject ``now``): a long tick (many
+    # computer plays) is not mistaken for an outage by the next one.
+    services.clock_ran(until=now + timedelta(seconds=time.monotonic() - started))
     return actions

@@ -232,3 +232,25 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.seq} {self.kind}"
+
+
+class ClockTick(models.Model):
+    """The table clock's own heartbeat: one row (``pk`` :attr:`ONE`), written by every tick.
+
+    ``last_tick`` is the moment the last tick of any clock process ended. A tick that finds it
+    further back than ``BASRA_CLOCK_OUTAGE_SECONDS`` knows the clock was not running (the
+    server or its database was down) and gives the tables their time back before acting
+    (``games.services.resume_clock``; ``docs/protocol.md`` "Clock, absence, claim and resign").
+    """
+
+    #: The primary key of the one row.
+    ONE = 1
+
+    last_tick = models.DateTimeField(_("last tick"))
+
+    class Meta:
+        verbose_name = _("clock tick")
+        verbose_name_plural = _("clock ticks")
+
+    def __str__(self) -> str:
+        return f"clock {self.last_tick.isoformat()}"

@@ -25,13 +25,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import broadcast, engine, state
 from games.engine.bots import BOTS, GreedyBot
-from games.models import MOVE_SECONDS, Event, Match, Seat
+from games.models import MOVE_SECONDS, ClockTick, Event, Match, Seat
 
 #: The ``Match`` fields a service may change after creating the row (saved together).
 _MATCH_FIELDS = [
@@ -754,6 +754,94 @@ def _timeout(match_id: int, seat: int, seen: int, now: datetime) -> bool:
         match.save(update_fields=_MATCH_FIELDS)
         _after_change(match, live, prev_seq)
     return True
+
+
+def _lock_clock() -> ClockTick | None:
+    """The clock's heartbeat row, locked until the end of the transaction (``None``: no row)."""
+    if connection.vendor == "sqlite":
+        # As in _lock: take SQLite's write lock with the first statement.
+        ClockTick.objects.filter(pk=ClockTick.ONE).update(last_tick=F("last_tick"))
+    return ClockTick.objects.select_for_update().filter(pk=ClockTick.ONE).first()
+
+
+def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
+    """Give every table its time back if the clock was not running before ``now``.
+
+    The clock's last tick ended at ``ClockTick.last_tick``; a gap longer than ``outage`` means
+    no clock ran (the server, the clock process or the database was down), and nobody could
+    play or keep a socket open meanwhile. Each match being played is then, under its row lock
+    (one transaction with the heartbeat row's lock, so a second clock process does not do it
+    again): its ``deadline`` moved on by the gap, but never past a whole time per play from
+    ``now`` (``_resume_deadline``), and each person seated there and not absent counted as seen
+    at ``now`` (``Seat.last_seen``), so the absence grace starts again. No event is logged and
+    ``seq`` does not change: nothing happened at the tables. The first tick ever (no row) is
+    not an outage.
+
+    :param outage: the longest gap between ticks that is not an outage
+        (``games.clock.outage_after``).
+    :returns: the gap that was given back, or ``None`` (the clock was running).
+    """
+    last = (
+        ClockTick.objects.filter(pk=ClockTick.ONE).values_list("last_tick", flat=True).first()
+    )
+    if last is None or now - last <= outage:
+        return None
+    with _write_transaction():
+        row = _lock_clock()
+        if row is None or now - row.last_tick <= outage:
+            return None  # another clock process resumed meanwhile
+        gap = now - row.last_tick
+        playing = Match.objects.filter(status=Match.Status.PLAYING).order_by("pk")
+        for match_id in playing.values_list("pk", flat=True):
+            _resume_match(match_id, now, gap)
+        row.last_tick = now
+        row.save(update_fields=["last_tick"])
+    return gap
+
+
+def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
+    """One table's part of :func:`resume_clock` (inside its transaction)."""
+    with _write_transaction():
+        match = _lock(match_id)
+        if match.status != Match.Status.PLAYING:
+            return
+        Seat.objects.filter(
+            match_id=match.pk, user__isnull=False, bot="", absent=False
+        ).filter(Q(last_seen__isnull=True) | Q(last_seen__lt=now)).update(last_seen=now)
+        if match.deadline is not None:
+            match.deadline = _resume_deadline(match, match.deadline + gap, now)
+            match.save(update_fields=["deadline"])
+
+
+def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:
+    """``moved`` (a deadline plus the outage), but no later than a whole wait from ``now``.
+
+    A deadline set before the outage keeps exactly the time it had left. One set during it
+    (the web server ran while only the clock was down, and someone played) must not turn the
+    outage into extra time: the cap is the table's time per play, or for a computer to move
+    the longest human-looking delay (``BASRA_BOT_DELAY_SECONDS``).
+    """
+    turn = state.cache.read(
+        match, lambda live: None if live.round is None or live.round.over else live.round.turn
+    )
+    mover = next((s for s in state.seat_rows(match) if s.seat == turn), None)
+    if mover is not None and mover.bot:
+        wait = timedelta(seconds=max(getattr(settings, "BASRA_BOT_DELAY_SECONDS", (0.6, 1.5))))
+    elif match.move_seconds:
+        wait = timedelta(seconds=match.move_seconds)
+    else:
+        return moved
+    return min(moved, now + wait)
+
+
+def clock_ran(*, until: datetime) -> None:
+    """Note that a tick of the clock ended at ``until`` (``ClockTick.last_tick``, never back)."""
+    with _write_transaction():
+        updated = ClockTick.objects.filter(pk=ClockTick.ONE, last_tick__lt=until).update(
+            last_tick=until
+        )
+        if not updated:
+            ClockTick.objects.get_or_create(pk=ClockTick.ONE, defaults={"last_tick": until})
 
 
 def seats_by_number(seats: Sequence[Any]) -> dict[int, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from datetime import timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, InterfaceError, connections
@@ -19,7 +20,8 @@ class Command(BaseCommand):
     help = (
         "Run the table clock: every --interval seconds, play for the seats whose time ran out "
         "and mark players who left as absent. Safe to stop and restart at any moment: the "
-        "deadlines are in the database."
+        "deadlines are in the database, and a tick after a stop gives the tables the time the "
+        "clock was not running back (no timeouts, no absences for it)."
     )
 
     def add_arguments(self, parser):
@@ -36,11 +38,13 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
+        # A gap of a few intervals is this process's own pace, never an outage.
+        outage = max(clock.outage_after(), timedelta(seconds=4 * interval))
         if not once:
             self.stdout.write(f"Table clock running (every {interval:g} s); Ctrl-C to stop.")
         while not stop.is_set():
             try:
-                clock.tick(now=timezone.now())
+                clock.tick(now=timezone.now(), outage=outage)
             except (DatabaseError, InterfaceError):
                 # The database may be restarting: drop the connection, try again next tick.
                 logger.exception("clock: database error")
