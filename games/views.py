@@ -138,9 +138,14 @@ def table_labels() -> dict:
         "replaced": _("Computer plays for %(name)s"),
         "resign": _("Resign"),
         "resignConfirm": _("Resign this match? Your side loses."),
-        "resignConfirmPair": _(
-            "Offer to resign? Your side resigns when your partner agrees (at once if your "
-            "partner is away or played by the computer)."
+        "resignConfirmPair": _("Offer to resign? Your side resigns when your partner agrees."),
+        "resignConfirmPartnerOffered": _(
+            "Your partner has offered to resign. Resign now? The match ends at once and your "
+            "side loses."
+        ),
+        "resignConfirmPartnerGone": _(
+            "Your partner is away or played by the computer. Resign now? The match ends at once "
+            "and your side loses."
         ),
         "resignYes": _("Resign"),
         "cancel": _("Cancel"),
@@ -157,6 +162,10 @@ def table_labels() -> dict:
         "youAbsent": _("You were counted as away. Play a card to come back."),
         "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
         "youOffered": _("You offered to resign; waiting for your partner."),
+        "youOfferedPartnerGone": _(
+            "You offered to resign. Your partner is away or played by the computer now: resign "
+            "again to end the match at once."
+        ),
         "offerPending": _("%(name)s offers to resign."),
         # How a match ended early, worded for whoever reads it: the winner, the loser (or the
         # losing side) and anyone else; names are the winner's and the loser's.

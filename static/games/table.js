@@ -472,6 +472,28 @@
 
   function opponentSeat() { return state.you === null ? null : (state.you + 1) % 2; }
 
+  /** My partner's seat entry (4 players, seated), or null. */
+  function partnerInfo() {
+    if (!isSeated() || players() !== 4) return null;
+    return seatOf((state.you + 2) % 4);
+  }
+
+  /** My partner cannot answer a resign offer (away, or played by the computer): the server
+   * then takes my resignation at once (docs/protocol.md "Clock, absence, claim and resign"). */
+  function partnerGone() {
+    var partner = partnerInfo();
+    return !!(partner && (partner.bot || partner.absent));
+  }
+
+  /** The question before resigning, saying what a click does now. */
+  function resignQuestion() {
+    if (players() !== 4) return L.resignConfirm;
+    var partner = partnerInfo();
+    if (partner && partner.resign_offer && !partner.bot) return L.resignConfirmPartnerOffered;
+    if (partnerGone()) return L.resignConfirmPartnerGone;
+    return L.resignConfirmPair;
+  }
+
   function canClaim() {
     if (!isSeated() || players() !== 2 || state.match.status !== "playing" || state.result) return false;
     var other = seatOf(opponentSeat());
@@ -496,7 +518,8 @@
           items.push([B.fmt(L.opponentLeft, {name: s.username}), "opponent-left", s.seat]);
         }
         if (s.resign_offer) {
-          items.push([mine ? L.youOffered : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: seatName(s.seat)}),
+          items.push([mine ? (partnerGone() ? L.youOfferedPartnerGone : L.youOffered)
+                      : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: seatName(s.seat)}),
                       "resign-offer", s.seat]);
         }
       });
@@ -517,7 +540,8 @@
     var show = !!(me && !me.bot && state.match.status === "playing" && !state.result);
     var button = $("resign-button");
     button.hidden = !show;
-    button.disabled = !live || !!(me && me.resign_offer);
+    // After an offer the button waits for the partner, unless the partner can no longer answer.
+    button.disabled = !live || !!(me && me.resign_offer && !partnerGone());
   }
 
   /** Ask "are you sure?" in the page's dialog, then send {"type": action}. */
@@ -599,7 +623,7 @@
   }
 
   $("resign-button").addEventListener("click", function () {
-    confirmThen(players() === 4 ? L.resignConfirmPair : L.resignConfirm, L.resignYes, "resign");
+    confirmThen(resignQuestion(), L.resignYes, "resign");
   });
   window.setInterval(function () { if (state) tick(); }, 250);
 
