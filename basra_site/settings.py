@@ -14,6 +14,8 @@ Environment variables:
                     the in-memory layer when unset (one process only).
     BASRA_ABSENT_GRACE_SECONDS  how long a seated player may be disconnected before the seat is
                     marked absent (default 60).
+    BASRA_CLOCK_OUTAGE_SECONDS  a gap between clock ticks longer than this is an outage whose
+                    time is given back to every table (default 5).
     BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
                     before it plays (default "0.6,1.5").
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -202,6 +204,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Live tables (games/clock.py, games/services.py).
 BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", "60"))
+# A clock tick that finds its previous one longer ago than this treats the gap as an outage: the
+# time is given back to every table (games/clock.py), so a restart makes nobody absent.
+BASRA_CLOCK_OUTAGE_SECONDS = float(os.environ.get("BASRA_CLOCK_OUTAGE_SECONDS", "5"))
 BASRA_BOT_DELAY_SECONDS = tuple(
     float(part) for part in os.environ.get("BASRA_BOT_DELAY_SECONDS", "0.6,1.5").split(",")
 )
