@@ -14,6 +14,7 @@
   var state = null;        // the latest state message
   var pending = false;     // a play was sent and not answered yet
   var live = false;        // the socket is open: a click can reach the server
+  var firstState = false;  // the state drawn is the first one since the socket opened
   var shownRounds = null;  // how many round results the breakdown panel has seen
   var breakdownOpen = false;
   var errorTimer = null;
@@ -512,12 +513,16 @@
         if (s.bot && s.username) {
           items.push([mine ? L.youReplaced : B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}),
                       "replaced", s.seat]);
-        } else if (s.absent && mine) {
-          items.push([L.youAbsent, "absent", s.seat]);
+        } else if (s.absent && mine && live) {
+          // Opening the table brings an absent player back (a "returned" right after this
+          // socket's first state); still absent later means only a play will.
+          items.push([firstState ? L.youAbsentBack : L.youAbsent, "absent", s.seat]);
         } else if (s.absent && players() === 2 && isSeated()) {
           items.push([B.fmt(L.opponentLeft, {name: s.username}), "opponent-left", s.seat]);
         }
-        if (s.resign_offer) {
+        // A player the computer replaced can no longer resign: their side's offers are not theirs.
+        var replaced = isBot(state.you) && !!(seatOf(state.you) || {}).username;
+        if (s.resign_offer && !(replaced && s.seat % 2 === mySide())) {
           items.push([mine ? (partnerGone() ? L.youOfferedPartnerGone : L.youOffered)
                       : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: seatName(s.seat)}),
                       "resign-offer", s.seat]);
@@ -592,6 +597,8 @@
     }, 5000);
   }
 
+  var opening = false;  // the socket just opened and no state came through it yet
+
   function onMessage(msg) {
     if (msg.type === "state") {
       if (state !== null && msg.seq < state.seq) return;  // an older state arriving late
@@ -601,6 +608,8 @@
       var gap = state !== null && msg.prev_seq !== null && msg.prev_seq !== undefined &&
                 msg.prev_seq !== state.seq;
       state = msg;
+      firstState = opening;
+      opening = false;
       noteServerTime(msg);
       pending = false;
       render();
@@ -631,7 +640,7 @@
   noteServerTime(state);
   render();
   var socket = new B.LiveSocket(cfg.wsPath, {
-    onOpen: function (s) { s.send({type: "sync"}); },
+    onOpen: function (s) { opening = true; s.send({type: "sync"}); },
     onMessage: onMessage,
     onStatus: function (status) {
       socketStatus = status;
@@ -639,7 +648,7 @@
       if (status === "closed" && root.dataset.status !== "closed") showClosed(null);
       live = status === "live";
       if (!live) pending = false;
-      if (state) { renderHand(); renderActions(); }
+      if (state) { renderHand(); renderActions(); renderNotices(); }
     },
   });
   // For the browser tests and for debugging from the console.

@@ -124,3 +124,36 @@ def test_partner_offer_says_resigning_ends_the_match(table):
     page.click("#resign-button")
     expect(page.locator("#confirm-text")).to_have_text(
         "Your partner has offered to resign. Resign now? The match ends at once and your side loses.")
+
+
+def test_a_replaced_player_is_not_asked_to_resign(table):
+    page = table.page
+    notices = page.locator("#notices .notice")
+
+    def replaced(state):
+        state["seats"][0].update(bot="greedy", absent=True)
+        state["seats"][2].update(resign_offer=True)
+        state["seats"][1].update(resign_offer=True)
+
+    table.push(lambda s: s["seats"][2].update(resign_offer=True))
+    expect(notices).to_have_text(["Your partner offers to resign. Resign too to end the match."])
+    table.push(replaced)
+    # Only what is true now: alice's seat is the computer's, and omar's offer; no stale notice.
+    expect(notices).to_have_text([
+        "You were away too long: the computer plays your seat for the rest of this match.",
+        "omar offers to resign.",
+    ])
+    expect(page.locator("#resign-button")).to_be_hidden()
+
+
+def test_the_away_notice_says_how_to_come_back(table):
+    page = table.page
+    notice = page.locator('#notices [data-notice="absent"]')
+    # Marked away while connected (timeouts): only a play brings alice back.
+    table.push(lambda s: s["seats"][0].update(absent=True))
+    expect(notice).to_have_text("You were counted as away. Play a card to come back.")
+    # The socket drops and opens again: connecting is what brings her back.
+    table.sockets[-1].close()
+    expect(notice).to_have_text("You were counted as away; you are back now that you are connected.")
+    table.push(lambda s: s["seats"][0].update(absent=False))
+    expect(notice).to_have_count(0)
