@@ -160,6 +160,8 @@ def table_labels() -> dict:
         "youReplaced": _("You were away too long: the computer plays your seat for the rest of "
                          "this match."),
         "youAbsent": _("You were counted as away. Play a card to come back."),
+        "youTimedOut": _("Your time ran out: %(card)s was played for you."),
+        "timedOutMark": _("(time ran out)"),
         "youAbsentBack": _("You were counted as away; you are back now that you are connected."),
         "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
         "youOffered": _("You offered to resign; waiting for your partner."),

@@ -15,6 +15,7 @@
   var pending = false;     // a play was sent and not answered yet
   var live = false;        // the socket is open: a click can reach the server
   var firstState = false;  // the state drawn is the first one since the socket opened
+  var myTimeout = null;    // {card, round}: the server played this card for me (time ran out)
   var shownRounds = null;  // how many round results the breakdown panel has seen
   var breakdownOpen = false;
   var errorTimer = null;
@@ -257,6 +258,8 @@
       el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
     ];
     taken.forEach(function (code) { parts.push(B.cardNode(code, L, {size: "mini"})); });
+    // The server played this card because the seat's time ran out (absent field: not told).
+    if (play.timeout === true) parts.push(el("span", {class: "last-label timed-out", text: L.timedOutMark}));
     if (play.basra) {
       parts.push(el("span", {
         class: "badge basra-badge", dataset: {basra: play.basra},
@@ -427,6 +430,7 @@
     renderHand();
     renderBreakdown();
     renderResult();
+    noteTimeout();
     renderNotices();
     renderActions();
     tick();
@@ -502,6 +506,20 @@
     return !!(other && other.absent && !other.bot && other.username && me && !me.bot);
   }
 
+  /** Remember a card the server played for me when my time ran out, until my next own play
+   * (or the next round, or the end): later plays by others replace last_play but not the news. */
+  function noteTimeout() {
+    var r = state.round;
+    var play = r && r.last_play;
+    if (!isSeated() || !r || state.result || state.match.status !== "playing" || isBot(state.you)) {
+      myTimeout = null;
+    } else if (play && play.seat === state.you) {
+      myTimeout = play.timeout === true ? {card: play.card, round: r.number} : null;
+    } else if (myTimeout && myTimeout.round !== r.number) {
+      myTimeout = null;
+    }
+  }
+
   function renderNotices() {
     var box = $("notices");
     var items = [];
@@ -528,6 +546,9 @@
                       "resign-offer", s.seat]);
         }
       });
+      if (myTimeout) {
+        items.push([B.fmt(L.youTimedOut, {card: B.cardName(myTimeout.card, L)}), "timeout", state.you]);
+      }
     }
     box.replaceChildren.apply(box, items.map(function (item) {
       var notice = el("p", {class: "notice", dataset: {notice: item[1], seat: item[2]}}, [item[0]]);

@@ -157,3 +157,30 @@ def test_the_away_notice_says_how_to_come_back(table):
     expect(notice).to_have_text("You were counted as away; you are back now that you are connected.")
     table.push(lambda s: s["seats"][0].update(absent=False))
     expect(notice).to_have_count(0)
+
+
+def test_a_timeout_is_told_until_the_next_own_play(table):
+    page = table.page
+    notice = page.locator('#notices [data-notice="timeout"]')
+    last = page.locator("#last-play .timed-out")
+
+    def played(seat, card, timeout):
+        def change(state):
+            state["round"]["last_play"] = {"seat": seat, "card": card, "taken": [], "basra": None,
+                                           "timeout": timeout, "bot": None}
+            state["round"]["turn"] = (seat + 1) % 4
+        return change
+
+    table.push(played(0, "10H", True))
+    expect(notice).to_have_text("Your time ran out: 10 of hearts was played for you.")
+    expect(last).to_have_text("(time ran out)")
+    # omar's time runs out too: his play is marked, alice's notice stays.
+    table.push(played(1, "5C", True))
+    expect(notice).to_have_count(1)
+    expect(last).to_have_text("(time ran out)")
+    table.push(played(2, "7S", False))
+    expect(last).to_have_count(0)
+    expect(notice).to_have_count(1)
+    # alice's own play ends it.
+    table.push(played(0, "4D", False))
+    expect(notice).to_have_count(0)
