@@ -292,6 +292,12 @@ def test_four_players_take_the_seats_in_order(new_page):
     # The Arabic page runs right to left and still fits.
     expect(pages["omar"].locator("html")).to_have_attribute("dir", "rtl")
     assert pages["omar"].evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    # Seats keep their places in right-to-left text: from omar's chair (seat 1) the next seat in
+    # turn, dina's (2), is on his right and rana's (3) across, carl's (0) on his left.
+    boxes = {seat: pages["omar"].locator(f'#board .seat-box[data-seat="{seat}"]').bounding_box()
+             for seat in range(4)}
+    assert boxes[0]["x"] + boxes[0]["width"] <= boxes[2]["x"]
+    assert boxes[3]["y"] + boxes[3]["height"] <= boxes[1]["y"]
     screenshot(pages["omar"], "table-four-rtl")
     screenshot(creator, "table-four")
 
