@@ -434,6 +434,22 @@ def test_table_page_labels_for_the_clock_and_the_computer(alice):
     assert labels["resignConfirm"] and labels["claim"] == "Claim the win"
 
 
+#: Labels of the resign offers, the away notice and the timeout notice (table.js).
+NOTICE_LABELS = ["resignConfirmPair", "resignConfirmPartnerOffered", "resignConfirmPartnerGone",
+                 "youOfferedPartnerGone", "youAbsentBack", "youTimedOut", "timedOutMark"]
+
+
+def test_table_page_notice_labels_are_translated_to_arabic(alice):
+    match = new_table(alice)
+    url = reverse("table", args=[match.id])
+    english = config_of(logged_in(alice).get(url, HTTP_ACCEPT_LANGUAGE="en"), "table-config")["labels"]
+    arabic = config_of(logged_in(alice).get(url, HTTP_ACCEPT_LANGUAGE="ar"), "table-config")["labels"]
+    for key in NOTICE_LABELS:
+        assert english[key] and arabic[key] != english[key], key
+    # The card's name goes into the timeout notice in both languages.
+    assert "%(card)s" in english["youTimedOut"] and "%(card)s" in arabic["youTimedOut"]
+
+
 # --- page chrome ------------------------------------------------------------------------------
 
 def test_every_page_links_a_favicon_that_exists(client):
