@@ -28,7 +28,7 @@ run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py serve --host $(HOST) --port $(PORT)
 
-# Browser tests need Debian's Chromium (pip cannot install it; never `playwright install`).
+# Browser tests need Debian's Chromium: pip cannot install it, and Playwright's own browser download is blocked.
 chromium:
 	@test -x $(CHROMIUM) || { \
 	  echo "Installing Debian's chromium for the browser tests"; \
