@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websocket connections are origin-checked (AllowedHostsOriginValidator) and carry the
+Websocket connections are origin-checked (``basra_site.websocket.SameOriginValidator``: the
+host must be allowed and the Origin must be the socket's own host and port) and carry the
 session's user in ``scope["user"]`` (Channels' AuthMiddlewareStack, the user looked up on
 the sockets' database worker threads: ``games.workers``).
 """
@@ -13,16 +14,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from basra_site.websocket import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.workers import AuthMiddlewareStack  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

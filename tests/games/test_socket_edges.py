@@ -44,3 +44,21 @@ async def test_a_frame_nested_too_deep_is_bad_json_and_the_socket_lives_on(make_
         lambda: (Match.objects.get(pk=match.pk).seq, Event.objects.filter(match=match).count())
     )()
     assert after == before
+
+
+@pytest.mark.parametrize("origin", ["http://testserver:9999", "http://testserver:80.evil"])
+async def test_a_page_from_another_port_of_the_same_host_is_refused(make_player, origin):
+    """Browsers share cookies across ports: only the socket's own origin may open it."""
+    alice = await database_sync_to_async(make_player)("alice")
+    comm = communicator("/ws/lobby/", alice.cookie, origin=origin)
+    connected, _code = await comm.connect()
+    assert not connected
+    await comm.wait()
+
+
+async def test_the_sites_own_origin_is_accepted(make_player):
+    alice = await database_sync_to_async(make_player)("alice")
+    comm = communicator("/ws/lobby/", alice.cookie, origin="http://testserver")
+    connected, _code = await comm.connect()
+    assert connected
+    await comm.disconnect()
