@@ -37,7 +37,7 @@ def absent_grace() -> timedelta:
 
     The issue's default is 60 seconds (lichess gives a similar grace before a claim).
     """
-    return timedelta(seconds=getattr(settings, "BASRA_ABSENT_GRACE_SECONDS", 60))
+    return timedelta(seconds=settings.BASRA_ABSENT_GRACE_SECONDS)
 
 
 def outage_after() -> timedelta:
@@ -46,7 +46,7 @@ def outage_after() -> timedelta:
     Default 5 seconds: twenty ticks of ``run_clock`` missed, far more than a slow tick or a busy
     database takes, far less than the absence grace.
     """
-    return timedelta(seconds=getattr(settings, "BASRA_CLOCK_OUTAGE_SECONDS", 5))
+    return timedelta(seconds=settings.BASRA_CLOCK_OUTAGE_SECONDS)
 
 
 def _due(now: datetime) -> list[int]:

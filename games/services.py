@@ -197,7 +197,7 @@ def bot_delay() -> timedelta:
     Default 0.6-1.5 s: long enough to see each play land, short enough not to bore (the issue:
     "bots play after a short, human-looking delay").
     """
-    low, high = getattr(settings, "BASRA_BOT_DELAY_SECONDS", (0.6, 1.5))
+    low, high = settings.BASRA_BOT_DELAY_SECONDS
     return timedelta(seconds=random.uniform(low, high))
 
 
@@ -826,7 +826,7 @@ def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:
     )
     mover = next((s for s in state.seat_rows(match) if s.seat == turn), None)
     if mover is not None and mover.bot:
-        wait = timedelta(seconds=max(getattr(settings, "BASRA_BOT_DELAY_SECONDS", (0.6, 1.5))))
+        wait = timedelta(seconds=max(settings.BASRA_BOT_DELAY_SECONDS))
     elif match.move_seconds:
         wait = timedelta(seconds=match.move_seconds)
     else:
