@@ -16,8 +16,10 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
+from channels.consumer import get_handler_name
 from django.conf import settings
 from django.contrib import auth
 from django.http import HttpRequest
@@ -67,7 +69,30 @@ def session_user_is(scope: dict, user: Any) -> bool:
 
 
 class JsonSocket(AsyncWebsocketConsumer):
-    """Frames in and out as JSON objects; malformed frames get a ``bad_json`` error."""
+    """Frames in and out as JSON objects; malformed frames get a ``bad_json`` error.
+
+    Channels' consumers call ``close_old_connections`` on its one shared sync thread before every
+    message they handle (each frame and each group message) and after a disconnect. These
+    consumers touch the database only through ``games.workers``, whose threads look after their
+    own connections (``in_worker``), so that hop would close nothing and only queue every socket's
+    messages behind one thread: :meth:`dispatch` and :meth:`websocket_disconnect` leave it out.
+    """
+
+    async def dispatch(self, message: dict) -> None:
+        """Call the handler of ``message["type"]`` (Channels' ``dispatch`` without the
+        connection cleanup; see the class).
+
+        :raises ValueError: no handler for the type (as Channels does).
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        """The socket closed: :meth:`disconnect`, then stop (the groups are left there)."""
+        await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def connect(self) -> None:
         self.language = scope_language(self.scope)
@@ -75,7 +100,7 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def send_json(self, content: dict) -> None:
         """Send one JSON text frame."""
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=broadcast.frame_text(content))
 
     async def send_error(self, code: str, message: str | None = None) -> None:
         """Send ``{"type": "error", "code", "message"}``; ``message`` defaults to the code's text."""
@@ -211,9 +236,8 @@ class TableConsumer(JsonSocket):
                     # per-process channel layer cannot carry; a shared layer (Redis) did.
                     await self.refresh(force=False)
 
-    def _track(self, state: dict) -> None:
-        """Plan the next read after ``state``'s deadline (server time; this is the server)."""
-        deadline = state.get("deadline")
+    def _track(self, deadline: str | None) -> None:
+        """Plan the next read after a state's ``deadline`` (server time; this is the server)."""
         if deadline is None:
             self.check_at = None
         else:
@@ -280,11 +304,20 @@ class TableConsumer(JsonSocket):
                 await in_worker(services.player_connected)(match_id=self.match_id, user=self.user)
 
     async def _send_state(self, state: dict, *, force: bool = False) -> None:
-        if self.closing or state["seq"] < self.seq or (state["seq"] == self.seq and not force):
+        await self._send_frame_text(
+            state["seq"], state["deadline"], broadcast.frame_text(state), force=force
+        )
+
+    async def _send_frame_text(
+        self, seq: int, deadline: str | None, text: str, *, force: bool = False
+    ) -> None:
+        """Send a ``state`` already written as JSON ``text`` (``seq`` and ``deadline`` its
+        fields), unless it is older than the last one sent (or the same, without ``force``)."""
+        if self.closing or seq < self.seq or (seq == self.seq and not force):
             return
-        self.seq = state["seq"]
-        self._track(state)
-        await self.send_json(state)
+        self.seq = seq
+        self._track(deadline)
+        await self.send(text_data=text)
 
     async def receive_message(self, message: dict) -> None:
         kind = message.get("type")
@@ -334,18 +367,20 @@ class TableConsumer(JsonSocket):
                 await self.refresh()
 
     async def table_state(self, event: dict) -> None:
-        """Group message: the state after a change, built for the group it came through.
+        """Group message: the state after a change, built for the group it came through
+        (``games.broadcast.send_states``: the message as JSON text, with its ``seq``, ``you``
+        and ``deadline``).
 
         A seat's view comes only through its user's group, so it is this socket's own; a
         spectator view is dropped once the socket has a seat.
         """
-        state = event["state"]
-        if state["you"] is None and self.seat is not None:
+        you = event["you"]
+        if you is None and self.seat is not None:
             return
-        if state["you"] is not None and state["you"] != self.seat:
-            self.seat = state["you"]
+        if you is not None and you != self.seat:
+            self.seat = you
             await self._leave(broadcast.public_group(self.match_id))
-        await self._send_state(state)
+        await self._send_frame_text(event["seq"], event["deadline"], event["text"])
 
     async def table_seating(self, event: dict) -> None:
         """Group message: seats changed; re-read this socket's seat and state."""

@@ -216,12 +216,18 @@ def _deadline(match: Match, bots: Mapping[int, str], live: engine.Match | None, 
 
 
 def _after_change(
-    match: Match, live: engine.Match | None, prev_seq: int, *, lobby: bool = False
+    match: Match,
+    live: engine.Match | None,
+    prev_seq: int,
+    *,
+    lobby: bool = False,
+    log: _Log | None = None,
 ) -> None:
     """After the commit: keep ``live`` in the cache and send every seat and the spectators
-    their new ``state`` (``prev_seq``: the ``seq`` before the change)."""
+    their new ``state`` (``prev_seq``: the ``seq`` before the change; ``log``: this change's
+    events, which spare a query for the last play when they hold it)."""
     info_seats = state.seat_rows(match)
-    info = state.TableInfo.of(match, info_seats)
+    info = state.TableInfo.of(match, info_seats, log.events if log is not None else ())
     seq = match.seq
     seat_users = {s.seat: s.user_id for s in info_seats if s.user_id is not None}
 
@@ -570,7 +576,7 @@ def play_card(
         _apply_play(match, {s.seat: s.bot for s in seats}, live, mine.seat, chosen, log, now)
         log.write()
         match.save(update_fields=_MATCH_FIELDS)
-        _after_change(match, live, prev_seq)
+        _after_change(match, live, prev_seq, log=log)
         return match.seq
 
 
@@ -675,7 +681,7 @@ def bot_play(*, match_id: int, seat: int, now: datetime | None = None) -> int:
         )
         log.write()
         match.save(update_fields=_MATCH_FIELDS)
-        _after_change(match, live, prev_seq)
+        _after_change(match, live, prev_seq, log=log)
         return match.seq
 
 
@@ -752,7 +758,7 @@ def _timeout(match_id: int, seat: int, seen: int, now: datetime) -> bool:
         _changed_seating(match)
         log.write()
         match.save(update_fields=_MATCH_FIELDS)
-        _after_change(match, live, prev_seq)
+        _after_change(match, live, prev_seq, log=log)
     return True
 
 
@@ -902,7 +908,7 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
             match.deadline = _deadline(match, {s.seat: s.bot for s in seats}, live, now)
         log.write()
         match.save(update_fields=_MATCH_FIELDS)
-        _after_change(match, live, prev_seq)
+        _after_change(match, live, prev_seq, log=log)
         return len(gone)
 
 

@@ -333,8 +333,14 @@ class TableInfo:
     last_play_by: dict | None = None
 
     @classmethod
-    def of(cls, match: Match, seats: Sequence[SeatRow]) -> TableInfo:
-        """From a ``Match`` row and its :func:`seat_rows`."""
+    def of(
+        cls, match: Match, seats: Sequence[SeatRow], events: Sequence[Event] = ()
+    ) -> TableInfo:
+        """From a ``Match`` row and its :func:`seat_rows`.
+
+        :param events: the events a service just appended (up to ``match.seq``); when one is a
+            ``play``, ``last_play_by`` comes from it instead of a query.
+        """
         scores = match.scores if len(match.scores or ()) == 2 else (0, 0)
         return cls(
             id=match.pk,
@@ -348,8 +354,24 @@ class TableInfo:
             winner=match.winner_side,
             result=str(match.result or ""),
             scores=(scores[0], scores[1]),
-            last_play_by=last_play_by(match),
+            last_play_by=_last_play_in(events) or last_play_by(match),
         )
+
+
+def _play_by(seat: int | None, payload: dict) -> dict:
+    return {
+        "seat": seat,
+        "timeout": payload.get("timeout") is True,
+        "bot": payload.get("bot") or None,
+    }
+
+
+def _last_play_in(events: Sequence[Event]) -> dict | None:
+    """:func:`last_play_by` of the newest ``play`` among ``events``, or ``None`` if none is."""
+    for event in reversed(events):
+        if event.kind == Event.Kind.PLAY:
+            return _play_by(event.seat, event.payload)
+    return None
 
 
 def last_play_by(match: Match) -> dict | None:
@@ -370,12 +392,7 @@ def last_play_by(match: Match) -> dict | None:
     )
     if row is None:
         return None
-    seat, payload = row
-    return {
-        "seat": seat,
-        "timeout": payload.get("timeout") is True,
-        "bot": payload.get("bot") or None,
-    }
+    return _play_by(*row)
 
 
 def _mark_last_play(round_: dict, by: dict | None) -> None:
