@@ -10,8 +10,9 @@ Environment variables:
     CONN_MAX_AGE    seconds a database connection is kept between uses (default 0: closed, or
                     back to the pool on PostgreSQL; above 0 turns the pool off).
     DB_POOL_SIZE    PostgreSQL connections per process at most (default 12; 0: no pool).
-    REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer;
-                    the in-memory layer when unset (one process only).
+    REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer and
+                    Redis as the cache, which keeps the sessions (cached_db); when unset, the
+                    in-memory layer (one process only) and sessions in the database alone.
     BASRA_ABSENT_GRACE_SECONDS  how long a seated player may be disconnected before the seat is
                     marked absent (default 60).
     BASRA_CLOCK_OUTAGE_SECONDS  a gap between clock ticks longer than this is an outage whose
@@ -142,6 +143,18 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
+    # Sessions are read on every play (games.consumers.session_user_is: a logout in another tab
+    # must stop an open socket): Django's "cached_db" engine keeps them in Redis too, written
+    # through to the database, so that read is one Redis GET instead of a SQL query. Without
+    # Redis the cache would be per process, which a logout in another process would not reach.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "basra",
+        }
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
