@@ -10,7 +10,7 @@ and closing the sockets included), the one figure other load on the machine does
 and the machine's load average at the end of the run (other work competes for the cores).
 
 The servers are started here the way production runs them: daphne (``--servers`` processes,
-sockets spread over them as a load balancer would), PostgreSQL (``DATABASE_URL``), the Redis
+sockets spread over them as a load balancer would, ``--route``), PostgreSQL (``DATABASE_URL``), the Redis
 channel layer (``REDIS_URL``), ``DEBUG=0``; ``CONN_MAX_AGE`` is passed through. Users, sessions
 and tables (the default: casual, 30 s clock) are created through the ORM and ``games.services``
 before each run.
@@ -19,7 +19,8 @@ Usage::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_bench \\
     REDIS_URL=redis://127.0.0.1:6379/5 CONN_MAX_AGE=60 \\
-    .venv/bin/python bench/live.py --tables 50 200 400 --plays 20 --think 1.0 --saturation 200
+    .venv/bin/python bench/live.py --tables 50 200 400 --plays 20 --think 1.0 --saturation 200 \\
+        --servers 2
 """
 
 from __future__ import annotations
@@ -150,17 +151,21 @@ def make_tables(count: int) -> list[tuple[int, str, str]]:
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
 
 async def play_tables(
-    ports: list[int], tables, plays: int, think: float
+    ports: list[int], tables, plays: int, think: float, route: str = "table"
 ) -> tuple[Figures, float, float]:
     """Play ``plays`` moves at every table; returns figures, connect time and play time (s).
 
-    Socket ``k`` of table ``i`` goes to server ``ports[(2 * i + k) % len(ports)]``, as a load
-    balancer would spread them: with several servers the two seats of a table are on different
-    processes and every state crosses Redis.
+    With several servers, ``route`` says where a socket goes, as a load balancer in front of
+    them would send it: ``"table"``, every socket of table ``i`` to ``ports[i % len(ports)]``
+    (a balancer hashing the socket's path, ``/ws/table/<id>/``; the table's state stays warm in
+    one process); ``"seat"``, socket ``k`` of table ``i`` to ``ports[(2 * i + k) % len(ports)]``
+    (round robin: the two seats of a table on different processes, each play written by one and
+    replayed from the log by the other).
     """
     import websockets
 
@@ -189,6 +194,8 @@ async def play_tables(
                 figures.errors.append(message["code"])
 
     def port_of(table: int, seat: int) -> int:
+        if route == "table":
+            return ports[table % len(ports)]
         return ports[(2 * table + seat) % len(ports)]
 
     started = time.perf_counter()
@@ -216,6 +223,7 @@ async def play_tables(
             )
             states[turn] = await next_state(socks[turn], mine["seq"])
             figures.latencies.append(time.perf_counter() - start)
+            figures.starts.append(start)
             states[1 - turn] = await next_state(socks[1 - turn], mine["seq"])
             if think:
                 await asyncio.sleep(think)
@@ -256,6 +264,22 @@ def report(n: int, think: float, figures: Figures, connect_time: float, play_tim
     )
 
 
+def timeline(figures: Figures) -> str:
+    """Round trips per second of the run (by when the play was sent): count, p50 and max (ms)."""
+    first = min(figures.starts)
+    seconds: dict[int, list[float]] = {}
+    for start, latency in zip(figures.starts, figures.latencies):
+        seconds.setdefault(int(start - first), []).append(latency)
+    lines = []
+    for second, values in sorted(seconds.items()):
+        values.sort()
+        lines.append(
+            f"  t={second:3d}s plays={len(values):4d} p50={values[len(values) // 2] * 1000:7.1f}ms "
+            f"max={values[-1] * 1000:7.1f}ms"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
@@ -264,6 +288,11 @@ def main() -> None:
     parser.add_argument("--saturation", type=int, nargs="*", default=[],
                         help="table counts to run again with think time 0")
     parser.add_argument("--servers", type=int, default=1, help="daphne processes")
+    parser.add_argument("--route", choices=["table", "seat"], default="table",
+                        help="with several servers: all of a table's sockets to one server "
+                             "(table), or its seats to different ones (seat)")
+    parser.add_argument("--timeline", action="store_true",
+                        help="also print the round trips second by second")
     parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-daphne.log"))
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
@@ -292,12 +321,14 @@ def main() -> None:
             tables = make_tables(n)
             cpu = sum(cpu_seconds(s.pid) for s in servers)
             figures, connect_time, play_time = asyncio.run(
-                play_tables(ports, tables, args.plays, think)
+                play_tables(ports, tables, args.plays, think, args.route)
             )
             cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu
             rss = [memory(s.pid) for s in servers]
             total = (sum(r[0] for r in rss), sum(r[1] for r in rss))
             print(report(n, think, figures, connect_time, play_time, total, cpu), flush=True)
+            if args.timeline:
+                print(timeline(figures), flush=True)
     finally:
         for server in servers:
             server.terminate()
