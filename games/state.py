@@ -9,6 +9,7 @@ keyed by (match, ``cache_token``, ``seq``), only to skip that replay (STYLE.md, 
 
 from __future__ import annotations
 
+import copy
 import secrets
 import threading
 from collections import OrderedDict
@@ -95,6 +96,8 @@ class _Entry:
     token: str
     seq: int
     live: engine.Match
+    #: A copy of the ``Match`` row as it was at ``seq`` (``LiveCache.checkout_at``).
+    row: Match
 
 
 class LiveCache:
@@ -131,16 +134,32 @@ class LiveCache:
                 return entry.live
         return rebuild(match)
 
+    def checkout_at(self, match_id: int, seq: int) -> tuple[Match, engine.Match] | None:
+        """The kept row and live engine match of ``match_id`` if they are at ``seq``, now owned by
+        the caller; ``None`` if this process keeps none at that ``seq``.
+
+        Nothing is read from the database: the caller must make its write conditional on the
+        row still being at ``seq`` (``games.services`` compares and sets), since another process
+        may have moved the table on.
+        """
+        with self._lock:
+            entry = self._entries.get(match_id)
+            if entry is None or entry.seq != seq:
+                return None
+            del self._entries[match_id]
+            return entry.row, entry.live
+
     def checkin(self, match: Match, live: engine.Match, seq: int) -> None:
         """Keep ``live`` as the state of ``match`` at ``seq`` (after the commit that wrote it).
 
-        Two commits' callbacks may run out of order; an older ``seq`` never replaces a newer one.
+        ``match`` must be the row as written at ``seq``; a copy of it is kept. Two commits'
+        callbacks may run out of order; an older ``seq`` never replaces a newer one.
         """
         with self._lock:
             entry = self._entries.get(match.pk)
             if entry and entry.token == str(match.cache_token) and entry.seq > seq:
                 return
-            self._entries[match.pk] = _Entry(str(match.cache_token), seq, live)
+            self._entries[match.pk] = _Entry(str(match.cache_token), seq, live, copy.copy(match))
             self._entries.move_to_end(match.pk)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)

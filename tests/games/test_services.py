@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 
 from games import engine, services, state
 from games.models import Event, Match, Seat
@@ -377,6 +380,64 @@ def test_a_restart_loses_nothing(users):
     play_turn(match)  # and the game goes on from the log
     match.refresh_from_db()
     assert match.seq == before[users[0].pk]["seq"] + 1
+
+
+postgres_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the compare-and-set play is PostgreSQL's"
+)
+
+
+def warm_table(users, capture) -> tuple[Match, dict]:
+    """A started match one play in, whose state this process keeps (the play's after-commit
+    ran); returns it and the state of the seat to move."""
+    match = seated_match(users[:2])
+    with capture(execute=True):
+        play_turn(match)
+    match.refresh_from_db()
+    turn = services.table_state(match_id=match.pk, user=None)["round"]["turn"]
+    return match, services.table_state(match_id=match.pk, user=users_by_seat(match)[turn])
+
+
+@postgres_only
+def test_a_play_at_a_table_this_process_keeps_is_one_statement(
+    users, known_decks, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    match, mine = warm_table(users, django_capture_on_commit_callbacks)
+    mover = users_by_seat(match)[mine["you"]]
+    card = mine["round"]["hand"][0]
+    with django_assert_num_queries(1):
+        seq = services.play_card(user=mover, match_id=match.pk, card=card, seq=mine["seq"])
+    assert seq == mine["seq"] + 1
+    match.refresh_from_db()
+    assert match.seq == seq and match.deadline is not None
+    event = Event.objects.get(match=match, seq=seq)
+    assert (event.kind, event.seat, event.payload["card"]) == ("play", mine["you"], card)
+    after = services.table_state(match_id=match.pk, user=mover)
+    assert after["round"]["hand"] == [c for c in mine["round"]["hand"] if c != card]
+    assert after["round"]["last_play"]["card"] == card
+
+
+@postgres_only
+def test_a_play_on_a_state_another_process_moved_on_is_stale(
+    users, known_decks, django_capture_on_commit_callbacks
+):
+    match, mine = warm_table(users, django_capture_on_commit_callbacks)
+    seen = mine["seq"]
+    row, live = state.cache.checkout_at(match.pk, seen)
+    behind = copy.deepcopy((row, live))
+    state.cache.checkin(row, live, seen)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turn(match)  # another process's play: this one never hears of it
+    state.clear_caches()
+    state.cache.checkin(behind[0], behind[1], seen)
+    before = snapshot(match)
+    mover = users_by_seat(match)[mine["you"]]
+    refused(
+        "stale", services.play_card,
+        user=mover, match_id=match.pk, card=mine["round"]["hand"][1], seq=seen,
+    )
+    assert snapshot(match) == before
+    assert state.cache.checkout_at(match.pk, seen) is None  # the old state was dropped
 
 
 def test_a_stale_cache_entry_is_never_used(users):
