@@ -19,6 +19,8 @@ Environment variables:
                     time is given back to every table (default 5).
     BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
                     before it plays (default "0.6,1.5").
+    BASRA_DB_THREADS            threads per server process for the live tables' database work
+                    (default 1; games/workers.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -223,6 +225,9 @@ BASRA_CLOCK_OUTAGE_SECONDS = float(os.environ.get("BASRA_CLOCK_OUTAGE_SECONDS", 
 BASRA_BOT_DELAY_SECONDS = tuple(
     float(part) for part in os.environ.get("BASRA_BOT_DELAY_SECONDS", "0.6,1.5").split(",")
 )
+# Threads per server process for the sockets' database work, each with its own connection
+# (games/workers.py says why one).
+BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

@@ -1,11 +1,17 @@
-"""Where the sockets' database work runs: a few threads that keep their connections.
+"""Where the sockets' database work runs: threads of their own that keep their connections.
 
 Channels' ``database_sync_to_async`` runs every call on one shared thread (Channels enters no
 ``ThreadSensitiveContext``) and closes the connection after each call (``CONN_MAX_AGE`` is 0, as
-Django advises under ASGI), so each play would wait for every other socket's work and then open
-a new PostgreSQL connection. The live tables instead run their calls on ``WORKERS`` threads of
-their own, each keeping its one connection between calls (at most ``WORKERS`` connections per
-process). The services hold no state in the thread, and the match row lock orders the writes.
+Django advises under ASGI), so each play would open a new PostgreSQL connection. The live tables
+instead run their calls on ``settings.BASRA_DB_THREADS`` threads of their own (default 1), each
+keeping its one connection between calls. The services hold no state in the thread, and the
+match row lock (or the compare-and-set on ``seq``) orders the writes.
+
+Why one thread: a play's database work is a few round trips of well under a millisecond, and
+every thread added competes with the event loop for the GIL. Measured with bench/live.py
+(200 tables, one daphne process, PostgreSQL and Redis on the same 2 cores): p99 48-58 ms with 1
+thread, 78-281 ms with 2, 455 ms with 8, and the CPU time per play grows with the threads.
+More processes (one per core), not more threads, is how a server grows.
 
 On SQLite (development, tests) the calls keep Channels' single thread: SQLite has one writer at
 a time, and its in-memory test database refuses a concurrent reader instead of waiting.
@@ -24,22 +30,22 @@ from asgiref.sync import SyncToAsync
 from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
 from django.db import DatabaseError, InterfaceError, connection, connections
 
 from games import broadcast
 
-#: Threads (and so database connections) per process for the sockets' database work.
-WORKERS = 4
-
 _executor: ThreadPoolExecutor | None = None
+_threads = 0
 _executor_lock = threading.Lock()
 
 
 def _pool() -> ThreadPoolExecutor:
-    global _executor
+    global _executor, _threads
     with _executor_lock:
         if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="basra-db")
+            _threads = settings.BASRA_DB_THREADS
+            _executor = ThreadPoolExecutor(max_workers=_threads, thread_name_prefix="basra-db")
         return _executor
 
 
@@ -55,14 +61,14 @@ def stop() -> None:
         # Each thread gives its connection back before it ends: a pooled connection that is only
         # garbage-collected stays counted as lent out, and the pool runs dry. The barrier makes
         # every one of the threads take one of these calls.
-        barrier = threading.Barrier(WORKERS)
+        barrier = threading.Barrier(_threads)
 
         def release() -> None:
             with contextlib.suppress(threading.BrokenBarrierError):
                 barrier.wait(timeout=5)
             connections.close_all()
 
-        for _ in range(WORKERS):
+        for _ in range(_threads):
             executor.submit(release)
         executor.shutdown(wait=True)
 
@@ -105,7 +111,7 @@ class WorkerAuthMiddleware(AuthMiddleware):
     Channels does the lookup (the session row, then the user row) on its one shared database
     thread, opening and closing a connection each time, so a burst of sockets (800 within a
     second, ``shared/bench/BENCH.md``) queues there past daphne's handshake timeout. Here the
-    same ``get_user`` runs on ``WORKERS`` threads that keep their connections.
+    same ``get_user`` runs on the worker threads, which keep their connections.
     """
 
     async def resolve_scope(self, scope: dict) -> None:
