@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from datetime import datetime
 from importlib import import_module
 from types import SimpleNamespace
@@ -166,7 +167,7 @@ class TableConsumer(JsonSocket):
     is never sent.
 
     A watch task per socket (:meth:`_watch`) beats the seat's heartbeat every
-    ``services.HEARTBEAT_SECONDS`` (``Seat.last_seen``, read by the clock to find absent seats)
+    ``services.HEARTBEAT_SECONDS``, the first one sooner by a random part (``Seat.last_seen``, read by the clock to find absent seats)
     and re-reads the table when the last state's ``deadline`` has passed without news: the clock
     may run in another process, and with the in-memory channel layer (one process, no Redis) its
     broadcasts cannot reach this one; with Redis they arrive first and the read never happens.
@@ -211,7 +212,10 @@ class TableConsumer(JsonSocket):
     async def _watch(self) -> None:
         """Heartbeats, and a read of the table when a deadline passes with no news."""
         loop = asyncio.get_running_loop()
-        beat_at = loop.time() + services.HEARTBEAT_SECONDS
+        # The first beat at a random point of the second half of the period: sockets that
+        # opened together (a tournament round starting) do not all beat in the same second
+        # ever after, which queued the plays behind a burst of beats (bench/live.py --timeline).
+        beat_at = loop.time() + services.HEARTBEAT_SECONDS * random.uniform(0.5, 1.0)
         while not self.closing:
             self.news.clear()
             wake = beat_at if self.check_at is None else min(beat_at, self.check_at)
