@@ -270,7 +270,8 @@ def timeline(figures: Figures) -> str:
     seconds: dict[int, list[float]] = {}
     for start, latency in zip(figures.starts, figures.latencies):
         seconds.setdefault(int(start - first), []).append(latency)
-    lines = []
+    # Wall-clock time of t=0, to line the seconds up with the server's own logs.
+    lines = [f"  t=0 is {time.time() - (time.perf_counter() - first):.1f} (Unix time)"]
     for second, values in sorted(seconds.items()):
         values.sort()
         lines.append(
