@@ -4,7 +4,10 @@ Each write function locks the match row (``select_for_update``) inside ``transac
 checks the request, asks the engine, appends ``Event`` rows numbered from ``Match.seq + 1`` and
 registers the broadcast with ``transaction.on_commit``, so no socket ever sees a change that was
 rolled back. Refusals raise ``ServiceError`` before anything is written. The protocol these
-functions serve is ``docs/protocol.md``.
+functions serve is ``docs/protocol.md``. One exception, for speed: a play at a table whose state
+this process keeps at the client's ``seq`` is written by one compare-and-set statement instead
+(:func:`_play_from_cache`), and falls back to the locked way whenever that statement finds the
+row moved on.
 
 The same write path serves the people at the table (create, join, leave, play, claim, resign),
 their sockets (:func:`player_connected`, :func:`player_seen`) and the table clock
