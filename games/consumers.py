@@ -163,8 +163,8 @@ class TableConsumer(JsonSocket):
     A logged-in socket is always in its user's group at the table, which carries only that
     user's seat view; while its user has no seat it is also in the public group, like an
     anonymous socket. ``seat`` follows the database: it is re-read when the seating changes
-    (join, leave, start). ``seq`` is the last state sent, so a state older than one already sent
-    is never sent.
+    (join, leave, start). ``seq`` (and ``deadline``) are the last state's sent, so a state older
+    than one already sent is never sent.
 
     A watch task per socket (:meth:`_watch`) beats the seat's heartbeat every
     ``services.HEARTBEAT_SECONDS``, the first one sooner by a random part (``Seat.last_seen``, read by the clock to find absent seats)
@@ -179,6 +179,7 @@ class TableConsumer(JsonSocket):
         self.seat: int | None = None
         self.groups_in: set[str] = set()
         self.seq = -1
+        self.deadline: str | None = None
         self.closing = False
         self.watch: asyncio.Task | None = None
         self.check_at: float | None = None
@@ -308,18 +309,23 @@ class TableConsumer(JsonSocket):
                 await in_worker(services.player_connected)(match_id=self.match_id, user=self.user)
 
     async def _send_state(self, state: dict, *, force: bool = False) -> None:
-        await self._send_frame_text(
+        await self._send_state_text(
             state["seq"], state["deadline"], broadcast.frame_text(state), force=force
         )
 
-    async def _send_frame_text(
+    async def _send_state_text(
         self, seq: int, deadline: str | None, text: str, *, force: bool = False
     ) -> None:
         """Send a ``state`` already written as JSON ``text`` (``seq`` and ``deadline`` its
-        fields), unless it is older than the last one sent (or the same, without ``force``)."""
-        if self.closing or seq < self.seq or (seq == self.seq and not force):
+        fields), unless it is older than the last one sent, or the same ``seq`` with the same
+        ``deadline`` (without ``force``). The deadline alone changes when the clock gives a
+        table its time back after an outage (``services.resume_clock``, no event): the socket
+        reads it when the old deadline passes, and the page must count down to the new one."""
+        if self.closing or seq < self.seq:
             return
-        self.seq = seq
+        if seq == self.seq and deadline == self.deadline and not force:
+            return
+        self.seq, self.deadline = seq, deadline
         self._track(deadline)
         await self.send(text_data=text)
 
@@ -384,7 +390,7 @@ class TableConsumer(JsonSocket):
         if you is not None and you != self.seat:
             self.seat = you
             await self._leave(broadcast.public_group(self.match_id))
-        await self._send_frame_text(event["seq"], event["deadline"], event["text"])
+        await self._send_state_text(event["seq"], event["deadline"], event["text"])
 
     async def table_seating(self, event: dict) -> None:
         """Group message: seats changed; re-read this socket's seat and state."""

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import broadcast, clock, services
-from games.models import Event, Match, Seat
+from games.models import ClockTick, Event, Match, Seat
 from tests.games.helpers import seated_match
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -182,3 +182,31 @@ async def test_a_socket_reads_the_table_when_a_deadline_passes_without_news(
     assert moved["seq"] > view["seq"] and moved["round"]["turn"] == 0
     assert moved["round"]["last_play"]["seat"] == 1
     assert moved["seats"][1]["bot"] == "greedy"
+
+
+async def test_a_deadline_moved_after_a_clock_outage_reaches_the_open_page(
+    make_player, open_socket, known_decks
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+
+    @db
+    def time_nearly_up() -> None:
+        # The seat to move has a fraction of a second left, and the clock last ran a minute ago
+        # (only the clock process was down: the sockets stayed open).
+        now = timezone.now()
+        Match.objects.filter(pk=match.pk).update(deadline=now + timedelta(seconds=0.3))
+        ClockTick.objects.update_or_create(
+            pk=ClockTick.ONE, defaults={"last_tick": now - timedelta(seconds=60)}
+        )
+
+    await time_nearly_up()
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    # The clock comes back and gives the table its time back; no event, so no broadcast.
+    gap = await db(services.resume_clock)(now=timezone.now(), outage=timedelta(seconds=5))
+    assert gap is not None
+    moved = (await reload(match)).deadline
+    assert moved.isoformat() != view["deadline"]
+    again = await a.receive_json_from(timeout=5)  # read when the old deadline passed
+    assert again["seq"] == view["seq"] and again["deadline"] == moved.isoformat()
