@@ -11,7 +11,9 @@ second finds the table changed and does nothing. The rules of what it does are
 Every tick also writes when it ended (``games.models.ClockTick``). A tick that finds the last one
 ended more than :func:`outage_after` ago knows no clock ran meanwhile (a restart, a database
 outage): it first gives every table the time back (``services.resume_clock``), so a restart
-makes nobody absent and plays no timeout for a person who could not play.
+makes nobody absent and plays no timeout for a person who could not play. The web servers beat
+too (``games.models.WebTick``, while they have open sockets); while they are silent the clock
+does nothing and writes no tick, so their outage is given back the same way.
 """
 
 from __future__ import annotations
@@ -83,8 +85,11 @@ def _gone(now: datetime) -> list[int]:
 def tick(*, now: datetime, outage: timedelta | None = None) -> int:
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
+    Nothing at all while the web servers are down (``services.web_down``: no server with open
+    sockets has said it was up for longer than ``outage``): players cannot reach their tables.
     First, if the previous tick ended more than ``outage`` (default :func:`outage_after`) before
-    ``now``, the clock was not running: every table gets the time back
+    ``now``, the clock was not running (or the web servers were down): every table gets the
+    time back
     (``services.resume_clock``: deadlines moved on by the gap, seats seen at ``now``; not an
     action, no event). Then the absences (a seat silent longer than :func:`absent_grace` is marked absent, and in
     a 4-player match the computer takes it over), then the deadlines (the computer plays for a
@@ -93,7 +98,12 @@ def tick(*, now: datetime, outage: timedelta | None = None) -> int:
     waiting. A table whose action fails is logged and left for the next tick; the others go on.
     """
     started = time.monotonic()
-    gap = services.resume_clock(now=now, outage=outage_after() if outage is None else outage)
+    outage = outage_after() if outage is None else outage
+    if services.web_down(now=now, outage=outage):
+        # No web server is up: nobody can play or keep a socket open. Do nothing, and do not
+        # count this as a tick: when a server is back, the gap is given back as an outage.
+        return 0
+    gap = services.resume_clock(now=now, outage=outage)
     if gap is not None:
         logger.warning("clock: no tick for %s; the tables got that time back", gap)
     actions = 0

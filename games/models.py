@@ -254,3 +254,26 @@ class ClockTick(models.Model):
 
     def __str__(self) -> str:
         return f"clock {self.last_tick.isoformat()}"
+
+
+class WebTick(models.Model):
+    """The web servers' heartbeat: one row (``pk`` :attr:`ONE`), the moment a server process
+    with open sockets last said it was up (``games.consumers.ServerBeat``).
+
+    The clock reads it: when no server has said so for longer than
+    ``BASRA_CLOCK_OUTAGE_SECONDS``, nobody can reach a table, so the clock does nothing (no
+    timeout, no absence, no computer play) and, once a server is back, gives every table the
+    time back as after its own outage (``games.clock.tick``). No row: no server has run yet.
+    """
+
+    #: The primary key of the one row.
+    ONE = 1
+
+    last_seen = models.DateTimeField(_("last seen"))
+
+    class Meta:
+        verbose_name = _("web servers' heartbeat")
+        verbose_name_plural = _("web servers' heartbeats")
+
+    def __str__(self) -> str:
+        return f"web {self.last_seen.isoformat()}"

@@ -34,7 +34,7 @@ from django.utils.translation import gettext
 
 from games import broadcast, engine, state
 from games.engine.bots import BOTS, GreedyBot
-from games.models import MOVE_SECONDS, ClockTick, Event, Match, Seat
+from games.models import MOVE_SECONDS, ClockTick, Event, Match, Seat, WebTick
 
 #: The ``Match`` fields a service may change after creating the row (saved together).
 _MATCH_FIELDS = [
@@ -953,6 +953,23 @@ def clock_ran(*, until: datetime) -> None:
             ClockTick.objects.get_or_create(pk=ClockTick.ONE, defaults={"last_tick": until})
 
 
+def web_seen(*, now: datetime | None = None) -> None:
+    """A server process with open sockets is up: ``WebTick.last_seen`` is ``now`` (never back).
+
+    One ``UPDATE`` (the row is created the first time).
+    """
+    now = _now(now)
+    if not WebTick.objects.filter(pk=WebTick.ONE, last_seen__lt=now).update(last_seen=now):
+        WebTick.objects.get_or_create(pk=WebTick.ONE, defaults={"last_seen": now})
+
+
+def web_down(*, now: datetime, outage: timedelta) -> bool:
+    """Whether no web server has said it was up (:func:`web_seen`) for longer than ``outage``
+    before ``now``. ``False`` when none ever has (no ``WebTick`` row: nothing to wait for)."""
+    last = WebTick.objects.filter(pk=WebTick.ONE).values_list("last_seen", flat=True).first()
+    return last is not None and now - last > outage
+
+
 def seats_by_number(seats: Sequence[Any]) -> dict[int, Any]:
     """``{seat number: seat}``."""
     return {s.seat: s for s in seats}
@@ -1013,6 +1030,17 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
         match.save(update_fields=_MATCH_FIELDS)
         _after_change(match, live, prev_seq, log=log)
         return len(gone)
+
+
+def heartbeat(*, match_id: int, user: Any, now: datetime | None = None) -> int | None:
+    """A socket at the table is alive: :func:`player_seen` for ``user`` (if seated), and the
+    table's ``seq`` now, so that a socket that missed a broadcast (the server that wrote the
+    change died before sending it) reads the table again.
+
+    :returns: ``Match.seq``, or ``None`` if the table is gone.
+    """
+    player_seen(match_id=match_id, user=user, now=now)
+    return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
 
 
 def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> None:

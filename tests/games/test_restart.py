@@ -184,3 +184,44 @@ def test_the_run_clock_command_gives_the_time_back_after_a_stop(users, known_dec
     assert match.deadline > now
     assert not Seat.objects.filter(match=match, absent=True).exists()
     assert last_tick() > now
+
+
+def test_the_clock_stands_still_while_the_web_servers_are_down(users, known_decks):
+    # The helper's report: daphne stopped, run_clock kept running; it played timeouts and
+    # marked everybody absent. The servers' beat (WebTick) stops with them.
+    match = seated_match(users[:2])
+    t = match.started_at
+    services.web_seen(now=t)
+    assert clock.tick(now=t) == 0
+    seq, deadline, events = match.seq, match.deadline, log_of(match)
+    before = last_tick()
+    # The web servers are gone; the clock goes on ticking every second for ten minutes.
+    assert run_clock(t + timedelta(seconds=6), t + DOWN) == 0
+    assert log_of(match) == events  # no timeout, no absence
+    assert last_tick() == before  # and no tick counted: the gap is an outage
+    # A server is back (its sockets beat): the tables get the time back, as after a restart.
+    back = t + DOWN + timedelta(seconds=1)
+    services.web_seen(now=back)
+    assert clock.tick(now=back) == 0
+    match.refresh_from_db()
+    assert match.seq == seq
+    assert match.deadline == deadline + (back - before)
+    seats = Seat.objects.filter(match=match)
+    assert [(s.absent, s.timeouts) for s in seats] == [(False, 0)] * 2
+    # And the clock runs again: the person to move times out when their time is over.
+    mover = turn_of(match)
+    for second in range(0, 31):
+        services.web_seen(now=back + timedelta(seconds=second))
+        clock.tick(now=back + timedelta(seconds=second))
+    play = Event.objects.filter(match=match).order_by("-seq").first()
+    assert (play.kind, play.seat, play.payload["timeout"]) == ("play", mover, True)
+
+
+def test_without_any_web_beat_yet_the_clock_runs(users, known_decks):
+    match = seated_match(users[:2])
+    assert services.web_down(now=match.started_at + DOWN, outage=timedelta(seconds=5)) is False
+    services.web_seen(now=match.started_at)
+    assert services.web_down(now=match.started_at + DOWN, outage=timedelta(seconds=5)) is True
+    assert not services.web_down(
+        now=match.started_at + timedelta(seconds=5), outage=timedelta(seconds=5)
+    )
