@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 from datetime import datetime
 from importlib import import_module
@@ -19,7 +20,6 @@ from typing import Any
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import InMemoryChannelLayer
 from channels.consumer import get_handler_name
 from django.conf import settings
 from django.contrib import auth
@@ -30,6 +30,8 @@ from django.utils.translation import gettext
 from games import broadcast, services
 from games.services import ServiceError
 from games.workers import in_worker
+
+logger = logging.getLogger(__name__)
 
 #: Close code for a table that does not exist (an HTTP 404 in the 4000-4999 private range).
 CLOSE_NOT_FOUND = 4404
@@ -69,6 +71,55 @@ def session_user_is(scope: dict, user: Any) -> bool:
     return current.is_authenticated and current.pk == user.pk
 
 
+#: Seconds between two ``WebTick`` writes of a server process with open sockets; well under
+#: ``BASRA_CLOCK_OUTAGE_SECONDS`` (default 5), after which the clock takes the servers for down.
+WEB_BEAT_SECONDS = 1.0
+
+
+class ServerBeat:
+    """Tells the clock that this server process is up while it has open sockets.
+
+    One task per process (per event loop) writes ``WebTick`` every :data:`WEB_BEAT_SECONDS`
+    (``services.web_seen``) from the first socket opened to the last one closed. When every
+    server is stopped or dead, the beats stop and the clock stands still (``games.clock.tick``).
+    """
+
+    def __init__(self) -> None:
+        self.sockets = 0
+        self.task: asyncio.Task | None = None
+
+    def opened(self) -> None:
+        """A socket opened in this process (call on the event loop)."""
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.get_loop() is not loop or self.task.done():
+            # Also a new event loop (each test has its own): the old count belonged to the old.
+            self.sockets = 0
+            self.task = loop.create_task(self._beat())
+        self.sockets += 1
+
+    async def closed(self) -> None:
+        """A socket opened with :meth:`opened` closed; the last one stops the beats."""
+        self.sockets -= 1
+        task = self.task
+        if self.sockets <= 0 and task is not None and task.get_loop() is asyncio.get_running_loop():
+            self.task = None
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _beat(self) -> None:
+        while True:
+            try:
+                await in_worker(services.web_seen)()
+            except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
+                logger.exception("server beat failed")
+            await asyncio.sleep(WEB_BEAT_SECONDS)
+
+
+#: The one of this process.
+server_beat = ServerBeat()
+
+
 class JsonSocket(AsyncWebsocketConsumer):
     """Frames in and out as JSON objects; malformed frames get a ``bad_json`` error.
 
@@ -92,11 +143,18 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict) -> None:
         """The socket closed: :meth:`disconnect`, then stop (the groups are left there)."""
-        await self.disconnect(message["code"])
+        try:
+            await self.disconnect(message["code"])
+        finally:
+            if getattr(self, "beating", False):
+                self.beating = False
+                await server_beat.closed()
         raise StopConsumer()
 
     async def connect(self) -> None:
         self.language = scope_language(self.scope)
+        self.beating = True
+        server_beat.opened()
         await self.accept()
 
     async def send_json(self, content: dict) -> None:
@@ -166,9 +224,11 @@ class TableConsumer(JsonSocket):
     (join, leave, start). ``seq`` (and ``deadline``) are the last state's sent, so a state older
     than one already sent is never sent.
 
-    A watch task per socket (:meth:`_watch`) beats the seat's heartbeat every
-    ``services.HEARTBEAT_SECONDS``, the first one sooner by a random part (``Seat.last_seen``, read by the clock to find absent seats)
-    and re-reads the table when the last state's ``deadline`` has passed without news: the clock
+    A watch task per socket (:meth:`_watch`) beats every ``services.HEARTBEAT_SECONDS``, the
+    first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
+    clock to find absent seats), and a look at the table's ``seq``, read again if it moved on
+    without this socket (a broadcast lost with a server that died after its commit). It also
+    re-reads the table when the last state's ``deadline`` has passed without news: the clock
     may run in another process, and with the in-memory channel layer (one process, no Redis) its
     broadcasts cannot reach this one; with Redis they arrive first and the read never happens.
     """
@@ -234,11 +294,13 @@ class TableConsumer(JsonSocket):
                     self.recheck = min(self.recheck * 2, RECHECK_MAX)
             if loop.time() >= beat_at:
                 beat_at = loop.time() + services.HEARTBEAT_SECONDS
-                if self.seat is not None:
-                    await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
-                if isinstance(self.channel_layer, InMemoryChannelLayer):
-                    # Picks up what another process changed (absence, return), which a
-                    # per-process channel layer cannot carry; a shared layer (Redis) did.
+                seq = await in_worker(services.heartbeat)(
+                    match_id=self.match_id, user=self.user if self.seat is not None else None
+                )
+                if seq is not None and seq > self.seq:
+                    # A change this socket never heard of: its broadcast was lost (the server
+                    # that wrote it died before sending it), or it came from another process
+                    # over the in-memory layer, which cannot carry it.
                     await self.refresh(force=False)
 
     def _track(self, deadline: str | None) -> None:

@@ -10,8 +10,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import broadcast, clock, services
-from games.models import ClockTick, Event, Match, Seat
+from games import broadcast, clock, consumers, services
+from games.models import ClockTick, Event, Match, Seat, WebTick
 from tests.games.helpers import seated_match
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -153,7 +153,9 @@ async def test_a_late_play_is_refused_as_timed_out(make_player, open_socket, kno
     view = await b.receive_json_from()
     assert view["round"]["turn"] == 1  # dealer 0: bob first
     match = await reload(match)
-    assert await db(clock.tick)(now=match.deadline) == 1  # bob's 30 seconds are over
+    # bob's 30 seconds are over; the server beat meanwhile, as it does every second.
+    await db(services.web_seen)(now=match.deadline)
+    assert await db(clock.tick)(now=match.deadline) == 1
     after = await b.receive_json_from()
     assert after["round"]["last_play"]["seat"] == 1
     # The click bob made on the old picture arrives now.
@@ -210,3 +212,48 @@ async def test_a_deadline_moved_after_a_clock_outage_reaches_the_open_page(
     assert moved.isoformat() != view["deadline"]
     again = await a.receive_json_from(timeout=5)  # read when the old deadline passed
     assert again["seq"] == view["seq"] and again["deadline"] == moved.isoformat()
+
+
+async def test_a_socket_reads_a_change_whose_broadcast_was_lost(
+    make_player, open_socket, known_decks, monkeypatch
+):
+    # The helper's report: a play committed, then its server died before the broadcast; the
+    # other seat (on another server) never heard of it. The socket's beat looks at the seq.
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 0.2)
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    monkeypatch.setattr(broadcast, "send_states", lambda *args, **kwargs: None)  # lost
+    hand = (await db(services.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
+    assert view["round"]["turn"] == 1
+    seq = await db(services.play_card)(user=bob.user, match_id=match.pk, card=hand[0],
+                                       seq=view["seq"])
+    moved = await a.receive_json_from(timeout=3)
+    assert moved["seq"] == seq and moved["round"]["turn"] == 0
+    assert moved["round"]["last_play"]["card"] == hand[0]
+
+
+async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(make_player, open_socket):
+    alice = await db(make_player)("alice")
+
+    @db
+    def web_beat():
+        return WebTick.objects.filter(pk=WebTick.ONE).values_list("last_seen", flat=True).first()
+
+    assert await web_beat() is None
+    lobby = await open_socket("/ws/lobby/", alice.cookie)
+    await lobby.receive_json_from()
+    first = None
+    for _ in range(50):
+        first = await web_beat()
+        if first is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert first is not None and timezone.now() - first < timedelta(seconds=2)
+    await asyncio.sleep(consumers.WEB_BEAT_SECONDS * 1.5)
+    assert await web_beat() > first  # it goes on beating
+    await lobby.disconnect()
+    stopped = await web_beat()
+    await asyncio.sleep(consumers.WEB_BEAT_SECONDS * 1.5)
+    assert await web_beat() == stopped  # the last socket closed: no more beats
