@@ -1,5 +1,7 @@
 """Sign-up through allauth: creates the user, logs in, refuses reserved names, needs CSRF."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -114,6 +116,13 @@ def test_signup_rejects_names_longer_than_24_characters(client):
     assert response.status_code == 200
     assert "Choose a name of at most 24 characters (this one has 25)." in response.content.decode()
     assert not get_user_model().objects.filter(username=name).exists()
+
+
+@pytest.mark.django_db
+def test_the_signup_name_box_stops_at_24_characters(client):
+    page = client.get(reverse("account_signup")).content.decode()
+    box = re.search(r'<input[^>]*name="username"[^>]*>', page).group(0)
+    assert 'maxlength="24"' in box
 
 
 @pytest.mark.django_db
