@@ -18,9 +18,9 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.consumer import get_handler_name
 from django.conf import settings
 from django.contrib import auth
 from django.http import HttpRequest
