@@ -85,8 +85,10 @@ def _gone(now: datetime) -> list[int]:
 def tick(*, now: datetime, outage: timedelta | None = None) -> int:
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
-    Nothing at all while the web servers are down (``services.web_down``: no server with open
-    sockets has said it was up for longer than ``outage``): players cannot reach their tables.
+    Nothing at all while the web servers are down (no server with open sockets has said it was
+    up for longer than ``outage``): players cannot reach their tables, and the clock counts as
+    stopped since their last beat (``services.clock_paused``). Otherwise it acts on deadlines and
+    silences up to that last beat (the horizon), never past what a server was up to see.
     First, if the previous tick ended more than ``outage`` (default :func:`outage_after`) before
     ``now``, the clock was not running (or the web servers were down): every table gets the
     time back
@@ -99,20 +101,26 @@ def tick(*, now: datetime, outage: timedelta | None = None) -> int:
     """
     started = time.monotonic()
     outage = outage_after() if outage is None else outage
-    if services.web_down(now=now, outage=outage):
-        # No web server is up: nobody can play or keep a socket open. Do nothing, and do not
-        # count this as a tick: when a server is back, the gap is given back as an outage.
+    web = services.web_last_seen()
+    if web is not None and now - web > outage:
+        # No web server is up: nobody can play or keep a socket open. Do nothing, and count
+        # the clock as stopped since the last beat: when a server is back, that whole gap is
+        # given back as an outage.
+        services.clock_paused(at=web)
         return 0
+    # Act only on what a server was up to see: a deadline after the last beat waits for the
+    # next one (a second at most), so servers that die just before it decide nothing.
+    horizon = now if web is None else min(now, web)
     gap = services.resume_clock(now=now, outage=outage)
     if gap is not None:
         logger.warning("clock: no tick for %s; the tables got that time back", gap)
     actions = 0
-    for match_id in _gone(now):
+    for match_id in _gone(horizon):
         try:
-            actions += services.mark_absent(match_id=match_id, now=now)
+            actions += services.mark_absent(match_id=match_id, now=horizon)
         except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
             logger.exception("clock: absence check of match %s failed", match_id)
-    for match_id in _due(now):
+    for match_id in _due(horizon):
         try:
             if services.act_on_deadline(match_id=match_id, now=now):
                 actions += 1

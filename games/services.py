@@ -963,11 +963,16 @@ def web_seen(*, now: datetime | None = None) -> None:
         WebTick.objects.get_or_create(pk=WebTick.ONE, defaults={"last_seen": now})
 
 
-def web_down(*, now: datetime, outage: timedelta) -> bool:
-    """Whether no web server has said it was up (:func:`web_seen`) for longer than ``outage``
-    before ``now``. ``False`` when none ever has (no ``WebTick`` row: nothing to wait for)."""
-    last = WebTick.objects.filter(pk=WebTick.ONE).values_list("last_seen", flat=True).first()
-    return last is not None and now - last > outage
+def web_last_seen() -> datetime | None:
+    """When a web server last said it was up (:func:`web_seen`); ``None``: none ever has."""
+    return WebTick.objects.filter(pk=WebTick.ONE).values_list("last_seen", flat=True).first()
+
+
+def clock_paused(*, at: datetime) -> None:
+    """The web servers went silent at ``at``: count the clock as stopped from then on
+    (``ClockTick.last_tick`` moved back to ``at`` if later), so that the time given back when
+    a server returns (:func:`resume_clock`) starts when the players lost their tables."""
+    ClockTick.objects.filter(pk=ClockTick.ONE, last_tick__gt=at).update(last_tick=at)
 
 
 def seats_by_number(seats: Sequence[Any]) -> dict[int, Any]:
@@ -1033,13 +1038,14 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
 
 
 def heartbeat(*, match_id: int, user: Any, now: datetime | None = None) -> int | None:
-    """A socket at the table is alive: :func:`player_seen` for ``user`` (if seated), and the
+    """A socket at the table is alive: :func:`player_connected` for ``user`` (if seated: seen,
+    and back if the clock had marked them absent, say while their server was stalled), and the
     table's ``seq`` now, so that a socket that missed a broadcast (the server that wrote the
     change died before sending it) reads the table again.
 
     :returns: ``Match.seq``, or ``None`` if the table is gone.
     """
-    player_seen(match_id=match_id, user=user, now=now)
+    player_connected(match_id=match_id, user=user, now=now)
     return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
 
 
