@@ -1045,7 +1045,18 @@ def heartbeat(*, match_id: int, user: Any, now: datetime | None = None) -> int |
 
     :returns: ``Match.seq``, or ``None`` if the table is gone.
     """
-    player_connected(match_id=match_id, user=user, now=now)
+    if user is not None and user.is_authenticated:
+        player_seen(match_id=match_id, user=user, now=now)
+        row = (
+            Seat.objects.filter(match_id=match_id, user_id=user.pk)
+            .values_list("absent", "bot", "match__seq")
+            .first()
+        )
+        if row is not None:
+            absent, bot, seq = row
+            if not absent or bot:
+                return seq
+            player_connected(match_id=match_id, user=user, now=now)
     return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
 
 
