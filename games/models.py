@@ -264,6 +264,8 @@ class WebTick(models.Model):
     ``BASRA_CLOCK_OUTAGE_SECONDS``, nobody can reach a table, so the clock does nothing (no
     timeout, no absence, no computer play) and, once a server is back, gives every table the
     time back as after its own outage (``games.clock.tick``). No row: no server has run yet.
+    Not a field of :class:`ClockTick`: the clock holds that row's lock while it gives every table
+    its time back, and the servers' one database thread must never wait on it.
     """
 
     #: The primary key of the one row.

@@ -1056,7 +1056,7 @@ def heartbeat(*, match_id: int, user: Any, now: datetime | None = None) -> int |
             absent, bot, seq = row
             if not absent or bot:
                 return seq
-            player_connected(match_id=match_id, user=user, now=now)
+            _back(match_id, user)
     return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
 
 
@@ -1087,6 +1087,12 @@ def player_connected(*, match_id: int, user: Any, now: datetime | None = None) -
         match__status=Match.Status.PLAYING,
     ).exists():
         return False
+    return _back(match_id, user)
+
+
+def _back(match_id: int, user: Any) -> bool:
+    """Log ``returned`` for ``user``'s seat if it is still absent and a person's, under the row
+    lock (:func:`player_connected`, :func:`heartbeat`); returns whether it was logged."""
     with _write_transaction():
         try:
             match = _lock(match_id)
