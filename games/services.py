@@ -23,6 +23,7 @@ import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -734,24 +735,29 @@ def _finish(match: Match, winner: int, result: str, log: _Log, now: datetime) ->
 # --- the computer and the clock ---------------------------------------------------------------
 
 
-def _bot(level: str, match: Match, seat: int) -> Any:
-    """A fresh computer player of ``level`` for one play, seeded by the table, seat and ``seq``."""
-    return BOTS[level](seed=f"{match.pk}:{seat}:{match.seq}", time_limit=BOT_TIME_LIMIT)
+@dataclass(frozen=True)
+class BotTurn:
+    """What a computer seat needs to choose its card, read at one ``seq`` of the table.
 
-
-def bot_play(*, match_id: int, seat: int, now: datetime | None = None) -> int:
-    """The computer plays for ``seat``, which it holds, seeing only that seat's view.
-
-    The bot thinks outside the transaction (the strong bot may take ``BOT_TIME_LIMIT``), on the
-    table as it was at one ``seq``; its card is applied only if the table is still at that
-    ``seq``, like a person's play. The clock calls this when the seat's delay is over.
-
-    :returns: the table's new ``seq``.
-    :raises ServiceError: ``not_found``, ``not_bot_seat`` (a person plays ``seat``, or it is not a
-        seat), ``not_started``, ``match_over``, ``not_your_turn``, ``stale`` (the table changed
-        while the bot thought).
+    ``view`` is the engine's ``SeatView`` of ``seat`` (plain values, picklable: it can be sent
+    to another process to think); ``seed`` makes the choice repeatable for this table, seat and
+    ``seq``; ``level`` is a key of ``games.engine.bots.BOTS``.
     """
-    now = _now(now)
+
+    match_id: int
+    seat: int
+    seq: int
+    level: str
+    seed: str
+    view: Any
+
+
+def bot_turn(*, match_id: int, seat: int) -> BotTurn:
+    """The turn of the computer seat ``seat`` at table ``match_id``, as the table is now.
+
+    :raises ServiceError: ``not_found``, ``not_bot_seat`` (a person plays ``seat``, or it is not a
+        seat), ``not_started``, ``match_over``, ``not_your_turn``.
+    """
     try:
         match = Match.objects.get(pk=match_id)
     except Match.DoesNotExist:
@@ -769,18 +775,62 @@ def bot_play(*, match_id: int, seat: int, now: datetime | None = None) -> int:
     view = state.cache.read(match, seat_view)
     if view is None:
         raise ServiceError.of("not_your_turn")
-    card = _bot(mine.bot, match, seat).choose(view)
-    seen = match.seq
+    return BotTurn(
+        match_id=match.pk, seat=seat, seq=match.seq, level=mine.bot,
+        seed=f"{match.pk}:{seat}:{match.seq}", view=view,
+    )
+
+
+def choose_card(turn: BotTurn) -> engine.Card:
+    """The card the computer of ``turn.level`` plays on ``turn`` (pure: no database; it may run
+    in another process). Thinks at most ``BOT_TIME_LIMIT`` seconds."""
+    return BOTS[turn.level](seed=turn.seed, time_limit=BOT_TIME_LIMIT).choose(turn.view)
+
+
+def bot_play(
+    *,
+    match_id: int,
+    seat: int,
+    now: datetime | None = None,
+    card: engine.Card | None = None,
+    seen: int | None = None,
+) -> int:
+    """The computer plays for ``seat``, which it holds, seeing only that seat's view.
+
+    Without ``card``, the bot thinks here (:func:`bot_turn`, :func:`choose_card`), outside the
+    transaction. With ``card`` (chosen elsewhere, e.g. in a worker process, on the table as it
+    was at ``seen``), it is only applied. Either way the card is applied only if the table is
+    still at that ``seq``, like a person's play. The clock calls this when the seat's delay is
+    over.
+
+    :returns: the table's new ``seq``.
+    :raises ServiceError: ``not_found``, ``not_bot_seat`` (a person plays ``seat``, or it is not a
+        seat), ``not_started``, ``match_over``, ``not_your_turn``, ``stale`` (the table changed
+        while the bot thought).
+    """
+    now = _now(now)
+    if card is None:
+        turn = bot_turn(match_id=match_id, seat=seat)
+        card, seen = choose_card(turn), turn.seq
     with _write_transaction():
         match = _lock(match_id)
         if match.seq != seen:
             raise ServiceError.of("stale")
         seats = state.seat_rows(match)
+        mine = next((s for s in seats if s.seat == seat), None)
+        if mine is None or not mine.bot:
+            raise ServiceError.of("not_bot_seat")
+        _in_play(match)
         prev_seq = match.seq
         live = state.cache.checkout(match)
+        try:
+            chosen = _check_play(live, seat, card.code)
+        except ServiceError:
+            state.cache.checkin(match, live, prev_seq)
+            raise
         log = _Log(match)
         _apply_play(
-            match, {s.seat: s.bot for s in seats}, live, seat, card, log, now, {"bot": mine.bot}
+            match, {s.seat: s.bot for s in seats}, live, seat, chosen, log, now, {"bot": mine.bot}
         )
         log.write()
         match.save(update_fields=_MATCH_FIELDS)
