@@ -120,8 +120,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several live tables write at once; wait for the lock instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Several live tables write at once (the web server and the clock are two processes): wait
+    # for the lock instead of failing at once, and take it when a transaction begins (BEGIN
+    # IMMEDIATE). A transaction that read first and wrote second would otherwise have to upgrade
+    # its read lock while the other process writes, and SQLite answers that with "database is
+    # locked" at once, without waiting (a create under load gave HTTP 500).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and int(os.environ.get("DB_POOL_SIZE", "12")) > 0:
     # PostgreSQL: a connection pool (psycopg_pool, Django's "pool" option), so that a burst of
     # sockets authenticating at once (800 within a second, shared/bench/BENCH.md) borrows open
@@ -218,7 +224,7 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Live tables (games/clock.py, games/services.py).
+# Live tables (games/clock.py, games/actions/).
 BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", "60"))
 # A clock tick that finds its previous one longer ago than this treats the gap as an outage: the
 # time is given back to every table (games/clock.py), so a restart makes nobody absent.

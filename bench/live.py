@@ -12,7 +12,7 @@ and the machine's load average at the end of the run (other work competes for th
 The servers are started here the way production runs them: daphne (``--servers`` processes,
 sockets spread over them as a load balancer would, ``--route``), PostgreSQL (``DATABASE_URL``), the Redis
 channel layer (``REDIS_URL``), ``DEBUG=0``; ``CONN_MAX_AGE`` is passed through. Users, sessions
-and tables (the default: casual, 30 s clock) are created through the ORM and ``games.services``
+and tables (the default: casual, 30 s clock) are created through the ORM and ``games.actions``
 before each run.
 
 Usage::
@@ -114,7 +114,7 @@ def make_tables(count: int) -> list[tuple[int, str, str]]:
     from django.contrib.auth import get_user_model
     from importlib import import_module
 
-    from games import services
+    from games import actions
 
     User = get_user_model()
     names = [f"bench{i:04d}" for i in range(2 * count)]
@@ -140,8 +140,8 @@ def make_tables(count: int) -> list[tuple[int, str, str]]:
     tables = []
     for i in range(count):
         first, second = users[names[2 * i]], users[names[2 * i + 1]]
-        match = services.create_table(user=first, players=2, rules={}, rated=False)
-        services.join_table(user=second, match_id=match.pk)
+        match = actions.create_table(user=first, players=2, rules={}, rated=False)
+        actions.join_table(user=second, match_id=match.pk)
         seats = {s.seat: s.user_id for s in match.seats.all()}
         cookie = {first.pk: session(first), second.pk: session(second)}
         tables.append((match.pk, cookie[seats[0]], cookie[seats[1]]))

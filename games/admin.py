@@ -11,7 +11,7 @@ from games.models import Event, Match, Seat
 
 
 class ReadOnlyMixin:
-    """No adding, changing or deleting through the admin: the services own every write."""
+    """No adding, changing or deleting through the admin: the live core's actions own every write."""
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -5,7 +5,7 @@ is in ``table.<id>.user.<u>``, which carries only the view of that user's seat; 
 spectators (and anonymous ones) are in ``table.<id>.public``; lobby sockets in ``lobby``. A seat's
 hand is only ever sent to the group of the user sitting there.
 
-The services call these functions from ``transaction.on_commit`` callbacks, in a synchronous
+The actions' funnel (``games.actions.funnel``) calls these functions from ``transaction.on_commit`` callbacks, in a synchronous
 thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
 ``CALLER_LOOP``) or an HTTP view's (then ``async_to_sync`` waits for them).
 """
@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 
-#: The event loop of the consumer that called a service, if any. The services run in a worker
+#: The event loop of the consumer that called an action, if any. The actions run in a worker
 #: thread; with this set, their broadcast is handed to that loop and the thread goes back to
 #: database work at once instead of waiting for the channel layer (contextvars follow
 #: ``database_sync_to_async`` into the thread).

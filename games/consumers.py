@@ -1,8 +1,8 @@
 """Websocket consumers of the live tables and the lobby (``docs/protocol.md``).
 
 Thin, as in the Channels tutorial ("Database Access"): they read ``scope["user"]``, join groups,
-parse a frame, call ``games.services`` in a database worker thread (``games.workers``) and turn a
-``ServiceError`` into an ``error`` message. Every change reaches the sockets through the groups
+parse a frame, call ``games.actions`` (writes) and ``games.reads`` in a database worker thread (``games.workers``) and turn a
+``GameError`` into an ``error`` message. Every change reaches the sockets through the groups
 of ``games.broadcast``, after the commit.
 """
 
@@ -27,8 +27,8 @@ from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import broadcast, services
-from games.services import ServiceError
+from games import actions, broadcast, errors, liveness, reads
+from games.errors import GameError
 from games.workers import in_worker
 
 logger = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class ServerBeat:
     """Tells the clock that this server process is up while it has open sockets.
 
     One task per process (per event loop) writes ``WebTick`` every :data:`WEB_BEAT_SECONDS`
-    (``services.web_seen``) from the first socket opened to the last one closed. When every
+    (``liveness.web_seen``) from the first socket opened to the last one closed. When every
     server is stopped or dead, the beats stop and the clock stands still (``games.clock.tick``).
     """
 
@@ -110,7 +110,7 @@ class ServerBeat:
     async def _beat(self) -> None:
         while True:
             try:
-                await in_worker(services.web_seen)()
+                await in_worker(liveness.web_seen)()
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("server beat failed")
             await asyncio.sleep(WEB_BEAT_SECONDS)
@@ -162,14 +162,11 @@ class JsonSocket(AsyncWebsocketConsumer):
         await self.send(text_data=broadcast.frame_text(content))
 
     async def send_error(self, code: str, message: str | None = None) -> None:
-        """Send ``{"type": "error", "code", "message"}``; ``message`` defaults to the code's text."""
+        """Send ``{"type": "error", "code", "message"}``; ``message`` defaults to the code's text
+        (``games.errors``) in the socket's language."""
         if message is None:
             with translation.override(self.language):
-                message = {
-                    "bad_json": gettext("The message is not a JSON object."),
-                    "bad_message": gettext("The message is missing a field or has a wrong one."),
-                    "unknown_type": gettext("Unknown message type."),
-                }.get(code) or ServiceError.of(code).message
+                message = errors.message(code)
         await self.send_json({"type": "error", "code": code, "message": message})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -201,7 +198,7 @@ class LobbyConsumer(JsonSocket):
 
     async def send_tables(self) -> None:
         """Send the current open tables."""
-        tables = await in_worker(services.open_tables)()
+        tables = await in_worker(reads.open_tables)()
         await self.send_json({"type": "tables", "tables": tables})
 
     async def receive_message(self, message: dict) -> None:
@@ -224,7 +221,7 @@ class TableConsumer(JsonSocket):
     (join, leave, start). ``seq`` (and ``deadline``) are the last state's sent, so a state older
     than one already sent is never sent.
 
-    A watch task per socket (:meth:`_watch`) beats every ``services.HEARTBEAT_SECONDS``, the
+    A watch task per socket (:meth:`_watch`) beats every ``liveness.HEARTBEAT_SECONDS``, the
     first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
     clock to find absent seats), and a look at the table's ``seq``, read again if it moved on
     without this socket (a broadcast lost with a server that died after its commit). It also
@@ -266,7 +263,7 @@ class TableConsumer(JsonSocket):
             self.watch = None
         if self.seat is not None and self.logged_in:
             # The grace before "absent" counts from the moment the last socket went away.
-            await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
+            await in_worker(actions.player_seen)(match_id=self.match_id, user=self.user)
         for group in list(self.groups_in):
             await self._leave(group)
 
@@ -276,7 +273,7 @@ class TableConsumer(JsonSocket):
         # The first beat at a random point of the second half of the period: sockets that
         # opened together (a tournament round starting) do not all beat in the same second
         # ever after, which queued the plays behind a burst of beats (bench/live.py --timeline).
-        beat_at = loop.time() + services.HEARTBEAT_SECONDS * random.uniform(0.5, 1.0)
+        beat_at = loop.time() + liveness.HEARTBEAT_SECONDS * random.uniform(0.5, 1.0)
         while not self.closing:
             self.news.clear()
             wake = beat_at if self.check_at is None else min(beat_at, self.check_at)
@@ -293,8 +290,8 @@ class TableConsumer(JsonSocket):
                     self.check_at = loop.time() + self.recheck
                     self.recheck = min(self.recheck * 2, RECHECK_MAX)
             if loop.time() >= beat_at:
-                beat_at = loop.time() + services.HEARTBEAT_SECONDS
-                seq = await in_worker(services.heartbeat)(
+                beat_at = loop.time() + liveness.HEARTBEAT_SECONDS
+                seq = await in_worker(actions.heartbeat)(
                     match_id=self.match_id, user=self.user if self.seat is not None else None
                 )
                 if seq is not None and seq > self.seq:
@@ -327,9 +324,9 @@ class TableConsumer(JsonSocket):
         if connecting and self.logged_in:
             # Opening the table counts as being seen, before the first state is sent (the
             # clock, which marks silent seats absent, then leaves this seat alone).
-            services.player_seen(match_id=self.match_id, user=self.user)
+            actions.player_seen(match_id=self.match_id, user=self.user)
         with translation.override(self.language):
-            return services.table_state(match_id=self.match_id, user=self.user)
+            return reads.table_state(match_id=self.match_id, user=self.user)
 
     async def refresh(self, *, force: bool = True, connecting: bool = False) -> None:
         """Read this socket's state, keep the groups that match its seat, send the state.
@@ -351,7 +348,7 @@ class TableConsumer(JsonSocket):
                 # between the first read and the join is missed.
                 await self._join(public)
                 state = await in_worker(self._state)()
-        except ServiceError as error:
+        except GameError as error:
             if self.seq >= 0:
                 # It existed when this socket opened: it was removed in the meantime.
                 await self.table_closed({})
@@ -368,7 +365,7 @@ class TableConsumer(JsonSocket):
             if mine["absent"] and mine["bot"] is None:
                 # A player marked absent opens the table again: back (``returned``), told to
                 # everyone after this socket's first state.
-                await in_worker(services.player_connected)(match_id=self.match_id, user=self.user)
+                await in_worker(actions.player_connected)(match_id=self.match_id, user=self.user)
 
     async def _send_state(self, state: dict, *, force: bool = False) -> None:
         await self._send_state_text(
@@ -381,7 +378,7 @@ class TableConsumer(JsonSocket):
         """Send a ``state`` already written as JSON ``text`` (``seq`` and ``deadline`` its
         fields), unless it is older than the last one sent, or the same ``seq`` with the same
         ``deadline`` (without ``force``). The deadline alone changes when the clock gives a
-        table its time back after an outage (``services.resume_clock``, no event): the socket
+        table its time back after an outage (``actions.resume_clock``, no event): the socket
         reads it when the old deadline passes, and the page must count down to the new one."""
         if self.closing or seq < self.seq:
             return
@@ -398,9 +395,11 @@ class TableConsumer(JsonSocket):
         elif kind == "play":
             await self.play(message)
         elif kind == "claim":
-            await self.act(services.claim_win)
+            await self.act(actions.claim_win)
         elif kind == "resign":
-            await self.act(services.resign)
+            await self.act(actions.resign)
+        elif kind == "abort":
+            await self.act(actions.abort_match)
         else:
             await self.send_error("unknown_type")
 
@@ -409,17 +408,18 @@ class TableConsumer(JsonSocket):
         checking that the session is still the user's."""
         with translation.override(self.language):
             if not session_user_is(self.scope, self.user):
-                raise ServiceError.of("login_required")
+                raise GameError.of("login_required")
             return service(user=self.user, match_id=self.match_id, **kwargs)
 
     async def act(self, service: Any) -> None:
-        """``{"type": "claim"}`` or ``{"type": "resign"}``: the result comes back as a state."""
+        """``{"type": "claim"}``, ``{"type": "resign"}`` or ``{"type": "abort"}``: the result comes
+        back as a state."""
         if not self.logged_in:
             await self.send_error("login_required")
             return
         try:
             await in_worker(self._as_user)(service)
-        except ServiceError as error:
+        except GameError as error:
             await self.send_error(error.code, error.message)
 
     async def play(self, message: dict) -> None:
@@ -432,8 +432,8 @@ class TableConsumer(JsonSocket):
             await self.send_error("login_required")
             return
         try:
-            await in_worker(self._as_user)(services.play_card, card=card, seq=seq)
-        except ServiceError as error:
+            await in_worker(self._as_user)(actions.play_card, card=card, seq=seq)
+        except GameError as error:
             await self.send_error(error.code, error.message)
             if error.code in ("stale", "timed_out"):
                 await self.refresh()

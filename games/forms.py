@@ -26,7 +26,7 @@ class CreateTableForm(forms.Form):
     """What a player chooses when opening a table: seats, target, rated or casual, rule options.
 
     ``rules()`` turns the cleaned data into the engine's ``Rules`` fields (RULES.md, "The engine's
-    public interface"), the dict that ``games.services.create_table`` stores with the match.
+    public interface"), the dict that ``games.actions.create_table`` stores with the match.
     """
 
     PLAYER_CHOICES = [(2, _("2 players")), (4, _("4 players (partners)"))]

@@ -3,7 +3,7 @@
 The event log is the truth: the live state of a match is the engine's ``replay`` of its ``deal`` and
 ``play`` events (STYLE.md, "In this project" 3). ``Match.seq`` is the ``seq`` of the last event, so
 a client that sent a play against an older ``seq`` is told it is stale. Every write goes through
-``games.services``, which locks the match row first.
+``games.actions`` (its funnel locks the match row, or compares and sets its ``seq``).
 
 The clock lives here too, not in any process's memory: ``Match.deadline`` is when the seat to
 move runs out (or, for a computer seat, when it plays), and ``Seat.last_seen`` is refreshed by the
@@ -26,8 +26,9 @@ class Match(models.Model):
 
     ``rules`` is ``games.engine.Rules.to_dict()`` (``players`` included), stored per match so an old
     match replays under its own rules. ``scores`` is ``[side 0, side 1]`` totals of the finished
-    rounds; ``winner_side`` is 0 or 1 once finished, and ``result`` says how it ended: a side
-    reached the target, the other side's absent player was claimed against, or a side resigned.
+    rounds; ``winner_side`` is 0 or 1 once finished (``None`` after an abort), and ``result`` says
+    how it ended: a side reached the target, the other side's absent player was claimed against,
+    a side resigned, or the match was aborted before its first play.
     ``move_seconds`` is the time per play (``None``: no clock); ``deadline`` is when the seat to
     move runs out, or for a computer seat when it plays (``None``: nobody is waiting on a clock).
     """
@@ -41,6 +42,7 @@ class Match(models.Model):
         TARGET = "target", _("Target reached")
         CLAIM = "claim", _("Won on a claim (the opponent left)")
         RESIGN = "resign", _("Resigned")
+        ABORT = "abort", _("Aborted before the first play")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -72,10 +74,10 @@ class Match(models.Model):
         choices=[(seconds, str(seconds)) for seconds in MOVE_SECONDS],
     )
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
-    # Part of the key of the in-process state cache (games.state): ids may be reused after a
+    # Part of the key of the in-process state cache (games.cache): ids may be reused after a
     # rolled-back transaction on SQLite, a random token never is.
     cache_token = models.UUIDField(default=uuid.uuid4, editable=False)
-    # Part of the key of the in-process seating cache (games.state.seat_rows): a new random value
+    # Part of the key of the in-process seating cache (games.cache.seat_rows): a new random value
     # in the same transaction as every change to a seat (joins, absences, takeovers, ...), so a
     # cached seating is never used after a change, nor after a rolled-back one.
     seating_token = models.UUIDField(default=uuid.uuid4, editable=False)
@@ -101,7 +103,7 @@ class Seat(models.Model):
     level of ``games.engine.bots.BOTS``), or, after an absent person was replaced in a 4-player
     match, the computer in that person's seat (both set, ``absent`` true).
     ``last_seen`` is refreshed by the seat's open sockets (on connect, every
-    ``games.services.HEARTBEAT_SECONDS``, on disconnect); ``absent`` is set by the clock after a
+    ``games.liveness.HEARTBEAT_SECONDS``, on disconnect); ``absent`` is set by the clock after a
     disconnection longer than the grace period or three timeouts in a row (``timeouts`` counts
     them), and cleared when the player comes back. ``resign_offered``: the player offered to
     resign and waits for the partner (4 players).
@@ -212,6 +214,7 @@ class Event(models.Model):
         BOT_TAKEOVER = "bot_takeover", _("Computer took over")
         RESIGN_OFFER = "resign_offer", _("Resign offer")
         RESIGN = "resign", _("Resign")
+        ABORT = "abort", _("Abort")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="events", verbose_name=_("match")
@@ -240,7 +243,7 @@ class ClockTick(models.Model):
     ``last_tick`` is the moment the last tick of any clock process ended. A tick that finds it
     further back than ``BASRA_CLOCK_OUTAGE_SECONDS`` knows the clock was not running (the
     server or its database was down) and gives the tables their time back before acting
-    (``games.services.resume_clock``; ``docs/protocol.md`` "Clock, absence, claim and resign").
+    (``games.actions.presence.resume_clock``; ``docs/protocol.md`` "Clock, absence, claim and resign").
     """
 
     #: The primary key of the one row.

@@ -1,6 +1,6 @@
 """Lobby and table pages.
 
-The views are thin: they validate the form, call ``games.services`` and turn a ``ServiceError``
+The views are thin: they validate the form, call ``games.actions`` and turn a ``GameError``
 into a message. Everything live (the open tables, the table itself) arrives over the websockets
 described in ``docs/protocol.md``; a page only carries the first state so that a reload shows
 exactly the table as it is, before the socket connects.
@@ -15,7 +15,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import actions, reads
+from games.errors import GameError
 from games.forms import CreateTableForm, PlayComputerForm
 from games.models import Match, Seat
 
@@ -207,7 +208,7 @@ def _lobby_page(
     *,
     status: int = 200,
 ) -> HttpResponse:
-    tables = services.open_tables()
+    tables = reads.open_tables()
     username = request.user.get_username() if request.user.is_authenticated else None
     names = bot_names()
     for row in tables:
@@ -248,7 +249,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def table_create(request: HttpRequest) -> HttpResponse:
     """Create a table from :class:`CreateTableForm`, seat its creator, go to its page.
 
-    An invalid form shows the lobby again with the errors (status 400); a ``ServiceError``
+    An invalid form shows the lobby again with the errors (status 400); a ``GameError``
     becomes an error message on the lobby.
     """
     if (response := _login_then(request, reverse("lobby"))) is not None:
@@ -257,14 +258,14 @@ def table_create(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _lobby_page(request, form, status=400)
     try:
-        match = services.create_table(
+        match = actions.create_table(
             user=request.user,
             players=form.cleaned_data["players"],
             rules=form.rules(),
             rated=form.rated,
             move_seconds=form.clock(),
         )
-    except services.ServiceError as error:
+    except GameError as error:
         messages.error(request, error.message)
         return redirect("lobby")
     return redirect("table", match_id=match.id)
@@ -283,7 +284,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _lobby_page(request, computer_form=form, status=400)
     try:
-        match = services.create_table(
+        match = actions.create_table(
             user=request.user,
             players=form.cleaned_data["players"],
             rules=form.rules(),
@@ -291,7 +292,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
             move_seconds=form.clock(),
             bots=form.bots(),
         )
-    except services.ServiceError as error:
+    except GameError as error:
         messages.error(request, error.message)
         return redirect("lobby")
     return redirect("table", match_id=match.id)
@@ -301,7 +302,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The live table: the state as this user may see it, then live updates over the socket."""
     match = get_object_or_404(Match, pk=match_id)
-    state = services.table_state(match_id=match.id, user=request.user)
+    state = reads.table_state(match_id=match.id, user=request.user)
     config = {
         "matchId": match.id,
         "wsPath": f"/ws/table/{match.id}/",
@@ -336,8 +337,8 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
             return redirect(table_url)
         seat = number
     try:
-        services.join_table(user=request.user, match_id=match_id, seat=seat)
-    except services.ServiceError as error:
+        actions.join_table(user=request.user, match_id=match_id, seat=seat)
+    except GameError as error:
         messages.error(request, error.message)
     return redirect(table_url)
 
@@ -349,8 +350,8 @@ def table_leave(request: HttpRequest, match_id: int) -> HttpResponse:
     if (response := _login_then(request, table_url)) is not None:
         return response
     try:
-        services.leave_table(user=request.user, match_id=match_id)
-    except services.ServiceError as error:
+        actions.leave_table(user=request.user, match_id=match_id)
+    except GameError as error:
         messages.error(request, error.message)
         return redirect(table_url)
     messages.info(request, _("You left table %(id)s.") % {"id": match_id})

@@ -4,7 +4,7 @@ Channels' ``database_sync_to_async`` runs every call on one shared thread (Chann
 ``ThreadSensitiveContext``) and closes the connection after each call (``CONN_MAX_AGE`` is 0, as
 Django advises under ASGI), so each play would open a new PostgreSQL connection. The live tables
 instead run their calls on ``settings.BASRA_DB_THREADS`` threads of their own (default 1), each
-keeping its one connection between calls. The services hold no state in the thread, and the
+keeping its one connection between calls. The actions hold no state in the thread, and the
 match row lock (or the compare-and-set on ``seq``) orders the writes.
 
 Why one thread: a play's database work is a few round trips of well under a millisecond, and
@@ -90,7 +90,7 @@ class _KeepConnection(SyncToAsync):
 def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` as a coroutine run on the database worker threads.
 
-    The services' broadcasts (``transaction.on_commit``) are handed back to the calling event
+    The actions' broadcasts (``transaction.on_commit``) are handed back to the calling event
     loop (``broadcast.CALLER_LOOP``), so the worker thread goes on at once.
     """
     if connection.vendor == "sqlite":

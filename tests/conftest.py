@@ -30,12 +30,12 @@ def _fresh_channel_layer_and_cache():
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
-    from games import state
+    from games.cache import clear_caches
 
-    state.clear_caches()
+    clear_caches()
     yield
     channel_layers.backends.clear()
-    state.clear_caches()
+    clear_caches()
 
 
 @pytest.fixture(autouse=True)
@@ -135,7 +135,7 @@ async def open_socket():
 
 def seeded_deck(seed: int) -> list[str]:
     """A reproducible 52-card order for tests (the site itself shuffles with ``secrets``)."""
-    from games.state import DECK_CODES
+    from games.actions.seating import DECK_CODES
 
     deck = list(DECK_CODES)
     random.Random(seed).shuffle(deck)
@@ -148,7 +148,7 @@ def known_decks(monkeypatch):
 
     :returns: the list of decks dealt so far, in order.
     """
-    from games import state
+    from games.actions import seating
 
     dealt: list[list[str]] = []
 
@@ -156,6 +156,6 @@ def known_decks(monkeypatch):
         dealt.append(seeded_deck(len(dealt) + 1))
         return list(dealt[-1])
 
-    monkeypatch.setattr(state, "shuffled_deck", deck)
-    monkeypatch.setattr(state, "first_dealer", lambda players: 0)
+    monkeypatch.setattr(seating, "shuffled_deck", deck)
+    monkeypatch.setattr(seating, "first_dealer", lambda players: 0)
     return dealt

@@ -1,22 +1,22 @@
-"""Helpers shared by the live-table tests: seating a table and playing it through the services."""
+"""Helpers shared by the live-table tests: seating a table and playing it through the actions."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games import services
+from games import actions, reads
 from games.models import Event, Match
 
 
 
 def seated_match(users: Sequence[Any], *, rules: dict | None = None, rated: bool = False) -> Match:
     """A match created by ``users[0]`` and joined by the others in order (started when full)."""
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=len(users), rules=dict(rules or {}), rated=rated
     )
     for user in users[1:]:
-        services.join_table(user=user, match_id=match.pk)
+        actions.join_table(user=user, match_id=match.pk)
     match.refresh_from_db()
     return match
 
@@ -35,11 +35,11 @@ def play_turn(
     """
     match.refresh_from_db()
     seat_users = users_by_seat(match)
-    public = services.table_state(match_id=match.pk, user=None)
+    public = reads.table_state(match_id=match.pk, user=None)
     seat = public["round"]["turn"]
-    mine = services.table_state(match_id=match.pk, user=seat_users[seat])
+    mine = reads.table_state(match_id=match.pk, user=seat_users[seat])
     card = choose(mine["round"]["hand"])
-    seq = services.play_card(user=seat_users[seat], match_id=match.pk, card=card, seq=mine["seq"])
+    seq = actions.play_card(user=seat_users[seat], match_id=match.pk, card=card, seq=mine["seq"])
     return seat, card, seq
 
 

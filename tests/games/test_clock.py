@@ -1,4 +1,4 @@
-"""Computer seats, the table clock, absence, claims and resignations (games/services.py,
+"""Computer seats, the table clock, absence, claims and resignations (games/actions/,
 games/clock.py). Time is injected: ``tick(now=...)`` and the services' ``now``, never a sleep.
 """
 
@@ -10,7 +10,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import clock, engine, services, state
+from games import actions, broadcast, clock, engine, reads
+from games import cache as table_cache
+from games import log as event_log
+from games.errors import GameError
 from games.engine.bots import BOTS, GreedyBot
 from games.models import Event, Match, Seat
 from tests.games.helpers import event_kinds, seated_match, users_by_seat
@@ -33,7 +36,7 @@ def _long_grace(settings):
 
 
 def refused(code: str, call, **kwargs) -> None:
-    with pytest.raises(services.ServiceError) as info:
+    with pytest.raises(GameError) as info:
         call(**kwargs)
     assert info.value.code == code
     assert info.value.message
@@ -52,12 +55,12 @@ def snapshot(match: Match) -> tuple:
 
 def turn_of(match: Match) -> int | None:
     match.refresh_from_db()
-    public = services.table_state(match_id=match.pk, user=None)
+    public = reads.table_state(match_id=match.pk, user=None)
     return public["round"]["turn"] if public["round"] else None
 
 
 def hand_of(match: Match, user) -> list[str]:
-    return services.table_state(match_id=match.pk, user=user)["round"]["hand"]
+    return reads.table_state(match_id=match.pk, user=user)["round"]["hand"]
 
 
 def run_clock_to(match: Match) -> int:
@@ -71,7 +74,7 @@ def play_human(match: Match, user) -> str:
     """``user`` plays the first card of their hand at their turn; returns it."""
     match.refresh_from_db()
     card = hand_of(match, user)[0]
-    services.play_card(user=user, match_id=match.pk, card=card, seq=match.seq)
+    actions.play_card(user=user, match_id=match.pk, card=card, seq=match.seq)
     return card
 
 
@@ -88,7 +91,7 @@ def test_bot_levels_are_the_engines_bots():
 
 def test_two_players_against_the_computer_start_at_once(users, known_decks):
     before = timezone.now()
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=2, rules={"target": 11}, rated=False, bots={1: "greedy"}
     )
     match.refresh_from_db()
@@ -103,7 +106,7 @@ def test_two_players_against_the_computer_start_at_once(users, known_decks):
     assert turn_of(match) == 1
     assert before + timedelta(seconds=0.6) <= match.deadline
     assert match.deadline <= timezone.now() + timedelta(seconds=1.5)
-    public = services.table_state(match_id=match.pk, user=None)
+    public = reads.table_state(match_id=match.pk, user=None)
     assert public["seats"][1] == {"seat": 1, "username": None, "side": 1, "bot": "greedy",
                                   "absent": False, "resign_offer": False}
     assert public["deadline"] == match.deadline.isoformat()
@@ -122,15 +125,15 @@ def test_create_refusals(users):
         ("bad_bot", dict(players=4, rated=False, bots={"1": "greedy"})),
     ]
     for code, kwargs in cases:
-        refused(code, services.create_table, user=users[0], rules={}, **kwargs)
+        refused(code, actions.create_table, user=users[0], rules={}, **kwargs)
     assert not Match.objects.exists()
 
 
 def test_a_casual_table_may_have_no_clock(users):
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=2, rules={}, rated=False, move_seconds=None
     )
-    services.join_table(user=users[1], match_id=match.pk)
+    actions.join_table(user=users[1], match_id=match.pk)
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     assert match.move_seconds is None and match.deadline is None
@@ -138,40 +141,40 @@ def test_a_casual_table_may_have_no_clock(users):
 
 
 def test_a_person_takes_a_computer_seat_before_the_start(users, known_decks):
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=4, rules={}, rated=False, bots={1: "random", 3: "strong"}
     )
     assert list(match.seats.values_list("seat", "bot")) == [(0, ""), (1, "random"), (3, "strong")]
     # bob takes the random bot's seat; the table is still waiting for the partner's seat.
-    assert services.join_table(user=users[1], match_id=match.pk, seat=1) == 1
+    assert actions.join_table(user=users[1], match_id=match.pk, seat=1) == 1
     join = last_event(match)
     assert (join.kind, join.seat) == ("join", 1)
     assert join.payload == {"user": users[1].pk, "username": "bob", "replaced_bot": "random"}
     match.refresh_from_db()
     assert match.status == Match.Status.OPEN
-    row = services.open_tables()[0]
+    row = reads.open_tables()[0]
     assert row["seats"] == [
         {"seat": 0, "username": "alice", "bot": None},
         {"seat": 1, "username": "bob", "bot": None},
         {"seat": 3, "username": None, "bot": "strong"},
     ]
     before = snapshot(match)
-    refused("seat_taken", services.join_table, user=users[2], match_id=match.pk, seat=1)
-    refused("seat_taken", services.join_table, user=users[2], match_id=match.pk, seat=7)
+    refused("seat_taken", actions.join_table, user=users[2], match_id=match.pk, seat=1)
+    refused("seat_taken", actions.join_table, user=users[2], match_id=match.pk, seat=7)
     assert snapshot(match) == before
     # The next plain join takes the empty seat, and the match starts with the strong bot at 3.
-    assert services.join_table(user=users[2], match_id=match.pk) == 2
+    assert actions.join_table(user=users[2], match_id=match.pk) == 2
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     assert match.events.get(kind="start").payload["bots"] == [None, None, None, "strong"]
-    refused("table_full", services.join_table, user=users[3], match_id=match.pk, seat=3)
+    refused("table_full", actions.join_table, user=users[3], match_id=match.pk, seat=3)
 
 
 def test_the_last_person_leaving_removes_a_table_with_computer_seats(users):
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=4, rules={}, rated=False, bots={1: "greedy"}
     )
-    services.leave_table(user=users[0], match_id=match.pk)
+    actions.leave_table(user=users[0], match_id=match.pk)
     assert not Match.objects.filter(pk=match.pk).exists()
     assert not Seat.objects.exists()
 
@@ -180,7 +183,7 @@ def test_the_last_person_leaving_removes_a_table_with_computer_seats(users):
 
 
 def test_the_clock_does_nothing_before_the_deadline(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"})
     match.refresh_from_db()
     before = snapshot(match)
@@ -189,11 +192,11 @@ def test_the_clock_does_nothing_before_the_deadline(users, known_decks):
 
 
 def test_the_computer_plays_at_its_deadline_and_then_waits_for_the_person(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"}, move_seconds=20)
     match.refresh_from_db()
     deadline = match.deadline
-    live = state.rebuild(match)
+    live = event_log.rebuild(match)
     expected = GreedyBot().choose(live.view(1))
     assert run_clock_to(match) == 1
     play = last_event(match)
@@ -223,7 +226,7 @@ class SpyBot:
 def test_a_computer_seat_sees_only_its_own_view(users, known_decks, monkeypatch):
     monkeypatch.setitem(BOTS, "strong", SpyBot)
     SpyBot.views = []
-    match = services.create_table(user=users[0], players=4, rules={"target": 11}, rated=False,
+    match = actions.create_table(user=users[0], players=4, rules={"target": 11}, rated=False,
                                   bots={1: "strong", 2: "strong", 3: "strong"},
                                   move_seconds=None)
     for _ in range(12):
@@ -238,27 +241,27 @@ def test_a_computer_seat_sees_only_its_own_view(users, known_decks, monkeypatch)
         # What the bot was given is exactly its own seat's view of the table before its play.
         before = Match.objects.get(pk=match.pk)
         before.seq = play.seq - 1
-        assert view == state.rebuild(before).view(play.seat)
+        assert view == event_log.rebuild(before).view(play.seat)
         assert view.seat == play.seat == view.turn
 
 
 def test_a_bot_asked_to_play_a_persons_seat_is_refused(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"})
     run_clock_to(match)  # the bot's first play: now it is alice's turn
     assert turn_of(match) == 0
     before = snapshot(match)
-    refused("not_bot_seat", services.bot_play, match_id=match.pk, seat=0)
-    refused("not_bot_seat", services.bot_play, match_id=match.pk, seat=5)
+    refused("not_bot_seat", actions.bot_play, match_id=match.pk, seat=0)
+    refused("not_bot_seat", actions.bot_play, match_id=match.pk, seat=5)
     # Its own seat, but not its turn.
-    refused("not_your_turn", services.bot_play, match_id=match.pk, seat=1)
+    refused("not_your_turn", actions.bot_play, match_id=match.pk, seat=1)
     assert snapshot(match) == before
     people = seated_match(users[1:3])
-    refused("not_bot_seat", services.bot_play, match_id=people.pk, seat=turn_of(people))
+    refused("not_bot_seat", actions.bot_play, match_id=people.pk, seat=turn_of(people))
 
 
 def test_a_whole_match_against_three_computers(users, known_decks):
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=4, rules={"target": 31}, rated=False,
         bots={1: "random", 2: "greedy", 3: "strong"}, move_seconds=None,
     )
@@ -273,7 +276,7 @@ def test_a_whole_match_against_three_computers(users, known_decks):
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.result == Match.Result.TARGET
     assert match.deadline is None
-    record = state.record_from_events(
+    record = event_log.record_from_events(
         match.rules, match.events.order_by("seq").values_list("kind", "payload")
     )
     assert list(engine.replay(record).scores) == match.scores
@@ -283,16 +286,16 @@ def test_a_whole_match_against_three_computers(users, known_decks):
 
 
 def test_the_clock_survives_a_restart(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"})
-    state.clear_caches()  # nothing in memory: the deadline is in the database
+    table_cache.clear_caches()  # nothing in memory: the deadline is in the database
     match.refresh_from_db()
     assert clock.tick(now=match.deadline) == 1
     assert last_event(match).kind == "play"
 
 
 def test_the_run_clock_command_ticks_at_the_real_time(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"})
     # A deadline already in the past: the command's one tick at the real time plays.
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
@@ -309,7 +312,7 @@ def test_a_timeout_plays_the_greedy_card_and_a_late_play_is_refused(users, known
     seat = turn_of(match)
     seen = match.seq
     late_card = hand_of(match, mover)[0]
-    expected = GreedyBot().choose(state.rebuild(match).view(seat))
+    expected = GreedyBot().choose(event_log.rebuild(match).view(seat))
     assert match.deadline == match.started_at + timedelta(seconds=30)
     assert run_clock_to(match) == 1
     play = last_event(match)
@@ -318,13 +321,13 @@ def test_a_timeout_plays_the_greedy_card_and_a_late_play_is_refused(users, known
     assert Seat.objects.get(match=match, seat=seat).timeouts == 1
     # The play the person sent against the state before the timeout arrives too late.
     before = snapshot(match)
-    refused("timed_out", services.play_card, user=mover, match_id=match.pk, card=late_card,
+    refused("timed_out", actions.play_card, user=mover, match_id=match.pk, card=late_card,
             seq=seen)
     assert snapshot(match) == before
     # A play against a state after the timeout is an ordinary stale one.
     other = users_by_seat(match)[1 - seat]
     play_human(match, other)
-    refused("stale", services.play_card, user=other, match_id=match.pk,
+    refused("stale", actions.play_card, user=other, match_id=match.pk,
             card=hand_of(match, other)[0], seq=match.seq)
     # Playing again in time resets the count of timeouts in a row.
     play_human(match, mover)
@@ -337,7 +340,7 @@ def test_the_state_tells_who_made_the_last_play(users, known_decks, monkeypatch,
     seat = turn_of(match)
     mover, other = users_by_seat(match)[seat], users_by_seat(match)[1 - seat]
     sent = []
-    monkeypatch.setattr(services.broadcast, "send_states",
+    monkeypatch.setattr(broadcast, "send_states",
                         lambda match_id, states, seat_users: sent.append(states))
     with django_capture_on_commit_callbacks(execute=True):
         assert run_clock_to(match) == 1
@@ -349,19 +352,19 @@ def test_the_state_tells_who_made_the_last_play(users, known_decks, monkeypatch,
         for message in sent[-1].values()
     )
     for user in (mover, other, None):
-        last = services.table_state(match_id=match.pk, user=user)["round"]["last_play"]
+        last = reads.table_state(match_id=match.pk, user=user)["round"]["last_play"]
         assert (last["seat"], last["timeout"], last["bot"]) == (seat, True, None)
     play_human(match, other)
-    last = services.table_state(match_id=match.pk, user=mover)["round"]["last_play"]
+    last = reads.table_state(match_id=match.pk, user=mover)["round"]["last_play"]
     assert (last["seat"], last["timeout"], last["bot"]) == (1 - seat, False, None)
 
 
 def test_the_state_tells_a_computer_play(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "strong"})
-    assert services.table_state(match_id=match.pk, user=users[0])["round"]["last_play"] is None
+    assert reads.table_state(match_id=match.pk, user=users[0])["round"]["last_play"] is None
     assert run_clock_to(match) == 1
-    last = services.table_state(match_id=match.pk, user=users[0])["round"]["last_play"]
+    last = reads.table_state(match_id=match.pk, user=users[0])["round"]["last_play"]
     assert (last["seat"], last["timeout"], last["bot"]) == (1, False, "strong")
 
 
@@ -384,17 +387,17 @@ def test_three_timeouts_make_a_two_player_seat_absent_and_the_opponent_may_claim
     seat = turn_of(match)
     sleeper, opponent = by_seat[seat], by_seat[1 - seat]
     before = snapshot(match)
-    refused("claim_not_allowed", services.claim_win, user=opponent, match_id=match.pk)
+    refused("claim_not_allowed", actions.claim_win, user=opponent, match_id=match.pk)
     assert snapshot(match) == before
     time_out_three_times(match, seat, opponent)
     kinds = event_kinds(match)
     assert kinds[-2:] == ["play", "absent"]
     assert last_event(match).payload == {"reason": "timeouts"}
-    assert services.table_state(match_id=match.pk, user=opponent)["seats"][seat]["absent"] is True
+    assert reads.table_state(match_id=match.pk, user=opponent)["seats"][seat]["absent"] is True
     # The absent player may not claim against the one who stayed.
-    refused("claim_not_allowed", services.claim_win, user=sleeper, match_id=match.pk)
+    refused("claim_not_allowed", actions.claim_win, user=sleeper, match_id=match.pk)
     scores = Match.objects.get(pk=match.pk).scores
-    services.claim_win(user=opponent, match_id=match.pk)
+    actions.claim_win(user=opponent, match_id=match.pk)
     match.refresh_from_db()
     assert event_kinds(match)[-2:] == ["claim", "match_end"]
     claim = match.events.get(kind="claim")
@@ -404,11 +407,11 @@ def test_three_timeouts_make_a_two_player_seat_absent_and_the_opponent_may_claim
     assert match.status == Match.Status.FINISHED and match.finished_at is not None
     assert match.winner_side == (1 - seat) % 2 and match.result == Match.Result.CLAIM
     assert match.deadline is None
-    final = services.table_state(match_id=match.pk, user=opponent)
+    final = reads.table_state(match_id=match.pk, user=opponent)
     assert final["result"] == {"winner": (1 - seat) % 2, "scores": scores, "reason": "claim"}
     assert final["deadline"] is None
-    refused("match_over", services.claim_win, user=opponent, match_id=match.pk)
-    refused("match_over", services.play_card, user=sleeper, match_id=match.pk, card="5D",
+    refused("match_over", actions.claim_win, user=opponent, match_id=match.pk)
+    refused("match_over", actions.play_card, user=sleeper, match_id=match.pk, card="5D",
             seq=match.seq)
     assert clock.tick(now=timezone.now() + timedelta(days=1)) == 0
 
@@ -432,7 +435,7 @@ def test_three_timeouts_in_four_players_hand_the_seat_to_the_computer(users, kno
     row = Seat.objects.get(match=match, seat=seat)
     assert (row.user_id, row.bot, row.absent) == (by_seat[seat].pk, "greedy", True)
     # The partner is told: the state shows the seat played by the computer, still named.
-    shown = services.table_state(match_id=match.pk, user=partner)["seats"][seat]
+    shown = reads.table_state(match_id=match.pk, user=partner)["seats"][seat]
     assert shown == {"seat": seat, "username": by_seat[seat].username, "side": seat % 2,
                      "bot": "greedy", "absent": True, "resign_offer": False}
     # From now on the computer plays the seat after its short delay, and the person cannot.
@@ -440,13 +443,13 @@ def test_three_timeouts_in_four_players_hand_the_seat_to_the_computer(users, kno
         play_human(match, by_seat[turn])
     match.refresh_from_db()
     assert match.deadline <= timezone.now() + timedelta(seconds=1.5)
-    refused("replaced_by_bot", services.play_card, user=by_seat[seat], match_id=match.pk,
+    refused("replaced_by_bot", actions.play_card, user=by_seat[seat], match_id=match.pk,
             card=hand_of(match, by_seat[seat])[0], seq=match.seq)
-    assert services.player_connected(match_id=match.pk, user=by_seat[seat]) is False
+    assert actions.player_connected(match_id=match.pk, user=by_seat[seat]) is False
     run_clock_to(match)
     play = last_event(match)
     assert (play.kind, play.seat, play.payload.get("bot")) == ("play", seat, "greedy")
-    refused("claim_not_allowed", services.claim_win, user=by_seat[(seat + 1) % 4],
+    refused("claim_not_allowed", actions.claim_win, user=by_seat[(seat + 1) % 4],
             match_id=match.pk)
 
 
@@ -456,12 +459,12 @@ def test_three_timeouts_in_four_players_hand_the_seat_to_the_computer(users, kno
 def test_a_seat_silent_longer_than_the_grace_is_absent(users, known_decks, settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     start = timezone.now()
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   move_seconds=None, now=start)
-    services.join_table(user=users[1], match_id=match.pk, now=start)
+    actions.join_table(user=users[1], match_id=match.pk, now=start)
     match.refresh_from_db()
     # alice's socket keeps beating; bob's went quiet at the start.
-    services.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=50))
+    actions.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=50))
     assert clock.tick(now=start + timedelta(seconds=60)) == 0
     assert clock.tick(now=start + timedelta(seconds=61)) == 1
     absent = last_event(match)
@@ -475,9 +478,9 @@ def test_a_seat_silent_longer_than_the_grace_is_absent(users, known_decks, setti
 def test_the_grace_counts_from_the_start_not_from_joining(users, settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     long_ago = timezone.now() - timedelta(hours=1)
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   move_seconds=None, now=long_ago)
-    services.join_table(user=users[1], match_id=match.pk)
+    actions.join_table(user=users[1], match_id=match.pk)
     assert clock.tick(now=timezone.now() + timedelta(seconds=30)) == 0
     assert not Seat.objects.filter(match=match, absent=True).exists()
 
@@ -485,22 +488,22 @@ def test_the_grace_counts_from_the_start_not_from_joining(users, settings):
 def test_a_returning_player_clears_the_absence_and_the_claim(users, known_decks, settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     start = timezone.now()
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   move_seconds=None, now=start)
-    services.join_table(user=users[1], match_id=match.pk, now=start)
-    services.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=100))
+    actions.join_table(user=users[1], match_id=match.pk, now=start)
+    actions.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=100))
     clock.tick(now=start + timedelta(seconds=100))
     assert Seat.objects.get(match=match, seat=1).absent is True
     # Not yet back: a heartbeat of nobody changes nothing; bob's socket connects again.
-    assert services.player_connected(match_id=match.pk, user=users[2]) is False
-    assert services.player_connected(match_id=match.pk, user=users[1]) is True
+    assert actions.player_connected(match_id=match.pk, user=users[2]) is False
+    assert actions.player_connected(match_id=match.pk, user=users[1]) is True
     returned = last_event(match)
     assert (returned.kind, returned.seat) == ("returned", 1)
     assert Seat.objects.get(match=match, seat=1).absent is False
     before = snapshot(match)
-    refused("opponent_returned", services.claim_win, user=users[0], match_id=match.pk)
+    refused("opponent_returned", actions.claim_win, user=users[0], match_id=match.pk)
     assert snapshot(match) == before
-    assert services.player_connected(match_id=match.pk, user=users[1]) is False  # already back
+    assert actions.player_connected(match_id=match.pk, user=users[1]) is False  # already back
 
 
 def test_an_absent_player_who_plays_is_back(users, known_decks):
@@ -517,15 +520,15 @@ def test_an_absent_player_who_plays_is_back(users, known_decks):
 
 
 def test_claim_refusals(users, known_decks):
-    waiting = services.create_table(user=users[0], players=2, rules={}, rated=False)
-    refused("not_started", services.claim_win, user=users[0], match_id=waiting.pk)
-    vs_bot = services.create_table(user=users[1], players=2, rules={}, rated=False,
+    waiting = actions.create_table(user=users[0], players=2, rules={}, rated=False)
+    refused("not_started", actions.claim_win, user=users[0], match_id=waiting.pk)
+    vs_bot = actions.create_table(user=users[1], players=2, rules={}, rated=False,
                                    bots={1: "random"})
-    refused("claim_not_allowed", services.claim_win, user=users[1], match_id=vs_bot.pk)
-    refused("not_seated", services.claim_win, user=users[2], match_id=vs_bot.pk)
-    refused("not_found", services.claim_win, user=users[1], match_id=vs_bot.pk + 100)
+    refused("claim_not_allowed", actions.claim_win, user=users[1], match_id=vs_bot.pk)
+    refused("not_seated", actions.claim_win, user=users[2], match_id=vs_bot.pk)
+    refused("not_found", actions.claim_win, user=users[1], match_id=vs_bot.pk + 100)
     four = seated_match(users[:4])
-    refused("claim_not_allowed", services.claim_win, user=users[0], match_id=four.pk)
+    refused("claim_not_allowed", actions.claim_win, user=users[0], match_id=four.pk)
 
 
 # --- resigning --------------------------------------------------------------------------------
@@ -534,7 +537,7 @@ def test_claim_refusals(users, known_decks):
 def test_a_two_player_resignation_ends_the_match_at_once(users, known_decks):
     match = seated_match(users[:2])
     by_seat = users_by_seat(match)
-    assert services.resign(user=by_seat[1], match_id=match.pk) == "resigned"
+    assert actions.resign(user=by_seat[1], match_id=match.pk) == "resigned"
     match.refresh_from_db()
     assert event_kinds(match)[-2:] == ["resign", "match_end"]
     resign = match.events.get(kind="resign")
@@ -543,26 +546,26 @@ def test_a_two_player_resignation_ends_the_match_at_once(users, known_decks):
         "scores": [0, 0], "winner": 0, "reason": "resign"}
     assert (match.status, match.winner_side, match.result) == ("finished", 0, "resign")
     assert match.finished_at is not None and match.deadline is None
-    assert services.table_state(match_id=match.pk, user=None)["result"]["reason"] == "resign"
-    refused("match_over", services.resign, user=by_seat[0], match_id=match.pk)
+    assert reads.table_state(match_id=match.pk, user=None)["result"]["reason"] == "resign"
+    refused("match_over", actions.resign, user=by_seat[0], match_id=match.pk)
 
 
 def test_four_players_resign_when_both_partners_agree(users, known_decks):
     match = seated_match(users[:4])
     by_seat = users_by_seat(match)
-    assert services.resign(user=by_seat[1], match_id=match.pk) == "offered"
+    assert actions.resign(user=by_seat[1], match_id=match.pk) == "offered"
     offer = last_event(match)
     assert (offer.kind, offer.seat, offer.payload) == ("resign_offer", 1, {"side": 1})
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
-    shown = services.table_state(match_id=match.pk, user=by_seat[3])["seats"][1]
+    shown = reads.table_state(match_id=match.pk, user=by_seat[3])["seats"][1]
     assert shown["resign_offer"] is True
     before = snapshot(match)
-    refused("resign_offered", services.resign, user=by_seat[1], match_id=match.pk)
+    refused("resign_offered", actions.resign, user=by_seat[1], match_id=match.pk)
     assert snapshot(match) == before
     # The other side's offer is theirs alone; the partner's agreement ends it.
-    assert services.resign(user=by_seat[0], match_id=match.pk) == "offered"
-    assert services.resign(user=by_seat[3], match_id=match.pk) == "resigned"
+    assert actions.resign(user=by_seat[0], match_id=match.pk) == "offered"
+    assert actions.resign(user=by_seat[3], match_id=match.pk) == "resigned"
     match.refresh_from_db()
     resign = match.events.get(kind="resign")
     assert (resign.seat, resign.payload) == (3, {"side": 1, "seats": [3, 1]})
@@ -570,16 +573,16 @@ def test_four_players_resign_when_both_partners_agree(users, known_decks):
 
 
 def test_a_partner_played_by_the_computer_does_not_hold_a_resignation(users, known_decks):
-    match = services.create_table(user=users[0], players=4, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=4, rules={}, rated=False,
                                   bots={1: "greedy", 2: "greedy", 3: "greedy"})
-    assert services.resign(user=users[0], match_id=match.pk) == "resigned"
+    assert actions.resign(user=users[0], match_id=match.pk) == "resigned"
     match.refresh_from_db()
     assert (match.winner_side, match.result) == (1, "resign")
 
 
 def test_resign_refusals(users):
-    waiting = services.create_table(user=users[0], players=4, rules={}, rated=False)
+    waiting = actions.create_table(user=users[0], players=4, rules={}, rated=False)
     before = snapshot(waiting)
-    refused("not_started", services.resign, user=users[0], match_id=waiting.pk)
-    refused("not_seated", services.resign, user=users[1], match_id=waiting.pk)
+    refused("not_started", actions.resign, user=users[0], match_id=waiting.pk)
+    refused("not_seated", actions.resign, user=users[1], match_id=waiting.pk)
     assert snapshot(waiting) == before

@@ -12,16 +12,16 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services
+from games import actions, reads
 from games.models import Event, Match, Seat
-from games.services import ServiceError
+from games.errors import GameError
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def at_once(calls) -> list:
-    """Run the callables in threads released together; returns each result or ServiceError."""
+    """Run the callables in threads released together; returns each result or GameError."""
     barrier = threading.Barrier(len(calls))
     results: list = [None] * len(calls)
 
@@ -29,7 +29,7 @@ def at_once(calls) -> list:
         try:
             barrier.wait()
             results[index] = call()
-        except ServiceError as error:
+        except GameError as error:
             results[index] = error
         finally:
             connection.close()
@@ -47,20 +47,20 @@ def test_two_plays_at_once_exactly_one_applied(make_player, attempt):
     users = [make_player(f"p{attempt}{name}").user for name in ("a", "b")]
     match = seated_match(users)
     by_seat = users_by_seat(match)
-    turn = services.table_state(match_id=match.pk, user=None)["round"]["turn"]
+    turn = reads.table_state(match_id=match.pk, user=None)["round"]["turn"]
     mover, other = by_seat[turn], by_seat[1 - turn]
-    hand = services.table_state(match_id=match.pk, user=mover)["round"]["hand"]
-    other_hand = services.table_state(match_id=match.pk, user=other)["round"]["hand"]
+    hand = reads.table_state(match_id=match.pk, user=mover)["round"]["hand"]
+    other_hand = reads.table_state(match_id=match.pk, user=other)["round"]["hand"]
     seq = match.seq
     # The mover from two tabs with two different cards, and the other seat out of turn.
     results = at_once([
-        lambda: services.play_card(user=mover, match_id=match.pk, card=hand[0], seq=seq),
-        lambda: services.play_card(user=mover, match_id=match.pk, card=hand[1], seq=seq),
-        lambda: services.play_card(user=other, match_id=match.pk, card=other_hand[0], seq=seq),
+        lambda: actions.play_card(user=mover, match_id=match.pk, card=hand[0], seq=seq),
+        lambda: actions.play_card(user=mover, match_id=match.pk, card=hand[1], seq=seq),
+        lambda: actions.play_card(user=other, match_id=match.pk, card=other_hand[0], seq=seq),
     ])
     applied = [r for r in results if isinstance(r, int)]
     assert applied == [seq + 1]
-    codes = sorted(r.code for r in results if isinstance(r, ServiceError))
+    codes = sorted(r.code for r in results if isinstance(r, GameError))
     assert codes in (["not_your_turn", "stale"], ["stale", "stale"])
     match.refresh_from_db()
     assert match.seq == seq + 1
@@ -71,13 +71,13 @@ def test_two_plays_at_once_exactly_one_applied(make_player, attempt):
 @pytest.mark.parametrize("attempt", range(3))
 def test_two_joins_for_the_last_seat(make_player, attempt):
     users = [make_player(f"j{attempt}{name}").user for name in ("a", "b", "c")]
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False)
     results = at_once([
-        lambda: services.join_table(user=users[1], match_id=match.pk),
-        lambda: services.join_table(user=users[2], match_id=match.pk),
+        lambda: actions.join_table(user=users[1], match_id=match.pk),
+        lambda: actions.join_table(user=users[2], match_id=match.pk),
     ])
     assert [r for r in results if isinstance(r, int)] == [1]
-    assert [r.code for r in results if isinstance(r, ServiceError)] == ["table_full"]
+    assert [r.code for r in results if isinstance(r, GameError)] == ["table_full"]
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     assert Seat.objects.filter(match=match).count() == 2

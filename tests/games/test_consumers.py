@@ -17,7 +17,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, services, state
+from games import actions, engine, reads
+from games import cache as table_cache
+from games.actions import seating
 from games.models import Event, Match
 from tests.conftest import communicator
 from tests.games.helpers import seated_match, strings_in, timeless
@@ -64,16 +66,16 @@ async def test_lobby_lists_open_tables_live(make_player, open_socket):
     lobby = await open_socket("/ws/lobby/")  # anonymous visitors may watch the lobby
     assert await lobby.receive_json_from() == {"type": "tables", "tables": []}
 
-    match = await db(services.create_table)(user=alice.user, players=2, rules={"target": 61},
+    match = await db(actions.create_table)(user=alice.user, players=2, rules={"target": 61},
                                              rated=True)
     update = await lobby.receive_json_from()
     assert update["type"] == "tables"
     [row] = update["tables"]
     assert row["id"] == match.pk and row["target"] == 61 and row["rated"] is True
     assert row["seats"] == [{"seat": 0, "username": "alice", "bot": None}]
-    assert update["tables"] == await db(services.open_tables)()
+    assert update["tables"] == await db(reads.open_tables)()
 
-    await db(services.join_table)(user=bob.user, match_id=match.pk)  # full: starts, leaves lobby
+    await db(actions.join_table)(user=bob.user, match_id=match.pk)  # full: starts, leaves lobby
     assert await lobby.receive_json_from() == {"type": "tables", "tables": []}
 
     await lobby.send_json_to({"type": "sync"})
@@ -157,7 +159,7 @@ async def test_state_message_fields(make_player, open_socket, known_decks):
 
 async def test_open_table_state(make_player, open_socket):
     alice = await db(make_player)("alice")
-    match = await db(services.create_table)(user=alice.user, players=4, rules={}, rated=False)
+    match = await db(actions.create_table)(user=alice.user, players=4, rules={}, rated=False)
     comm = await open_socket(table_path(match.pk), alice.cookie)
     view = await comm.receive_json_from()
     assert view["match"]["status"] == "open" and view["you"] == 0
@@ -264,23 +266,23 @@ async def test_a_logged_out_socket_cannot_play(make_player, open_socket):
 
 async def test_sockets_follow_seating_and_close_when_the_table_goes(make_player, open_socket):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
-    match = await db(services.create_table)(user=alice.user, players=4, rules={}, rated=False)
+    match = await db(actions.create_table)(user=alice.user, players=4, rules={}, rated=False)
     a = await open_socket(table_path(match.pk), alice.cookie)
     b = await open_socket(table_path(match.pk), bob.cookie)
     assert (await a.receive_json_from())["you"] == 0
     assert (await b.receive_json_from())["you"] is None
 
-    await db(services.join_table)(user=bob.user, match_id=match.pk)
+    await db(actions.join_table)(user=bob.user, match_id=match.pk)
     for comm in (a, b):
         view = await comm.receive_json_from()
         assert [s["username"] for s in view["seats"]] == ["alice", "bob"]
     assert view["you"] == 2  # bob, partner of the creator
 
-    await db(services.leave_table)(user=bob.user, match_id=match.pk)
+    await db(actions.leave_table)(user=bob.user, match_id=match.pk)
     assert (await b.receive_json_from())["you"] is None
     assert [s["seat"] for s in (await a.receive_json_from())["seats"]] == [0]
 
-    await db(services.leave_table)(user=alice.user, match_id=match.pk)
+    await db(actions.leave_table)(user=alice.user, match_id=match.pk)
     for comm in (a, b):
         closed = await comm.receive_json_from()
         assert closed["type"] == "closed" and closed["message"]
@@ -362,8 +364,8 @@ async def check_no_leaks(match_id: int, received: dict) -> int:
             # dealt again in the next round's fresh deck, so they are checked apart, below.
             shown = strings_in({k: v for k, v in message.items() if k != "round_results"})
             for result in message["round_results"]:
-                assert set(result["leftover"]["cards"]) <= set(state.DECK_CODES)
-                assert strings_in(result) & set(state.DECK_CODES) == set(result["leftover"]["cards"])
+                assert set(result["leftover"]["cards"]) <= set(seating.DECK_CODES)
+                assert strings_in(result) & set(seating.DECK_CODES) == set(result["leftover"]["cards"])
             for other, hand in enumerate(hands):
                 if other != seat:
                     assert not hand & shown, (seat, other, message["seq"])
@@ -373,7 +375,7 @@ async def check_no_leaks(match_id: int, received: dict) -> int:
             # stock (the deck order) nor anything else.
             last = message["round"]["last_play"] or {"card": None, "taken": []}
             allowed = own | set(message["round"]["floor"]) | {last["card"]} | set(last["taken"])
-            assert shown & set(state.DECK_CODES) <= allowed
+            assert shown & set(seating.DECK_CODES) <= allowed
             assert message["you"] == seat
             if previous is not None:
                 assert message["prev_seq"] == previous["seq"]  # no gap in a live stream
@@ -399,14 +401,14 @@ async def test_a_played_two_player_match_never_leaks_a_hand(make_player, known_d
 async def test_a_four_player_match_seated_over_sockets_never_leaks(make_player, open_socket,
                                                                    known_decks):
     players = [await db(make_player)(n) for n in ("alice", "bob", "carol", "dave")]
-    match = await db(services.create_table)(user=players[0].user, players=4,
+    match = await db(actions.create_table)(user=players[0].user, players=4,
                                              rules={"target": 31}, rated=False)
     # bob, carol, dave open the table page before they sit down.
     watching = {p.username: await open_socket(table_path(match.pk), p.cookie) for p in players[1:]}
     for comm in watching.values():
         assert (await comm.receive_json_from())["you"] is None
     for joined, player in enumerate(players[1:], start=1):
-        await db(services.join_table)(user=player.user, match_id=match.pk)
+        await db(actions.join_table)(user=player.user, match_id=match.pk)
         for comm in watching.values():
             view = await comm.receive_json_from()
             assert len(view["seats"]) == joined + 1
@@ -440,7 +442,7 @@ async def test_a_rolled_back_play_is_never_broadcast(make_player, open_socket):
     @db
     def play_then_fail():
         with transaction.atomic():
-            services.play_card(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])
+            actions.play_card(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])
             raise Abort
 
     with pytest.raises(Abort):
@@ -449,7 +451,7 @@ async def test_a_rolled_back_play_is_never_broadcast(make_player, open_socket):
         assert await comm.receive_nothing()
     assert await log_size(match.pk) == (views[0]["seq"], views[0]["seq"])
     # The same play, committed this time, reaches both seats.
-    await db(services.play_card)(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])
+    await db(actions.play_card)(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])
     for comm in sockets:
         assert (await comm.receive_json_from())["round"]["last_play"]["card"] == card
 
@@ -470,7 +472,7 @@ async def test_reconnect_restores_exactly_the_state(make_player, open_socket, kn
         latest = [await comm.receive_json_from() for comm in sockets]
     for restart in (False, True):
         if restart:
-            state.clear_caches()  # a server restart: only the database survives
+            table_cache.clear_caches()  # a server restart: only the database survives
         again = await open_socket(table_path(match.pk), alice.cookie)
         fresh = await again.receive_json_from()
         expected = timeless(copy.deepcopy(latest[0]))

@@ -10,7 +10,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import broadcast, clock, consumers, services
+from games import actions, broadcast, clock, consumers, liveness, reads
+from games.actions import presence
 from games.models import ClockTick, Event, Match, Seat, WebTick
 from tests.games.helpers import seated_match
 
@@ -43,8 +44,8 @@ def seat_row(match_id: int, seat: int) -> Seat:
 def make_absent(match: Match, present_user, seat: int) -> None:
     """Time passes: the person at ``seat`` went quiet, ``present_user`` kept beating."""
     later = timezone.now() + timedelta(seconds=600)
-    services.player_seen(match_id=match.pk, user=present_user, now=later)
-    assert services.mark_absent(match_id=match.pk, now=later) == 1
+    actions.player_seen(match_id=match.pk, user=present_user, now=later)
+    assert actions.mark_absent(match_id=match.pk, now=later) == 1
     assert Seat.objects.get(match=match, seat=seat).absent
 
 
@@ -102,14 +103,15 @@ async def test_sockets_keep_last_seen(make_player, open_socket, known_decks, mon
     stale = timezone.now() - timedelta(hours=1)
     await db(Seat.objects.filter(match=match).update)(last_seen=stale)
     beats = []
-    real_seen = services.player_seen
+    real_seen = actions.player_seen
 
     def counted(**kwargs):
         beats.append(kwargs["user"].username)
         real_seen(**kwargs)
 
-    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 0.1)
-    monkeypatch.setattr(services, "player_seen", counted)
+    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.1)
+    monkeypatch.setattr(actions, "player_seen", counted)
+    monkeypatch.setattr(presence, "player_seen", counted)
     a = await open_socket(table_path(match.pk), alice.cookie)
     await a.receive_json_from()
     assert (await seat_row(match.pk, 0)).last_seen > stale  # connecting counts
@@ -119,7 +121,7 @@ async def test_sockets_keep_last_seen(make_player, open_socket, known_decks, mon
             break
         await asyncio.sleep(0.05)
     assert beats.count("alice") >= 2 and "bob" not in beats
-    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 3600)
+    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 3600)
     await a.disconnect()
     gone_at = (await seat_row(match.pk, 0)).last_seen
     assert gone_at >= timezone.now() - timedelta(seconds=5)  # disconnecting counts too
@@ -154,7 +156,7 @@ async def test_a_late_play_is_refused_as_timed_out(make_player, open_socket, kno
     assert view["round"]["turn"] == 1  # dealer 0: bob first
     match = await reload(match)
     # bob's 30 seconds are over; the server beat meanwhile, as it does every second.
-    await db(services.web_seen)(now=match.deadline)
+    await db(liveness.web_seen)(now=match.deadline)
     assert await db(clock.tick)(now=match.deadline) == 1
     after = await b.receive_json_from()
     assert after["round"]["last_play"]["seat"] == 1
@@ -173,7 +175,7 @@ async def test_a_socket_reads_the_table_when_a_deadline_passes_without_news(
     # reaches this one (what the in-memory channel layer does across processes).
     settings.BASRA_BOT_DELAY_SECONDS = (0, 0)
     alice = await db(make_player)("alice")
-    match = await db(services.create_table)(user=alice.user, players=2, rules={}, rated=False,
+    match = await db(actions.create_table)(user=alice.user, players=2, rules={}, rated=False,
                                             bots={1: "greedy"})
     a = await open_socket(table_path(match.pk), alice.cookie)
     view = await a.receive_json_from()
@@ -206,7 +208,7 @@ async def test_a_deadline_moved_after_a_clock_outage_reaches_the_open_page(
     a = await open_socket(table_path(match.pk), alice.cookie)
     view = await a.receive_json_from()
     # The clock comes back and gives the table its time back; no event, so no broadcast.
-    gap = await db(services.resume_clock)(now=timezone.now(), outage=timedelta(seconds=5))
+    gap = await db(actions.resume_clock)(now=timezone.now(), outage=timedelta(seconds=5))
     assert gap is not None
     moved = (await reload(match)).deadline
     assert moved.isoformat() != view["deadline"]
@@ -221,13 +223,13 @@ async def test_a_socket_reads_a_change_whose_broadcast_was_lost(
     # other seat (on another server) never heard of it. The socket's beat looks at the seq.
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
-    monkeypatch.setattr(services, "HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.2)
     a = await open_socket(table_path(match.pk), alice.cookie)
     view = await a.receive_json_from()
     monkeypatch.setattr(broadcast, "send_states", lambda *args, **kwargs: None)  # lost
-    hand = (await db(services.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
+    hand = (await db(reads.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
     assert view["round"]["turn"] == 1
-    seq = await db(services.play_card)(user=bob.user, match_id=match.pk, card=hand[0],
+    seq = await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0],
                                        seq=view["seq"])
     moved = await a.receive_json_from(timeout=3)
     assert moved["seq"] == seq and moved["round"]["turn"] == 0

@@ -4,7 +4,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games import services
+from games import actions
+from games.errors import GameError
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -23,13 +24,13 @@ def bob(django_user_model):
 
 
 def open_table(user, **kwargs):
-    return services.create_table(user=user, players=2, rules=RULES, rated=False, **kwargs)
+    return actions.create_table(user=user, players=2, rules=RULES, rated=False, **kwargs)
 
 
 def test_create_table_refuses_a_fourth_open_table(alice):
     for _ in range(3):
         open_table(alice)
-    with pytest.raises(services.ServiceError) as error:
+    with pytest.raises(GameError) as error:
         open_table(alice)
     assert error.value.code == "too_many_open_tables"
     assert "3 tables" in error.value.message
@@ -38,17 +39,17 @@ def test_create_table_refuses_a_fourth_open_table(alice):
 
 def test_started_tables_do_not_count(alice, bob):
     first = open_table(alice)
-    services.join_table(user=bob, match_id=first.id)  # starts: no longer open
+    actions.join_table(user=bob, match_id=first.id)  # starts: no longer open
     for _ in range(3):
         open_table(alice)
     assert Match.objects.filter(created_by=alice, status=Match.Status.OPEN).count() == 3
 
 
 def test_leaving_an_open_table_frees_a_place(alice, bob):
-    tables = [services.create_table(user=alice, players=4, rules={"players": 4}, rated=False)
+    tables = [actions.create_table(user=alice, players=4, rules={"players": 4}, rated=False)
               for _ in range(3)]
-    services.join_table(user=bob, match_id=tables[0].id)
-    services.leave_table(user=alice, match_id=tables[0].id)
+    actions.join_table(user=bob, match_id=tables[0].id)
+    actions.leave_table(user=alice, match_id=tables[0].id)
     open_table(alice)
     assert Match.objects.filter(created_by=alice).count() == 4
 

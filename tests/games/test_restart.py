@@ -1,4 +1,4 @@
-"""A restart of the server or the clock loses nothing (games/clock.py, services.resume_clock).
+"""A restart of the server or the clock loses nothing (games/clock.py, actions.resume_clock).
 
 Time is injected: ``tick(now=...)`` and the services' ``now``. A clock that ran throughout ticks
 at least every second here (:func:`run_clock`); a jump of ``now`` between two ticks longer than
@@ -13,7 +13,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import clock, services, state
+from games import actions, clock, liveness, reads
+from games import cache as table_cache
 from games.models import ClockTick, Event, Match, Seat
 from tests.games.helpers import seated_match, users_by_seat
 
@@ -48,7 +49,7 @@ def log_of(match: Match) -> list[tuple]:
 
 def turn_of(match: Match) -> int:
     match.refresh_from_db()
-    return services.table_state(match_id=match.pk, user=None)["round"]["turn"]
+    return reads.table_state(match_id=match.pk, user=None)["round"]["turn"]
 
 
 def last_tick() -> datetime:
@@ -98,8 +99,8 @@ def test_a_move_deadline_that_passed_while_down_is_not_a_timeout(users, known_de
     assert match.deadline == deadline + (back - before)
     # The person plays in time after the restart: an ordinary play.
     mover = users_by_seat(match)[turn_of(match)]
-    card = services.table_state(match_id=match.pk, user=mover)["round"]["hand"][0]
-    services.play_card(user=mover, match_id=match.pk, card=card, seq=seq,
+    card = reads.table_state(match_id=match.pk, user=mover)["round"]["hand"][0]
+    actions.play_card(user=mover, match_id=match.pk, card=card, seq=seq,
                        now=back + timedelta(seconds=5))
     assert Event.objects.filter(match=match, kind="play", payload__timeout=True).count() == 0
 
@@ -110,9 +111,9 @@ def test_a_deadline_set_while_only_the_clock_was_down_gets_no_extra_time(users, 
     assert clock.tick(now=t) == 0
     # The clock process is stopped; the site runs on and the person to move plays at t + 5 min.
     mover = users_by_seat(match)[turn_of(match)]
-    card = services.table_state(match_id=match.pk, user=mover)["round"]["hand"][0]
+    card = reads.table_state(match_id=match.pk, user=mover)["round"]["hand"][0]
     played_at = t + timedelta(minutes=5)
-    services.play_card(user=mover, match_id=match.pk, card=card, seq=match.seq, now=played_at)
+    actions.play_card(user=mover, match_id=match.pk, card=card, seq=match.seq, now=played_at)
     match.refresh_from_db()
     assert match.deadline == played_at + timedelta(seconds=30)
     back = t + DOWN
@@ -123,7 +124,7 @@ def test_a_deadline_set_while_only_the_clock_was_down_gets_no_extra_time(users, 
 
 
 def test_a_computer_to_move_plays_soon_after_a_restart(users, known_decks):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False,
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"})
     match.refresh_from_db()
     t = match.started_at
@@ -144,10 +145,10 @@ def test_a_player_who_left_while_the_clock_ran_is_still_absent(users, known_deck
     bob = users_by_seat(match)[2]
     for user in users_by_seat(match).values():
         if user != bob:
-            services.player_seen(match_id=match.pk, user=user, now=t + timedelta(seconds=55))
+            actions.player_seen(match_id=match.pk, user=user, now=t + timedelta(seconds=55))
     with pytest.MonkeyPatch.context() as patch:
         # Nobody times out meanwhile: only the absence is watched.
-        patch.setattr(services, "act_on_deadline", lambda **kwargs: False)
+        patch.setattr(actions, "act_on_deadline", lambda **kwargs: False)
         assert run_clock(t, t + timedelta(seconds=60)) == 0
         assert run_clock(t + timedelta(seconds=61), t + timedelta(seconds=61)) == 1
     kinds = [(e.kind, e.seat) for e in Event.objects.filter(match=match, seq__gt=match.seq)]
@@ -160,7 +161,7 @@ def test_an_absent_player_stays_absent_across_a_restart(users, known_decks):
     match = seated_match(users[:2])
     Match.objects.filter(pk=match.pk).update(move_seconds=None, deadline=None)
     t = match.started_at
-    services.player_seen(match_id=match.pk, user=users[0], now=t + timedelta(seconds=50))
+    actions.player_seen(match_id=match.pk, user=users[0], now=t + timedelta(seconds=50))
     assert run_clock(t, t + timedelta(seconds=61)) == 1  # bob is absent
     events = log_of(match)
     assert clock.tick(now=t + DOWN) == 0
@@ -176,7 +177,7 @@ def test_the_run_clock_command_gives_the_time_back_after_a_stop(users, known_dec
     ClockTick.objects.create(pk=ClockTick.ONE, last_tick=now - DOWN)
     Match.objects.filter(pk=match.pk).update(deadline=now - DOWN + timedelta(seconds=10))
     Seat.objects.filter(match=match).update(last_seen=now - DOWN)
-    state.clear_caches()
+    table_cache.clear_caches()
     events = log_of(match)
     call_command("run_clock", "--once")
     match.refresh_from_db()
@@ -191,7 +192,7 @@ def test_the_clock_stands_still_while_the_web_servers_are_down(users, known_deck
     # marked everybody absent. The servers' beat (WebTick) stops with them.
     match = seated_match(users[:2])
     t = match.started_at
-    services.web_seen(now=t)
+    liveness.web_seen(now=t)
     assert clock.tick(now=t) == 0
     seq, deadline, events = match.seq, match.deadline, log_of(match)
     before = last_tick()
@@ -202,7 +203,7 @@ def test_the_clock_stands_still_while_the_web_servers_are_down(users, known_deck
     # A server is back (its sockets beat): the tables get the time back, as after a restart,
     # all of it since the servers went silent.
     back = t + DOWN + timedelta(seconds=1)
-    services.web_seen(now=back)
+    liveness.web_seen(now=back)
     assert clock.tick(now=back) == 0
     match.refresh_from_db()
     assert match.seq == seq
@@ -212,7 +213,7 @@ def test_the_clock_stands_still_while_the_web_servers_are_down(users, known_deck
     # And the clock runs again: the person to move times out when their time is over.
     mover = turn_of(match)
     for second in range(0, 31):
-        services.web_seen(now=back + timedelta(seconds=second))
+        liveness.web_seen(now=back + timedelta(seconds=second))
         clock.tick(now=back + timedelta(seconds=second))
     play = Event.objects.filter(match=match).order_by("-seq").first()
     assert (play.kind, play.seat, play.payload["timeout"]) == ("play", mover, True)
@@ -220,7 +221,7 @@ def test_the_clock_stands_still_while_the_web_servers_are_down(users, known_deck
 
 def test_without_any_web_beat_yet_the_clock_runs_on_its_own_time(users, known_decks):
     match = seated_match(users[:2])
-    assert services.web_last_seen() is None
+    assert liveness.web_last_seen() is None
     mover = turn_of(match)
     assert run_clock(match.started_at, match.deadline) == 1  # the timeout, no server needed
     play = Event.objects.filter(match=match).order_by("-seq").first()
@@ -232,11 +233,11 @@ def test_a_deadline_just_after_the_servers_went_silent_waits_for_them(users, kno
     # out before it noticed they were gone, and that time was not given back.
     match = seated_match(users[:2])
     deadline = match.deadline
-    services.web_seen(now=deadline - timedelta(seconds=3))  # their last beat
+    liveness.web_seen(now=deadline - timedelta(seconds=3))  # their last beat
     assert run_clock(deadline - timedelta(seconds=3), deadline + timedelta(seconds=4)) == 0
     assert not Event.objects.filter(match=match, kind="play").exists()
     back = deadline + timedelta(minutes=2)
-    services.web_seen(now=back)
+    liveness.web_seen(now=back)
     assert clock.tick(now=back) == 0
     match.refresh_from_db()
     assert match.deadline == back + timedelta(seconds=3)  # the 3 s they had left
@@ -248,10 +249,10 @@ def test_an_open_socket_brings_an_absent_player_back(users, known_decks):
     match = seated_match(users[:2])
     later = match.started_at + timedelta(minutes=5)
     away = users_by_seat(match)[0]
-    services.player_seen(match_id=match.pk, user=users_by_seat(match)[1], now=later)
-    assert services.mark_absent(match_id=match.pk, now=later) == 1
+    actions.player_seen(match_id=match.pk, user=users_by_seat(match)[1], now=later)
+    assert actions.mark_absent(match_id=match.pk, now=later) == 1
     assert Seat.objects.get(match=match, seat=0).absent
-    seq = services.heartbeat(match_id=match.pk, user=away, now=later)
+    seq = actions.heartbeat(match_id=match.pk, user=away, now=later)
     assert not Seat.objects.get(match=match, seat=0).absent
     assert seq == Match.objects.get(pk=match.pk).seq
     assert Event.objects.filter(match=match).order_by("-seq").first().kind == "returned"

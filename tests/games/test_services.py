@@ -1,16 +1,22 @@
-"""The write path of the live tables (games/services.py): seating, plays, refusals, the log."""
+"""The write path of the live tables (games/actions/): seating, plays, refusals, the log."""
 
 from __future__ import annotations
 
 import copy
+import uuid
+from collections import Counter
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from games import engine, services, state
+from games import actions, engine, reads
+from games import cache as table_cache
+from games import log as event_log
+from games.actions import funnel, seating
 from games.models import Event, Match, Seat
-from games.services import ServiceError
+from games.errors import GameError
 from tests.games.helpers import (
     event_kinds,
     play_out,
@@ -29,8 +35,8 @@ def users(make_player):
 
 
 def refused(code: str, call, **kwargs) -> None:
-    """Assert that ``call(**kwargs)`` raises ServiceError ``code`` with a message."""
-    with pytest.raises(ServiceError) as info:
+    """Assert that ``call(**kwargs)`` raises GameError ``code`` with a message."""
+    with pytest.raises(GameError) as info:
         call(**kwargs)
     assert info.value.code == code
     assert info.value.message
@@ -51,7 +57,7 @@ def snapshot(match: Match) -> tuple:
 
 
 def test_create_table_seats_the_creator_and_stores_the_rules(users):
-    match = services.create_table(
+    match = actions.create_table(
         user=users[0], players=4, rules={"target": 151, "seven_diamonds": "classic"}, rated=True
     )
     assert match.status == Match.Status.OPEN
@@ -74,13 +80,13 @@ def test_create_table_seats_the_creator_and_stores_the_rules(users):
     ],
 )
 def test_create_table_refuses_bad_rules(users, players, rules):
-    refused("bad_rules", services.create_table, user=users[0], players=players, rules=rules,
+    refused("bad_rules", actions.create_table, user=users[0], players=players, rules=rules,
             rated=False)
     assert not Match.objects.exists()
 
 
 def test_create_table_needs_a_logged_in_user():
-    refused("login_required", services.create_table, user=AnonymousUser(), players=2, rules={},
+    refused("login_required", actions.create_table, user=AnonymousUser(), players=2, rules={},
             rated=False)
 
 
@@ -88,8 +94,8 @@ def test_create_table_needs_a_logged_in_user():
 
 
 def test_four_player_seating_order_and_start(users, known_decks):
-    match = services.create_table(user=users[0], players=4, rules={}, rated=False)
-    seats = [services.join_table(user=u, match_id=match.pk) for u in users[1:4]]
+    match = actions.create_table(user=users[0], players=4, rules={}, rated=False)
+    seats = [actions.join_table(user=u, match_id=match.pk) for u in users[1:4]]
     assert seats == [2, 1, 3]
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
@@ -119,68 +125,68 @@ def test_shuffles_differ(users):
 
 
 def test_join_refusals_change_nothing(users):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False)
     before = snapshot(match)
-    refused("already_seated", services.join_table, user=users[0], match_id=match.pk)
+    refused("already_seated", actions.join_table, user=users[0], match_id=match.pk)
     assert snapshot(match) == before
-    refused("not_found", services.join_table, user=users[1], match_id=match.pk + 1000)
-    refused("login_required", services.join_table, user=AnonymousUser(), match_id=match.pk)
+    refused("not_found", actions.join_table, user=users[1], match_id=match.pk + 1000)
+    refused("login_required", actions.join_table, user=AnonymousUser(), match_id=match.pk)
     assert snapshot(match) == before
-    services.join_table(user=users[1], match_id=match.pk)
+    actions.join_table(user=users[1], match_id=match.pk)
     full = snapshot(match)
-    refused("table_full", services.join_table, user=users[2], match_id=match.pk)
-    refused("already_seated", services.join_table, user=users[1], match_id=match.pk)
+    refused("table_full", actions.join_table, user=users[2], match_id=match.pk)
+    refused("already_seated", actions.join_table, user=users[1], match_id=match.pk)
     assert snapshot(match) == full
 
 
 def test_leave_before_start_frees_the_seat(users):
-    match = services.create_table(user=users[0], players=4, rules={}, rated=False)
-    services.join_table(user=users[1], match_id=match.pk)
-    services.leave_table(user=users[1], match_id=match.pk)
+    match = actions.create_table(user=users[0], players=4, rules={}, rated=False)
+    actions.join_table(user=users[1], match_id=match.pk)
+    actions.leave_table(user=users[1], match_id=match.pk)
     assert list(match.seats.values_list("seat", flat=True)) == [0]
     assert event_kinds(match) == ["join", "join", "leave"]
-    assert services.join_table(user=users[2], match_id=match.pk) == 2
+    assert actions.join_table(user=users[2], match_id=match.pk) == 2
 
 
 def test_creator_leaving_keeps_the_table_for_the_others(users):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
-    services.join_table(user=users[1], match_id=match.pk)
-    refused("cannot_leave", services.leave_table, user=users[1], match_id=match.pk)
-    other = services.create_table(user=users[2], players=4, rules={}, rated=False)
-    services.join_table(user=users[3], match_id=other.pk)
-    services.leave_table(user=users[2], match_id=other.pk)
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False)
+    actions.join_table(user=users[1], match_id=match.pk)
+    refused("cannot_leave", actions.leave_table, user=users[1], match_id=match.pk)
+    other = actions.create_table(user=users[2], players=4, rules={}, rated=False)
+    actions.join_table(user=users[3], match_id=other.pk)
+    actions.leave_table(user=users[2], match_id=other.pk)
     assert list(other.seats.values_list("seat", "user")) == [(2, users[3].pk)]
     # Seat 0 is the first free one again.
-    assert services.join_table(user=users[4], match_id=other.pk) == 0
+    assert actions.join_table(user=users[4], match_id=other.pk) == 0
 
 
 def test_last_player_leaving_removes_the_table(users):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
-    services.leave_table(user=users[0], match_id=match.pk)
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False)
+    actions.leave_table(user=users[0], match_id=match.pk)
     assert not Match.objects.filter(pk=match.pk).exists()
-    assert services.open_tables() == []
+    assert reads.open_tables() == []
 
 
 def test_leave_refusals(users):
-    match = services.create_table(user=users[0], players=2, rules={}, rated=False)
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False)
     before = snapshot(match)
-    refused("not_seated", services.leave_table, user=users[1], match_id=match.pk)
-    refused("not_found", services.leave_table, user=users[0], match_id=match.pk + 1000)
-    refused("login_required", services.leave_table, user=AnonymousUser(), match_id=match.pk)
+    refused("not_seated", actions.leave_table, user=users[1], match_id=match.pk)
+    refused("not_found", actions.leave_table, user=users[0], match_id=match.pk + 1000)
+    refused("login_required", actions.leave_table, user=AnonymousUser(), match_id=match.pk)
     assert snapshot(match) == before
-    services.join_table(user=users[1], match_id=match.pk)
+    actions.join_table(user=users[1], match_id=match.pk)
     started = snapshot(match)
-    refused("cannot_leave", services.leave_table, user=users[0], match_id=match.pk)
+    refused("cannot_leave", actions.leave_table, user=users[0], match_id=match.pk)
     assert snapshot(match) == started
 
 
 def test_open_tables_rows(users):
-    first = services.create_table(user=users[0], players=4, rules={"target": 61}, rated=True)
-    services.join_table(user=users[1], match_id=first.pk)
-    second = services.create_table(user=users[2], players=2, rules={}, rated=False)
-    started = services.create_table(user=users[3], players=2, rules={}, rated=False)
-    services.join_table(user=users[4], match_id=started.pk)
-    rows = services.open_tables()
+    first = actions.create_table(user=users[0], players=4, rules={"target": 61}, rated=True)
+    actions.join_table(user=users[1], match_id=first.pk)
+    second = actions.create_table(user=users[2], players=2, rules={}, rated=False)
+    started = actions.create_table(user=users[3], players=2, rules={}, rated=False)
+    actions.join_table(user=users[4], match_id=started.pk)
+    rows = reads.open_tables()
     assert [row["id"] for row in rows] == [first.pk, second.pk]
     row = rows[0]
     assert row["players"] == 4 and row["rated"] is True and row["target"] == 61
@@ -202,7 +208,7 @@ def test_play_applies_the_engine_and_logs_it(users, known_decks):
     seat = live.round.turn
     card = live.round.hands[seat][2]
     expected = live.play(card)
-    new_seq = services.play_card(
+    new_seq = actions.play_card(
         user=users_by_seat(match)[seat], match_id=match.pk, card=card.code, seq=match.seq
     )
     assert new_seq == match.seq + 1
@@ -211,9 +217,9 @@ def test_play_applies_the_engine_and_logs_it(users, known_decks):
     assert event.payload == {
         "card": card.code,
         "taken": [c.code for c in sorted(expected.taken)],
-        "basra": state.basra_name(expected.basra),
+        "basra": None if expected.basra is None else expected.basra.value,
     }
-    mine = services.table_state(match_id=match.pk, user=users_by_seat(match)[seat])
+    mine = reads.table_state(match_id=match.pk, user=users_by_seat(match)[seat])
     assert mine["round"]["hand"] == [c.code for c in live.round.hands[seat]]
     assert mine["round"]["floor"] == [c.code for c in live.round.floor]
 
@@ -223,22 +229,22 @@ def test_ten_is_accepted_as_t(users, monkeypatch):
     deck = [c.code for c in engine.full_deck()]
     deck.remove("10H")
     deck.insert(0, "10H")
-    monkeypatch.setattr(state, "shuffled_deck", lambda: list(deck))
-    monkeypatch.setattr(state, "first_dealer", lambda players: 0)
+    monkeypatch.setattr(seating, "shuffled_deck", lambda: list(deck))
+    monkeypatch.setattr(seating, "first_dealer", lambda players: 0)
     match = seated_match(users[:2])
     bob = users_by_seat(match)[1]
-    seq = services.play_card(user=bob, match_id=match.pk, card="TH", seq=match.seq)
+    seq = actions.play_card(user=bob, match_id=match.pk, card="TH", seq=match.seq)
     assert match.events.get(seq=seq).payload["card"] == "10H"
 
 
 def test_play_refusals_change_nothing(users, known_decks):
     match = seated_match(users[:2])
     by_seat = users_by_seat(match)
-    public = services.table_state(match_id=match.pk, user=None)
+    public = reads.table_state(match_id=match.pk, user=None)
     turn = public["round"]["turn"]
     mover, waiter = by_seat[turn], by_seat[1 - turn]
-    mover_hand = services.table_state(match_id=match.pk, user=mover)["round"]["hand"]
-    waiter_hand = services.table_state(match_id=match.pk, user=waiter)["round"]["hand"]
+    mover_hand = reads.table_state(match_id=match.pk, user=mover)["round"]["hand"]
+    waiter_hand = reads.table_state(match_id=match.pk, user=waiter)["round"]["hand"]
     seq = match.seq
     before = snapshot(match)
     not_mine = waiter_hand[0]
@@ -253,37 +259,37 @@ def test_play_refusals_change_nothing(users, known_decks):
         ("login_required", dict(user=AnonymousUser(), card=mover_hand[0], seq=seq)),
     ]
     for code, kwargs in cases:
-        refused(code, services.play_card, match_id=match.pk, **kwargs)
+        refused(code, actions.play_card, match_id=match.pk, **kwargs)
         assert snapshot(match) == before, code
-    refused("not_found", services.play_card, user=mover, match_id=match.pk + 1000,
+    refused("not_found", actions.play_card, user=mover, match_id=match.pk + 1000,
             card=mover_hand[0], seq=seq)
     # The refusals left the live state untouched too.
-    assert services.table_state(match_id=match.pk, user=mover)["round"]["hand"] == mover_hand
+    assert reads.table_state(match_id=match.pk, user=mover)["round"]["hand"] == mover_hand
 
 
 def test_double_click_is_applied_once(users):
     match = seated_match(users[:2])
-    public = services.table_state(match_id=match.pk, user=None)
+    public = reads.table_state(match_id=match.pk, user=None)
     mover = users_by_seat(match)[public["round"]["turn"]]
-    hand = services.table_state(match_id=match.pk, user=mover)["round"]["hand"]
-    services.play_card(user=mover, match_id=match.pk, card=hand[0], seq=public["seq"])
+    hand = reads.table_state(match_id=match.pk, user=mover)["round"]["hand"]
+    actions.play_card(user=mover, match_id=match.pk, card=hand[0], seq=public["seq"])
     after = snapshot(match)
-    refused("stale", services.play_card, user=mover, match_id=match.pk, card=hand[0],
+    refused("stale", actions.play_card, user=mover, match_id=match.pk, card=hand[0],
             seq=public["seq"])
     assert snapshot(match) == after
     assert Event.objects.filter(match=match, kind="play").count() == 1
 
 
 def test_not_started_and_match_over(users, known_decks):
-    waiting = services.create_table(user=users[0], players=2, rules={}, rated=False)
-    refused("not_started", services.play_card, user=users[0], match_id=waiting.pk, card="5D",
+    waiting = actions.create_table(user=users[0], players=2, rules={}, rated=False)
+    refused("not_started", actions.play_card, user=users[0], match_id=waiting.pk, card="5D",
             seq=waiting.seq)
     match = seated_match(users[1:3], rules={"target": 11})
     play_out(match)
     match.refresh_from_db()
     before = snapshot(match)
     for user in users_by_seat(match).values():
-        refused("match_over", services.play_card, user=user, match_id=match.pk, card="5D",
+        refused("match_over", actions.play_card, user=user, match_id=match.pk, card="5D",
                 seq=match.seq)
     assert snapshot(match) == before
 
@@ -306,7 +312,7 @@ def test_a_whole_match_is_logged_and_scored(users, known_decks):
         range(1, match.seq + 1)
     )
     assert match.status == Match.Status.FINISHED and match.finished_at is not None
-    record = state.record_from_events(
+    record = event_log.record_from_events(
         match.rules, match.events.order_by("seq").values_list("kind", "payload")
     )
     result = engine.replay(record)
@@ -319,7 +325,7 @@ def test_a_whole_match_is_logged_and_scored(users, known_decks):
     # Dealers rotate: the next round's dealer is the seat after the current one.
     dealers = [e.payload["dealer"] for e in match.events.filter(kind="deal").order_by("seq")]
     assert all(b == (a + 1) % 2 for a, b in zip(dealers, dealers[1:]))
-    final = services.table_state(match_id=match.pk, user=users[0])
+    final = reads.table_state(match_id=match.pk, user=users[0])
     assert final["result"] == {
         "winner": match.winner_side, "scores": match.scores, "reason": "target"}
     assert final["round"]["over"] is True and final["round"]["turn"] is None
@@ -358,12 +364,12 @@ def test_cached_state_equals_replay_of_the_log(
         with django_capture_on_commit_callbacks(execute=True):
             play_turn(match)
         match.refresh_from_db()
-        cached = state.cache.checkout(match)
-        rebuilt = state.rebuild(match)
+        cached = table_cache.cache.checkout(match)
+        rebuilt = event_log.rebuild(match)
         assert cached is not rebuilt
         assert views(cached, 2) == views(rebuilt, 2)
         assert cached.scores == rebuilt.scores and cached.over == rebuilt.over
-        state.cache.checkin(match, cached, match.seq)
+        table_cache.cache.checkin(match, cached)
         checked += 1
     assert checked >= 48
 
@@ -373,18 +379,13 @@ def test_a_restart_loses_nothing(users):
     for _ in range(30):  # into the second deal of the first round
         play_turn(match)
     match.refresh_from_db()
-    before = {u.pk: timeless(services.table_state(match_id=match.pk, user=u)) for u in users[:3]}
-    state.clear_caches()  # what a process restart does to the cache
-    after = {u.pk: timeless(services.table_state(match_id=match.pk, user=u)) for u in users[:3]}
+    before = {u.pk: timeless(reads.table_state(match_id=match.pk, user=u)) for u in users[:3]}
+    table_cache.clear_caches()  # what a process restart does to the cache
+    after = {u.pk: timeless(reads.table_state(match_id=match.pk, user=u)) for u in users[:3]}
     assert after == before
     play_turn(match)  # and the game goes on from the log
     match.refresh_from_db()
     assert match.seq == before[users[0].pk]["seq"] + 1
-
-
-postgres_only = pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="the compare-and-set play is PostgreSQL's"
-)
 
 
 def warm_table(users, capture) -> tuple[Match, dict]:
@@ -394,63 +395,148 @@ def warm_table(users, capture) -> tuple[Match, dict]:
     with capture(execute=True):
         play_turn(match)
     match.refresh_from_db()
-    turn = services.table_state(match_id=match.pk, user=None)["round"]["turn"]
-    return match, services.table_state(match_id=match.pk, user=users_by_seat(match)[turn])
+    turn = reads.table_state(match_id=match.pk, user=None)["round"]["turn"]
+    return match, reads.table_state(match_id=match.pk, user=users_by_seat(match)[turn])
 
 
-@postgres_only
-def test_a_play_at_a_table_this_process_keeps_is_one_statement(
-    users, known_decks, django_capture_on_commit_callbacks, django_assert_num_queries
+def statements(queries) -> list[str]:
+    """The SQL of captured queries, without the transaction's own ``BEGIN`` and the savepoints
+    of the test's outer transaction."""
+    return [
+        q["sql"] for q in queries if not q["sql"].startswith(("BEGIN", "SAVEPOINT", "RELEASE"))
+    ]
+
+
+def test_a_play_at_a_table_this_process_keeps_is_a_compare_and_set(
+    users, known_decks, django_capture_on_commit_callbacks
 ):
+    """The path a play takes, on either database: no lock, no read, one conditional write
+    (PostgreSQL: one statement; SQLite: the UPDATE, then the INSERT of the event)."""
     match, mine = warm_table(users, django_capture_on_commit_callbacks)
     mover = users_by_seat(match)[mine["you"]]
     card = mine["round"]["hand"][0]
-    with django_assert_num_queries(1):
-        seq = services.play_card(user=mover, match_id=match.pk, card=card, seq=mine["seq"])
+    before = funnel.paths.copy()
+    with CaptureQueriesContext(connection) as queries:
+        seq = actions.play_card(user=mover, match_id=match.pk, card=card, seq=mine["seq"])
+    assert funnel.paths - before == Counter({"compare_and_set": 1})
+    sql = statements(queries)
+    if connection.vendor == "postgresql":
+        assert len(sql) == 1 and sql[0].startswith("WITH moved AS (UPDATE")
+    else:
+        assert [s.split()[0] for s in sql] == ["UPDATE", "INSERT"]
+    assert not any("FOR UPDATE" in s or "FOR NO KEY UPDATE" in s for s in sql)
     assert seq == mine["seq"] + 1
     match.refresh_from_db()
     assert match.seq == seq and match.deadline is not None
     event = Event.objects.get(match=match, seq=seq)
     assert (event.kind, event.seat, event.payload["card"]) == ("play", mine["you"], card)
-    after = services.table_state(match_id=match.pk, user=mover)
+    after = reads.table_state(match_id=match.pk, user=mover)
     assert after["round"]["hand"] == [c for c in mine["round"]["hand"] if c != card]
     assert after["round"]["last_play"]["card"] == card
 
 
-@postgres_only
+def test_a_play_at_a_table_this_process_does_not_keep_takes_the_lock(
+    users, known_decks, django_capture_on_commit_callbacks
+):
+    match, mine = warm_table(users, django_capture_on_commit_callbacks)
+    table_cache.clear_caches()  # another process served this table until now
+    mover = users_by_seat(match)[mine["you"]]
+    before = funnel.paths.copy()
+    with CaptureQueriesContext(connection) as queries:
+        actions.play_card(
+            user=mover, match_id=match.pk, card=mine["round"]["hand"][0], seq=mine["seq"]
+        )
+    assert funnel.paths - before == Counter({"locked": 1})
+    if connection.vendor == "postgresql":
+        assert any("FOR NO KEY UPDATE" in s for s in statements(queries))
+
+
+def test_a_kept_state_catches_up_from_the_log_instead_of_replaying(
+    users, known_decks, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Plays written by another process (the clock, another server): this process applies
+    only the newer events to the state it keeps, and the next play is still a compare-and-set."""
+    match, mine = warm_table(users, django_capture_on_commit_callbacks)
+    entry = table_cache.cache.take(match.pk)
+    behind = copy.deepcopy(entry)
+    table_cache.cache.checkin(entry.row, entry.live)
+    for _ in range(3):  # another process's plays: this one keeps its state from before them
+        with django_capture_on_commit_callbacks(execute=True):
+            play_turn(match)
+    table_cache.clear_caches()
+    table_cache.cache.checkin(behind.row, behind.live)
+
+    def no_replay(match):
+        raise AssertionError("the whole log was replayed")
+
+    monkeypatch.setattr(event_log, "rebuild", no_replay)
+    match.refresh_from_db()
+    turn = reads.table_state(match_id=match.pk, user=None)["round"]["turn"]
+    mover = users_by_seat(match)[turn]
+    mine = reads.table_state(match_id=match.pk, user=mover)
+    before = funnel.paths.copy()
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.play_card(
+            user=mover, match_id=match.pk, card=mine["round"]["hand"][0], seq=mine["seq"]
+        )
+    assert funnel.paths - before == Counter({"compare_and_set": 1})
+    monkeypatch.undo()
+    match.refresh_from_db()
+    kept = table_cache.cache.take(match.pk)
+    assert kept.seq == match.seq
+    assert views(kept.live, 2) == views(event_log.rebuild(match), 2)
+
+
 def test_a_play_on_a_state_another_process_moved_on_is_stale(
     users, known_decks, django_capture_on_commit_callbacks
 ):
     match, mine = warm_table(users, django_capture_on_commit_callbacks)
     seen = mine["seq"]
-    row, live = state.cache.checkout_at(match.pk, seen)
-    behind = copy.deepcopy((row, live))
-    state.cache.checkin(row, live, seen)
+    entry = table_cache.cache.take(match.pk)
+    behind = copy.deepcopy(entry)
+    table_cache.cache.checkin(entry.row, entry.live)
     with django_capture_on_commit_callbacks(execute=True):
         play_turn(match)  # another process's play: this one never hears of it
-    state.clear_caches()
-    state.cache.checkin(behind[0], behind[1], seen)
+    table_cache.clear_caches()
+    table_cache.cache.checkin(behind.row, behind.live)
     before = snapshot(match)
     mover = users_by_seat(match)[mine["you"]]
     refused(
-        "stale", services.play_card,
+        "stale", actions.play_card,
         user=mover, match_id=match.pk, card=mine["round"]["hand"][1], seq=seen,
     )
     assert snapshot(match) == before
-    assert state.cache.checkout_at(match.pk, seen) is None  # the old state was dropped
+    assert table_cache.cache.take(match.pk) is None  # the old state was dropped
 
 
 def test_a_stale_cache_entry_is_never_used(users):
     match = seated_match(users[:2])
     play_turn(match)
     match.refresh_from_db()
-    old = state.rebuild(match)
+    old = event_log.rebuild(match)
     play_turn(match)
     match.refresh_from_db()
-    # Pretend the cache still holds the state one play behind, under the old seq.
-    state.cache.checkin(match, old, match.seq - 1)
-    fresh = services.table_state(match_id=match.pk, user=None)
+    # Pretend the cache still holds the state one play behind, under the old seq: it catches up.
+    row = copy.copy(match)
+    row.seq -= 1
+    table_cache.cache.checkin(row, old)
+    fresh = reads.table_state(match_id=match.pk, user=None)
     assert fresh["seq"] == match.seq
     assert fresh["round"]["last_play"]["card"] == (
         match.events.get(seq=match.seq).payload["card"]
     )
+
+
+def test_a_kept_state_of_another_match_under_the_same_id_is_never_used(users):
+    """A kept state whose ``cache_token`` is not the row's (an id reused after a rolled-back
+    insert) is replayed from the log, never caught up."""
+    match = seated_match(users[:2])
+    play_turn(match)
+    match.refresh_from_db()
+    other = copy.copy(match)
+    other.cache_token, other.seq = uuid.uuid4(), match.seq - 1
+    wrong = event_log.rebuild(match)
+    wrong.play(wrong.round.hands[wrong.round.turn][0])  # a state this match never had
+    table_cache.cache.checkin(other, wrong)
+    live = table_cache.cache.checkout(match)
+    assert views(live, 2) == views(event_log.rebuild(match), 2)

@@ -8,7 +8,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import actions, reads
 from games.models import Match, Seat
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def message_texts(response) -> list[str]:
 
 
 def new_table(user, players=2, **rules) -> Match:
-    return services.create_table(
+    return actions.create_table(
         user=user, players=players, rules={"players": players, "target": 101, **rules}, rated=False
     )
 
@@ -206,7 +206,7 @@ def test_create_casual_defaults(alice):
 def test_lobby_lists_open_tables_only(client, alice, bob, make_user):
     waiting = new_table(alice, players=4, target=201)
     started = new_table(bob)
-    services.join_table(user=make_user("carol"), match_id=started.id)
+    actions.join_table(user=make_user("carol"), match_id=started.id)
     response = client.get(reverse("lobby"))
     assert response.status_code == 200
     page = response.content.decode()
@@ -277,7 +277,7 @@ def test_four_player_seating_order(alice, bob, make_user):
 
 def test_join_full_table_shows_the_service_error(alice, bob, make_user):
     match = new_table(alice)
-    services.join_table(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
     carol = make_user("carol")
     response = logged_in(carol).post(reverse("table_join", args=[match.id]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
@@ -308,7 +308,7 @@ def test_join_unknown_table_is_404(bob):
 
 def test_leave_before_start_goes_back_to_the_lobby(alice, bob):
     match = new_table(alice, players=4)
-    services.join_table(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
     response = logged_in(bob).post(reverse("table_leave", args=[match.id]))
     assert response.status_code == 302
     assert response["Location"] == reverse("lobby")
@@ -317,7 +317,7 @@ def test_leave_before_start_goes_back_to_the_lobby(alice, bob):
 
 def test_leave_after_start_is_refused_with_a_message(alice, bob):
     match = new_table(alice)
-    services.join_table(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
     response = logged_in(bob).post(reverse("table_leave", args=[match.id]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
     assert Seat.objects.filter(match=match, user=bob).exists()
@@ -328,14 +328,14 @@ def test_leave_after_start_is_refused_with_a_message(alice, bob):
 
 def test_table_page_carries_the_state_of_the_viewer(client, alice, bob):
     match = new_table(alice)
-    services.join_table(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
 
     config = config_of(logged_in(bob).get(reverse("table", args=[match.id])), "table-config")
     assert config["matchId"] == match.id
     assert config["wsPath"] == f"/ws/table/{match.id}/"
     assert config["state"]["you"] == 1
     assert config["state"]["match"]["status"] == "playing"
-    assert config["state"]["round"]["hand"] == services.table_state(
+    assert config["state"]["round"]["hand"] == reads.table_state(
         match_id=match.id, user=bob
     )["round"]["hand"]
     assert len(config["state"]["round"]["hand"]) == 4
@@ -465,8 +465,8 @@ def test_every_page_links_a_favicon_that_exists(client):
 
 def test_a_finished_table_says_finished_not_live(alice, bob):
     match = new_table(alice)
-    services.join_table(user=bob, match_id=match.id)
-    services.resign(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
+    actions.resign(user=bob, match_id=match.id)
     html = logged_in(alice).get(reverse("table", args=[match.id])).content.decode()
     assert re.search(r'id="live-status" data-state="finished" role="status">Finished</span>', html)
     assert "Connecting…" not in html
@@ -476,18 +476,18 @@ def test_a_finished_table_says_finished_not_live(alice, bob):
 
 def test_a_table_in_play_starts_as_connecting(alice, bob):
     match = new_table(alice)
-    services.join_table(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
     html = logged_in(alice).get(reverse("table", args=[match.id])).content.decode()
     assert 'id="live-status" data-state="connecting"' in html
 
 
 def test_round_results_say_where_the_leftover_floor_cards_went(alice, bob):
     """Each finished round names the side that took the floor's last cards, and those cards."""
-    from games.state import rebuild
+    from games.log import rebuild
     from tests.games.helpers import play_out
 
     match = new_table(alice, target=11)
-    services.join_table(user=bob, match_id=match.id)
+    actions.join_table(user=bob, match_id=match.id)
     play_out(match)
     match.refresh_from_db()
     results = config_of(logged_in(alice).get(reverse("table", args=[match.id])),

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError, InterfaceError, connections
 from django.utils import timezone
 
-from games import clock
+from games import clock, liveness
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
         # A gap of a few intervals is this process's own pace, never an outage.
-        outage = max(clock.outage_after(), timedelta(seconds=4 * interval))
+        outage = max(liveness.outage_after(), timedelta(seconds=4 * interval))
         if not once:
             self.stdout.write(f"Table clock running (every {interval:g} s); Ctrl-C to stop.")
         while not stop.is_set():

@@ -1,0 +1,67 @@
+"""Every change to a table, one function per action, grouped by area; each goes through the one
+funnel (``games.actions.funnel.run``: lock or compare-and-set, seats, engine, events, save,
+broadcast on commit). The protocol these actions serve is ``docs/protocol.md``.
+
+- ``seating``: open a table, take and leave seats, the start and each deal.
+- ``play``: a person's card, the computer's card, the card played when time runs out.
+- ``presence``: heartbeats, absence, return, the computer taking over, the time given back
+  after an outage.
+- ``endings``: ``finish`` (every ending; sends ``games.signals.match_finished``), claim, resign,
+  abort.
+
+Refusals raise ``games.errors.GameError`` before anything is written.
+"""
+
+from games.actions.endings import abort_match, claim_win, resign
+from games.actions.funnel import bot_delay
+from games.actions.play import (
+    BOT_TIME_LIMIT,
+    BotTurn,
+    act_on_deadline,
+    bot_play,
+    bot_turn,
+    choose_card,
+    play_card,
+)
+from games.actions.presence import (
+    STAND_IN,
+    TIMEOUTS_ABSENT,
+    heartbeat,
+    mark_absent,
+    player_connected,
+    player_seen,
+    resume_clock,
+)
+from games.actions.seating import (
+    DEFAULT_MOVE_SECONDS,
+    SEAT_ORDER,
+    create_table,
+    join_table,
+    leave_table,
+)
+
+__all__ = [
+    "BOT_TIME_LIMIT",
+    "DEFAULT_MOVE_SECONDS",
+    "SEAT_ORDER",
+    "STAND_IN",
+    "TIMEOUTS_ABSENT",
+    "BotTurn",
+    "abort_match",
+    "act_on_deadline",
+    "bot_delay",
+    "bot_play",
+    "bot_turn",
+    "choose_card",
+    "claim_win",
+    "create_table",
+    "heartbeat",
+    "join_table",
+    "leave_table",
+    "mark_absent",
+    "play_card",
+    "player_connected",
+    "player_seen",
+    "resign",
+    "resume_clock",
+]

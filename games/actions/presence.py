@@ -1,0 +1,225 @@
+"""Presence: who is at the table (sockets' heartbeats, absence, return, the computer taking over)
+and the time given back after an outage (``docs/protocol.md``, "Clock, absence, claim and
+resign"). When silence counts as absence or an outage is ``games.liveness``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from games import liveness, reads
+from games.actions import funnel
+from games.actions.funnel import Change, write_transaction
+from games.cache import seat_rows
+from games.errors import GameError
+from games.models import ClockTick, Event, Match, Seat
+
+#: Timeouts in a row after which a seat is absent.
+TIMEOUTS_ABSENT = 3
+#: The computer that plays for a timed-out person, and that takes over an absent one.
+STAND_IN = "greedy"
+
+
+def absent(change: Change, seat: Seat, reason: str) -> None:
+    """Mark ``seat`` absent (``absent`` event); in a 4-player match the computer takes it over
+    for the rest of the match (``bot_takeover``). The caller saves the seat."""
+    seat.absent = True
+    change.log(Event.Kind.ABSENT, {"reason": reason}, seat=seat.seat)
+    if change.match.players == 4:
+        seat.bot = STAND_IN
+        change.log(
+            Event.Kind.BOT_TAKEOVER,
+            {"bot": STAND_IN, "user": seat.user_id, "username": seat.user.get_username()},
+            seat=seat.seat,
+        )
+
+
+def mark_absent(*, match_id: int, now: datetime) -> int:
+    """Mark absent every person at the table whose sockets have been silent too long.
+
+    A seat is silent since ``max(last_seen, started_at)`` (its sockets refresh ``last_seen``);
+    too long is more than ``liveness.absent_grace()``. 2 players: the opponent may then claim
+    the win (``endings.claim_win``). 4 players: the computer takes the seat over.
+
+    :returns: the number of seats marked absent.
+    """
+    cutoff = now - liveness.absent_grace()
+
+    def body(change: Change) -> int:
+        match = change.match
+        if match.status != Match.Status.PLAYING or match.started_at >= cutoff:
+            return 0
+        gone = [
+            s for s in change.seat_models()
+            if s.user_id is not None and not s.bot and not s.absent
+            and (s.last_seen is None or s.last_seen < cutoff)
+        ]
+        if not gone:
+            return 0
+        for seat in gone:
+            absent(change, seat, "disconnected")
+            seat.save(update_fields=["absent", "bot"])
+        change.changed_seating()
+        round_ = change.live.round
+        turn = round_.turn if round_ is not None else None
+        if any(seat.seat == turn and seat.bot for seat in gone):
+            # The computer took over the seat to move: it plays after its delay, not the
+            # person's remaining time.
+            change.set_deadline()
+        return len(gone)
+
+    return funnel.run(match_id, body, now=now)
+
+
+def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> None:
+    """A socket of ``user`` at the table is alive (heartbeat, disconnect): refresh ``last_seen``.
+
+    One ``UPDATE``, no lock and no event: the clock reads ``last_seen`` to find absent seats.
+    """
+    if user is None or not user.is_authenticated:
+        return
+    now = timezone.now() if now is None else now
+    Seat.objects.filter(match_id=match_id, user_id=user.pk).update(last_seen=now)
+
+
+def heartbeat(*, match_id: int, user: Any, now: datetime | None = None) -> int | None:
+    """A socket at the table is alive: ``user`` (if seated) is seen, and back if the clock had
+    marked them absent (say while their server was stalled); returns the table's ``seq``, so
+    that a socket that missed a broadcast (the server that wrote the change died before sending
+    it) reads the table again.
+
+    :returns: ``Match.seq``, or ``None`` if the table is gone.
+    """
+    if user is not None and user.is_authenticated:
+        player_seen(match_id=match_id, user=user, now=now)
+        row = (
+            Seat.objects.filter(match_id=match_id, user_id=user.pk)
+            .values_list("absent", "bot", "match__seq")
+            .first()
+        )
+        if row is not None:
+            is_absent, bot, seq = row
+            if not is_absent or bot:
+                return seq
+            _back(match_id, user)
+    return Match.objects.filter(pk=match_id).values_list("seq", flat=True).first()
+
+
+def player_connected(*, match_id: int, user: Any, now: datetime | None = None) -> bool:
+    """A socket of ``user`` opened at the table: refresh ``last_seen``; an absent player is back.
+
+    The ``returned`` event clears the absence (and the timeouts), so a claim is no longer
+    allowed; a seat the computer has taken over (4 players) stays the computer's.
+
+    :returns: whether ``returned`` was logged.
+    """
+    if user is None or not user.is_authenticated:
+        return False
+    player_seen(match_id=match_id, user=user, now=now)
+    if not Seat.objects.filter(
+        match_id=match_id, user_id=user.pk, absent=True, bot="",
+        match__status=Match.Status.PLAYING,
+    ).exists():
+        return False
+    return _back(match_id, user)
+
+
+def _back(match_id: int, user: Any) -> bool:
+    """Log ``returned`` for ``user``'s seat if it is still absent and a person's, under the row
+    lock (:func:`player_connected`, :func:`heartbeat`); returns whether it was logged."""
+
+    def body(change: Change) -> bool:
+        mine = next((s for s in change.seat_models() if s.user_id == user.pk), None)
+        if change.match.status != Match.Status.PLAYING or mine is None:
+            return False
+        if not mine.absent or mine.bot:
+            return False
+        mine.absent, mine.timeouts = False, 0
+        mine.save(update_fields=["absent", "timeouts"])
+        change.changed_seating()
+        change.log(Event.Kind.RETURNED, {"by": "connect"}, seat=mine.seat)
+        return True
+
+    try:
+        return funnel.run(match_id, body)
+    except GameError:
+        return False
+
+
+# --- the time given back after an outage ------------------------------------------------------
+
+
+def _lock_clock() -> ClockTick | None:
+    """The clock's heartbeat row, locked until the end of the transaction (``None``: no row)."""
+    return ClockTick.objects.select_for_update().filter(pk=ClockTick.ONE).first()
+
+
+def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
+    """Give every table its time back if the clock was not running before ``now``.
+
+    The clock's last tick ended at ``ClockTick.last_tick``; a gap longer than ``outage`` means
+    no clock ran (the server, the clock process or the database was down), and nobody could
+    play or keep a socket open meanwhile. Each match being played is then, under its row lock
+    (one transaction with the heartbeat row's lock, so a second clock process does not do it
+    again): its ``deadline`` moved on by the gap, but never past a whole time per play from
+    ``now`` (:func:`_resume_deadline`), and each person seated there and not absent counted as
+    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again. No event is logged
+    and ``seq`` does not change: nothing happened at the tables. The first tick ever (no row) is
+    not an outage.
+
+    :param outage: the longest gap between ticks that is not an outage
+        (``liveness.outage_after``).
+    :returns: the gap that was given back, or ``None`` (the clock was running).
+    """
+    last = liveness.clock_last_ran()
+    if last is None or now - last <= outage:
+        return None
+    with write_transaction():
+        row = _lock_clock()
+        if row is None or now - row.last_tick <= outage:
+            return None  # another clock process resumed meanwhile
+        gap = now - row.last_tick
+        playing = Match.objects.filter(status=Match.Status.PLAYING).order_by("pk")
+        for match_id in playing.values_list("pk", flat=True):
+            _resume_match(match_id, now, gap)
+        row.last_tick = now
+        row.save(update_fields=["last_tick"])
+    return gap
+
+
+def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
+    """One table's part of :func:`resume_clock` (inside its transaction)."""
+    match = funnel.lock(match_id)
+    if match.status != Match.Status.PLAYING:
+        return
+    Seat.objects.filter(match_id=match.pk, user__isnull=False, bot="", absent=False).filter(
+        Q(last_seen__isnull=True) | Q(last_seen__lt=now)
+    ).update(last_seen=now)
+    if match.deadline is not None:
+        match.deadline = _resume_deadline(match, match.deadline + gap, now)
+        match.save(update_fields=["deadline"])
+
+
+def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:
+    """``moved`` (a deadline plus the outage), but no later than a whole wait from ``now``.
+
+    A deadline set before the outage keeps exactly the time it had left. One set during it
+    (the web server ran while only the clock was down, and someone played) must not turn the
+    outage into extra time: the cap is the table's time per play, or for a computer to move
+    the longest human-looking delay (``BASRA_BOT_DELAY_SECONDS``).
+    """
+    turn = reads.seat_to_move(match)
+    mover = next((s for s in seat_rows(match) if s.seat == turn), None)
+    if mover is not None and mover.bot:
+        wait = timedelta(seconds=max(settings.BASRA_BOT_DELAY_SECONDS))
+    elif match.move_seconds:
+        wait = timedelta(seconds=match.move_seconds)
+    else:
+        return moved
+    return min(moved, now + wait)
+

@@ -1,0 +1,262 @@
+"""Seating: opening a table, taking and leaving seats, and the start of the match (the first deal).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from games import engine
+from games.actions import funnel
+from games.actions.funnel import Change, require_login
+from games.engine.bots import BOTS
+from games.errors import MAX_OPEN_TABLES, GameError
+from games.models import MOVE_SECONDS, Event, Match, Seat
+
+#: The order seats are filled in (RULES.md "Four players": creator 0, partner 2, then 1, 3).
+SEAT_ORDER = {2: (0, 1), 4: (0, 2, 1, 3)}
+#: The time per play of a table whose creator did not say (seconds).
+DEFAULT_MOVE_SECONDS = 30
+#: The 52 card codes of one deck (RULES.md "Names"), in the engine's sorted order.
+DECK_CODES = tuple(card.code for card in engine.full_deck())
+
+
+def shuffled_deck() -> list[str]:
+    """A fresh 52-card deck order, ``deck[0]`` on top, shuffled with the OS's randomness.
+
+    ``secrets.SystemRandom`` draws from ``os.urandom``, so no seed exists that a client could
+    guess; the order is stored in the round's ``deal`` event (STYLE.md, "In this project" 2).
+    Tests replace this function to deal a known deck.
+    """
+    deck = list(DECK_CODES)
+    secrets.SystemRandom().shuffle(deck)
+    return deck
+
+
+def first_dealer(players: int) -> int:
+    """The dealer of a match's first round, drawn at random (RULES.md leaves it open)."""
+    return secrets.randbelow(players)
+
+
+def _check_clock(rated: bool, move_seconds: int | None) -> None:
+    if move_seconds is None:
+        if rated:
+            raise GameError("bad_clock")
+    elif isinstance(move_seconds, bool) or move_seconds not in MOVE_SECONDS:
+        raise GameError("bad_clock")
+
+
+def _check_bots(players: int, bots: Mapping[int, str]) -> dict[int, str]:
+    checked = {}
+    for seat, level in bots.items():
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 1 <= seat < players
+            or level not in BOTS
+        ):
+            raise GameError("bad_bot")
+        checked[seat] = level
+    return checked
+
+
+def create_table(
+    *,
+    user: Any,
+    players: int,
+    rules: dict,
+    rated: bool,
+    move_seconds: int | None = DEFAULT_MOVE_SECONDS,
+    bots: Mapping[int, str] | None = None,
+    now: datetime | None = None,
+) -> Match:
+    """Open a table; ``user`` takes seat 0 and the computer the seats in ``bots``.
+
+    :param players: 2 or 4.
+    :param rules: ``Rules`` fields other than ``players`` (RULES.md, "The engine's public
+        interface"); missing fields take the engine's defaults. A ``players`` key is accepted only
+        if it equals ``players``.
+    :param rated: stored for the ratings; never with a computer seat.
+    :param move_seconds: the time per play, one of ``models.MOVE_SECONDS``; ``None`` (no clock)
+        only at a casual table.
+    :param bots: ``{seat: level}``, a level of ``games.engine.bots.BOTS`` for seats 1 and up.
+        When they fill the table with the creator it starts at once.
+    :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
+    :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
+        option or a bad value); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
+        ``bot_not_rated``; ``too_many_open_tables`` (``user`` already sits at
+        ``MAX_OPEN_TABLES`` tables that have not started).
+    """
+    require_login(user)
+    if players not in SEAT_ORDER or not isinstance(rules, dict):
+        raise GameError("bad_rules")
+    options = dict(rules)
+    if options.pop("players", players) != players:
+        raise GameError("bad_rules")
+    try:
+        rules_obj = engine.Rules(players=players, **options)
+    except (TypeError, ValueError):
+        raise GameError("bad_rules") from None
+    _check_clock(bool(rated), move_seconds)
+    bots = _check_bots(players, bots or {})
+    if bots and rated:
+        raise GameError("bot_not_rated")
+
+    def new(now: datetime) -> Match:
+        # Inside the write transaction (the write lock is already held on SQLite): the count
+        # and the insert see the same database.
+        if Seat.objects.filter(user=user, match__status=Match.Status.OPEN).count() >= (
+            MAX_OPEN_TABLES
+        ):
+            raise GameError("too_many_open_tables")
+        return Match.objects.create(
+            created_by=user,
+            players=players,
+            rules=rules_obj.to_dict(),
+            rated=bool(rated),
+            scores=[0, 0],
+            move_seconds=move_seconds,
+        )
+
+    def body(change: Change) -> Match:
+        match = change.match
+        seats = [Seat.objects.create(match=match, seat=0, user=user, last_seen=change.now)]
+        seats += Seat.objects.bulk_create(
+            [Seat(match=match, seat=seat, bot=level) for seat, level in sorted(bots.items())]
+        )
+        change.log(Event.Kind.JOIN, {"user": user.pk, "username": user.get_username()}, seat=0)
+        for seat, level in sorted(bots.items()):
+            change.log(Event.Kind.JOIN, {"bot": level}, seat=seat)
+        change.announce, change.lobby = None, True
+        if len(seats) == players:
+            start(change, seats)
+        return match
+
+    return funnel.run(None, body, now=now, new=new)
+
+
+def join_table(
+    *, user: Any, match_id: int, seat: int | None = None, now: datetime | None = None
+) -> int:
+    """Take a seat of an open table; the match starts when the last seat is taken.
+
+    Without ``seat``, the next empty seat in the order 0, 1 (2 players) or 0, 2, 1, 3 (4 players;
+    RULES.md "Four players"). With ``seat``, that seat: an empty one, or a computer's (the person
+    replaces the computer there, before the start only). Starting appends ``start`` (the names by
+    seat and a random first dealer) and ``deal`` (round 1 with a fresh ``secrets`` shuffle).
+
+    :returns: the seat taken.
+    :raises GameError: ``login_required``, ``not_found``, ``already_seated``, ``table_full``
+        (no empty seat, or the match already started), ``seat_taken`` (``seat`` is a person's or
+        not a seat).
+    """
+    require_login(user)
+
+    def body(change: Change) -> int:
+        match = change.match
+        seats = change.seat_models()
+        if any(s.user_id == user.pk for s in seats):
+            raise GameError("already_seated")
+        if match.status != Match.Status.OPEN:
+            raise GameError("table_full")
+        by_number = {s.seat: s for s in seats}
+        free = [n for n in SEAT_ORDER[match.players] if n not in by_number]
+        payload = {"user": user.pk, "username": user.get_username()}
+        taken_seat = seat
+        if taken_seat is None:
+            if not free:
+                raise GameError("table_full")
+            taken_seat = free[0]
+        if taken_seat in free:
+            seats.append(
+                Seat.objects.create(match=match, seat=taken_seat, user=user, last_seen=change.now)
+            )
+        elif (
+            isinstance(taken_seat, int)
+            and taken_seat in by_number
+            and by_number[taken_seat].user_id is None
+        ):
+            taken = by_number[taken_seat]
+            payload["replaced_bot"] = taken.bot
+            taken.user, taken.bot, taken.last_seen = user, "", change.now
+            taken.save(update_fields=["user", "bot", "last_seen"])
+        else:
+            raise GameError("seat_taken")
+        change.changed_seating()
+        change.log(Event.Kind.JOIN, payload, seat=taken_seat)
+        change.announce, change.lobby = "seating", True
+        change.notify = [s.user_id for s in seats if s.user_id is not None]
+        if len(seats) == match.players:
+            start(change, seats)
+        return taken_seat
+
+    return funnel.run(match_id, body, now=now)
+
+
+def start(change: Change, seats: list[Seat]) -> None:
+    """Start the match (every seat taken): the ``start`` and the first ``deal`` events."""
+    match = change.match
+    ordered = sorted(seats, key=lambda s: s.seat)
+    dealer = first_dealer(match.players)
+    change.log(
+        Event.Kind.START,
+        {
+            "seats": [s.name for s in ordered],
+            "bots": [s.bot or None for s in ordered],
+            "dealer": dealer,
+        },
+    )
+    change.begin(engine.Match(engine.Rules.from_dict(match.rules), dealer=dealer))
+    deal(change)
+    match.status = Match.Status.PLAYING
+    match.started_at = change.now
+    change.set_deadline()
+
+
+def deal(change: Change) -> None:
+    """Deal the next round from a fresh shuffle and log the whole deck order (``deal``)."""
+    deck = shuffled_deck()
+    change.deal(deck)
+    live = change.live
+    change.log(
+        Event.Kind.DEAL, {"round": live.round_number, "dealer": live.round.dealer, "deck": deck}
+    )
+
+
+def leave_table(*, user: Any, match_id: int) -> None:
+    """Give up one's seat before the match starts.
+
+    When the last seated person leaves, the table is removed (it holds no game; computer seats
+    do not keep it): its sockets get ``closed`` and the lobby drops it. If other people still
+    wait, the table stays open.
+
+    :raises GameError: ``login_required``, ``not_found``, ``not_seated``, ``cannot_leave``
+        (the match has started).
+    """
+    require_login(user)
+
+    def body(change: Change) -> None:
+        match = change.match
+        seats = change.seat_models()
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise GameError("not_seated")
+        if match.status != Match.Status.OPEN:
+            raise GameError("cannot_leave")
+        mine.delete()
+        # The leaver's sockets are in their user group only: tell them too.
+        change.notify = [s.user_id for s in seats if s.user_id is not None]
+        change.lobby = True
+        if len(change.notify) == 1:
+            match.delete()
+            change.deleted, change.announce = True, "closed"
+            return
+        change.changed_seating()
+        change.log(
+            Event.Kind.LEAVE, {"user": user.pk, "username": user.get_username()}, seat=mine.seat
+        )
+        change.announce = "seating"
+
+    funnel.run(match_id, body)

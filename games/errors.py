@@ -1,0 +1,164 @@
+"""The one table of the live tables' error codes and their messages, for sockets and pages alike.
+
+After Zulip's ``zerver/lib/exceptions.py`` (STYLE.md, "Write it like this"): a code is a stable
+string that clients act on (``docs/protocol.md``, "error"); its message is the translated text a
+person reads. A refused request raises :class:`GameError` before anything is written; a socket
+sends ``{"type": "error", "code", "message"}``, a page shows the message.
+:func:`from_engine` is the one place where the rules engine's reasons for refusing a play become
+codes.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+
+#: How many tables that have not started yet one person may sit at when opening another: an
+#: abandoned open table stays in the lobby, so one person must not be able to fill it.
+MAX_OPEN_TABLES = 3
+
+
+class ErrorCode(StrEnum):
+    """Every code a live table or a lobby action may answer with (``docs/protocol.md``)."""
+
+    # The frame itself (sockets only).
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    # Who may act.
+    NOT_FOUND = "not_found"
+    LOGIN_REQUIRED = "login_required"
+    NOT_SEATED = "not_seated"
+    # The match's stage.
+    NOT_STARTED = "not_started"
+    MATCH_OVER = "match_over"
+    # A play.
+    STALE = "stale"
+    TIMED_OUT = "timed_out"
+    NOT_YOUR_TURN = "not_your_turn"
+    BAD_CARD = "bad_card"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    # Seating.
+    TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    CANNOT_LEAVE = "cannot_leave"
+    BAD_RULES = "bad_rules"
+    BAD_CLOCK = "bad_clock"
+    BAD_BOT = "bad_bot"
+    BOT_NOT_RATED = "bot_not_rated"
+    TOO_MANY_OPEN_TABLES = "too_many_open_tables"
+    # The computer, absence and endings.
+    NOT_BOT_SEAT = "not_bot_seat"
+    REPLACED_BY_BOT = "replaced_by_bot"
+    CLAIM_NOT_ALLOWED = "claim_not_allowed"
+    OPPONENT_RETURNED = "opponent_returned"
+    RESIGN_OFFERED = "resign_offered"
+    ABORT_NOT_ALLOWED = "abort_not_allowed"
+
+
+#: The message of each code, translated when it is read (``gettext_lazy``).
+MESSAGES = {
+    ErrorCode.BAD_JSON: _("The message is not a JSON object."),
+    ErrorCode.BAD_MESSAGE: _("The message is missing a field or has a wrong one."),
+    ErrorCode.UNKNOWN_TYPE: _("Unknown message type."),
+    ErrorCode.NOT_FOUND: _("This table does not exist."),
+    ErrorCode.LOGIN_REQUIRED: _("Log in to play."),
+    ErrorCode.NOT_SEATED: _("You do not have a seat at this table."),
+    ErrorCode.NOT_STARTED: _("The match has not started: the table is waiting for players."),
+    ErrorCode.MATCH_OVER: _("The match is over."),
+    ErrorCode.STALE: _(
+        "The table has changed since your last update; here is the current state."
+    ),
+    ErrorCode.TIMED_OUT: _("Too late: your time ran out and the server already played for you."),
+    ErrorCode.NOT_YOUR_TURN: _("It is not your turn."),
+    ErrorCode.BAD_CARD: _("That is not a card."),
+    ErrorCode.CARD_NOT_IN_HAND: _("That card is not in your hand."),
+    ErrorCode.TABLE_FULL: _("This table is full."),
+    ErrorCode.SEAT_TAKEN: _("That seat is taken."),
+    ErrorCode.ALREADY_SEATED: _("You already have a seat at this table."),
+    ErrorCode.CANNOT_LEAVE: _("The match has started: you can no longer leave the table."),
+    ErrorCode.BAD_RULES: _("These rules are not valid."),
+    ErrorCode.BAD_CLOCK: _(
+        "Choose a time per play of 10, 20, 30 or 60 seconds; only a casual table may have no "
+        "clock."
+    ),
+    ErrorCode.BAD_BOT: _("Choose a computer level (random, greedy or strong) for a free seat."),
+    ErrorCode.BOT_NOT_RATED: _("A match with a computer player cannot be rated."),
+    ErrorCode.TOO_MANY_OPEN_TABLES: _(
+        "You already sit at %(count)s tables waiting for players: start or leave one of them "
+        "before opening another."
+    ),
+    ErrorCode.NOT_BOT_SEAT: _("That seat is not played by the computer."),
+    ErrorCode.REPLACED_BY_BOT: _(
+        "You were away too long: the computer plays your seat for the rest of this match."
+    ),
+    ErrorCode.CLAIM_NOT_ALLOWED: _(
+        "You can claim the win only when your opponent has left a two-player match."
+    ),
+    ErrorCode.OPPONENT_RETURNED: _("Your opponent is back: the win can no longer be claimed."),
+    ErrorCode.RESIGN_OFFERED: _(
+        "You already offered to resign; your side resigns when your partner does too."
+    ),
+    ErrorCode.ABORT_NOT_ALLOWED: _(
+        "The match can be aborted only before its first play; resign instead."
+    ),
+}
+
+#: Values some messages name (``%(count)s``).
+_PARAMS = {ErrorCode.TOO_MANY_OPEN_TABLES: {"count": MAX_OPEN_TABLES}}
+
+
+def message(code: str) -> str:
+    """The message of ``code`` in the active language.
+
+    :raises ValueError: ``code`` is not an :class:`ErrorCode`.
+    """
+    code = ErrorCode(code)
+    text = str(MESSAGES[code])  # a lazy text is translated when it becomes a str
+    params = _PARAMS.get(code)
+    return text % params if params else text
+
+
+class GameError(Exception):
+    """A refused request: nothing was changed.
+
+    ``code`` is an :class:`ErrorCode` (a ``str``); ``message`` the translated text for a person,
+    in the language active when the error was raised.
+    """
+
+    def __init__(self, code: str) -> None:
+        self.code = ErrorCode(code)
+        self.message = message(self.code)
+        super().__init__(self.message)
+
+    @classmethod
+    def of(cls, code: str) -> GameError:
+        """The error for ``code`` (kept for callers that read better with it)."""
+        return cls(code)
+
+
+#: The engine's ``IllegalPlayError.reason`` values and the codes they become. A round that is
+#: over or not dealt yet has no seat to move, so nobody's turn.
+_ENGINE_REASONS = {
+    "not_in_hand": ErrorCode.CARD_NOT_IN_HAND,
+    "not_your_turn": ErrorCode.NOT_YOUR_TURN,
+    "round_over": ErrorCode.NOT_YOUR_TURN,
+    "no_round": ErrorCode.NOT_YOUR_TURN,
+    "match_over": ErrorCode.MATCH_OVER,
+}
+
+
+def from_engine(error: engine.BasraError) -> GameError:
+    """The :class:`GameError` for an error the rules engine raised on a play.
+
+    ``CardError`` (not a card code, RULES.md "Names") is ``bad_card``; an ``IllegalPlayError`` maps
+    by its ``reason`` (``games.engine.errors``); anything else the engine refuses is
+    ``bad_card`` too (the request named no playable card).
+    """
+    if isinstance(error, engine.IllegalPlayError):
+        return GameError(_ENGINE_REASONS.get(error.reason, ErrorCode.BAD_CARD))
+    return GameError(ErrorCode.BAD_CARD)

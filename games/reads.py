@@ -1,0 +1,144 @@
+"""Reading the tables: a socket's ``state``, the lobby's rows, what a message needs. Nothing here
+writes (the writes are ``games.actions``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Prefetch
+
+from games import engine
+from games.cache import SeatRow, cache, seat_rows
+from games.errors import GameError
+from games.messages import TableInfo, play_by, state_messages
+from games.models import Event, Match, Seat
+
+
+def last_play_by(match: Match) -> dict | None:
+    """``{"seat", "timeout", "bot"}`` of ``match``'s last ``play`` event up to ``match.seq``.
+
+    ``timeout`` is true when the server played for a person whose time ran out, ``bot`` the
+    computer level that played a computer seat (``docs/protocol.md`` "Event log", ``play``).
+    One indexed query (the newest events of the match, read backwards); ``None`` before the
+    first play or while the table is open.
+    """
+    if match.status == Match.Status.OPEN or not match.seq:
+        return None
+    row = (
+        Event.objects.filter(match_id=match.pk, seq__lte=match.seq, kind=Event.Kind.PLAY)
+        .order_by("-seq")
+        .values_list("seat", "payload")
+        .first()
+    )
+    return None if row is None else play_by(*row)
+
+
+def table_info(match: Match, seats: Sequence[SeatRow], events: Sequence[Event] = ()) -> TableInfo:
+    """The :class:`games.messages.TableInfo` of ``match`` and its :func:`games.cache.seat_rows`.
+
+    :param events: the events a change just appended (up to ``match.seq``); when one is a
+        ``play``, ``last_play_by`` comes from it instead of a query.
+    """
+    scores = match.scores if len(match.scores or ()) == 2 else (0, 0)
+    last = next(
+        (play_by(e.seat, e.payload) for e in reversed(events) if e.kind == Event.Kind.PLAY),
+        None,
+    )
+    return TableInfo(
+        id=match.pk,
+        status=str(match.status),
+        players=match.players,
+        rated=match.rated,
+        rules=dict(match.rules),
+        seats=tuple(sorted(seats, key=lambda s: s.seat)),
+        deadline=match.deadline,
+        move_seconds=match.move_seconds,
+        winner=match.winner_side,
+        result=str(match.result or ""),
+        scores=(scores[0], scores[1]),
+        last_play_by=last or last_play_by(match),
+    )
+
+
+def table_state(*, match_id: int, user: Any) -> dict:
+    """The ``state`` message (``docs/protocol.md``) of table ``match_id`` as ``user`` may see it.
+
+    A seated user gets their seat's view (their own hand); anyone else, logged in or not, the
+    spectator view (no hand). ``prev_seq`` is ``None``: this is a snapshot.
+
+    :raises GameError: ``not_found``.
+    """
+    try:
+        match = Match.objects.get(pk=match_id)
+    except Match.DoesNotExist:
+        raise GameError("not_found") from None
+    seats = seat_rows(match)
+    you = None
+    if user is not None and user.is_authenticated:
+        you = next((s.seat for s in seats if s.user_id == user.pk), None)
+    info = table_info(match, seats)
+
+    def build(live: engine.Match | None) -> dict:
+        return state_messages(info, live, seq=match.seq, prev_seq=None, seats=[you])[you]
+
+    if match.status == Match.Status.OPEN:
+        return build(None)
+    return cache.read(match, build)
+
+
+def seat_to_move(match: Match) -> int | None:
+    """The seat to move at ``match.seq`` (``None``: no round being played)."""
+    return cache.read(
+        match, lambda live: None if live.round is None or live.round.over else live.round.turn
+    )
+
+
+def turn_view(match: Match, seat: int) -> engine.SeatView | None:
+    """The engine's view of ``seat`` at ``match.seq`` if it is that seat's turn, else ``None``."""
+
+    def view(live: engine.Match) -> engine.SeatView | None:
+        if live.round is None or live.round.over or live.round.turn != seat:
+            return None
+        return live.view(seat)
+
+    return cache.read(match, view)
+
+
+def open_tables() -> list[dict]:
+    """The lobby rows (``docs/protocol.md`` "tables"): every open table, oldest first.
+
+    Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``, ``seats``
+    (``[{"seat", "username", "bot"}]`` of the taken seats; ``username`` null and ``bot`` a level
+    for a computer seat), ``created_by`` (username), ``created_at`` (ISO 8601).
+    """
+    matches = (
+        Match.objects.filter(status=Match.Status.OPEN)
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+        )
+        .order_by("created_at", "pk")
+    )
+    return [
+        {
+            "id": m.pk,
+            "players": m.players,
+            "rated": m.rated,
+            "rules": m.rules,
+            "target": m.rules.get("target"),
+            "move_seconds": m.move_seconds,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "username": s.user.get_username() if s.user_id is not None else None,
+                    "bot": s.bot or None,
+                }
+                for s in m.seats.all()
+            ],
+            "created_by": m.created_by.get_username(),
+            "created_at": m.created_at.isoformat(),
+        }
+        for m in matches
+    ]

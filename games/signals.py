@@ -1,0 +1,20 @@
+"""The live core's signals: what the apps built on it (ratings, history, replays, tournaments)
+listen to. The core sends them and never imports a listener (``import-linter`` contracts in
+``pyproject.toml``); listeners connect in their ``AppConfig.ready()``.
+
+After lila's ``round/Finisher.scala``, which publishes ``FinishGame`` from the one place every game
+ends (STYLE.md, "Write it like this").
+"""
+
+from django.dispatch import Signal
+
+#: Sent by ``games.actions.endings.finish``, the one function every ending of a match goes
+#: through (target reached, claim, resignation, abort before the first play), inside the
+#: transaction that ends it, after the match row and its ``match_end`` event are written.
+#: A receiver that raises rolls the whole ending back: the match stays as it was, playable.
+#:
+#: Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row as written (status
+#: ``finished``, ``scores``, ``finished_at``); ``winner`` the winning side, 0 or 1, or ``None``
+#: (an abort); ``result`` how it ended, a ``Match.Result`` value ("target", "claim", "resign",
+#: "abort").
+match_finished = Signal()
