@@ -79,7 +79,7 @@ CANONICAL_ORDER: tuple[Card, ...] = tuple(
     Card(rank, suit) for suit in SUITS for rank in range(1, 14)
 )
 
-#: Bytes of a server seed (RULES.md, "Provably fair shuffle" 1); it is written as twice as many hex digits.
+#: Bytes of a server seed (RULES.md, "Provably fair shuffle" 1), written as twice as many hex digits.
 SERVER_SEED_BYTES = 32
 #: The longest client seed, in characters (RULES.md, "Provably fair shuffle" 2).
 CLIENT_SEED_MAX = 64
@@ -130,14 +130,16 @@ def check_client_seed(seed: str) -> None:
         ``"newline"`` or ``"not_printable"`` (see :class:`~games.engine.errors.SeedError`).
     """
     if not isinstance(seed, str):
-        raise SeedError(f"a client seed is a string, not {type(seed).__name__}", reason="not_printable")
+        raise SeedError(
+            f"a client seed is a string, not {type(seed).__name__}", reason="not_printable"
+        )
     if seed == "":
         raise SeedError("a client seed has at least one character", reason="empty")
     _check_seed_text(seed)
 
 
 def _check_seed_text(seed: str) -> None:
-    """The checks of :func:`check_client_seed` but the empty one (``""`` is a computer seat's seed)."""
+    """:func:`check_client_seed` but for the empty seed (``""``: a computer seat's seed)."""
     if len(seed) > CLIENT_SEED_MAX:
         raise SeedError(
             f"a client seed has at most {CLIENT_SEED_MAX} characters, not {len(seed)}",
@@ -157,7 +159,8 @@ def _client_seeds(client_seeds: Sequence[str]) -> list[str]:
     """The client seeds as a list, each ``""`` or a valid seed, at least one seat."""
     if isinstance(client_seeds, (str, bytes)) or not isinstance(client_seeds, Sequence):
         raise SeedError(
-            f"client seeds are a sequence of strings, one per seat, not {type(client_seeds).__name__}",
+            "client seeds are a sequence of strings, one per seat, "
+            f"not {type(client_seeds).__name__}",
             reason="seats",
         )
     seeds = list(client_seeds)
@@ -217,7 +220,7 @@ def _blocks(key: bytes, message: bytes) -> Iterator[int]:
 
 
 def below(n: int, words: Iterator[int]) -> int:
-    """A uniform integer in ``0 .. n - 1`` from the next values of ``words`` (RULES.md, "Provably fair shuffle" 4).
+    """A uniform integer in ``0 .. n - 1`` from the next ``words`` (RULES.md, "Provably fair shuffle" 4).
 
     Takes the next ``u`` (a 32-bit unsigned integer); while ``u >= (2**32 // n) * n`` it discards
     ``u`` and takes the next; returns ``u % n``. The accepted values are a whole number of
@@ -239,7 +242,7 @@ def below(n: int, words: Iterator[int]) -> int:
 
 
 def deck(server_seed: str, client_seeds: Sequence[str], round_number: int) -> list[Card]:
-    """The 52 cards of round ``round_number`` (1 for the match's first round, extra rounds counted too).
+    """The 52 cards of round ``round_number`` (1: the match's first round; extra rounds count too).
 
     RULES.md, "Provably fair shuffle" 5: from :data:`CANONICAL_ORDER`, for ``i`` from 51 down
     to 1, ``j = below(i + 1)`` on the round's :func:`stream`, swap cards ``i`` and ``j``
@@ -253,7 +256,8 @@ def deck(server_seed: str, client_seeds: Sequence[str], round_number: int) -> li
     """
     if round_number.__class__ is not int or round_number < 1:
         raise SeedError(
-            f"a deck's round number is an integer ≥ 1 (0 picks the first dealer), not {round_number!r}",
+            "a deck's round number is an integer ≥ 1 (0 picks the first dealer), "
+            f"not {round_number!r}",
             reason="round_number",
         )
     words = stream(server_seed, client_seeds, round_number)
@@ -303,7 +307,8 @@ class Check:
         return f"{line} ({self.detail})" if self.detail else line
 
 
-def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], name: str, **where: int) -> Any:
+def _get(data: Mapping[str, Any], key: str, kind: type, name: str, **where: int) -> Any:
+    """``data[key]``, of the JSON kind a record holds there (``name`` says it in the message)."""
     if not isinstance(data, Mapping) or key not in data:
         raise RecordError(f"no {key!r} given", **where)
     value = data[key]
@@ -348,7 +353,9 @@ def verify_record(record: Mapping[str, Any]) -> list[Check]:
     shuffle = _get(record, "shuffle", Mapping, "an object")
     algorithm = shuffle.get("algorithm")
     if algorithm != ALGORITHM:
-        raise RecordError(f"shuffle: the algorithm is {algorithm!r}; this verifier knows {ALGORITHM!r}")
+        raise RecordError(
+            f"shuffle: the algorithm is {algorithm!r}; this verifier knows {ALGORITHM!r}"
+        )
     if "server_seed" not in shuffle or shuffle["server_seed"] is None:
         raise RecordError(
             "shuffle: no 'server_seed' in the record: it is revealed only when the match is over"
@@ -409,13 +416,15 @@ def _deck_check(number: int, recorded: list[Card], shuffled: list[Card]) -> Chec
     if recorded == shuffled:
         return Check("deck", number, True)
     if len(recorded) != len(shuffled):
-        return Check("deck", number, False, f"the record's deck has {len(recorded)} cards, not {len(shuffled)}")
+        detail = f"the record's deck has {len(recorded)} cards, not {len(shuffled)}"
+        return Check("deck", number, False, detail)
     at = next(i for i, (a, b) in enumerate(zip(recorded, shuffled)) if a is not b)
     return Check(
         "deck",
         number,
         False,
-        f"card {at + 1} from the top: the record has {recorded[at]}, the shuffle gives {shuffled[at]}",
+        f"card {at + 1} from the top: the record has {recorded[at]}, "
+        f"the shuffle gives {shuffled[at]}",
     )
 
 
