@@ -19,6 +19,7 @@ from .errors import (
     RecordError,
     RulesError,
     SeatError,
+    SeedError,
 )
 from .match import RECORD_FORMAT, Match, SeatView
 from .record import ReplayResult, replay
@@ -46,6 +47,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SeatError",
+    "SeedError",
     "SevenDiamonds",
     "UnknownRulesOptionError",
     "capture",

@@ -16,6 +16,7 @@ __all__ = [
     "IllegalPlayError",
     "GameStateError",
     "RecordError",
+    "SeedError",
 ]
 
 
@@ -73,3 +74,22 @@ class RecordError(BasraError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
         self.round = round
         self.play = play
+
+
+class SeedError(BasraError):
+    """Input the fair shuffle refuses (RULES.md, "Provably fair shuffle (``basra-shuffle/1``)").
+
+    A server seed that is not 64 hex digits, a client seed that is not 1–64 printable ASCII
+    characters without a newline (``""`` is allowed only for a computer seat), no seats at all,
+    or a round number below 1 for a deck.
+
+    ``reason`` is a stable code for callers that map errors to their own (translated) messages:
+    ``"server_seed"`` (not 64 hex digits), ``"empty"`` (a person's client seed is empty),
+    ``"too_long"`` (over 64 characters), ``"newline"`` (holds a line break), ``"not_printable"``
+    (a character outside printable ASCII, space to ``~``), ``"seats"`` (the client seeds are not
+    a sequence of strings, one per seat), ``"round_number"`` (not an integer ≥ 1).
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
