@@ -199,8 +199,8 @@ def _volatility(delta: float, phi: float, v: float, sigma: float, tau: float) ->
         big_b = a - k * tau
     # Step 5.3.
     f_a, f_b = f(big_a), f(big_b)
-    # Step 5.4: narrow the bracket until |B - A| <= epsilon. The 2022 revision of the paper and
-    # lichess both take the A <- B branch when f_C * f_B <= 0.
+    # Step 5.4: narrow the bracket until |B - A| <= epsilon. Like lichess, take the A <- B branch
+    # also when f_C * f_B is exactly 0 (C is then the root itself).
     for _ in range(_MAX_ITERATIONS):
         if abs(big_b - big_a) <= CONVERGENCE_TOLERANCE:
             break

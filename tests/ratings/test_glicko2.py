@@ -2,7 +2,7 @@
 
 No database. Expected values come from the paper (Glickman, "Example of the Glicko-2 system",
 glicko.net/glicko/glicko2.pdf), from lichess's own calculator tests (scalachess
-``rating/src/test/scala/glicko/GlickoCalculatorTest.scala``), or are computed here from the
+``test-kit/src/test/scala/rating/glicko/GlickoCalculatorTest.scala``), or are computed here from the
 paper's formulas, written out again in this file rather than taken from the module.
 """
 
