@@ -36,6 +36,7 @@ import networkx as nx
 
 __all__ = [
     "ARENA_GROUP_SIZE",
+    "ARENA_WINDOW",
     "ArenaPlayer",
     "ArenaSheet",
     "MatchResult",
@@ -248,20 +249,35 @@ def _line_bound(sizes: Sequence[int], units: Sequence[int]) -> int:
 def _swiss_matching(ranked: list[SwissEntrant]) -> list[tuple[int, int]]:
     """Pair ``ranked`` (even count, in ranking order) by the rules of :func:`swiss_round`.
 
-    First pass: only the pairs that can lie in a pairing with no rematch and the least total
-    score difference ``L`` (:func:`_line_bound`). A pair across groups ``X`` and ``Y`` has
-    ``diff + L(without it) >= L``; a pairing of total ``L`` holds only pairs where that is an
-    equality, and it depends only on the two groups. If the first pass finds a perfect pairing
-    with no rematch and total ``L``, no pairing over all pairs is better in rules 3-4, and every
-    pairing as good in rules 3-4 uses only first-pass pairs, so rule 5's best is among them too:
-    the answer is the optimum over all pairs. Otherwise the second pass uses every pair.
+    Every pass below is the same lexicographic matching (:func:`_match`) over a set of allowed
+    pairs; the later passes allow more, and each stops only when its answer is provably the
+    optimum over all pairs.
+
+    *Tight pairs.* ``L`` (:func:`_line_bound`) is the least total score difference of any
+    pairing. A pair across groups ``X`` and ``Y`` (or within one group) lies in some pairing of
+    total ``L`` only if ``diff + L(the others) = L``, which depends on the two groups alone; a
+    pairing of total ``L`` uses tight pairs only. So if a pass finds a perfect pairing with no
+    rematch and total ``L``, nothing beats it in rules 3-4, and every pairing as good in rules
+    3-4 uses only tight, non-rematch pairs.
+
+    *Window.* Among those, a pass may also leave out the pairs whose rating term ``split``
+    exceeds ``w``. If its answer has rating total ``T <= w + 1``, any pairing with a left-out
+    pair has a total of at least ``w + 1 >= T`` (every term is ``>= 0``): the answer is an
+    optimum. Otherwise a pass with window ``T - 1`` (a superset, so its own total is ``<= T``)
+    is an optimum by the same argument.
+
+    Pass 1: window 3. Pass 2: window ``T - 1`` (larger than 3, so a superset), or every tight
+    pair when pass 1 found no ideal pairing. Last, when no pairing without a rematch at total
+    ``L`` exists: every pair, rematches allowed.
     """
     units = [int(2 * e.score) for e in ranked]
     group_units = sorted(set(units), reverse=True)
-    group_of = {u: k for k, u in enumerate(group_units)}
+    group_of = [0] * len(ranked)
     sizes = [0] * len(group_units)
-    for u in units:
-        sizes[group_of[u]] += 1
+    index = {u: k for k, u in enumerate(group_units)}
+    for i, u in enumerate(units):
+        group_of[i] = index[u]
+        sizes[index[u]] += 1
     bound = _line_bound(sizes, group_units)
 
     def extra(gx: int, gy: int) -> int:
@@ -276,67 +292,100 @@ def _swiss_matching(ranked: list[SwissEntrant]) -> list[tuple[int, int]]:
         for gy in range(gx, len(sizes))
         if (gx != gy or sizes[gx] >= 2) and extra(gx, gy) == 0
     }
-    first = _costs(ranked, units, group_of, _first_pass(tight))
-    pairs, rematches, diff = _match(ranked, first)
-    if 2 * len(pairs) == len(ranked) and rematches == 0 and diff == bound:
-        return pairs
-    every = _costs(ranked, units, group_of, lambda a, b, ga, gb: True)
-    pairs, _, _ = _match(ranked, every)
-    return pairs
+    # A gap between neighbouring groups with an odd count above it is crossed by one pair in a
+    # pairing of total L: the group above sends its lowest down, the one below meets it with its
+    # highest, so each group pairs (size - those crossings) members inside, half against half.
+    crossed, above = [], 0
+    for k in range(len(sizes) - 1):
+        above += sizes[k]
+        crossed.append(above % 2)
+    first = [0] * len(sizes)
+    for k, size in enumerate(sizes):
+        first[k] = sum(sizes[:k])
+    half = [
+        (size - (crossed[k - 1] if k else 0) - (crossed[k] if k < len(crossed) else 0)) // 2
+        for k, size in enumerate(sizes)
+    ]
+    terms = _Terms(ranked, group_of, first, half)
+
+    def allowed(window: int | None):
+        for i, j in terms.candidates(window):
+            if (group_of[i], group_of[j]) in tight and not terms.rematch(i, j):
+                split = terms.split(i, j)
+                if window is None or split <= window:
+                    yield (i, j), (0, units[i] - units[j], split)
+
+    window: int | None = 3
+    while True:
+        pairs, rematches, diff, total = _match(ranked, dict(allowed(window)))
+        ideal = 2 * len(pairs) == len(ranked) and rematches == 0 and diff == bound
+        if ideal and (window is None or total <= window + 1):
+            return pairs
+        if window is None:
+            break  # no pairing without a rematch at the least score difference exists
+        window = total - 1 if ideal else None
+    costs = {
+        (i, j): (int(terms.rematch(i, j)), units[i] - units[j], terms.split(i, j))
+        for i, j in terms.candidates(None)
+    }
+    return _match(ranked, costs)[0]
 
 
-def _first_pass(tight: set[tuple[int, int]]):
-    def keep(a: SwissEntrant, b: SwissEntrant, ga: int, gb: int) -> bool:
-        return (ga, gb) in tight and b.id not in a.opponents and a.id not in b.opponents
+class _Terms:
+    """The rating term and the rematch test of a pair ``(i, j)``, ``i < j`` in ranking order."""
 
-    return keep
+    def __init__(self, ranked: list[SwissEntrant], group_of: list[int], first: list[int], half: list[int]):
+        self.ranked, self.group_of, self.first, self.half = ranked, group_of, first, half
+        self.end = [f + n for f, n in zip(first, [group_of.count(k) for k in range(len(first))])]
+
+    def rematch(self, i: int, j: int) -> bool:
+        a, b = self.ranked[i], self.ranked[j]
+        return b.id in a.opponents or a.id in b.opponents
+
+    def split(self, i: int, j: int) -> int:
+        """Rule 5: ``||p - q| - h|`` within a group (``h`` its half), rank distance - 1 across."""
+        g = self.group_of[i]
+        if g == self.group_of[j]:
+            return abs(j - i - self.half[g])
+        return j - i - 1
+
+    def candidates(self, window: int | None):
+        """All pairs, or those whose ``split`` can be at most ``window`` (a superset of them)."""
+        n = len(self.ranked)
+        if window is None:
+            for i in range(n):
+                for j in range(i + 1, n):
+                    yield i, j
+            return
+        for i in range(n):
+            g = self.group_of[i]
+            # Across groups: split = j - i - 1 <= window.
+            for j in range(max(i + 1, self.end[g]), min(n, i + window + 2)):
+                yield i, j
+            # Within the group: |j - i - h| <= window.
+            lo = max(i + 1, i + self.half[g] - window)
+            hi = min(self.end[g], i + self.half[g] + window + 1)
+            for j in range(lo, hi):
+                yield i, j
 
 
-def _costs(ranked, units, group_of, keep) -> dict[tuple[int, int], tuple[int, int, int]]:
-    """The (rematch, diff, split) of each kept pair ``(i, j)``, ``i < j`` indices into ``ranked``.
+def _match(ranked, costs) -> tuple[list[tuple[int, int]], int, int, int]:
+    """The lexicographically best matching over ``costs``: (pairs, rematches, diff, split) totals.
 
-    Why the weights of :func:`_match` are lexicographic. Let ``N`` be the number of entrants,
-    ``P = N/2`` the pairs of any perfect matching, and over the kept pairs ``t`` the largest
-    split and ``s`` the largest diff. Take ``M2 = P*t + 1`` and ``M1 = P*(s*M2 + t) + 1``. For a
-    perfect matching ``A`` write ``R_A, S_A, T_A`` for its totals; its total cost is
-    ``R_A*M1 + S_A*M2 + T_A`` with ``0 <= T_A <= P*t < M2`` and
-    ``0 <= S_A*M2 + T_A <= P*(s*M2 + t) < M1``. If ``R_A < R_B`` then
-    ``cost_B - cost_A >= M1 - (S_A*M2 + T_A) > 0``; if ``R_A = R_B`` and ``S_A < S_B`` then
-    ``cost_B - cost_A >= M2 - T_A > 0``; if both are equal the costs compare as ``T``. So the
-    order of total costs is the lexicographic order of ``(R, S, T)``, and as all perfect
-    matchings have ``P`` pairs, the maximum total weight ``P*C - cost`` is the least cost.
+    ``costs`` maps a pair ``(i, j)`` of indices into ``ranked`` to its (rematch, diff, split).
+
+    Why the weights are lexicographic. Let ``P`` be the pairs of a perfect matching (half the
+    entrants) and, over the allowed pairs, ``t`` the largest split and ``s`` the largest diff.
+    Take ``M2 = P*t + 1`` and ``M1 = P*(s*M2 + t) + 1``. For a perfect matching ``A`` with totals
+    ``R_A, S_A, T_A`` the total cost is ``R_A*M1 + S_A*M2 + T_A``, with
+    ``0 <= T_A <= P*t < M2`` and ``0 <= S_A*M2 + T_A <= P*(s*M2 + t) < M1``. If ``R_A < R_B``
+    then ``cost_B - cost_A >= M1 - (S_A*M2 + T_A) > 0``; if ``R_A = R_B`` and ``S_A < S_B`` then
+    ``cost_B - cost_A >= M2 - T_A > 0``; otherwise the costs compare as ``T``. So total costs
+    order as ``(R, S, T)`` lexicographically, and since every maximum-cardinality matching has
+    the same number of pairs, the maximum total weight ``pairs*C - cost`` is the least cost.
     """
-    members: dict[int, list[int]] = defaultdict(list)
-    for i, u in enumerate(units):
-        members[u].append(i)
-    place: dict[int, int] = {}
-    half: dict[int, int] = {}
-    for u, idx in members.items():
-        # Within a group, by rating (then id), the ranking order already is.
-        for p, i in enumerate(idx):
-            place[i] = p
-            half[i] = len(idx) // 2
-    out: dict[tuple[int, int], tuple[int, int, int]] = {}
-    for i in range(len(ranked)):
-        a, ua = ranked[i], units[i]
-        ga = group_of[ua]
-        for j in range(i + 1, len(ranked)):
-            b, ub = ranked[j], units[j]
-            gb = group_of[ub]
-            if not keep(a, b, ga, gb):
-                continue
-            if ua == ub:
-                split = abs(place[j] - place[i] - half[i])
-            else:
-                split = j - i - 1
-            out[(i, j)] = (1 if b.id in a.opponents or a.id in b.opponents else 0, ua - ub, split)
-    return out
-
-
-def _match(ranked, costs) -> tuple[list[tuple[int, int]], int, int]:
-    """The lexicographically best matching over ``costs``: (pairs, rematches, total diff)."""
     if not costs:
-        return [], 0, 0
+        return [], 0, 0, 0
     pairs_max = len(ranked) // 2
     t = max(c[2] for c in costs.values())
     s = max(c[1] for c in costs.values())
@@ -348,9 +397,8 @@ def _match(ranked, costs) -> tuple[list[tuple[int, int]], int, int]:
     graph.add_weighted_edges_from((i, j, top - c) for (i, j), c in cost.items())
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     chosen = sorted(tuple(sorted(e)) for e in matching)
-    rematches = sum(costs[e][0] for e in chosen)
-    diff = sum(costs[e][1] for e in chosen)
-    return [(ranked[i].id, ranked[j].id) for i, j in chosen], rematches, diff
+    totals = [sum(costs[e][k] for e in chosen) for k in range(3)]
+    return [(ranked[i].id, ranked[j].id) for i, j in chosen], totals[0], totals[1], totals[2]
 
 
 # --- arena -----------------------------------------------------------------------------------
@@ -358,6 +406,8 @@ def _match(ranked, costs) -> tuple[list[tuple[int, int]], int, int]:
 #: Waiting players are matched in groups of at most this many neighbours in the standings
 #: (lila's ``PairingSystem.maxGroupSize``), which keeps a wave of 1,000 under a second.
 ARENA_GROUP_SIZE = 100
+#: Within a group, a player may be paired with the next this many players in the ranking.
+ARENA_WINDOW = 10
 
 
 @dataclass(frozen=True)
@@ -388,7 +438,10 @@ def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[int, int]]:
 
     More than :data:`ARENA_GROUP_SIZE` waiting players are split into consecutive groups of the
     ranking of at most that many (even) players, each matched on its own (a last group of fewer
-    than 4 joins the one before), so the work grows linearly with the wave.
+    than 4 joins the one before), and within a group a player may meet only the next
+    :data:`ARENA_WINDOW` players of the ranking (a pair further apart costs at least
+    ``11 * 300``, more than most whole waves), so the work grows linearly with the wave: a
+    wave of 1,000 takes about half a second (bench/tournament.py).
 
     Source: lila (lichess) ``modules/tournament/src/main/arena/AntmaPairing.scala`` (the cost
     and the "just played together" exclusion) and ``PairingSystem.scala`` (``rankFactorFor``,
@@ -422,7 +475,7 @@ def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[int, int]]:
         for x, i in enumerate(idx):
             a = ranked[i]
             factor = 300 + 1700 * (last - i) // last
-            for j in idx[x + 1 :]:
+            for j in idx[x + 1 : x + 1 + ARENA_WINDOW]:
                 b = ranked[j]
                 if a.last_opponent == b.id or b.last_opponent == a.id:
                     continue
