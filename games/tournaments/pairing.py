@@ -186,7 +186,8 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> tuple[list[tuple[int, int]]
     5. then, within a score group, pairing by rating: top half against bottom half (the
        Dutch system's S1-S2 split, FIDE Handbook C.04.3). Across score groups the pair of
        nearest rank is preferred, so the lowest of a group floats down to the highest of the
-       next.
+       next, and a group's half counts only the members left after such floats. Colours,
+       float histories and the rest of C.04.3 are not applied.
 
     The pairs are a maximum-weight matching (``networkx.max_weight_matching`` with
     ``maxcardinality=True``), Edmonds' blossom algorithm (Galil, "Efficient algorithms for
@@ -195,19 +196,21 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> tuple[list[tuple[int, int]]
         ``cost(e) = rematch(e) * M1 + diff(e) * M2 + split(e)``
 
     with ``rematch`` 0 or 1, ``diff`` the score difference in half points and ``split`` the
-    rating term of rule 5 (``||p - q| - ⌊m/2⌋|`` for members ranked ``p`` and ``q`` by rating
-    in a group of ``m``; the ranking distance minus one across groups), and the weight
+    rating term of rule 5 (``||p - q| - h|`` for members ranked ``p`` and ``q`` by rating in
+    a group whose members paired inside number ``2h``; the ranking distance minus one across
+    groups), and the weight
     ``C - cost(e)`` with ``C`` above every cost. Every perfect matching has the same number of
     pairs, so the heaviest one is the one of least total cost; ``M2`` exceeds any possible total
     of ``split`` and ``M1`` any possible total of ``diff * M2 + split``, so the least total cost
     is lexicographically the fewest rematches, then the least score difference, then the best
-    rating split (the proof is in ``_costs``).
+    rating split (the proof is in ``_match``).
 
-    To keep a 500-entrant round well under a second, the matching is first run on the pairs that
-    can belong to a pairing with no rematch and the least possible score difference (the lower
-    bound of point 4, computed from the score groups alone); if that graph yields such a
-    pairing it is the optimum over all pairs, otherwise the matching is run again on every pair
-    (see ``_swiss_matching``).
+    To keep a 500-entrant round well under a second, the matching is first run on fewer pairs:
+    those that can belong to a pairing with no rematch and the least possible score difference
+    (a bound computed from the score groups alone), and of those only the ones whose rating
+    term is small. Each such pass stops only when its answer is provably the optimum over all
+    pairs; otherwise a wider pass follows, and the last one holds every pair (the argument is
+    in ``_swiss_matching``).
 
     :raises PairingError: fewer than 2 entrants, a duplicate id, an entrant among its own
         opponents, a score that is not a multiple of ½, or a rating that is not a finite number.
@@ -439,9 +442,9 @@ def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[int, int]]:
     More than :data:`ARENA_GROUP_SIZE` waiting players are split into consecutive groups of the
     ranking of at most that many (even) players, each matched on its own (a last group of fewer
     than 4 joins the one before), and within a group a player may meet only the next
-    :data:`ARENA_WINDOW` players of the ranking (a pair further apart costs at least
-    ``11 * 300``, more than most whole waves), so the work grows linearly with the wave: a
-    wave of 1,000 takes about half a second (bench/tournament.py).
+    :data:`ARENA_WINDOW` players of the ranking (a pair further apart would cost at least
+    ``11 * 300``), so the work grows linearly with the wave: a wave of 1,000 takes about half a
+    second of CPU (bench/tournament.py).
 
     Source: lila (lichess) ``modules/tournament/src/main/arena/AntmaPairing.scala`` (the cost
     and the "just played together" exclusion) and ``PairingSystem.scala`` (``rankFactorFor``,
