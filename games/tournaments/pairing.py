@@ -131,9 +131,9 @@ def knockout_bracket(n: int) -> list[tuple[int | None, int | None]]:
     next. Seeds 1 and 2 are in opposite halves (they can meet only in the final) and seeds 1-4
     in different quarters (they can meet only from the semi-finals).
 
-    Source: the standard seeded single-elimination draw ("Seed (sports)", e.g. tennis and the
-    FIDE World Cup's published pairing trees, where seed 1 meets the last seed, 2 the one
-    before, and the seeds sum to the field size plus one in the first round).
+    Source: the usual seeded single-elimination draw, in which every first-round pair of seeds
+    sums to the bracket size plus one and the top seed meets the last; no FIDE table was
+    consulted, so the tests check the properties above for every ``n`` up to 64.
 
     :raises PairingError: ``n`` is not an int or is below 2.
     """
@@ -601,7 +601,8 @@ def standings(
     tied after the previous ones (so direct encounter is counted within that group); entrants
     tied on everything share a rank and are listed by id.
 
-    Tie-breaks (FIDE Handbook C.07, Play-off and Tie-Break Regulations, as published from 2023):
+    Tie-breaks (FIDE Handbook C.07, Play-off and Tie-Break Regulations; article numbers of the
+    text in force from 1 March 2026, read as quoted in github.com/mormubis/buchholz SPEC.md):
 
     - Buchholz (8.1): the sum of the opponents' scores; Buchholz cut-1 (14.1) leaves out the
       least of them.
@@ -613,7 +614,8 @@ def standings(
       applied).
     - Number of wins (7.1): rounds where the entrant got a win's points, played or not.
 
-    Unplayed rounds (Swiss, C.07 article 16; it replaced the 2009 "virtual opponent" rule):
+    Unplayed rounds (Swiss, C.07 article 16, which since the 2023 regulations replaces the 2009
+    "virtual opponent" rule):
     an unplayed round is a bye, a forfeit or a round with no result. For the tie-breaks of
     the entrant's opponents, its score is adjusted (16.3): a requested bye (a bye of less than a
     win's points, or a missing round) followed only by unplayed requested byes or forfeit losses
