@@ -85,8 +85,10 @@ def round_robin(n: int) -> list[list[tuple[int, int | None]]]:
     again with each pair reversed.
 
     Source: FIDE Handbook C.05 (General Regulations for Competitions), Annex 1, "Berger Tables
-    for Round-Robin Tournaments" ("if there is an odd number of players, the highest number
-    counts as a bye"). The tables are built the way they are published: round 1 is
+    for Round-Robin Tournaments", with an odd field using the next table and the highest number
+    as the bye (the tables compared here are the ones reproduced at c.w.fox.tripod.com/chess/
+    berger.html and devenezia.com's round-robin forum). The tables are built the way they are
+    published: round 1 is
     ``1-n, 2-(n-1), …``; each next round adds ``n/2`` to every number but ``n`` (counting
     ``1..n-1`` round and round), and ``n`` changes seat every round. The tests compare the
     result with the published tables for 4, 6 and 8 entrants.
