@@ -149,6 +149,11 @@ def table_labels() -> dict:
             "and your side loses."
         ),
         "resignYes": _("Resign"),
+        "abortConfirm": _(
+            "Call this match off before the first play? Nobody wins and it is not rated."
+        ),
+        "abortYes": _("Abort"),
+        "matchAborted": _("Aborted before the first play: nobody won."),
         "cancel": _("Cancel"),
         "claim": _("Claim the win"),
         "claimConfirm": _("Your opponent has left. Claim the win now?"),

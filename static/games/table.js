@@ -395,6 +395,16 @@
     var result = state.result;
     if (!result) { banner.hidden = true; banner.replaceChildren(); return; }
     var side = mySide();
+    if (result.winner === null) {  // aborted before the first play: nobody won
+      banner.className = "result-banner";
+      banner.dataset.winner = "";
+      banner.dataset.reason = result.reason;
+      banner.replaceChildren(
+        el("strong", {class: "result-title", text: L.matchOver + " · " + L.matchAborted}),
+        el("a", {class: "button", href: url("lobby"), text: L.backToLobby}));
+      banner.hidden = false;
+      return;
+    }
     var winners = players() === 4 ? B.fmt(L.winsPair, {names: sideNames(result.winner)})
       : B.fmt(L.winsOne, {name: sideNames(result.winner)});
     var headline = side === null ? winners : (side === result.winner ? L.youWon : L.youLost);
@@ -568,6 +578,11 @@
     button.hidden = !show;
     // After an offer the button waits for the partner, unless the partner can no longer answer.
     button.disabled = !live || !!(me && me.resign_offer && !partnerGone());
+    // Before the match's first play it can be called off instead (nobody wins, never rated).
+    var r = state.round;
+    var abort = $("abort-button");
+    abort.hidden = !(show && r && r.number === 1 && !r.last_play && !state.round_results.length);
+    abort.disabled = !live;
   }
 
   /** Ask "are you sure?" in the page's dialog, then send {"type": action}. */
@@ -654,6 +669,9 @@
 
   $("resign-button").addEventListener("click", function () {
     confirmThen(resignQuestion(), L.resignYes, "resign");
+  });
+  $("abort-button").addEventListener("click", function () {
+    confirmThen(L.abortConfirm, L.abortYes, "abort");
   });
   window.setInterval(function () { if (state) tick(); }, 250);
 

@@ -148,6 +148,26 @@ async def test_resign_over_the_socket(make_player, open_socket, known_decks):
     assert (finished.status, finished.winner_side, finished.result) == ("finished", 0, "resign")
 
 
+async def test_abort_over_the_socket(make_player, open_socket, known_decks):
+    alice, bob, carol = [await db(make_player)(n) for n in ("alice", "bob", "carol")]
+    match = await db(seated_match)([alice.user, bob.user])
+    watcher = await open_socket(table_path(match.pk), carol.cookie)
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    for comm in (watcher, a):
+        await comm.receive_json_from()
+    await watcher.send_json_to({"type": "abort"})
+    await expect_error(watcher, "not_seated")
+    assert (await reload(match)).status == Match.Status.PLAYING
+    await a.send_json_to({"type": "abort"})
+    for comm in (a, watcher):
+        over = await comm.receive_json_from()
+        assert over["result"] == {"winner": None, "scores": [0, 0], "reason": "abort"}
+    finished = await reload(match)
+    assert (finished.status, finished.winner_side, finished.result) == ("finished", None, "abort")
+    await a.send_json_to({"type": "abort"})
+    await expect_error(a, "match_over")
+
+
 async def test_a_late_play_is_refused_as_timed_out(make_player, open_socket, known_decks):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
