@@ -3,16 +3,25 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import MOVE_SECONDS, Seat
+from games.actions.seating import DEFAULT_MOVE_SECONDS
+from games.engine import Rules
+from games.models import MOVE_SECONDS, bot_choices
 
 #: Bounds of the target score a table may play to. 11 lets a casual match end in one round
 #: (a round's majority alone is worth 30); 501 is about fifteen rounds, a long evening.
 TARGET_MIN = 11
 TARGET_MAX = 501
-#: Bounds of the per-event bonuses; the defaults (30, 10, 20) are RULES.md "Scoring a round".
+#: Bounds of the per-event bonuses (their defaults are ``Rules``'s, RULES.md "Scoring a round").
 BONUS_MAX = 100
+#: The engine's default rules (RULES.md, "The engine's public interface"): the initial values.
+DEFAULTS = Rules()
 #: The clock choice meaning "no time limit" (casual tables only).
 NO_CLOCK = "none"
+
+
+def seat_choices() -> list[tuple[str, str]]:
+    """A seat of a table against the computer: a computer level, or left for a person."""
+    return [(PlayComputerForm.HUMAN, _("A person (joins later)")), *bot_choices()]
 
 
 def clock_choices() -> list[tuple[str, str]]:
@@ -42,7 +51,8 @@ class CreateTableForm(forms.Form):
         widget=forms.RadioSelect,
     )
     target = forms.IntegerField(
-        label=_("Target score"), min_value=TARGET_MIN, max_value=TARGET_MAX, initial=101,
+        label=_("Target score"), min_value=TARGET_MIN, max_value=TARGET_MAX,
+        initial=DEFAULTS.target,
         help_text=_("The match ends when a side reaches this score at the end of a round."),
     )
     mode = forms.ChoiceField(
@@ -50,28 +60,33 @@ class CreateTableForm(forms.Form):
         help_text=_("A rated match counts for the players' ratings."),
     )
     move_seconds = forms.ChoiceField(
-        label=_("Time per play"), choices=clock_choices, initial="30", widget=forms.RadioSelect,
+        label=_("Time per play"), choices=clock_choices,
+        initial=str(DEFAULT_MOVE_SECONDS), widget=forms.RadioSelect,
         help_text=_(
             "When it runs out the server plays for you; three timeouts in a row and you are "
             "counted as gone."
         ),
     )
     majority_points = forms.IntegerField(
-        label=_("Points for the most cards"), min_value=0, max_value=BONUS_MAX, initial=30,
+        label=_("Points for the most cards"), min_value=0, max_value=BONUS_MAX,
+        initial=DEFAULTS.majority_points,
     )
     basra_points = forms.IntegerField(
-        label=_("Points for a basra"), min_value=0, max_value=BONUS_MAX, initial=10,
+        label=_("Points for a basra"), min_value=0, max_value=BONUS_MAX,
+        initial=DEFAULTS.basra_points,
     )
     jack_basra_points = forms.IntegerField(
-        label=_("Points for a jack basra"), min_value=0, max_value=BONUS_MAX, initial=20,
+        label=_("Points for a jack basra"), min_value=0, max_value=BONUS_MAX,
+        initial=DEFAULTS.jack_basra_points,
         help_text=_("0 turns the jack basra off."),
     )
     card_points = forms.BooleanField(
         label=_("Count card points (each Jack and Ace 1, 2♣ 2, 10♦ 3)"), required=False,
-        initial=False,
+        initial=DEFAULTS.card_points,
     )
     seven_diamonds = forms.ChoiceField(
-        label=_("Seven of diamonds (komi)"), choices=SEVEN_DIAMONDS_CHOICES, initial="wild",
+        label=_("Seven of diamonds (komi)"), choices=SEVEN_DIAMONDS_CHOICES,
+        initial=DEFAULTS.seven_diamonds.value,
         help_text=_(
             "Wild: a basra when it can make one, otherwise it takes the floor like a Jack; lying "
             "on the floor it matches any card. Classic: it always takes the floor, a basra only "
@@ -135,8 +150,8 @@ class PlayComputerForm(CreateTableForm):
     """
 
     HUMAN = "human"
-    LEVEL_CHOICES = Seat.Bot.choices
-    SEAT_CHOICES = [(HUMAN, _("A person (joins later)")), *Seat.Bot.choices]
+    LEVEL_CHOICES = bot_choices
+    DEFAULT_LEVEL = "greedy"
 
     mode = None
     move_seconds = forms.ChoiceField(
@@ -146,21 +161,21 @@ class PlayComputerForm(CreateTableForm):
     )
     opponent = forms.ChoiceField(
         label=_("Computer level (2 players)"), choices=LEVEL_CHOICES,
-        initial=Seat.Bot.GREEDY, widget=forms.RadioSelect,
+        initial=DEFAULT_LEVEL, widget=forms.RadioSelect,
         help_text=_("Random plays any card; greedy takes the best capture it sees; strong "
                     "thinks ahead."),
     )
     seat_1 = forms.ChoiceField(
-        label=_("Opponent on your right (4 players)"), choices=SEAT_CHOICES,
-        initial=Seat.Bot.GREEDY,
+        label=_("Opponent on your right (4 players)"), choices=seat_choices,
+        initial=DEFAULT_LEVEL,
     )
     seat_2 = forms.ChoiceField(
-        label=_("Your partner, opposite you (4 players)"), choices=SEAT_CHOICES,
-        initial=Seat.Bot.GREEDY,
+        label=_("Your partner, opposite you (4 players)"), choices=seat_choices,
+        initial=DEFAULT_LEVEL,
     )
     seat_3 = forms.ChoiceField(
-        label=_("Opponent on your left (4 players)"), choices=SEAT_CHOICES,
-        initial=Seat.Bot.GREEDY,
+        label=_("Opponent on your left (4 players)"), choices=seat_choices,
+        initial=DEFAULT_LEVEL,
     )
 
     SEAT_FIELDS = {1: "seat_1", 2: "seat_2", 3: "seat_3"}

@@ -16,6 +16,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.bots import BOTS
+
 
 #: The time limits per play a table may have, in seconds (``None``, no clock, for casual tables).
 MOVE_SECONDS = (10, 20, 30, 60)
@@ -96,6 +98,15 @@ class Match(models.Model):
         return _("Match %(id)s") % {"id": self.pk}
 
 
+#: The computer levels' names people read, by level; the levels are ``games.engine.bots.BOTS``.
+BOT_NAMES = {"random": _("Random"), "greedy": _("Greedy"), "strong": _("Strong")}
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """``(level, translated name)`` of every computer level, in ``BOTS``'s order."""
+    return [(level, BOT_NAMES.get(level, level)) for level in BOTS]
+
+
 class Seat(models.Model):
     """A seat taken at a match. Seat numbers follow RULES.md "Four players": 0, 2, 1, 3.
 
@@ -108,11 +119,6 @@ class Seat(models.Model):
     them), and cleared when the player comes back. ``resign_offered``: the player offered to
     resign and waits for the partner (4 players).
     """
-
-    class Bot(models.TextChoices):
-        RANDOM = "random", _("Random")
-        GREEDY = "greedy", _("Greedy")
-        STRONG = "strong", _("Strong")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
@@ -127,7 +133,7 @@ class Seat(models.Model):
         blank=True,
     )
     bot = models.CharField(
-        _("computer level"), max_length=10, choices=Bot.choices, blank=True, default=""
+        _("computer level"), max_length=10, choices=bot_choices, blank=True, default=""
     )
     last_seen = models.DateTimeField(_("last seen"), null=True, blank=True)
     absent = models.BooleanField(_("absent"), default=False)
@@ -155,21 +161,6 @@ class Seat(models.Model):
         return _("Seat %(seat)s of match %(match)s") % {"seat": self.seat, "match": self.match_id}
 
     @property
-    def side(self) -> int:
-        """The side this seat plays for: ``seat % 2`` (RULES.md "Names", "Four players")."""
-        return self.seat % 2
-
-    @property
-    def is_bot(self) -> bool:
-        """The computer plays this seat now (a computer seat, or a replaced absent person)."""
-        return bool(self.bot)
-
-    @property
-    def replaced(self) -> bool:
-        """A person sat here and the computer took over for the rest of the match."""
-        return bool(self.bot) and self.user_id is not None
-
-    @property
     def name(self) -> str:
         """The seat's stable name in the log and game records: the username, or ``bot:<level>``.
 
@@ -188,8 +179,8 @@ class Seat(models.Model):
 
 
 def bot_display_name(level: str) -> str:
-    """"Computer (greedy)" in the active language, for a ``Seat.Bot`` value."""
-    return _("Computer (%(level)s)") % {"level": Seat.Bot(level).label}
+    """"Computer (greedy)" in the active language, for a level of ``games.engine.bots.BOTS``."""
+    return _("Computer (%(level)s)") % {"level": BOT_NAMES.get(level, level)}
 
 
 class Event(models.Model):

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import actions, reads
 from games.errors import GameError
 from games.forms import CreateTableForm, PlayComputerForm
-from games.models import Match, Seat
+from games.models import Match, bot_choices, bot_display_name
 
 
 def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:
@@ -48,7 +48,7 @@ def _url_templates() -> dict:
 def bot_names() -> dict:
     """The computer levels' names shown on a seat, ``{"greedy": "Computer (greedy)", ...}``."""
     return {
-        level: _("Computer (%(level)s)") % {"level": label} for level, label in Seat.Bot.choices
+        level: bot_display_name(level) for level, _name in bot_choices()
     }
 
 
@@ -72,7 +72,7 @@ def common_labels() -> dict:
         "noTables": _("No open tables. Create one!"),
         "createdBy": _("created by %(name)s"),
         "bots": bot_names(),
-        "botLevels": dict(Seat.Bot.choices),
+        "botLevels": dict(bot_choices()),
         "botBadge": _("Computer player"),
         "takeSeat": _("Take this seat"),
         "perPlay": _("%(seconds)s s per play"),

@@ -147,11 +147,11 @@ def test_recent_matches_take_two_queries(player, django_assert_num_queries):
 def test_recent_matches_name_a_computer_opponent(client, player):
     """A computer seat has no user: the profile names it instead of crashing."""
     match = make_match([player], status=Match.Status.PLAYING, scores=[0, 0], players=2)
-    Seat.objects.create(match=match, seat=1, user=None, bot=Seat.Bot.GREEDY)
+    Seat.objects.create(match=match, seat=1, user=None, bot="greedy")
 
     [row] = recent_matches(player)
     [computer] = row.opponents
-    assert computer.name == Seat(bot=Seat.Bot.GREEDY).display_name
+    assert computer.name == Seat(bot="greedy").display_name
     assert "greedy" in computer.name.lower()
     assert computer.url is None  # a computer has no profile to link to
     response = client.get(reverse("profile", args=[player.username]))
