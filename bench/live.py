@@ -7,7 +7,9 @@ starting staggered over the first second and a think time between plays. It prin
 round trip p50 / p99 / max (ms), plays per second, errors (must be 0), the servers' resident
 memory (current and peak, from ``/proc/<pid>/status``), their CPU time per play (connecting
 and closing the sockets included), the one figure other load on the machine does not inflate,
-and the machine's load average at the end of the run (other work competes for the cores).
+and the machine's load average at the end of the run (other work competes for the cores). At the
+end, how the servers wrote the plays: by compare-and-set on the ``seq`` they keep (no lock) or
+locked (``games.actions.funnel``).
 
 The servers are started here the way production runs them: daphne (``--servers`` processes,
 sockets spread over them as a load balancer would, ``--route``), PostgreSQL (``DATABASE_URL``), the Redis
@@ -66,13 +68,37 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def stats_file(log: Path) -> Path:
+    """Where a server started with ``log`` writes how its plays were written, when it exits
+    (``BASRA_STATS_FILE``, ``games.apps``)."""
+    return log.with_suffix(".paths.json")
+
+
+def play_paths(logs: list[Path]) -> str:
+    """The servers' plays by write path: compare-and-set (no lock) against locked."""
+    paths: dict[str, int] = {}
+    for log in logs:
+        try:
+            for name, count in json.loads(stats_file(log).read_text())["paths"].items():
+                paths[name] = paths.get(name, 0) + count
+        except (OSError, ValueError, KeyError):
+            return "play paths: not written (a server did not exit cleanly)"
+    total = sum(paths.values())
+    cas = paths.get("compare_and_set", 0)
+    return (
+        f"play paths (all runs): compare-and-set {cas} of {total} "
+        f"({100 * cas / total if total else 0:.1f}%), locked {paths.get('locked', 0)}"
+    )
+
+
 def start_server(port: int, log: Path) -> subprocess.Popen:
     """Start daphne and wait until it accepts connections."""
     daphne = ROOT / ".venv" / "bin" / "daphne"
+    stats_file(log).unlink(missing_ok=True)
     process = subprocess.Popen(
         [str(daphne), "-b", "127.0.0.1", "-p", str(port), "basra_site.asgi:application"],
         cwd=ROOT,
-        env=server_env(),
+        env={**server_env(), "BASRA_STATS_FILE": str(stats_file(log))},
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
     )
@@ -306,10 +332,8 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     ports = [free_port() for _ in range(args.servers)]
-    servers = [
-        start_server(port, args.log.with_suffix(f".{index}.log"))
-        for index, port in enumerate(ports)
-    ]
+    logs = [args.log.with_suffix(f".{index}.log") for index in range(args.servers)]
+    servers = [start_server(port, log) for port, log in zip(ports, logs)]
     print(
         f"{args.servers} daphne process(es) {[s.pid for s in servers]}; "
         f"CONN_MAX_AGE={os.environ.get('CONN_MAX_AGE', '0')}; {os.cpu_count()} CPUs; "
@@ -335,6 +359,7 @@ def main() -> None:
             server.terminate()
         for server in servers:
             server.wait(10)
+    print(play_paths(logs), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,23 @@
+import atexit
+import json
+import os
+
 from django.apps import AppConfig
 
 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
+
+    def ready(self) -> None:
+        # For the benches: with BASRA_STATS_FILE set, a process writes how its plays were
+        # written (``games.actions.funnel.paths``: compare-and-set or locked) there when it exits.
+        path = os.environ.get("BASRA_STATS_FILE")
+        if path:
+            from games.actions import funnel
+
+            def write() -> None:
+                with open(path, "w") as out:
+                    json.dump({"pid": os.getpid(), "paths": dict(funnel.paths)}, out)
+
+            atexit.register(write)
