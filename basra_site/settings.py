@@ -229,6 +229,9 @@ BASRA_BOT_DELAY_SECONDS = tuple(
 # Threads per server process for the sockets' database work, each with its own connection
 # (games/workers.py says why one).
 BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
+# Frames one socket may send: a burst of this many, then this many a second (games/consumers.py).
+BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
+BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
