@@ -338,8 +338,9 @@ class TableConsumer(JsonSocket):
     anonymous socket. It is also in its user's account group (``broadcast.account_group``): when
     the session it was opened with is logged out, it becomes an anonymous spectator's socket
     (:meth:`session_ended`), so no seat view reaches it after that. ``seat`` follows the
-    database: it is re-read when the seating changes (join, leave, start). ``seq`` (and ``deadline``) are the last state's sent, so a state older
-    than one already sent is never sent.
+    database: it is re-read when the seating changes (join, leave, start). ``seq`` (and
+    ``deadline``) are the last state's sent, so a state older than one already sent is never
+    sent.
 
     A watch task per socket (:meth:`_watch`) beats every ``services.HEARTBEAT_SECONDS``, the
     first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
@@ -390,11 +391,14 @@ class TableConsumer(JsonSocket):
             await asyncio.wait({watch})
             if not watch.cancelled() and watch.exception() is not None:
                 logger.error("table socket watch failed", exc_info=watch.exception())
-        if self.seat is not None and self.logged_in:
-            # The grace before "absent" counts from the moment the last socket went away.
-            await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
-        for group in list(self.groups_in):
-            await self._leave(group)
+        try:
+            if self.seat is not None and self.logged_in:
+                # The grace before "absent" counts from the moment the last socket went away.
+                await in_worker(services.player_seen)(match_id=self.match_id, user=self.user)
+        finally:
+            # Also after a database error: no group keeps sending to a consumer that has ended.
+            for group in list(self.groups_in):
+                await self._leave(group)
 
     async def _watch(self) -> None:
         """Heartbeats, and a read of the table when a deadline passes with no news."""
