@@ -19,6 +19,8 @@ Environment variables:
                     time is given back to every table (default 5).
     BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
                     before it plays (default "0.6,1.5").
+    BASRA_SOCKET_BURST, BASRA_SOCKET_RATE  per-socket rate limit: a burst of frames (default 8),
+                    then frames a second (default 4); frames over it get ``rate_limited``.
     BASRA_DB_THREADS            threads per server process for the live tables' database work
                     (default 1; games/workers.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -235,6 +237,9 @@ BASRA_BOT_DELAY_SECONDS = tuple(
 # Threads per server process for the sockets' database work, each with its own connection
 # (games/workers.py says why one).
 BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
+# Frames one socket may send: a burst of this many, then this many a second (games/consumers.py).
+BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
+BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

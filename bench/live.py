@@ -59,6 +59,9 @@ def server_env() -> dict[str, str]:
     env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
     env.setdefault("LOG_LEVEL", "WARNING")
     env.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
+    # The load client is no person: its saturation runs send far faster than the per-socket limit.
+    env.setdefault("BASRA_SOCKET_BURST", "1000000")
+    env.setdefault("BASRA_SOCKET_RATE", "1000000")
     return env
 
 

@@ -3,7 +3,9 @@
 Group names (``docs/protocol.md`` "Server → client"): every socket of user ``u`` at table ``id``
 is in ``table.<id>.user.<u>``, which carries only the view of that user's seat; sockets of
 spectators (and anonymous ones) are in ``table.<id>.public``; lobby sockets in ``lobby``. A seat's
-hand is only ever sent to the group of the user sitting there.
+hand is only ever sent to the group of the user sitting there. Every table socket of user ``u``
+is also in ``user.<u>``, which carries only the news that one of the user's sessions was logged
+out (:func:`send_session_ended`).
 
 The actions' funnel (``games.actions.funnel``) calls these functions from ``transaction.on_commit`` callbacks, in a synchronous
 thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
@@ -20,6 +22,7 @@ from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.utils.crypto import salted_hmac
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +47,22 @@ def user_group(match_id: int, user_id: int) -> str:
 def public_group(match_id: int) -> str:
     """The group of the spectators of table ``match_id`` (anonymous sockets included)."""
     return f"table.{match_id}.public"
+
+
+def account_group(user_id: int) -> str:
+    """The group of every table socket of user ``user_id``, at any table, in any session.
+
+    It carries only :func:`send_session_ended`; a table socket joins it before its table's
+    user group, so a logout it could miss would also find it before any hand was sent.
+    """
+    return f"user.{user_id}"
+
+
+def session_tag(session_key: str) -> str:
+    """What names a session in a channel-layer message: an HMAC of its key (Django's
+    ``salted_hmac`` with the site's secret key), so the key itself, a credential, never travels
+    through the layer (Redis). Hex, 40 characters."""
+    return salted_hmac("basra.session-ended", session_key).hexdigest()
 
 
 def table_groups(match_id: int, user_ids: Iterable[int]) -> list[str]:
@@ -132,3 +151,13 @@ def send_closed(match_id: int, user_ids: Iterable[int]) -> None:
 def send_tables(tables: list[dict]) -> None:
     """Send the lobby sockets the current list of open tables."""
     _send_all([(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})])
+
+
+def send_session_ended(user_id: int, session_key: str) -> None:
+    """Tell every table socket of user ``user_id`` that the session ``session_key`` was logged
+    out: the sockets opened with it stop receiving their seat's views
+    (``TableConsumer.session_ended``). Sent as ``{"type": "session.ended", "session": tag}``
+    (:func:`session_tag`).
+    """
+    message = {"type": "session.ended", "session": session_tag(session_key)}
+    _send_all([(account_group(user_id), message)])

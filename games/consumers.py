@@ -18,15 +18,18 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
+from aiolimiter import AsyncLimiter
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib import auth
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from basra_site.websocket import SEND_ON_CLOSED
 from games import actions, broadcast, errors, liveness, reads
 from games.errors import GameError
 from games.workers import in_worker
@@ -35,6 +38,9 @@ logger = logging.getLogger(__name__)
 
 #: Close code for a table that does not exist (an HTTP 404 in the 4000-4999 private range).
 CLOSE_NOT_FOUND = 4404
+#: The code of the ``websocket.disconnect`` a socket gives itself when a send finds its client
+#: gone (RFC 6455 7.4.1: 1006, closed without a close frame).
+CLOSE_ABNORMAL = 1006
 #: Seconds after a state's ``deadline`` before a socket that heard nothing reads the table
 #: itself (the clock ticks every quarter second and may run in another process).
 WAKE_MARGIN = 0.5
@@ -54,6 +60,16 @@ def scope_language(scope: dict) -> str:
         if name.lower() == b"accept-language":
             request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
     return translation.get_language_from_request(request)
+
+
+class SessionEnded(Exception):
+    """The session a table socket was opened with no longer exists (it was logged out)."""
+
+
+def session_exists(scope: dict) -> bool:
+    """Whether the socket's session is still in its store (one read; a logout deletes it)."""
+    key = getattr(scope.get("session"), "session_key", None)
+    return bool(key) and import_module(settings.SESSION_ENGINE).SessionStore().exists(key)
 
 
 def session_user_is(scope: dict, user: Any) -> bool:
@@ -128,14 +144,105 @@ class JsonSocket(AsyncWebsocketConsumer):
     consumers touch the database only through ``games.workers``, whose threads look after their
     own connections (``in_worker``), so that hop would close nothing and only queue every socket's
     messages behind one thread: :meth:`dispatch` and :meth:`websocket_disconnect` leave it out.
+
+    A socket takes the messages its server queues for it as they arrive (:meth:`__call__`), and
+    handles them in order. So it knows at once when its client has gone: ``gone`` is set, the
+    frames still waiting behind the one being handled are dropped unread, and so is the tables'
+    news; the socket's own sends are then dropped too. A send that finds the client gone
+    (:data:`basra_site.websocket.SEND_ON_CLOSED`, raised by the server before it queues the
+    disconnect) counts the same: the socket queues itself a ``websocket.disconnect``
+    (:data:`CLOSE_ABNORMAL`), so every ending goes through :meth:`websocket_disconnect`, once.
+
+    Frames are also counted against a rate limit as they arrive (:meth:`_admit`).
     """
+
+    #: The client has gone (or a send found it gone); see the class.
+    gone = False
+    #: The server is closing the socket (``_close``): nothing more is sent on it.
+    closing = False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        """Run the consumer (Channels' ``__call__``) over :meth:`_read`'s queue and a ``send``
+        that takes a gone client for a disconnect (ASGI: ``scope``, ``receive``, ``send``)."""
+        self.inbox: asyncio.Queue[dict] = asyncio.Queue()
+        burst = settings.BASRA_SOCKET_BURST
+        self.limiter = AsyncLimiter(burst, burst / settings.BASRA_SOCKET_RATE)
+        self.refused_told_at: float | None = None
+        reader = asyncio.ensure_future(self._read(receive))
+
+        async def send_unless_gone(message: dict) -> None:
+            if self.gone:
+                return
+            try:
+                await send(message)
+            except SEND_ON_CLOSED:
+                self._lost()
+
+        try:
+            await super().__call__(scope, self.inbox.get, send_unless_gone)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def _read(self, receive: Any) -> None:
+        """Move the server's messages to ``inbox`` as they come, up to the disconnect."""
+        while True:
+            message = await receive()
+            kind = message.get("type")
+            if kind == "websocket.disconnect":
+                self.gone = True
+                self.inbox.put_nowait(message)
+                return
+            if kind == "websocket.receive":
+                message = await self._admit(message)
+                if message is None:
+                    continue
+            self.inbox.put_nowait(message)
+
+    async def _admit(self, frame: dict) -> dict | None:
+        """The frame itself if the socket's rate limit lets it through, else a
+        ``socket.refused`` note (answered with ``rate_limited``), or nothing.
+
+        A token bucket (``aiolimiter``'s leaky bucket is the same meter): a burst of
+        ``settings.BASRA_SOCKET_BURST`` frames (default 8), then ``BASRA_SOCKET_RATE`` a second
+        (default 4). Sized for the fastest person: the table page sends one ``play`` per state
+        it receives (it locks the hand until the answer), a ``sync`` after an error, a gap or
+        its opening, a claim or a resign; states come at most every 0.6 s (a computer's shortest
+        delay, ``BASRA_BOT_DELAY_SECONDS``), so the page stays under 2 frames a second. A double
+        click from a page without that lock, or a second tab, adds a frame or two at once: a
+        burst of 8 covers that several times over, and 4 a second is twice the fastest page.
+        A refused frame is dropped unread, so a flood costs the server neither parsing nor
+        database work. One ``rate_limited`` at most is sent per refill interval (``1 / RATE``
+        s): the page answers an error with a ``sync``, which would be refused and answered
+        again, round after round.
+        """
+        if self.limiter.has_capacity():
+            await self.limiter.acquire()  # returns at once: the capacity is there
+            return frame
+        now = asyncio.get_running_loop().time()
+        if self.refused_told_at is not None and (
+            now - self.refused_told_at < 1 / settings.BASRA_SOCKET_RATE
+        ):
+            return None
+        self.refused_told_at = now
+        return {"type": "socket.refused"}
+
+    def _lost(self) -> None:
+        """A send found the client gone: handle it as the disconnect the server will send."""
+        if not self.gone:
+            self.gone = True
+            self.inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_ABNORMAL})
 
     async def dispatch(self, message: dict) -> None:
         """Call the handler of ``message["type"]`` (Channels' ``dispatch`` without the
-        connection cleanup; see the class).
+        connection cleanup; see the class). Once the client is gone, only the connect (which
+        sets the socket up) and the disconnect (which takes it down) are handled.
 
         :raises ValueError: no handler for the type (as Channels does).
         """
+        if self.gone and message["type"] not in ("websocket.connect", "websocket.disconnect"):
+            return
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -143,6 +250,7 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict) -> None:
         """The socket closed: :meth:`disconnect`, then stop (the groups are left there)."""
+        self.gone = True
         try:
             await self.disconnect(message["code"])
         finally:
@@ -150,6 +258,10 @@ class JsonSocket(AsyncWebsocketConsumer):
                 self.beating = False
                 await server_beat.closed()
         raise StopConsumer()
+
+    async def socket_refused(self, message: dict) -> None:
+        """A frame over the rate limit was dropped (:meth:`_admit`)."""
+        await self.send_error("rate_limited")
 
     async def connect(self) -> None:
         self.language = scope_language(self.scope)
@@ -217,9 +329,12 @@ class TableConsumer(JsonSocket):
 
     A logged-in socket is always in its user's group at the table, which carries only that
     user's seat view; while its user has no seat it is also in the public group, like an
-    anonymous socket. ``seat`` follows the database: it is re-read when the seating changes
-    (join, leave, start). ``seq`` (and ``deadline``) are the last state's sent, so a state older
-    than one already sent is never sent.
+    anonymous socket. It is also in its user's account group (``broadcast.account_group``): when
+    the session it was opened with is logged out, it becomes an anonymous spectator's socket
+    (:meth:`session_ended`), so no seat view reaches it after that. ``seat`` follows the
+    database: it is re-read when the seating changes (join, leave, start). ``seq`` (and
+    ``deadline``) are the last state's sent, so a state older than one already sent is never
+    sent.
 
     A watch task per socket (:meth:`_watch`) beats every ``liveness.HEARTBEAT_SECONDS``, the
     first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
@@ -237,16 +352,18 @@ class TableConsumer(JsonSocket):
         self.groups_in: set[str] = set()
         self.seq = -1
         self.deadline: str | None = None
-        self.closing = False
         self.watch: asyncio.Task | None = None
         self.check_at: float | None = None
         self.recheck = 1.0
         self.news = asyncio.Event()
         await super().connect()
         if self.logged_in:
+            # The account group first: a logout from now on reaches this socket, and one made
+            # before is seen by the first read (``_state``), before any seat view is sent.
+            await self._join(broadcast.account_group(self.user.pk))
             await self._join(broadcast.user_group(self.match_id, self.user.pk))
         await self.refresh(connecting=True)
-        if self.closing:
+        if self.closing or self.gone:
             return
         self.watch = asyncio.ensure_future(self._watch())
 
@@ -256,16 +373,26 @@ class TableConsumer(JsonSocket):
         return self.user is not None and self.user.is_authenticated
 
     async def disconnect(self, code: int) -> None:
-        if self.watch is not None:
-            self.watch.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.watch
-            self.watch = None
-        if self.seat is not None and self.logged_in:
-            # The grace before "absent" counts from the moment the last socket went away.
-            await in_worker(actions.player_seen)(match_id=self.match_id, user=self.user)
-        for group in list(self.groups_in):
-            await self._leave(group)
+        """The socket closed (or a send found it gone): stop the watch, the last seen-update,
+        leave the groups. Runs once (``JsonSocket.websocket_disconnect``)."""
+        self.closing = True
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.cancel()
+            # Not ``await watch`` under suppress(CancelledError): that would also swallow a
+            # cancel of this task itself. ``wait`` returns when the watch has ended, and raises
+            # only this task's own cancel.
+            await asyncio.wait({watch})
+            if not watch.cancelled() and watch.exception() is not None:
+                logger.error("table socket watch failed", exc_info=watch.exception())
+        try:
+            if self.seat is not None and self.logged_in:
+                # The grace before "absent" counts from the moment the last socket went away.
+                await in_worker(actions.player_seen)(match_id=self.match_id, user=self.user)
+        finally:
+            # Also after a database error: no group keeps sending to a consumer that has ended.
+            for group in list(self.groups_in):
+                await self._leave(group)
 
     async def _watch(self) -> None:
         """Heartbeats, and a read of the table when a deadline passes with no news."""
@@ -274,14 +401,13 @@ class TableConsumer(JsonSocket):
         # opened together (a tournament round starting) do not all beat in the same second
         # ever after, which queued the plays behind a burst of beats (bench/live.py --timeline).
         beat_at = loop.time() + liveness.HEARTBEAT_SECONDS * random.uniform(0.5, 1.0)
-        while not self.closing:
+        while not (self.closing or self.gone):
             self.news.clear()
             wake = beat_at if self.check_at is None else min(beat_at, self.check_at)
-            try:
-                await asyncio.wait_for(self.news.wait(), max(0.0, wake - loop.time()))
+            if await self._news_until(wake):
                 continue  # a new state came: its deadline decides the next wake-up
-            except asyncio.TimeoutError:
-                pass
+            if self.closing or self.gone:
+                return
             if self.check_at is not None and loop.time() >= self.check_at:
                 before = self.seq
                 await self.refresh(force=False)
@@ -299,6 +425,26 @@ class TableConsumer(JsonSocket):
                     # that wrote it died before sending it), or it came from another process
                     # over the in-memory layer, which cannot carry it.
                     await self.refresh(force=False)
+
+    async def _news_until(self, wake: float) -> bool:
+        """Wait until a new state is sent (``news``) or the loop's clock reaches ``wake``;
+        whether a state came.
+
+        Not ``asyncio.wait_for``: on Python 3.11, when this task is cancelled in the same turn
+        of the loop as the inner wait completes (a state sent just before the disconnect), it
+        returns the inner result and the cancel is lost (CPython gh-86296, bpo-42130; fixed in
+        3.12), so the watch went on and the disconnect waited for it until daphne killed the
+        consumer 10 s later, without its last seen-update or group discards. ``asyncio.wait``
+        never takes a cancel for itself: it raises here, always, and the inner wait is then
+        cancelled.
+        """
+        waiter = asyncio.ensure_future(self.news.wait())
+        try:
+            timeout = max(0.0, wake - asyncio.get_running_loop().time())
+            done, _ = await asyncio.wait({waiter}, timeout=timeout)
+        finally:
+            waiter.cancel()
+        return bool(done)
 
     def _track(self, deadline: str | None) -> None:
         """Plan the next read after a state's ``deadline`` (server time; this is the server)."""
@@ -321,7 +467,16 @@ class TableConsumer(JsonSocket):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     def _state(self, connecting: bool = False) -> dict:
+        """This socket's state (in a worker thread).
+
+        :raises SessionEnded: ``connecting`` and the session was logged out meanwhile.
+        :raises GameError: ``not_found``.
+        """
         if connecting and self.logged_in:
+            if not session_exists(self.scope):
+                # Logged out between the handshake and the join of the account group: that
+                # logout's message went by before this socket could hear it.
+                raise SessionEnded
             # Opening the table counts as being seen, before the first state is sent (the
             # clock, which marks silent seats absent, then leaves this seat alone).
             actions.player_seen(match_id=self.match_id, user=self.user)
@@ -335,8 +490,9 @@ class TableConsumer(JsonSocket):
         a socket through two groups at once). ``connecting``: the socket just opened (one
         database call marks its user seen and reads the state).
         """
-        if self.closing:
+        if self.closing or self.gone:
             return
+        user = self.user
         public = broadcast.public_group(self.match_id)
         anonymous = self.user is None or not self.user.is_authenticated
         if anonymous:
@@ -348,6 +504,10 @@ class TableConsumer(JsonSocket):
                 # between the first read and the join is missed.
                 await self._join(public)
                 state = await in_worker(self._state)()
+        except SessionEnded:
+            await self._become_spectator()
+            await self.refresh(force=force, connecting=connecting)
+            return
         except GameError as error:
             if self.seq >= 0:
                 # It existed when this socket opened: it was removed in the meantime.
@@ -356,6 +516,8 @@ class TableConsumer(JsonSocket):
                 await self.send_error(error.code, error.message)
                 await self._close(CLOSE_NOT_FOUND)
             return
+        if self.user is not user:
+            return  # the session ended meanwhile: that was the seat's view (_become_spectator)
         self.seat = state["you"]
         if self.seat is not None:
             await self._leave(public)
@@ -380,7 +542,7 @@ class TableConsumer(JsonSocket):
         ``deadline`` (without ``force``). The deadline alone changes when the clock gives a
         table its time back after an outage (``actions.resume_clock``, no event): the socket
         reads it when the old deadline passes, and the page must count down to the new one."""
-        if self.closing or seq < self.seq:
+        if self.closing or self.gone or seq < self.seq:
             return
         if seq == self.seq and deadline == self.deadline and not force:
             return
@@ -449,6 +611,8 @@ class TableConsumer(JsonSocket):
         you = event["you"]
         if you is None and self.seat is not None:
             return
+        if you is not None and not self.logged_in:
+            return  # sent to the user's group before this socket's session ended and left it
         if you is not None and you != self.seat:
             self.seat = you
             await self._leave(broadcast.public_group(self.match_id))
@@ -466,6 +630,35 @@ class TableConsumer(JsonSocket):
             text = gettext("This table was closed: every player left.")
         await self.send_json({"type": "closed", "message": text})
         await self._close(CLOSE_NOT_FOUND)
+
+    async def session_ended(self, event: dict) -> None:
+        """Group message (account group): a session of this user was logged out
+        (``broadcast.send_session_ended``, ``{"session": tag}``); if it is the one this socket
+        was opened with, :meth:`_become_spectator`."""
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if key and self.logged_in and event["session"] == broadcast.session_tag(key):
+            await self._become_spectator()
+
+    async def _become_spectator(self) -> None:
+        """This socket's session ended: from now on it is an anonymous spectator's.
+
+        The seat's last seen-update (its grace before "absent" counts from the logout, as from
+        a closed socket's), out of the user's groups, into the public one: the next state it
+        receives is the spectator view, and a ``play``, ``claim`` or ``resign`` is answered with
+        ``login_required``. Nothing is sent now: the page keeps what it shows until that state.
+        """
+        user, seat = self.user, self.seat
+        # First, before any wait: a seat view already on its way is dropped from now on
+        # (``table_state``, ``refresh``).
+        self.user, self.seat = AnonymousUser(), None
+        for group in (
+            broadcast.account_group(user.pk),
+            broadcast.user_group(self.match_id, user.pk),
+        ):
+            await self._leave(group)
+        await self._join(broadcast.public_group(self.match_id))
+        if seat is not None:
+            await in_worker(actions.player_seen)(match_id=self.match_id, user=user)
 
     async def _close(self, code: int) -> None:
         self.closing = True

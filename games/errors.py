@@ -28,6 +28,7 @@ class ErrorCode(StrEnum):
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
     UNKNOWN_TYPE = "unknown_type"
+    RATE_LIMITED = "rate_limited"
     # Who may act.
     NOT_FOUND = "not_found"
     LOGIN_REQUIRED = "login_required"
@@ -65,6 +66,7 @@ MESSAGES = {
     ErrorCode.BAD_JSON: _("The message is not a JSON object."),
     ErrorCode.BAD_MESSAGE: _("The message is missing a field or has a wrong one."),
     ErrorCode.UNKNOWN_TYPE: _("Unknown message type."),
+    ErrorCode.RATE_LIMITED: _("Too many messages at once: wait a moment, then try again."),
     ErrorCode.NOT_FOUND: _("This table does not exist."),
     ErrorCode.LOGIN_REQUIRED: _("Log in to play."),
     ErrorCode.NOT_SEATED: _("You do not have a seat at this table."),

@@ -52,7 +52,8 @@ class Card:
     Frozen, hashable and ordered by (rank, suit). Only 52 instances exist (see the module
     docstring): ``Card(rank, suit)``, ``Card(code)`` and :meth:`from_code` return them.
 
-    :raises CardError: (a ``ValueError``) for a rank outside 1..13 or an unknown suit.
+    :raises CardError: (a ``ValueError``) for a rank outside 1..13 or a suit other than
+        ``C D H S`` (ASCII, either case).
     """
 
     __slots__ = ("rank", "suit", "code", "index", "points")
@@ -70,7 +71,7 @@ class Card:
         if suit is None and isinstance(rank, str):
             return cls.from_code(rank)  # Card("10H"), a shorthand for Card.from_code("10H")
         card = None
-        if rank.__class__ is int and isinstance(suit, str):
+        if rank.__class__ is int and isinstance(suit, str) and suit.isascii():
             card = _BY_RANK_SUIT.get((rank, suit.upper()))
         if card is None:
             raise CardError(f"no card with rank {rank!r} and suit {suit!r}")
@@ -94,13 +95,17 @@ class Card:
     def from_code(cls, code: str) -> Card:
         """The card of a card code: rank ``A 2 … 10 J Q K`` (``T`` for 10) then suit ``C D H S``.
 
-        Case-insensitive (``"th"`` is 10H). Surrounding spaces are not accepted.
+        ASCII letters in either case (``"th"`` is 10H); nothing else. Surrounding spaces are not
+        accepted, and neither is any other character: ``str.upper()`` turns some non-ASCII
+        letters into ASCII ones (``"ſ".upper() == "S"``, ``"ı".upper() == "I"``), so only an
+        ASCII code is upper-cased, and ``"5ſ"`` is no card.
 
         :raises CardError: (a ``ValueError``) if ``code`` is not a card code.
         """
         card = _BY_CODE.get(code) if isinstance(code, str) else None
         if card is None:
-            card = _BY_CODE.get(code.upper()) if isinstance(code, str) else None
+            if isinstance(code, str) and code.isascii():
+                card = _BY_CODE.get(code.upper())
             if card is None:
                 raise CardError(f"unknown card code {code!r}")
         return card

@@ -39,6 +39,51 @@ def test_unknown_codes_raise_value_error(bad):
     assert isinstance(info.value, ValueError)
 
 
+#: Characters that are not ASCII but that ``str.upper()`` or ``str.lower()`` turns into ASCII
+#: (every one of them in Unicode: "ß" SS, "ı" I, "ſ" S, the Kelvin sign K, the ligatures ﬀ..ﬆ),
+#: and fullwidth look-alikes of the code's letters and digits.
+LOOK_ALIKES = (
+    ["\u00df", "\u0131", "\u017f", "\u212a"]
+    + [chr(c) for c in range(0xFB00, 0xFB07)]
+    + [chr(0xFF00 + ord(c) - 0x20) for c in "ACDHSJQKTacdhsjqkt0123456789"]
+)
+
+
+def test_the_look_alikes_are_the_whole_unicode_set_that_case_maps_to_ascii():
+    mapped = {
+        chr(c) for c in range(0x80, 0x110000)
+        if chr(c).upper().isascii() or chr(c).lower().isascii()
+    }
+    assert mapped <= set(LOOK_ALIKES)
+
+
+@pytest.mark.parametrize(
+    "bad", ["5\u017f", "A\u017f", "10\u017f", "t\u017f", "\u212aS", "\u212aH", "K\u0131",
+            "\uff2b\uff33", "\uff4b\uff53", "5\uff33", "\uff15S", "\uff11\uff10H", "5\u00df",
+            "\u00df", "5\ufb06", "\ufb05"],
+)
+def test_non_ascii_look_alikes_are_no_card(bad):
+    # "5ſ".upper() == "5S": matched after upper(), the long s would play the five of spades.
+    with pytest.raises(CardError):
+        Card.from_code(bad)
+
+
+def test_no_look_alike_in_any_place_of_any_code_is_a_card():
+    codes = [c.code for c in full_deck()] + ["T" + s for s in "CDHS"]
+    for code in codes + [c.lower() for c in codes]:
+        for at in range(len(code)):
+            for char in LOOK_ALIKES:
+                forged = code[:at] + char + code[at + 1:]
+                with pytest.raises(CardError):
+                    Card.from_code(forged)
+
+
+@pytest.mark.parametrize("suit", ["\u017f", "\u212a", "\uff33", "\uff53", "\u00df"])
+def test_a_non_ascii_suit_is_no_suit(suit):
+    with pytest.raises(CardError):
+        Card(5, suit)
+
+
 @pytest.mark.parametrize(("rank", "suit"), [(0, "H"), (14, "H"), (1, "X"), (True, "H"), ("A", "H"), ("ZZ", None), (5, None)])
 def test_bad_rank_or_suit_raise(rank, suit):
     with pytest.raises(CardError):

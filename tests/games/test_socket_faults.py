@@ -1,0 +1,444 @@
+"""Faults a protocol-level client found in the table sockets (issue 8), over the real ASGI app.
+
+A send to a client that has just closed; a cancel lost in the socket's watch; a card code with a
+non-ASCII look-alike letter; a flood of frames; frames queued behind a close; a socket that
+outlives its session's logout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from datetime import timedelta
+from importlib import import_module
+
+import pytest
+from autobahn.exception import Disconnected
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings as django_settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import actions, broadcast, consumers, liveness, reads
+from games.actions import presence
+from games.models import Event, Match, Seat
+from tests.conftest import communicator, ws_headers
+from tests.games.helpers import seated_match, strings_in
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+def table_path(match_id: int) -> str:
+    return f"/ws/table/{match_id}/"
+
+
+@db
+def log_size(match_id: int) -> tuple[int, int]:
+    """(Match.seq, number of events): both unchanged when a request was refused."""
+    return Match.objects.get(pk=match_id).seq, Event.objects.filter(match_id=match_id).count()
+
+
+@db
+def last_seen(match_id: int, seat: int):
+    return Seat.objects.get(match_id=match_id, seat=seat).last_seen
+
+
+async def expect_error(comm, code: str) -> dict:
+    message = await comm.receive_json_from()
+    assert message["type"] == "error", message
+    assert message["code"] == code, message
+    assert message["message"]
+    return message
+
+
+@pytest.fixture
+def site_rate_limit(settings):
+    """The site's own rate limit (the defaults of ``basra_site.settings``), not the lifted one
+    of the other live-table tests (``tests/games/conftest.py``)."""
+    settings.BASRA_SOCKET_BURST = 8
+    settings.BASRA_SOCKET_RATE = 4.0
+    return settings.BASRA_SOCKET_BURST, settings.BASRA_SOCKET_RATE
+
+
+@pytest.fixture
+def table_consumers(monkeypatch):
+    """The ``TableConsumer`` objects opened during the test, in order."""
+    opened: list[consumers.TableConsumer] = []
+    connect = consumers.TableConsumer.connect
+
+    async def recording(self):
+        opened.append(self)
+        await connect(self)
+
+    monkeypatch.setattr(consumers.TableConsumer, "connect", recording)
+    return opened
+
+
+@pytest.fixture
+def seen_calls(monkeypatch):
+    """Every ``actions.player_seen`` call (heartbeats, connects, disconnects) as the username."""
+    calls: list[str] = []
+    real = actions.player_seen
+
+    def counted(**kwargs):
+        calls.append(kwargs["user"].username)
+        real(**kwargs)
+
+    monkeypatch.setattr(actions, "player_seen", counted)
+    monkeypatch.setattr(presence, "player_seen", counted)
+    return calls
+
+
+# --- a send to a client that has closed ------------------------------------------------------
+
+
+def closing_client(path: str, cookie: str) -> tuple[WebsocketCommunicator, dict]:
+    """A communicator whose server ``send`` raises as daphne's does once the client has closed:
+    autobahn's ``Disconnected`` ("Attempt to send on a closed protocol"), before daphne has
+    queued the ``websocket.disconnect``. Set ``flag["closed"]`` to close the client."""
+    from basra_site.asgi import application
+
+    flag = {"closed": False}
+
+    async def app(scope, receive, send):
+        async def send_or_fail(message):
+            if flag["closed"]:
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        return await application(scope, receive, send_or_fail)
+
+    return WebsocketCommunicator(app, path, headers=ws_headers(cookie)), flag
+
+
+async def test_a_state_sent_to_a_closed_client_ends_the_socket_and_the_seat_goes_absent(
+    make_player, open_socket, known_decks, settings, monkeypatch, seen_calls
+):
+    settings.BASRA_ABSENT_GRACE_SECONDS = 0.5
+    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.1)
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    a, client = closing_client(table_path(match.pk), alice.cookie)
+    assert (await a.connect())[0]
+    first = await a.receive_json_from()
+    assert first["you"] == 0 and first["round"]["turn"] == 1
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    await b.receive_json_from()
+    for _ in range(100):  # alice's socket beats on its own
+        if seen_calls.count("alice") >= 3:
+            break
+        await asyncio.sleep(0.02)
+
+    client["closed"] = True  # alice closed the tab; the server has not said so yet
+    hand = (await db(reads.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
+    await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0], seq=first["seq"])
+    # The state broadcast to alice finds her gone: her socket ends as if she had disconnected,
+    # without a websocket.disconnect from the server, and without an error.
+    await asyncio.wait({a.future}, timeout=2)
+    assert a.future.done() and a.future.exception() is None
+    before = seen_calls.count("alice")
+    gone_at = await last_seen(match.pk, 0)
+    assert timezone.now() - gone_at < timedelta(seconds=1)  # the last seen-update was done
+
+    await asyncio.sleep(1.0)  # twice the grace, ten beats of a watch that would live on
+    assert seen_calls.count("alice") == before  # no more beats
+    assert await last_seen(match.pk, 0) == gone_at
+    # With no open socket, alice is absent once the grace has passed; bob may claim.
+    assert await db(actions.mark_absent)(match_id=match.pk, now=timezone.now()) == 1
+    assert (await b.receive_json_from())["round"]["last_play"]["seat"] == 1  # bob's own play
+    assert (await b.receive_json_from())["seats"][0]["absent"] is True
+    await b.send_json_to({"type": "claim"})
+    assert (await b.receive_json_from())["result"]["reason"] == "claim"
+
+
+async def test_a_send_that_finds_the_client_gone_does_the_closing_work_once(
+    make_player, known_decks, monkeypatch, seen_calls, table_consumers
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    a, client = closing_client(table_path(match.pk), alice.cookie)
+    assert (await a.connect())[0]
+    first = await a.receive_json_from()
+    [socket] = table_consumers
+    groups = set(socket.groups_in)
+    assert broadcast.user_group(match.pk, alice.user.pk) in groups
+    left = []
+    discard = socket.channel_layer.group_discard
+
+    async def counted_discard(group, channel):
+        left.append(group)
+        await discard(group, channel)
+
+    monkeypatch.setattr(socket.channel_layer, "group_discard", counted_discard)
+    client["closed"] = True
+    before = seen_calls.count("alice")
+    await a.send_json_to({"type": "sync"})  # answered with a state: the send fails
+    await asyncio.wait({a.future}, timeout=2)
+    assert a.future.done() and a.future.exception() is None
+    assert socket.watch is None and socket.groups_in == set()
+    assert sorted(left) == sorted(groups)  # every group left, once
+    assert seen_calls.count("alice") == before + 1  # one last seen-update
+    # The server's own websocket.disconnect comes later: nothing is done twice.
+    await a.send_input({"type": "websocket.disconnect", "code": 1001})
+    await asyncio.sleep(0.1)
+    assert seen_calls.count("alice") == before + 1 and sorted(left) == sorted(groups)
+    assert first["you"] == 0
+
+
+# --- the watch's wait and a cancel -----------------------------------------------------------
+
+
+async def test_a_cancel_as_a_state_is_sent_stops_the_watch(
+    make_player, open_socket, known_decks, table_consumers
+):
+    """Python 3.11's ``asyncio.wait_for`` returns instead of raising when its task is cancelled
+    in the same turn of the loop as the awaited event is set (CPython gh-86296)."""
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    [socket] = table_consumers
+    watch = socket.watch
+    await asyncio.sleep(0.05)  # the watch waits for news (its first beat is seconds away)
+    assert not watch.done()
+    socket._track(view["deadline"])  # a state was just sent ...
+    watch.cancel()  # ... and the socket closes in the same turn of the loop
+    await asyncio.wait({watch}, timeout=1)
+    assert watch.done() and watch.cancelled()
+
+
+async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen_update(
+    make_player, known_decks, monkeypatch, table_consumers
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    a = communicator(table_path(match.pk), alice.cookie)
+    assert (await a.connect())[0]
+    await a.receive_json_from()
+    [socket] = table_consumers
+    stale = timezone.now() - timedelta(hours=1)
+    await db(Seat.objects.filter(match=match).update)(last_seen=stale)
+    disconnect = consumers.TableConsumer.disconnect
+
+    async def right_after_a_state(self, code):
+        # A table.state and the websocket.disconnect handled in the same turn of the loop (both
+        # were waiting): the state's news and the watch's cancel come together.
+        self._track(self.deadline)
+        await disconnect(self, code)
+
+    monkeypatch.setattr(consumers.TableConsumer, "disconnect", right_after_a_state)
+    started = time.monotonic()
+    await a.disconnect(timeout=3)  # raises TimeoutError if the disconnect hangs
+    assert time.monotonic() - started < 1
+    assert socket.watch is None and socket.groups_in == set()
+    assert await last_seen(match.pk, 0) > stale  # the last seen-update happened
+
+
+# --- card codes ------------------------------------------------------------------------------
+
+
+async def test_a_look_alike_letter_is_bad_card_and_plays_nothing(
+    make_player, open_socket, known_decks
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    first = await db(reads.table_state)(match_id=match.pk, user=bob.user)
+    await db(actions.play_card)(user=bob.user, match_id=match.pk,
+                                 card=first["round"]["hand"][0], seq=first["seq"])
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    view = await a.receive_json_from()
+    await b.receive_json_from()
+    assert view["round"]["turn"] == 0 and "5S" in view["round"]["hand"]
+    before = await log_size(match.pk)
+    # "ſ".upper() == "S": "5ſ" matched after upper() played the five of spades.
+    await a.send_json_to({"type": "play", "card": "5\u017f", "seq": view["seq"]})
+    await expect_error(a, "bad_card")
+    assert await log_size(match.pk) == before
+    assert await a.receive_nothing() and await b.receive_nothing()
+    await a.send_json_to({"type": "play", "card": "5s", "seq": view["seq"]})  # ASCII: any case
+    played = await a.receive_json_from()
+    assert played["round"]["last_play"]["card"] == "5S"
+
+
+# --- rate limit ------------------------------------------------------------------------------
+
+
+async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
+    make_player, open_socket, known_decks, site_rate_limit
+):
+    burst, rate = site_rate_limit
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    b = await open_socket(table_path(match.pk), bob.cookie)  # seat 1 moves first
+    view = await b.receive_json_from()
+    before = await log_size(match.pk)
+    play = {"type": "play", "card": view["round"]["hand"][0], "seq": view["seq"]}
+    for _ in range(burst):
+        await b.send_json_to({"type": "sync"})
+    for _ in range(5):
+        await b.send_json_to(play)  # a good play, but over the limit
+    for _ in range(burst):
+        assert (await b.receive_json_from())["type"] == "state"
+    error = await expect_error(b, "rate_limited")
+    assert error["message"] != "rate_limited"  # the translated text
+    # One error for the whole burst: the page answers an error with a sync, which would be
+    # refused and answered again.
+    assert await b.receive_nothing(timeout=0.1)
+    assert await log_size(match.pk) == before  # none of the five plays was applied
+    await asyncio.sleep(1.2 / rate)  # a token back
+    await b.send_json_to(play)
+    applied = await b.receive_json_from()
+    assert applied["type"] == "state" and applied["seq"] > view["seq"]
+    assert await log_size(match.pk) != before
+
+
+async def test_the_lobby_socket_is_limited_too(make_player, open_socket, site_rate_limit):
+    burst, _rate = site_rate_limit
+    lobby = await open_socket("/ws/lobby/")
+    await lobby.receive_json_from()
+    for _ in range(burst + 3):
+        await lobby.send_json_to({"type": "sync"})
+    for _ in range(burst):
+        assert (await lobby.receive_json_from())["type"] == "tables"
+    await expect_error(lobby, "rate_limited")
+    assert await lobby.receive_nothing(timeout=0.1)
+
+
+async def test_frames_queued_when_the_socket_closes_are_dropped(
+    make_player, known_decks, monkeypatch
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    b = communicator(table_path(match.pk), bob.cookie)
+    assert (await b.connect())[0]
+    view = await b.receive_json_from()
+    calls = []
+    started, release = threading.Event(), threading.Event()
+    real = actions.play_card
+
+    def slow_play(**kwargs):
+        calls.append(kwargs["card"])
+        started.set()
+        release.wait(timeout=5)  # the database is slow: frames queue behind this one
+        return real(**kwargs)
+
+    monkeypatch.setattr(actions, "play_card", slow_play)
+    hand = view["round"]["hand"]
+    await b.send_json_to({"type": "play", "card": hand[0], "seq": view["seq"]})
+    for _ in range(100):
+        if started.is_set():
+            break
+        await asyncio.sleep(0.01)
+    assert started.is_set()
+    for card in hand[1:] * 2:
+        await b.send_json_to({"type": "play", "card": card, "seq": view["seq"] + 1})
+    await b.send_input({"type": "websocket.disconnect", "code": 1001})  # the client goes
+    await asyncio.sleep(0.05)
+    release.set()
+    await b.wait(timeout=3)
+    assert calls == [hand[0]]  # the one under way when the client left; the six queued: none
+
+
+# --- logout ----------------------------------------------------------------------------------
+
+
+SessionStore = import_module(django_settings.SESSION_ENGINE).SessionStore
+
+
+def log_out(cookie: str) -> None:
+    """Log the session ``cookie`` out through the site's logout form (a POST)."""
+    client = Client()
+    client.cookies[django_settings.SESSION_COOKIE_NAME] = cookie
+    assert client.post(reverse("account_logout")).status_code == 302
+    assert not SessionStore(session_key=cookie).exists(cookie)
+
+
+def second_session(user) -> str:
+    """The cookie of another logged-in session of ``user`` (another browser)."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies[django_settings.SESSION_COOKIE_NAME].value
+
+
+async def test_after_a_logout_the_sessions_socket_no_longer_receives_the_hand(
+    make_player, open_socket, known_decks, seen_calls
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    old = await open_socket(table_path(match.pk), alice.cookie)
+    other = await open_socket(table_path(match.pk), await db(second_session)(alice.user))
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    view = await old.receive_json_from()
+    assert view["you"] == 0 and len(view["round"]["hand"]) == 4
+    await other.receive_json_from()
+    bob_view = await b.receive_json_from()
+
+    seen_before = seen_calls.count("alice")
+    await db(log_out)(alice.cookie)  # in another tab of the browser of ``old``
+    for _ in range(100):
+        if seen_calls.count("alice") > seen_before:
+            break
+        await asyncio.sleep(0.01)
+    assert seen_calls.count("alice") == seen_before + 1  # the seat's last seen-update
+    await db(actions.play_card)(user=bob.user, match_id=match.pk,
+                                 card=bob_view["round"]["hand"][0], seq=bob_view["seq"])
+    mine = await other.receive_json_from()  # alice's other session still gets her seat view
+    assert mine["you"] == 0 and len(mine["round"]["hand"]) == 4
+    after = await old.receive_json_from()  # the logged-out one gets the spectator view
+    assert after["seq"] == mine["seq"]
+    assert after["you"] is None and after["round"]["hand"] == []
+    assert not set(mine["round"]["hand"]) & strings_in(after)
+    await old.send_json_to({"type": "play", "card": mine["round"]["hand"][0], "seq": mine["seq"]})
+    await expect_error(old, "login_required")
+    assert await old.receive_nothing()
+
+
+async def test_a_logout_between_the_handshake_and_the_join_is_not_missed(
+    make_player, known_decks, monkeypatch
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    join = consumers.TableConsumer._join
+
+    async def logout_first(self, group):
+        if group == broadcast.account_group(alice.user.pk):
+            # The session was read at the handshake; the logout's message goes out now,
+            # before this socket is in the group that carries it.
+            await db(log_out)(alice.cookie)
+        await join(self, group)
+
+    monkeypatch.setattr(consumers.TableConsumer, "_join", logout_first)
+    a = communicator(table_path(match.pk), alice.cookie)
+    assert (await a.connect())[0]
+    first = await a.receive_json_from()
+    assert first["you"] is None and first["round"]["hand"] == []
+    await a.disconnect()
+
+
+async def test_a_seat_view_already_on_its_way_at_the_logout_is_dropped(
+    make_player, open_socket, known_decks, table_consumers
+):
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    old = await open_socket(table_path(match.pk), alice.cookie)
+    view = await old.receive_json_from()
+    [socket] = table_consumers
+    await db(log_out)(alice.cookie)
+    for _ in range(100):
+        if not socket.logged_in:
+            break
+        await asyncio.sleep(0.01)
+    assert not socket.logged_in
+    # A broadcast to alice's group that was queued on this socket's channel before it left.
+    later = dict(view, seq=view["seq"] + 1, prev_seq=view["seq"])
+    await socket.channel_layer.send(socket.channel_name, {
+        "type": "table.state", "seq": later["seq"], "you": 0, "deadline": later["deadline"],
+        "text": broadcast.frame_text(later),
+    })
+    assert await old.receive_nothing(timeout=0.2)
