@@ -19,6 +19,7 @@ Environment variables:
                     time is given back to every table (default 5).
     BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
                     before it plays (default "0.6,1.5").
+    BASRA_SESSION_RECHECK_SECONDS  seconds a table socket trusts its session check (default 10).
     BASRA_SOCKET_BURST, BASRA_SOCKET_RATE  per-socket rate limit: a burst of frames (default 8),
                     then frames a second (default 4); frames over it get ``rate_limited``.
     BASRA_DB_THREADS            threads per server process for the live tables' database work
@@ -238,6 +239,9 @@ BASRA_BOT_DELAY_SECONDS = tuple(
 # (games/workers.py says why one).
 BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
 # Frames one socket may send: a burst of this many, then this many a second (games/consumers.py).
+# Seconds a table socket trusts its session check before checking again (games/consumers.py,
+# TableConsumer._as_user): logouts and password changes through the site reach the sockets at once.
+BASRA_SESSION_RECHECK_SECONDS = float(os.environ.get("BASRA_SESSION_RECHECK_SECONDS", "10"))
 BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
 BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
 

@@ -153,6 +153,13 @@ def send_tables(tables: list[dict]) -> None:
     _send_all([(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})])
 
 
+def send_session_recheck(user_id: int) -> None:
+    """Tell every table socket of user ``user_id`` to check its session again before its next
+    action (``TableConsumer.session_recheck``): the password changed, and Django ends the other
+    sessions by their stored password hash. Sent as ``{"type": "session.recheck"}``."""
+    _send_all([(account_group(user_id), {"type": "session.recheck"})])
+
+
 def send_session_ended(user_id: int, session_key: str) -> None:
     """Tell every table socket of user ``user_id`` that the session ``session_key`` was logged
     out: the sockets opened with it stop receiving their seat's views

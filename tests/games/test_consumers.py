@@ -483,3 +483,62 @@ async def test_reconnect_restores_exactly_the_state(make_player, open_socket, kn
     assert json.dumps(fresh)  # plain JSON
 
 
+
+
+async def play_first_card(comm, view: dict) -> dict:
+    """Play the first card of ``view``'s hand on ``comm``; returns the next message."""
+    await comm.send_json_to({"type": "play", "card": view["round"]["hand"][0], "seq": view["seq"]})
+    return await comm.receive_json_from()
+
+
+def set_password_elsewhere(user) -> None:
+    """The user sets a password in another browser, through the site (allauth's form)."""
+    client = Client()
+    client.force_login(user)
+    response = client.post(
+        reverse("account_set_password"),
+        {"password1": "seven-of-diamonds-77", "password2": "seven-of-diamonds-77"},
+    )
+    assert response.status_code == 302, response.content[:500]
+
+
+async def test_a_password_change_elsewhere_ends_the_sockets_trust_at_once(
+    make_player, open_socket, known_decks, monkeypatch
+):
+    """A socket checks its session again only after BASRA_SESSION_RECHECK_SECONDS, but a password
+    change through the site (which ends the user's other sessions) makes it check at once."""
+    from games import consumers
+
+    checks = []
+    real = consumers.session_user_is
+
+    def counted(scope, user):
+        checks.append(user.username)
+        return real(scope, user)
+
+    monkeypatch.setattr(consumers, "session_user_is", counted)
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])  # known decks: seat 1 plays first
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    view_a, view_b = await a.receive_json_from(), await b.receive_json_from()
+    assert view_b["round"]["turn"] == 1 and view_b["you"] == 1
+    view_b = await play_first_card(b, view_b)
+    view_a = await a.receive_json_from()
+    view_a = await play_first_card(a, view_a)  # alice's session is checked: good
+    view_b = await b.receive_json_from()
+    view_b = await play_first_card(b, view_b)
+    view_a = await a.receive_json_from()
+    view_a = await play_first_card(a, view_a)  # within the window: not read again
+    assert checks.count("alice") == 1 and view_a["type"] == "state"
+    view_b = await b.receive_json_from()
+    await db(set_password_elsewhere)(alice.user)
+    view_b = await play_first_card(b, view_b)
+    view_a = await a.receive_json_from()
+    before = await log_size(match.pk)
+    await a.send_json_to(
+        {"type": "play", "card": view_a["round"]["hand"][0], "seq": view_a["seq"]}
+    )
+    await expect_error(a, "login_required")
+    assert await log_size(match.pk) == before
+    assert checks.count("alice") == 2
