@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db import transaction
+
 from games.actions import funnel
 from games.actions.funnel import Change, require_login
 from games.cache import SeatRow
@@ -39,8 +41,11 @@ def finish(change: Change, winner: int | None, result: str) -> None:
     match.result = result
     match.deadline = None
     change.finished = True
-    change.write()
-    match_finished.send(sender=Match, match=match, winner=winner, result=str(result))
+    # One transaction with the receivers (a savepoint inside the locked way's transaction; the
+    # transaction itself after a compare-and-set, which has none of its own on PostgreSQL).
+    with transaction.atomic():
+        change.write()
+        match_finished.send(sender=Match, match=match, winner=winner, result=str(result))
 
 
 def in_play(match: Match) -> None:

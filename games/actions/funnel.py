@@ -7,8 +7,9 @@ every change needs, in this order:
 1. **Lock** the match row (``select_for_update``) inside a transaction, or, for a play sent
    against the ``seq`` this process keeps the table at, **compare and set**: the body runs on the
    kept row and engine state, and the write succeeds only if the row is still at that ``seq``
-   (one statement on PostgreSQL; ``store.write_if_unchanged``), else the body runs again the
-   locked way. Either way inside one transaction.
+   (``store.write_if_unchanged``: on PostgreSQL one statement, a transaction of its own; when
+   the play ends the match, ``endings.finish`` makes it one transaction with the
+   ``match_finished`` receivers), else the body runs again the locked way.
 2. The **seats** (``Change.seats``) and the **engine** state (``Change.live``), read lazily: kept
    in this process (``games.cache``), caught up from the log, or replayed.
 3. The body checks the request (raising ``GameError`` before anything changes), asks the engine,
@@ -23,20 +24,19 @@ from __future__ import annotations
 
 import copy
 import random
-import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games import broadcast, engine, reads
 from games.actions import store
+from games.actions.store import write_transaction
 from games.cache import SeatRow, cache, seat_rows
 from games.errors import GameError, from_engine
 from games.messages import state_messages
@@ -53,24 +53,6 @@ MATCH_FIELDS = [
 #: How each play that named the ``seq`` it was made against was written, in this process:
 #: ``"compare_and_set"`` (on the kept state, no lock) or ``"locked"``. For tests and benches.
 paths: Counter[str] = Counter()
-
-# SQLite has no row locks: Django makes select_for_update a no-op there, and every write
-# transaction begins IMMEDIATE (settings: the write lock is taken at BEGIN, waiting for the clock
-# process if it writes). The in-memory test database answers a second writer of the same process
-# with "table is locked" instead of waiting, so one process's actions also take turns here.
-_SQLITE_WRITE_LOCK = threading.RLock()
-
-
-@contextmanager
-def write_transaction() -> Iterator[None]:
-    """``transaction.atomic()``, one at a time within the process when the database is SQLite."""
-    if connection.vendor == "sqlite":
-        with _SQLITE_WRITE_LOCK, transaction.atomic():
-            yield
-    else:
-        with transaction.atomic():
-            yield
-
 
 def require_login(user: Any) -> None:
     """:raises GameError: ``login_required`` unless ``user`` is logged in."""
@@ -355,7 +337,7 @@ def _compare_and_set(match_id: int, body: Callable[[Change], T], now: datetime, 
         entry.live, entry.seq, entry.row = live, row.seq, row
     change = Change(copy.copy(row), now, live=entry.live, cas=True)
     try:
-        with write_transaction():
+        with store.compare_and_set_scope():
             result = body(change)
             change._commit()
     except (Moved, NeedsLock, GameError):

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games import liveness, reads
 from games.actions import funnel
-from games.actions.funnel import Change, write_transaction
+from games.actions.funnel import Change
+from games.actions.store import write_transaction
 from games.cache import seat_rows
 from games.errors import GameError
 from games.models import ClockTick, Event, Match, Seat
