@@ -18,15 +18,23 @@ does nothing and writes no tick, so their outage is given back the same way.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils import timezone
 
 from games import services
 from games.models import Match, Seat
+from games.workers import in_worker
+
+if TYPE_CHECKING:
+    from games.thinking import Thinking
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +59,38 @@ def outage_after() -> timedelta:
     return timedelta(seconds=settings.BASRA_CLOCK_OUTAGE_SECONDS)
 
 
-def _due(now: datetime) -> list[int]:
-    """Matches being played whose deadline has passed, the longest overdue first."""
+def _due(until: datetime, *, skip: list[int] = ()) -> list[tuple[int, datetime]]:
+    """Matches being played whose deadline is at or before ``until`` (and not in ``skip``), the
+    longest overdue first: ``(match id, deadline)``."""
     return list(
-        Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now)
+        Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=until)
+        .exclude(pk__in=skip)
         .order_by("deadline", "pk")
-        .values_list("pk", flat=True)[:BATCH]
+        .values_list("pk", "deadline")[:BATCH]
     )
+
+
+def _computer_turns(match_ids: list[int]) -> dict[int, services.BotTurn]:
+    """The computer seats to move among ``match_ids``: ``{match id: its BotTurn}``.
+
+    One query for the computer seats of all of them; a table where a person is to move (or that
+    has no computer seat) is not in the result.
+    """
+    seats: dict[int, list[int]] = {}
+    for match_id, seat in (
+        Seat.objects.filter(match_id__in=match_ids).exclude(bot="").order_by("match_id", "seat")
+        .values_list("match_id", "seat")
+    ):
+        seats.setdefault(match_id, []).append(seat)
+    turns = {}
+    for match_id, numbers in seats.items():
+        for seat in numbers:
+            try:
+                turns[match_id] = services.bot_turn(match_id=match_id, seat=seat)
+                break
+            except services.ServiceError:
+                continue  # not this seat's turn (or the table ended meanwhile)
+    return turns
 
 
 def _gone(now: datetime) -> list[int]:
@@ -82,22 +115,38 @@ def _gone(now: datetime) -> list[int]:
     )
 
 
-def tick(*, now: datetime, outage: timedelta | None = None) -> int:
+def thinking_lead() -> timedelta:
+    """How long before a computer seat's deadline its move is handed to the thinking workers:
+    the longest computer delay (``BASRA_BOT_DELAY_SECONDS``), so the bot thinks while the table
+    waits its human-looking delay and the card is ready when the deadline comes."""
+    return timedelta(seconds=max(settings.BASRA_BOT_DELAY_SECONDS))
+
+
+def tick(
+    *, now: datetime, outage: timedelta | None = None, thinking: Thinking | None = None
+) -> int:
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
-    Nothing at all while the web servers are down (no server with open sockets has said it was
-    up for longer than ``outage``): players cannot reach their tables, and the clock counts as
-    stopped since their last beat (``services.clock_paused``). Otherwise it acts on deadlines and
-    silences up to that last beat (the horizon), never past what a server was up to see.
+    Nothing at all while the web servers are down (none has beaten for longer than ``outage``;
+    a server process beats from its start for as long as it runs, ``consumers.ServerBeat``):
+    players cannot reach their tables, and the clock counts as stopped since their last beat
+    (``services.clock_paused``). Otherwise what it decides about people (absences, timeouts)
+    waits for what a server was up to see: deadlines and silences up to the last beat (the
+    horizon), so servers that die just before a deadline decide nothing.
     First, if the previous tick ended more than ``outage`` (default :func:`outage_after`) before
     ``now``, the clock was not running (or the web servers were down): every table gets the
-    time back
-    (``services.resume_clock``: deadlines moved on by the gap, seats seen at ``now``; not an
-    action, no event). Then the absences (a seat silent longer than :func:`absent_grace` is marked absent, and in
-    a 4-player match the computer takes it over), then the deadlines (the computer plays for a
-    computer seat whose thinking delay is over, and for a person whose time per play ran out,
-    the greedy bot's card, logged as a timeout). Tests pass ``now`` to move time on without
-    waiting. A table whose action fails is logged and left for the next tick; the others go on.
+    time back (``services.resume_clock``: deadlines moved on by the gap, seats seen at ``now``;
+    not an action, no event). Then the absences (a seat silent longer than :func:`absent_grace`
+    is marked absent, and in a 4-player match the computer takes it over), then the deadlines
+    (:func:`_deadlines`): a computer seat plays when its delay is over (at ``now``: it wrongs
+    nobody), a person whose time per play ran out gets the greedy bot's card, logged as a
+    timeout.
+
+    ``thinking``: where the computer seats think (``games.thinking.Thinking``): their turns are
+    handed to it ahead of their deadline and the tick goes on at once; the card is applied when
+    it comes back (not counted here). ``None``: the bot thinks and plays within this tick (tests,
+    ``run_clock --once``). Tests pass ``now`` to move time on without waiting. A table whose
+    action fails is logged and left for the next tick; the others go on.
     """
     started = time.monotonic()
     outage = outage_after() if outage is None else outage
@@ -108,8 +157,6 @@ def tick(*, now: datetime, outage: timedelta | None = None) -> int:
         # given back as an outage.
         services.clock_paused(at=web)
         return 0
-    # Act only on what a server was up to see: a deadline after the last beat waits for the
-    # next one (a second at most), so servers that die just before it decide nothing.
     horizon = now if web is None else min(now, web)
     gap = services.resume_clock(now=now, outage=outage)
     if gap is not None:
@@ -120,13 +167,115 @@ def tick(*, now: datetime, outage: timedelta | None = None) -> int:
             actions += services.mark_absent(match_id=match_id, now=horizon)
         except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
             logger.exception("clock: absence check of match %s failed", match_id)
-    for match_id in _due(horizon):
-        try:
-            if services.act_on_deadline(match_id=match_id, now=now):
-                actions += 1
-        except Exception:  # noqa: BLE001 - as above
-            logger.exception("clock: deadline of match %s failed", match_id)
+    actions += _deadlines(now, horizon, thinking)
     # The end of this tick, on ``now``'s time line (tests inject ``now``): a long tick (many
     # computer plays) is not mistaken for an outage by the next one.
     services.clock_ran(until=now + timedelta(seconds=time.monotonic() - started))
     return actions
+
+
+def _deadlines(now: datetime, horizon: datetime, thinking: Thinking | None) -> int:
+    """The deadlines part of :func:`tick`: the computer seats due by ``now`` (with ``thinking``,
+    due by ``now`` + :func:`thinking_lead`, those not already in flight), the people due by
+    ``horizon``. Returns the plays made here."""
+    lead = thinking_lead() if thinking is not None else timedelta(0)
+    due = _due(now + lead, skip=thinking.in_flight() if thinking is not None else [])
+    turns = _computer_turns([match_id for match_id, _ in due])
+    actions = 0
+    for match_id, deadline in due:
+        try:
+            turn = turns.get(match_id)
+            if turn is not None and thinking is not None:
+                thinking.submit(turn, deadline=deadline, now=now)
+            elif turn is not None:
+                if deadline <= now:
+                    services.bot_play(match_id=match_id, seat=turn.seat, now=now,
+                                      card=services.choose_card(turn), seen=turn.seq)
+                    actions += 1
+            elif deadline <= horizon and services.act_on_deadline(match_id=match_id, now=now):
+                actions += 1
+        except services.ServiceError as error:
+            logger.info("clock: match %s moved on (%s)", match_id, error.code)
+        except Exception:  # noqa: BLE001 - as above
+            logger.exception("clock: deadline of match %s failed", match_id)
+    return actions
+
+
+def next_wake(*, now: datetime, interval: float, thinking: Thinking | None = None) -> float:
+    """Seconds until the next tick is due: ``interval``, or sooner if a deadline (less the
+    thinking lead) comes first, so a computer seat is not kept waiting for the tick's pace."""
+    lead = thinking_lead() if thinking is not None else timedelta(0)
+    skip = thinking.in_flight() if thinking is not None else []
+    if len(_due(now + lead, skip=skip)) >= BATCH:
+        return 0.0  # more is due than one tick handles
+    upcoming = (
+        Match.objects.filter(status=Match.Status.PLAYING, deadline__gt=now + lead)
+        .exclude(pk__in=skip)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    if upcoming is None:
+        return interval
+    return max(0.0, min(interval, (upcoming - lead - now).total_seconds()))
+
+
+def _tick_and_wait(interval: float, outage: timedelta, thinking: Thinking | None) -> float:
+    now = timezone.now()
+    tick(now=now, outage=outage, thinking=thinking)
+    return next_wake(now=timezone.now(), interval=interval, thinking=thinking)
+
+
+async def run(*, interval: float, thinking: Thinking | None = None) -> None:
+    """Tick on the running event loop until cancelled, every ``interval`` seconds at most.
+
+    Each tick runs on the database worker thread (``games.workers.in_worker``), so the loop (a
+    web server's, with its sockets) is never blocked, and the broadcasts of the tick's changes
+    are handed back to this loop: in a web server process they reach its sockets even over the
+    in-memory channel layer. A gap of a few intervals is this clock's own pace, never an outage.
+    """
+    outage = max(outage_after(), timedelta(seconds=4 * interval))
+    step = in_worker(_tick_and_wait)
+    while True:
+        try:
+            wait = await step(interval, outage, thinking)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the database may be restarting: try again next tick
+            logger.exception("clock: tick failed")
+            wait = interval
+        await asyncio.sleep(wait)
+
+
+class Runner:
+    """The clock and its thinking workers on the running event loop (``run_clock``, or a web
+    server process when ``BASRA_CLOCK_IN_SERVER``: ``basra_site.asgi``)."""
+
+    def __init__(self, *, interval: float = 0.25, workers: int | None = None) -> None:
+        self.interval = interval
+        self.workers = workers
+        self.thinking: Thinking | None = None
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        """Start ticking (call on the event loop). ``workers`` 0: the bots think in the tick."""
+        from games import thinking
+
+        count = thinking.worker_count() if self.workers is None else self.workers
+        if count > 0:
+            self.thinking = thinking.Thinking(make_executor=lambda: thinking.pool(count))
+        self.task = asyncio.get_running_loop().create_task(
+            run(interval=self.interval, thinking=self.thinking)
+        )
+        logger.info("clock: ticking every %g s, %s thinking worker(s)", self.interval, count)
+
+    async def stop(self) -> None:
+        """Stop ticking and stop the workers."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+        if self.thinking is not None:
+            self.thinking.close()
+            self.thinking = None
