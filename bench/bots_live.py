@@ -201,7 +201,7 @@ def quantiles(values: list[float]) -> tuple[float, float, float]:
     return q[49] * 1000, q[98] * 1000, max(values) * 1000
 
 
-def report(n: int, figures: Figures, cpu: float) -> str:
+def report(n: int, figures: Figures, cpu: float, main_cpu: float) -> str:
     late = quantiles(figures.lateness)
     click = quantiles(figures.click_to_card)
     kinds = sorted(set(figures.errors))
@@ -211,6 +211,7 @@ def report(n: int, figures: Figures, cpu: float) -> str:
         f"click->card p50={click[0]:6.0f}ms p99={click[1]:6.0f}ms "
         f"errors={len(figures.errors)}{' ' + str(kinds[:3]) if kinds else ''} "
         f"clock_cpu={cpu * 1000 / max(len(figures.lateness), 1):5.1f}ms/move "
+        f"(its own process {main_cpu * 1000 / max(len(figures.lateness), 1):4.1f}) "
         f"load={os.getloadavg()[0]:.1f}"
     )
 
@@ -280,10 +281,11 @@ def main() -> None:
     try:
         for n in args.tables:
             tables = make_tables(n, args.level)
-            cpu = tree_cpu(measured.pid)
+            cpu, main_cpu = tree_cpu(measured.pid), live.cpu_seconds(measured.pid)
             figures = asyncio.run(play_tables(port, tables, args.moves))
             cpu = tree_cpu(measured.pid) - cpu
-            print(report(n, figures, cpu), flush=True)
+            main_cpu = live.cpu_seconds(measured.pid) - main_cpu
+            print(report(n, figures, cpu, main_cpu), flush=True)
             end_tables(tables)
     finally:
         for process in processes:

@@ -1,19 +1,30 @@
-"""The table clock: plays for seats whose time ran out and marks players who left as absent.
+"""The table clock: plays for seats whose time ran out, moves the computer seats and marks players
+who left as absent.
 
 Everything it acts on is in the database (``Match.deadline``, ``Seat.last_seen``), so it keeps no
-timer of its own: ``manage.py run_clock`` calls :func:`tick` every quarter second, and a clock
-process that is stopped and started again (or a second one) simply finds the same deadlines.
-Each action is one ``games.services`` write (row lock, ``seq`` check, events, broadcast after the
-commit), so the clock and the players' own plays never both apply: whichever takes the row lock
-second finds the table changed and does nothing. The rules of what it does are
-``docs/protocol.md`` "Clock, absence, claim and resign".
+timer of its own: :func:`run` calls :func:`tick` every quarter second (sooner when a deadline
+comes first, :func:`next_wake`), and a clock that is stopped and started again (or a second one)
+simply finds the same deadlines. Each action is one ``games.services`` write (row lock, ``seq``
+check, events, broadcast after the commit), so the clock and the players' own plays never both
+apply: whichever takes the row lock second finds the table changed and does nothing. The rules
+of what it does are ``docs/protocol.md`` "Clock, absence, claim and resign".
+
+The clock decides *when*; the computer seats think elsewhere (``games.thinking``): a tick hands
+a computer seat's turn to the thinking workers ahead of its deadline and goes on at once; the
+card is applied when the deadline comes. Timeouts of people (the greedy stand-in, cheap) are
+played within the tick. Where it runs (:class:`Runner`): ``manage.py run_clock``, its own process
+(with Redis, whose channel layer carries its broadcasts to every server), or, without a shared
+layer (``make run``), inside the daphne process on daphne's event loop (``basra_site.asgi``), so
+that its broadcasts reach the sockets there.
 
 Every tick also writes when it ended (``games.models.ClockTick``). A tick that finds the last one
 ended more than :func:`outage_after` ago knows no clock ran meanwhile (a restart, a database
 outage): it first gives every table the time back (``services.resume_clock``), so a restart
 makes nobody absent and plays no timeout for a person who could not play. The web servers beat
-too (``games.models.WebTick``, while they have open sockets); while they are silent the clock
-does nothing and writes no tick, so their outage is given back the same way.
+too (``games.models.WebTick``, every server process from its start for as long as it runs,
+``consumers.ServerBeat``); while they are all silent no server is running: the clock does
+nothing and writes no tick, so their outage is given back the same way. Servers that run with
+nobody connected keep beating, so a table everyone left is not frozen: its absences come.
 """
 
 from __future__ import annotations
