@@ -33,20 +33,42 @@ Usage::
     .venv/bin/python bench/bots_live.py --setup serve --tables 1 5 --moves 20
 
 Figures (this machine: 2 cores shared with other work, PostgreSQL and Redis local; 20 computer
-moves a table; strong bot 400 samples, about 30 ms a move; delay 0.6-1.5 s). Lateness p50 /
-p99, click to card p50, clock CPU per computer move:
+moves a table; strong bot 400 samples, about 25 ms of CPU a move; delay 0.6-1.5 s, so a click to
+card of about 1.05 s is on time). Lateness p50 / p99, click to card p50 / p99, clock CPU per
+computer move (its process and workers), the load average at the end:
 
 Before (one ``run_clock`` process thinking in its tick, every 0.25 s)::
 
-    BEFORE_FIGURES
+    tables=  10 late p50=  810ms p99= 2094ms  click->card 1939 / 2507ms  31 ms/move  load 2.1
+    tables=  50 late p50= 1620ms p99= 2592ms  click->card 2703 / 3889ms  31 ms/move  load 2.6
+    tables= 100 late p50= 2853ms p99= 5891ms  click->card 3915 / 6983ms  29 ms/move  load 2.3
+
+  (Each move first waited for a web server's beat newer than its deadline, up to 1 s, then for
+  the tick, then for the moves of the tables ahead of it in the same tick.)
 
 After (the clock submits to its pool of thinking workers and sleeps until the next deadline)::
 
-    AFTER_FIGURES
+    tables=  10 late p50=   16ms p99=   43ms  click->card 1081 / 1518ms  30 ms/move  load 1.0
+    tables=  50 late p50=   43ms p99=  115ms  click->card 1101 / 1565ms  27 ms/move  load 1.6
+    tables= 100 late p50= 1317ms p99= 3973ms  click->card 2470 / 5067ms  29 ms/move  load 3.9
 
-``make run``'s set-up (SQLite, in-memory layer, ``--setup serve``), click to card p50:
+  Of the 27-30 ms, 5-8 ms are the clock's own process (reading the turn, which rebuilds the
+  table from the log there, and writing the play), the rest the bot's search in the workers.
+  At 100 tables the bots alone want about 1.8 of the 2 cores: the workers fall behind. With
+  another benchmark running on the machine (load average 4-5), the same 50 tables gave p50
+  338 ms, p99 1476 ms.
 
-    SERVE_FIGURES
+``make run``'s set-up (SQLite, in-memory layer, ``--setup serve``), 1 and 5 tables. Before (the
+clock in a process of its own: its broadcasts never reached daphne's sockets, which read the
+table themselves 0.5 s after the deadline, then 1 s later)::
+
+    tables=   1 late p50= 1508ms p99= 1550ms  click->card 2163 / 3007ms
+    tables=   5 late p50= 1508ms p99= 1539ms  click->card 2319 / 3002ms
+
+After (the clock and its workers inside daphne)::
+
+    tables=   1 late p50=   12ms p99=   27ms  click->card  916 / 1515ms
+    tables=   5 late p50=   13ms p99=   29ms  click->card 1030 / 1513ms
 """
 
 from __future__ import annotations
