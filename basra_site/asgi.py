@@ -10,10 +10,21 @@ translation tables) is moved out of the garbage collector's sight with ``gc.free
 ``gc`` docs): a full collection then scans only what the live tables created, and takes a few
 tens of milliseconds instead of about a hundred, a pause every socket of the process waits
 through (measured with bench/live.py at 200 tables).
+
+From its start to its end a server process also runs :data:`serving`: the beat that tells the
+table clock it is up (``games.consumers.ServerBeat``), and, when ``BASRA_CLOCK_IN_SERVER`` (the
+default without a shared channel layer, ``make run``), the table clock itself with its thinking
+workers (``games.clock.Runner``) on this process's event loop, so that its broadcasts reach the
+sockets here. Daphne imports this module after installing Twisted's asyncio reactor: the start
+is hooked to the reactor (:func:`_hook_daphne`). Other ASGI servers (uvicorn) send the ASGI
+lifespan events (:class:`Lifespan`).
 """
 
+import asyncio
 import gc
+import logging
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -26,12 +37,90 @@ from basra_site.websocket import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.workers import AuthMiddlewareStack  # noqa: E402
 
+logger = logging.getLogger(__name__)
+
+
+class Serving:
+    """What a server process runs besides its requests, from its start to its end."""
+
+    def __init__(self) -> None:
+        self.clock = None
+        self.started = False
+
+    def start(self) -> None:
+        """Start the beat, and the clock if ``BASRA_CLOCK_IN_SERVER`` (on the event loop)."""
+        from django.conf import settings
+
+        from games import clock
+        from games.consumers import server_beat
+
+        if self.started:
+            return
+        self.started = True
+        server_beat.start()
+        if settings.BASRA_CLOCK_IN_SERVER:
+            self.clock = clock.Runner()
+            self.clock.start()
+
+    async def stop(self) -> None:
+        """Stop the clock and its workers, then the beat."""
+        from games.consumers import server_beat
+
+        if self.clock is not None:
+            await self.clock.stop()
+            self.clock = None
+        await server_beat.stop()
+        self.started = False
+
+
+#: The one of this process.
+serving = Serving()
+
+
+class Lifespan:
+    """The ASGI lifespan protocol (uvicorn and other servers that send it): :data:`serving`
+    starts with the server and stops with it."""
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    serving.start()
+                except Exception as error:  # noqa: BLE001 - reported to the server, which stops
+                    await send({"type": "lifespan.startup.failed", "message": str(error)})
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await serving.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def _hook_daphne() -> None:
+    """Under daphne (its Twisted reactor installed, not yet running): start :data:`serving` once
+    the reactor's asyncio loop runs, stop it before the reactor shuts down. Elsewhere (tests,
+    management commands) nothing: no reactor is installed, and none is here."""
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if reactor is None or "daphne.server" not in sys.modules:
+        return
+    from twisted.internet.defer import Deferred
+
+    # "startup" fires before the asyncio loop runs: start on the loop's first turn.
+    reactor.callWhenRunning(lambda: reactor.callLater(0, serving.start))
+    reactor.addSystemEventTrigger(
+        "before", "shutdown", lambda: Deferred.fromFuture(asyncio.ensure_future(serving.stop()))
+    )
+
+
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "lifespan": Lifespan(),
     }
 )
+_hook_daphne()
 
 # Long-lived from here on; see the module docstring.
 gc.collect()

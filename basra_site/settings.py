@@ -24,6 +24,10 @@ Environment variables:
                     then frames a second (default 4); frames over it get ``rate_limited``.
     BASRA_DB_THREADS            threads per server process for the live tables' database work
                     (default 1; games/workers.py).
+    BASRA_CLOCK_IN_SERVER       "1": a web server process runs the table clock itself (default
+                    when REDIS_URL is unset, "0" when set: `manage.py run_clock` runs it).
+    BASRA_BOT_WORKERS           processes the computer seats think in, owned by the clock
+                    (default: one per core; 0: within the clock's tick; games/thinking.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -244,6 +248,16 @@ BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
 BASRA_SESSION_RECHECK_SECONDS = float(os.environ.get("BASRA_SESSION_RECHECK_SECONDS", "10"))
 BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
 BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
+# Whether the channel layer reaches every process (Redis), so that the clock's broadcasts reach
+# the web servers' sockets from a process of its own.
+BASRA_SHARED_LAYER = bool(REDIS_URL)
+# Whether a web server process runs the table clock on its own event loop (games/clock.py
+# Runner, started by basra_site/asgi.py): the default without a shared layer, where a clock in
+# another process could not reach the sockets; with Redis, `manage.py run_clock` runs it.
+BASRA_CLOCK_IN_SERVER = env_bool("BASRA_CLOCK_IN_SERVER", not BASRA_SHARED_LAYER)
+# Processes the clock's computer seats think in (games/thinking.py), default one per core; 0:
+# the bots think within the clock's tick.
+BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_count() or 1))))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

@@ -88,37 +88,69 @@ def session_user_is(scope: dict, user: Any) -> bool:
     return current.is_authenticated and current.pk == user.pk
 
 
-#: Seconds between two ``WebTick`` writes of a server process with open sockets; well under
+#: Seconds between two ``WebTick`` writes of a running server process; well under
 #: ``BASRA_CLOCK_OUTAGE_SECONDS`` (default 5), after which the clock takes the servers for down.
 WEB_BEAT_SECONDS = 1.0
 
 
 class ServerBeat:
-    """Tells the clock that this server process is up while it has open sockets.
+    """Tells the clock that this server process is up, from its start for as long as it runs.
 
     One task per process (per event loop) writes ``WebTick`` every :data:`WEB_BEAT_SECONDS`
-    (``liveness.web_seen``) from the first socket opened to the last one closed. When every
-    server is stopped or dead, the beats stop and the clock stands still (``games.clock.tick``).
+    (``liveness.web_seen``). :meth:`start` begins it when the server starts (daphne: once its
+    reactor runs; an ASGI server: the lifespan startup; both ``basra_site.asgi``), whether or not
+    any socket is open, so the clock tells "no server is running" (no beat: it stands still and
+    gives the time back later) from "servers run, nobody is connected" (it goes on: a player
+    who closed the tab is marked absent). A process where nothing called :meth:`start` (an ASGI
+    server without lifespan events, the tests' communicators) beats at least while it has open
+    sockets (:meth:`opened` to :meth:`closed`).
     """
 
     def __init__(self) -> None:
         self.sockets = 0
         self.task: asyncio.Task | None = None
+        #: Beating from the server's start until :meth:`stop`, not only while sockets are open.
+        self.lifelong = False
+
+    def _ensure(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.get_loop() is not loop or self.task.done():
+            # Also a new event loop (each test has its own): the old state belonged to the old.
+            self.sockets = 0
+            self.lifelong = False
+            self.task = loop.create_task(self._beat())
+
+    def start(self) -> None:
+        """The server process started: beat until :meth:`stop` (call on its event loop)."""
+        self._ensure()
+        self.lifelong = True
+
+    async def stop(self) -> None:
+        """The server process stops: no more beats."""
+        task, self.task = self.task, None
+        self.lifelong = False
+        self.sockets = 0
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     def opened(self) -> None:
         """A socket opened in this process (call on the event loop)."""
-        loop = asyncio.get_running_loop()
-        if self.task is None or self.task.get_loop() is not loop or self.task.done():
-            # Also a new event loop (each test has its own): the old count belonged to the old.
-            self.sockets = 0
-            self.task = loop.create_task(self._beat())
+        self._ensure()
         self.sockets += 1
 
     async def closed(self) -> None:
-        """A socket opened with :meth:`opened` closed; the last one stops the beats."""
+        """A socket opened with :meth:`opened` closed; without :meth:`start`, the last one stops
+        the beats."""
         self.sockets -= 1
         task = self.task
-        if self.sockets <= 0 and task is not None and task.get_loop() is asyncio.get_running_loop():
+        if (
+            self.sockets <= 0
+            and not self.lifelong
+            and task is not None
+            and task.get_loop() is asyncio.get_running_loop()
+        ):
             self.task = None
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

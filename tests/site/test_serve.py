@@ -1,10 +1,12 @@
-"""``manage.py serve`` (what ``make run`` starts): daphne and the table clock live and die together."""
+"""``manage.py serve`` (what ``make run`` starts): daphne and the table clock (in daphne's
+process or next to it) live and die together, the clock's thinking workers with them."""
 
 from __future__ import annotations
 
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -45,11 +47,34 @@ def wait_until(predicate, seconds: float = 20) -> bool:
     return False
 
 
-@pytest.fixture
-def served(tmp_path):
+def descendants_of(pid: int) -> list[int]:
+    """Every process below ``pid`` (children, their children...)."""
+    found, pending = [], children_of(pid)
+    while pending:
+        child = pending.pop()
+        found.append(child)
+        pending += children_of(child)
+    return found
+
+
+def is_daphne(pid: int) -> bool:
+    return "daphne" in Path(f"/proc/{pid}/cmdline").read_text()
+
+
+#: ``make run``'s set-up (no shared channel layer): the clock and its thinking workers run
+#: inside daphne, the one child; with ``BASRA_CLOCK_IN_SERVER=0`` (the default with Redis)
+#: ``run_clock`` runs next to daphne, two children.
+SETUPS = {"clock_in_daphne": ("1", 1), "clock_apart": ("0", 2)}
+
+
+@pytest.fixture(params=sorted(SETUPS))
+def served(tmp_path, request):
     """A running ``manage.py serve`` on its own SQLite file and port: (process, port)."""
+    in_server, children = SETUPS[request.param]
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    env["BASRA_CLOCK_IN_SERVER"] = in_server
+    env["BASRA_BOT_WORKERS"] = "1"
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
                    env=env, check=True)
     port = free_port()
@@ -61,9 +86,11 @@ def served(tmp_path):
             return sock.connect_ex(("127.0.0.1", port)) == 0
 
     assert wait_until(listening), "daphne did not start"
-    assert wait_until(lambda: len(children_of(proc.pid)) == 2)
+    assert wait_until(lambda: len(children_of(proc.pid)) == children)
+    # The clock's thinking workers (and multiprocessing's resource tracker) have started.
+    assert wait_until(lambda: len(descendants_of(proc.pid)) >= children + 2)
     yield proc, port
-    for pid in [*children_of(proc.pid), proc.pid]:
+    for pid in [*descendants_of(proc.pid), proc.pid]:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -73,7 +100,7 @@ def served(tmp_path):
 
 def test_a_signal_to_serve_stops_daphne_and_the_clock(served):
     proc, _port = served
-    kids = children_of(proc.pid)
+    kids = descendants_of(proc.pid)
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=20)
     assert wait_until(lambda: all(gone(pid) for pid in kids))
@@ -81,9 +108,35 @@ def test_a_signal_to_serve_stops_daphne_and_the_clock(served):
 
 def test_when_daphne_dies_the_clock_stops_too(served):
     proc, port = served
-    kids = children_of(proc.pid)
-    daphne = [pid for pid in kids if "daphne" in Path(f"/proc/{pid}/cmdline").read_text()]
+    kids = descendants_of(proc.pid)
+    daphne = [pid for pid in children_of(proc.pid) if is_daphne(pid)]
     assert len(daphne) == 1
+    # Killed outright: no shutdown of its own; its clock's workers must not outlive it.
     os.kill(daphne[0], signal.SIGKILL)
     proc.wait(timeout=20)
     assert wait_until(lambda: all(gone(pid) for pid in kids))
+
+
+def test_daphne_beats_from_its_start_with_no_socket_open(served, tmp_path):
+    # The clock tells "servers run, nobody is connected" from "no server is running" by this.
+    def beat() -> str | None:
+        with sqlite3.connect(tmp_path / "serve.sqlite3") as conn:
+            row = conn.execute("SELECT last_seen FROM games_webtick").fetchone()
+        return row and row[0]
+
+    assert wait_until(lambda: beat() is not None)
+    first = beat()
+    assert wait_until(lambda: beat() != first, 5)
+
+
+def test_without_a_shared_layer_the_clock_and_its_workers_run_in_daphne(served, request):
+    proc, _port = served
+    daphne = [pid for pid in children_of(proc.pid) if is_daphne(pid)]
+    workers = [
+        pid for pid in descendants_of(daphne[0])
+        if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
+    ]
+    if request.node.callspec.params["served"] == "clock_in_daphne":
+        assert children_of(proc.pid) == daphne and len(workers) == 1
+    else:
+        assert len(children_of(proc.pid)) == 2 and workers == []

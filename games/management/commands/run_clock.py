@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
-import threading
-from datetime import timedelta
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, InterfaceError, connections
 from django.utils import timezone
@@ -18,37 +18,50 @@ logger = logging.getLogger(__name__)
 
 class Command(BaseCommand):
     help = (
-        "Run the table clock: every --interval seconds, play for the seats whose time ran out "
-        "and mark players who left as absent. Safe to stop and restart at any moment: the "
-        "deadlines are in the database, and a tick after a stop gives the tables the time the "
-        "clock was not running back (no timeouts, no absences for it)."
+        "Run the table clock: every --interval seconds (sooner when a deadline comes first), "
+        "play for the seats whose time ran out and mark players who left as absent; the "
+        "computer seats think in --workers processes of its own. Safe to stop and restart at "
+        "any moment: the deadlines are in the database, and a tick after a stop gives the tables "
+        "the time the clock was not running back (no timeouts, no absences for it)."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
             "--interval", type=float, default=0.25, help="seconds between ticks (default 0.25)"
         )
+        parser.add_argument(
+            "--workers", type=int, default=None,
+            help="thinking processes for the computer seats (default BASRA_BOT_WORKERS, else "
+                 "one per core; 0: the bots think in the tick)",
+        )
         parser.add_argument("--once", action="store_true", help="tick once and exit")
 
-    def handle(self, *args, interval: float, once: bool, **options):
-        stop = threading.Event()
-
-        def request_stop(signum, frame):
-            stop.set()
-
-        signal.signal(signal.SIGTERM, request_stop)
-        signal.signal(signal.SIGINT, request_stop)
-        # A gap of a few intervals is this process's own pace, never an outage.
-        outage = max(liveness.outage_after(), timedelta(seconds=4 * interval))
-        if not once:
-            self.stdout.write(f"Table clock running (every {interval:g} s); Ctrl-C to stop.")
-        while not stop.is_set():
+    def handle(self, *args, interval: float, workers: int | None, once: bool, **options):
+        if once:
+            # One tick, the bots thinking within it.
             try:
-                clock.tick(now=timezone.now(), outage=outage)
+                clock.tick(now=timezone.now())
             except (DatabaseError, InterfaceError):
-                # The database may be restarting: drop the connection, try again next tick.
                 logger.exception("clock: database error")
                 connections.close_all()
-            if once:
-                break
-            stop.wait(interval)
+            return
+        if not settings.BASRA_SHARED_LAYER:
+            self.stderr.write(
+                "No shared channel layer (REDIS_URL): this clock's changes reach no web "
+                "server's sockets until they read the table again. `manage.py serve` runs the "
+                "clock inside daphne instead."
+            )
+        self.stdout.write(f"Table clock running (every {interval:g} s); Ctrl-C to stop.")
+        asyncio.run(self._run(interval, workers))
+
+    async def _run(self, interval: float, workers: int | None) -> None:
+        runner = clock.Runner(interval=interval, workers=workers)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        runner.start()
+        try:
+            await stop.wait()
+        finally:
+            await runner.stop()

@@ -1,4 +1,4 @@
-"""``manage.py serve``: the site (daphne) and the table clock (``run_clock``) as one service."""
+"""``manage.py serve``: the site (daphne) and the table clock as one service."""
 
 from __future__ import annotations
 
@@ -8,18 +8,23 @@ import subprocess
 import sys
 import time
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    """Start daphne and ``run_clock`` side by side and keep them together.
+    """Start daphne and the table clock and keep them together.
 
-    Either stopping stops the other; SIGINT, SIGTERM or SIGHUP to this process stops both; and so
-    does the death of the process that started it (``make run`` killed by its PID), which is
-    noticed within a second because this process is then re-parented.
+    Without a shared channel layer (``BASRA_CLOCK_IN_SERVER``, the default without
+    ``REDIS_URL``: ``make run``) the clock and its thinking workers run inside daphne's process
+    (``basra_site.asgi``), the only place its broadcasts reach the sockets from; with Redis,
+    ``run_clock`` runs next to daphne. Either stopping stops the other; SIGINT, SIGTERM or SIGHUP
+    to this process stops both; and so does the death of the process that started it (``make
+    run`` killed by its PID), which is noticed within a second because this process is then
+    re-parented.
     """
 
-    help = "Serve the site with daphne and run the table clock next to it."
+    help = "Serve the site with daphne and run the table clock in it (or next to it, with Redis)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
@@ -29,12 +34,13 @@ class Command(BaseCommand):
         bindir = os.path.dirname(sys.executable)
         manage = [sys.executable, os.path.abspath(sys.argv[0])]
         children = [
-            subprocess.Popen([*manage, "run_clock"]),
             subprocess.Popen(
                 [os.path.join(bindir, "daphne"), "-b", host, "-p", str(port),
                  "basra_site.asgi:application"]
             ),
         ]
+        if not settings.BASRA_CLOCK_IN_SERVER:
+            children.append(subprocess.Popen([*manage, "run_clock"]))
         stop = []
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, lambda number, _frame: stop.append(number))

@@ -1,0 +1,300 @@
+"""The computer seats think off the clock's loop (games/thinking.py), the clock can run on a web
+server's event loop (games/clock.py ``Runner``), and a server beats from its start
+(games/consumers.py ``ServerBeat``, basra_site/asgi.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import datetime, timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from basra_site import asgi
+from games import actions, clock, consumers, liveness, thinking
+from games.models import Event, Match, Seat, WebTick
+from tests.games.helpers import seated_match
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+@db
+def vs_computer(user, level: str = "strong") -> Match:
+    match = actions.create_table(user=user, players=2, rules={}, rated=False, bots={1: level})
+    return Match.objects.get(pk=match.pk)
+
+
+@db
+def reload(match: Match) -> Match:
+    return Match.objects.get(pk=match.pk)
+
+
+@db
+def plays(match: Match) -> list[tuple[int, str | None]]:
+    return [
+        (e.seat, e.payload.get("bot"))
+        for e in Event.objects.filter(match=match, kind="play").order_by("seq")
+    ]
+
+
+def tick(now: datetime | None = None, **kwargs) -> int:
+    return clock.tick(now=now or timezone.now(), **kwargs)
+
+
+class Gate:
+    """A bot that thinks until let go: ``think(turn)`` blocks on the gate, then chooses as the
+    site does. Counts its calls."""
+
+    def __init__(self) -> None:
+        self.open = threading.Event()
+        self.calls = 0
+
+    def __call__(self, turn):
+        self.calls += 1
+        self.open.wait(10)
+        return actions.choose_card(turn)
+
+
+@pytest.fixture
+def quick_delay(settings):
+    settings.BASRA_BOT_DELAY_SECONDS = (0.2, 0.2)
+    settings.BASRA_ABSENT_GRACE_SECONDS = 10_000
+
+
+async def test_a_strong_bot_move_is_thought_by_a_worker_process_and_applied(
+    make_player, known_decks, quick_delay
+):
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user)
+    assert match.deadline is not None  # dealer 0: the computer (seat 1) plays first
+    executor = thinking.pool(1)
+    submitted = []
+    real_submit = executor.submit
+
+    def spy(function, *args):
+        submitted.append(function)
+        return real_submit(function, *args)
+
+    executor.submit = spy
+    pool = thinking.Thinking(executor)
+    try:
+        assert await db(tick)(thinking=pool) == 0  # handed over, not played in the tick
+        assert match.pk in pool
+        assert (await reload(match)).seq == match.seq
+        await asyncio.wait_for(pool.idle(), 30)
+    finally:
+        pool.close()
+    assert isinstance(pool.executor, ProcessPoolExecutor)
+    assert submitted[-1] is actions.choose_card
+    assert await plays(match) == [(1, "strong")]
+    moved = await reload(match)
+    assert moved.seq > match.seq and pool.applied == 1 and pool.in_flight() == []
+    # Played when its delay was over, not before.
+    play = await db(Event.objects.get)(match=match, kind="play")
+    assert play.created_at >= match.deadline
+
+
+async def test_a_table_in_flight_is_never_submitted_twice(make_player, known_decks, quick_delay):
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user)
+    gate = Gate()
+    pool = thinking.Thinking(ThreadPoolExecutor(2), think=gate)
+    try:
+        for _ in range(4):  # the deadline passes; the clock keeps ticking while the bot thinks
+            await db(tick)(thinking=pool)
+            await asyncio.sleep(0.1)
+        assert gate.calls == 1 and pool.in_flight() == [match.pk]
+        gate.open.set()
+        await asyncio.wait_for(pool.idle(), 10)
+    finally:
+        pool.close()
+    assert gate.calls == 1 and await plays(match) == [(1, "strong")]
+
+
+async def test_a_stale_card_is_dropped_without_error(make_player, known_decks, quick_delay, caplog):
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user)
+    gate = Gate()
+    pool = thinking.Thinking(ThreadPoolExecutor(1), think=gate)
+    try:
+        await db(tick)(thinking=pool)
+        assert gate.calls == 1
+        # While the computer thinks, the person resigns: the table moves on.
+        await db(actions.resign)(user=alice.user, match_id=match.pk)
+        gate.open.set()
+        await asyncio.wait_for(pool.idle(), 10)
+    finally:
+        pool.close()
+    assert (pool.applied, pool.dropped) == (0, 1)
+    assert await plays(match) == []
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+async def test_the_tick_does_not_wait_for_a_slow_bot(make_player, known_decks, quick_delay):
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user)
+
+    def slow(turn):
+        time.sleep(2.0)
+        return actions.choose_card(turn)
+
+    pool = thinking.Thinking(ThreadPoolExecutor(1), think=slow)
+    try:
+        started = time.monotonic()
+        await db(tick)(thinking=pool)
+        assert time.monotonic() - started < 1.0  # the bot is still thinking
+        assert match.pk in pool and (await reload(match)).seq == match.seq
+        await asyncio.wait_for(pool.idle(), 10)
+    finally:
+        pool.close()
+    assert await plays(match) == [(1, "strong")]
+
+
+async def test_a_card_waits_for_the_tables_deadline(make_player, known_decks, settings):
+    # Handed over ahead of the deadline (the thinking overlaps the computer's delay), the card
+    # is played when the delay is over, not when the bot is done.
+    settings.BASRA_BOT_DELAY_SECONDS = (1.0, 1.0)
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user, "greedy")
+    pool = thinking.Thinking(ThreadPoolExecutor(1))
+    try:
+        await db(tick)(thinking=pool)
+        assert match.pk in pool
+        await asyncio.sleep(0.4)
+        assert await plays(match) == []  # thought long ago, waiting for the deadline
+        await asyncio.wait_for(pool.idle(), 10)
+    finally:
+        pool.close()
+    play = await db(Event.objects.get)(match=match, kind="play")
+    assert match.deadline <= play.created_at < match.deadline + timedelta(seconds=0.5)
+
+
+async def test_the_clock_in_the_server_process_reaches_its_sockets(
+    make_player, open_socket, known_decks, settings, monkeypatch
+):
+    # ``make run``: the in-memory layer. The clock runs on this process's loop (as in daphne),
+    # so the computer's card is broadcast to the socket when its delay is over; the socket's
+    # own re-read of the table is put far out of the way.
+    settings.BASRA_BOT_DELAY_SECONDS = (0.6, 0.6)
+    monkeypatch.setattr(consumers, "WAKE_MARGIN", 60.0)
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user, "greedy")
+    runner = clock.Runner(interval=0.1, workers=1)
+    a = await open_socket(f"/ws/table/{match.pk}/", alice.cookie)
+    first = await a.receive_json_from()
+    assert first["round"]["turn"] == 1 and first["deadline"] is not None
+    runner.start()
+    try:
+        moved = await a.receive_json_from(timeout=10)
+        arrived = timezone.now()
+    finally:
+        await runner.stop()
+    assert moved["round"]["last_play"]["seat"] == 1 and moved["round"]["turn"] == 0
+    late = (arrived - datetime.fromisoformat(first["deadline"])).total_seconds()
+    assert -0.05 < late < 0.3
+
+
+async def test_a_computer_plays_at_its_deadline_without_waiting_for_a_beat(
+    make_player, known_decks, quick_delay
+):
+    # People's deadlines wait for the servers' last beat; the computer's move wrongs nobody.
+    alice = await db(make_player)("alice")
+    match = await vs_computer(alice.user, "greedy")
+    await db(liveness.web_seen)(now=match.deadline - timedelta(seconds=1))
+    assert await db(clock.tick)(now=match.deadline) == 1
+    assert await plays(match) == [(1, "greedy")]
+
+
+@db
+def gone_quiet(users, seen_ago: timedelta = timedelta(minutes=10)) -> Match:
+    """A match started ten minutes ago (no clock per play) whose people were last seen
+    ``seen_ago``."""
+    match = seated_match(users)
+    now = timezone.now()
+    Match.objects.filter(pk=match.pk).update(
+        started_at=now - timedelta(minutes=10), move_seconds=None, deadline=None
+    )
+    Seat.objects.filter(match=match).update(last_seen=now - seen_ago)
+    return match
+
+
+@db
+def absent_seats(match: Match) -> list[int]:
+    return list(Seat.objects.filter(match=match, absent=True).values_list("seat", flat=True))
+
+
+@db
+def web_beat() -> datetime | None:
+    return WebTick.objects.filter(pk=WebTick.ONE).values_list("last_seen", flat=True).first()
+
+
+async def test_with_a_server_running_and_no_socket_open_the_clock_marks_absence(
+    make_player, open_socket, settings, monkeypatch
+):
+    # The fault: the beat lived only while sockets were open, so a table everyone left stood
+    # still. The server beats from its start; after its last socket closes the clock goes on.
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    settings.BASRA_CLOCK_OUTAGE_SECONDS = 1
+    monkeypatch.setattr(consumers, "WEB_BEAT_SECONDS", 0.2)
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    consumers.server_beat.start()
+    try:
+        lobby = await open_socket("/ws/lobby/", alice.cookie)
+        await lobby.receive_json_from()
+        # Both closed their table a minute ago; their grace ends 1.4 s from now, after the
+        # outage rule's second.
+        match = await gone_quiet([alice.user, bob.user], timedelta(seconds=60 - 1.4))
+        assert await db(clock.tick)(now=timezone.now()) == 0  # the clock runs; nobody absent
+        await lobby.disconnect()  # the last socket of this server closes
+        actions = 0
+        for _ in range(12):  # the clock goes on ticking
+            await asyncio.sleep(0.2)
+            actions += await db(clock.tick)(now=timezone.now())
+        assert actions == 2  # both marked absent
+        assert timezone.now() - await web_beat() < timedelta(seconds=0.5)  # still beating
+    finally:
+        await consumers.server_beat.stop()
+    assert await absent_seats(match) == [0, 1]
+
+
+async def test_without_any_server_the_clock_still_stands_still(make_player, settings):
+    # "No server is running" (no beat for longer than the outage rule) is still told apart.
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    settings.BASRA_CLOCK_OUTAGE_SECONDS = 1
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await gone_quiet([alice.user, bob.user])
+    await db(liveness.web_seen)(now=timezone.now() - timedelta(seconds=5))
+    assert await db(clock.tick)(now=timezone.now()) == 0
+    assert await absent_seats(match) == []
+
+
+async def test_the_asgi_lifespan_starts_and_stops_the_beat(settings):
+    # Servers that send the ASGI lifespan events (uvicorn): the beat from startup to shutdown,
+    # no socket needed. (Daphne starts it from its reactor: tests/site/test_serve.py.)
+    settings.BASRA_CLOCK_IN_SERVER = False
+    inbox: asyncio.Queue = asyncio.Queue()
+    outbox: list[dict] = []
+
+    async def send(message):
+        outbox.append(message)
+
+    await inbox.put({"type": "lifespan.startup"})
+    app = asyncio.ensure_future(
+        asgi.application({"type": "lifespan", "asgi": {"version": "3.0"}}, inbox.get, send)
+    )
+    for _ in range(100):
+        if await web_beat() is not None:
+            break
+        await asyncio.sleep(0.05)
+    first = await web_beat()
+    assert outbox == [{"type": "lifespan.startup.complete"}] and first is not None
+    await inbox.put({"type": "lifespan.shutdown"})
+    await asyncio.wait_for(app, 5)
+    assert outbox[-1] == {"type": "lifespan.shutdown.complete"}
+    assert consumers.server_beat.task is None and not asgi.serving.started
