@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from channels.db import database_sync_to_async
+
 from games import actions, reads
 from games.models import Event, Match
 
@@ -75,3 +77,23 @@ def strings_in(value: Any) -> set[str]:
         for item in value:
             found |= strings_in(item)
     return found
+
+
+def table_path(match_id: int) -> str:
+    """The websocket path of table ``match_id``."""
+    return f"/ws/table/{match_id}/"
+
+
+@database_sync_to_async
+def log_size(match_id: int) -> tuple[int, int]:
+    """(Match.seq, number of events): both unchanged when a request was refused."""
+    return Match.objects.get(pk=match_id).seq, Event.objects.filter(match_id=match_id).count()
+
+
+async def expect_error(comm, code: str) -> dict:
+    """The next message on ``comm``: an ``error`` with ``code`` and a message."""
+    message = await comm.receive_json_from()
+    assert message["type"] == "error", message
+    assert message["code"] == code, message
+    assert message["message"]
+    return message

@@ -22,7 +22,14 @@ from games import cache as table_cache
 from games.actions import seating
 from games.models import Event, Match
 from tests.conftest import communicator
-from tests.games.helpers import seated_match, strings_in, timeless
+from tests.games.helpers import (
+    expect_error,
+    log_size,
+    seated_match,
+    strings_in,
+    table_path,
+    timeless,
+)
 
 
 def log_out(cookie: str) -> None:
@@ -38,24 +45,6 @@ SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 db = database_sync_to_async
-
-
-def table_path(match_id: int) -> str:
-    return f"/ws/table/{match_id}/"
-
-
-@db
-def log_size(match_id: int) -> tuple[int, int]:
-    """(Match.seq, number of events): both unchanged when a request was refused."""
-    return Match.objects.get(pk=match_id).seq, Event.objects.filter(match_id=match_id).count()
-
-
-async def expect_error(comm, code: str) -> dict:
-    message = await comm.receive_json_from()
-    assert message["type"] == "error", message
-    assert message["code"] == code, message
-    assert message["message"]
-    return message
 
 
 # --- lobby -----------------------------------------------------------------------------------

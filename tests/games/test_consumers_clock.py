@@ -13,15 +13,11 @@ from django.utils import timezone
 from games import actions, broadcast, clock, consumers, liveness, reads
 from games.actions import presence
 from games.models import ClockTick, Event, Match, Seat, WebTick
-from tests.games.helpers import seated_match
+from tests.games.helpers import expect_error, seated_match, table_path
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 db = database_sync_to_async
-
-
-def table_path(match_id: int) -> str:
-    return f"/ws/table/{match_id}/"
 
 
 @db
@@ -47,14 +43,6 @@ def make_absent(match: Match, present_user, seat: int) -> None:
     actions.player_seen(match_id=match.pk, user=present_user, now=later)
     assert actions.mark_absent(match_id=match.pk, now=later) == 1
     assert Seat.objects.get(match=match, seat=seat).absent
-
-
-async def expect_error(comm, code: str) -> dict:
-    message = await comm.receive_json_from()
-    assert message["type"] == "error", message
-    assert message["code"] == code, message
-    assert message["message"]
-    return message
 
 
 async def test_claim_over_the_socket(make_player, open_socket, known_decks, settings):

@@ -26,34 +26,16 @@ from games import actions, broadcast, consumers, liveness, reads
 from games.actions import presence
 from games.models import Event, Match, Seat
 from tests.conftest import communicator, ws_headers
-from tests.games.helpers import seated_match, strings_in
+from tests.games.helpers import expect_error, log_size, seated_match, strings_in, table_path
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 db = database_sync_to_async
 
 
-def table_path(match_id: int) -> str:
-    return f"/ws/table/{match_id}/"
-
-
-@db
-def log_size(match_id: int) -> tuple[int, int]:
-    """(Match.seq, number of events): both unchanged when a request was refused."""
-    return Match.objects.get(pk=match_id).seq, Event.objects.filter(match_id=match_id).count()
-
-
 @db
 def last_seen(match_id: int, seat: int):
     return Seat.objects.get(match_id=match_id, seat=seat).last_seen
-
-
-async def expect_error(comm, code: str) -> dict:
-    message = await comm.receive_json_from()
-    assert message["type"] == "error", message
-    assert message["code"] == code, message
-    assert message["message"]
-    return message
 
 
 @pytest.fixture
