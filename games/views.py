@@ -205,7 +205,7 @@ def table_labels() -> dict:
             "and the players' own client seeds (%(algorithm)s)."
         ),
         "clientSeeds": _("Client seeds"),
-        "computerSeed": _("(none: computer)"),
+        "computerSeed": _("(none)"),
         "seedsAtStart": _("Fixed when the match starts."),
         "serverSeed": _("Server seed"),
         "serverSeedHidden": _("Kept secret until the match is over."),
