@@ -13,6 +13,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import actions, reads, records
@@ -215,8 +216,8 @@ def table_labels() -> dict:
         "checkCommitment": _("Commitment"),
         "checkDealer": _("Round %(number)s: first dealer"),
         "checkDeck": _("Round %(number)s: deck"),
-        "matches": _("matches"),
-        "doesNotMatch": _("DOES NOT match"),
+        "matches": pgettext("a fair-shuffle check", "matches"),
+        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
         "allMatch": _("Every round matches: the decks are the ones the seeds give."),
         "roundsDiffer": _("Does not match: %(rounds)s."),
         "commitmentDiffers": _("The server seed does not match the commitment."),
