@@ -129,7 +129,10 @@ class SeatRow:
     ``user_id``/``username``: the person's, ``None`` for a computer seat (a person the computer
     replaced keeps them); ``bot``: the computer level playing the seat now, ``""`` for a person;
     ``absent``: marked absent by the clock; ``timeouts``: timeouts in a row;
-    ``resign_offered``: offered to resign, waiting for the partner (``games.models.Seat``).
+    ``resign_offered``: offered to resign, waiting for the partner; ``client_seed``: the
+    person's seed for the fair shuffle (``games.models.Seat``), never in :meth:`to_dict`: a
+    ``state`` message shows it to its own seat only, and to everyone once the match started
+    (``Match.client_seeds``).
     """
 
     seat: int
@@ -139,6 +142,7 @@ class SeatRow:
     absent: bool = False
     timeouts: int = 0
     resign_offered: bool = False
+    client_seed: str = ""
 
     def to_dict(self) -> dict:
         """The seat's object in a ``state`` message (``docs/protocol.md`` "state")."""
@@ -174,7 +178,8 @@ def seat_rows(match: Match) -> tuple[SeatRow, ...]:
         for values in Seat.objects.filter(match_id=match.pk)
         .order_by("seat")
         .values_list(
-            "seat", "user_id", "user__username", "bot", "absent", "timeouts", "resign_offered"
+            "seat", "user_id", "user__username", "bot", "absent", "timeouts", "resign_offered",
+            "client_seed",
         )
     )
     if match.status != Match.Status.OPEN:

@@ -15,6 +15,7 @@ from enum import StrEnum
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.engine import shuffle
 
 #: How many tables that have not started yet one person may sit at when opening another: an
 #: abandoned open table stays in the lobby, so one person must not be able to fill it.
@@ -52,6 +53,12 @@ class ErrorCode(StrEnum):
     BAD_BOT = "bad_bot"
     BOT_NOT_RATED = "bot_not_rated"
     TOO_MANY_OPEN_TABLES = "too_many_open_tables"
+    # A client seed of the fair shuffle (RULES.md, "Provably fair shuffle" 2).
+    CLIENT_SEED_EMPTY = "client_seed_empty"
+    CLIENT_SEED_TOO_LONG = "client_seed_too_long"
+    CLIENT_SEED_NEWLINE = "client_seed_newline"
+    CLIENT_SEED_NOT_PRINTABLE = "client_seed_not_printable"
+    SEEDS_FIXED = "seeds_fixed"
     # The computer, absence and endings.
     NOT_BOT_SEAT = "not_bot_seat"
     REPLACED_BY_BOT = "replaced_by_bot"
@@ -94,6 +101,13 @@ MESSAGES = {
         "You already sit at %(count)s tables waiting for players: start or leave one of them "
         "before opening another."
     ),
+    ErrorCode.CLIENT_SEED_EMPTY: _("Your client seed is empty: type at least one character."),
+    ErrorCode.CLIENT_SEED_TOO_LONG: _("Your client seed is too long: at most 64 characters."),
+    ErrorCode.CLIENT_SEED_NEWLINE: _("Your client seed must be on one line, without a line break."),
+    ErrorCode.CLIENT_SEED_NOT_PRINTABLE: _(
+        "Your client seed may hold only plain ASCII letters, digits, punctuation and spaces."
+    ),
+    ErrorCode.SEEDS_FIXED: _("The match has started: the client seeds can no longer change."),
     ErrorCode.NOT_BOT_SEAT: _("That seat is not played by the computer."),
     ErrorCode.REPLACED_BY_BOT: _(
         "You were away too long: the computer plays your seat for the rest of this match."
@@ -152,6 +166,29 @@ _ENGINE_REASONS = {
     "no_round": ErrorCode.NOT_YOUR_TURN,
     "match_over": ErrorCode.MATCH_OVER,
 }
+
+
+#: The fair shuffle's ``SeedError.reason`` values for a person's client seed and their codes.
+_SEED_REASONS = {
+    "empty": ErrorCode.CLIENT_SEED_EMPTY,
+    "too_long": ErrorCode.CLIENT_SEED_TOO_LONG,
+    "newline": ErrorCode.CLIENT_SEED_NEWLINE,
+    "not_printable": ErrorCode.CLIENT_SEED_NOT_PRINTABLE,
+}
+
+
+def check_client_seed(seed: object) -> str:
+    """``seed`` if it is a valid client seed for a person (RULES.md, "Provably fair shuffle" 2).
+
+    :raises GameError: ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline`` or
+        ``client_seed_not_printable``, from ``games.engine.shuffle.check_client_seed``'s reason.
+    """
+    try:
+        shuffle.check_client_seed(seed)
+    except engine.SeedError as error:
+        code = _SEED_REASONS.get(error.reason, ErrorCode.CLIENT_SEED_NOT_PRINTABLE)
+        raise GameError(code) from None
+    return seed
 
 
 def from_engine(error: engine.BasraError) -> GameError:

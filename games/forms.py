@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.actions.seating import DEFAULT_MOVE_SECONDS
 from games.engine import Rules
+from games.errors import GameError, check_client_seed
 from games.models import MOVE_SECONDS, bot_choices
 
 #: Bounds of the target score a table may play to. 11 lets a casual match end in one round
@@ -17,6 +18,43 @@ BONUS_MAX = 100
 DEFAULTS = Rules()
 #: The clock choice meaning "no time limit" (casual tables only).
 NO_CLOCK = "none"
+
+
+#: What the client seed fields say (RULES.md, "Provably fair shuffle" 2).
+CLIENT_SEED_HELP = _(
+    "Your browser picked it at random; you may change it until the match starts. Every deck is "
+    "shuffled from it, the other players' seeds and the site's secret seed, which the site "
+    "commits to before anyone sits down and reveals when the match is over, so anyone can check "
+    "every deck."
+)
+
+
+def client_seed_field() -> forms.CharField:
+    """The client seed of the person creating or joining a table, filled by the browser
+    (``static/games/live.js``, ``data-client-seed``) and checked by :func:`clean_client_seed`."""
+    return forms.CharField(
+        label=_("Your client seed"), required=False, strip=False, help_text=CLIENT_SEED_HELP,
+        widget=forms.TextInput(attrs={
+            "data-client-seed": "", "maxlength": 64, "autocomplete": "off", "spellcheck": "false",
+            "class": "seed-input",
+        }),
+    )
+
+
+def clean_client_seed(form: forms.Form) -> str | None:
+    """The form's client seed; ``None`` when the request sent no such field at all (the server
+    then draws one: ``games.actions.seating.new_client_seed``).
+
+    :raises forms.ValidationError: the translated message of the ``client_seed_*`` error
+        (``games.errors.check_client_seed``): empty, over 64 characters, a line break, or a
+        character outside printable ASCII.
+    """
+    if form.add_prefix("client_seed") not in form.data:
+        return None
+    try:
+        return check_client_seed(form.cleaned_data.get("client_seed", ""))
+    except GameError as error:
+        raise forms.ValidationError(error.message, code=error.code.value) from None
 
 
 def seat_choices() -> list[tuple[str, str]]:
@@ -94,6 +132,8 @@ class CreateTableForm(forms.Form):
         ),
     )
 
+    client_seed = client_seed_field()
+
     ADVANCED_FIELDS = (
         "majority_points", "basra_points", "jack_basra_points", "card_points", "seven_diamonds",
     )
@@ -105,6 +145,9 @@ class CreateTableForm(forms.Form):
     def basic_fields(self):
         """The bound fields shown at the top of the form, in order."""
         return [self[name] for name in self.fields if name not in self.ADVANCED_FIELDS]
+
+    def clean_client_seed(self) -> str | None:
+        return clean_client_seed(self)
 
     def clean(self):
         data = super().clean()
@@ -211,5 +254,5 @@ class PlayComputerForm(CreateTableForm):
         return [self[name] for name in self.SEAT_FIELDS.values()]
 
     def basic_fields(self):
-        """The table options shown at the top (players, target, clock)."""
-        return [self["players"], self["target"], self["move_seconds"]]
+        """The table options shown at the top (players, target, clock), and the client seed."""
+        return [self["players"], self["target"], self["move_seconds"], self["client_seed"]]

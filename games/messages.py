@@ -45,6 +45,7 @@ class TableInfo:
     result: str = ""
     scores: tuple[int, int] = (0, 0)
     last_play_by: dict | None = None
+    shuffle: dict | None = None
 
 
 def play_by(seat: int | None, payload: dict) -> dict:
@@ -125,8 +126,10 @@ def state_messages(
 ) -> dict[int | None, dict]:
     """The ``state`` message (``docs/protocol.md``) for each of ``seats`` (``None``: spectator).
 
-    Everything but ``you`` and ``round.hand`` is built once. A seat's hand comes only from that
-    seat's engine view, so a message never holds another seat's cards. ``now`` (default
+    Everything but ``you``, ``client_seed`` and ``round.hand`` is built once. A seat's hand comes
+    only from that seat's engine view, so a message never holds another seat's cards; the
+    server seed is in ``match.shuffle`` only once the match is over (``TableInfo.shuffle``), and
+    ``client_seed`` is the seat's own seed while the table is open (``None`` otherwise). ``now`` (default
     ``timezone.now()``) is the server time written into the message, so that a client counts
     down to ``deadline`` whatever its own clock says.
     """
@@ -142,6 +145,7 @@ def state_messages(
             "players": info.players,
             "rated": info.rated,
             "rules": rules,
+            "shuffle": info.shuffle,
         },
         "seats": [seat.to_dict() for seat in info.seats],
         "you": None,
@@ -170,9 +174,15 @@ def state_messages(
             "scores": list(live.scores) if live is not None else list(info.scores),
             "reason": info.result or Match.Result.TARGET.value,
         }
+    # Before the start each person sees their own client seed, to keep or change it.
+    own_seeds = (
+        {s.seat: s.client_seed for s in info.seats if s.user_id is not None and not s.bot}
+        if info.status == Match.Status.OPEN
+        else {}
+    )
     messages: dict[int | None, dict] = {}
     for seat in seats:
-        message = dict(base, you=seat)
+        message = dict(base, you=seat, client_seed=own_seeds.get(seat))
         if public_round is not None:
             if seat is None:
                 message["round"] = public_round

@@ -33,6 +33,8 @@ class Match(models.Model):
     a side resigned, or the match was aborted before its first play.
     ``move_seconds`` is the time per play (``None``: no clock); ``deadline`` is when the seat to
     move runs out, or for a computer seat when it plays (``None``: nobody is waiting on a clock).
+    ``server_seed`` and ``client_seeds``: the provably fair shuffle's seeds (RULES.md, "Provably
+    fair shuffle"); the server seed is revealed only once the match is over.
     """
 
     class Status(models.TextChoices):
@@ -83,6 +85,15 @@ class Match(models.Model):
     # in the same transaction as every change to a seat (joins, absences, takeovers, ...), so a
     # cached seating is never used after a change, nor after a rolled-back one.
     seating_token = models.UUIDField(default=uuid.uuid4, editable=False)
+    # The provably fair shuffle (RULES.md, "Provably fair shuffle (basra-shuffle/1)"): drawn from
+    # ``secrets`` when the table is created and never sent anywhere until the match is over
+    # (only its commitment is); "" for a match dealt before the fair shuffle.
+    server_seed = models.CharField(
+        _("server seed"), max_length=64, blank=True, default="", editable=False
+    )
+    # The seats' client seeds in seat order, fixed when the match starts (``""`` for a computer
+    # seat); empty until then and for a match dealt before the fair shuffle.
+    client_seeds = models.JSONField(_("client seeds"), default=list, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("match")
@@ -96,6 +107,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return _("Match %(id)s") % {"id": self.pk}
+
+    @property
+    def fair(self) -> bool:
+        """Whether this match deals by the provably fair shuffle (it has a server seed)."""
+        return bool(self.server_seed)
 
 
 #: The computer levels' names people read, by level; the levels are ``games.engine.bots.BOTS``.
@@ -117,7 +133,8 @@ class Seat(models.Model):
     ``games.liveness.HEARTBEAT_SECONDS``, on disconnect); ``absent`` is set by the clock after a
     disconnection longer than the grace period or three timeouts in a row (``timeouts`` counts
     them), and cleared when the player comes back. ``resign_offered``: the player offered to
-    resign and waits for the partner (4 players).
+    resign and waits for the partner (4 players). ``client_seed``: the person's seed for the fair
+    shuffle, changeable until the start.
     """
 
     match = models.ForeignKey(
@@ -139,6 +156,9 @@ class Seat(models.Model):
     absent = models.BooleanField(_("absent"), default=False)
     timeouts = models.PositiveSmallIntegerField(_("timeouts in a row"), default=0)
     resign_offered = models.BooleanField(_("offered to resign"), default=False)
+    # The person's client seed (RULES.md, "Provably fair shuffle" 2), theirs to change until
+    # the match starts, then copied into ``Match.client_seeds``; ``""`` for a computer seat.
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True, default="")
 
     class Meta:
         verbose_name = _("seat")

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from games import engine
+from games.engine import shuffle
 from games.cache import SeatRow, cache, seat_rows
 from games.errors import GameError
 from games.messages import TableInfo, play_by, state_messages
@@ -33,6 +34,25 @@ def last_play_by(match: Match) -> dict | None:
         .first()
     )
     return None if row is None else play_by(*row)
+
+
+def shuffle_info(match: Match) -> dict | None:
+    """The public fair-shuffle data of ``match`` (RULES.md, "Provably fair shuffle").
+
+    ``{"algorithm": "basra-shuffle/1", "commitment": hex, "client_seeds": [one per seat] or
+    None before the start, "server_seed": hex once the match is over, else None}``; ``None``
+    for a match dealt before the fair shuffle (no server seed). The server seed is read here and
+    nowhere else that a message, page or record is built from.
+    """
+    if not match.server_seed:
+        return None
+    finished = match.status == Match.Status.FINISHED
+    return {
+        "algorithm": shuffle.ALGORITHM,
+        "commitment": shuffle.commitment(match.server_seed),
+        "client_seeds": list(match.client_seeds) if match.status != Match.Status.OPEN else None,
+        "server_seed": match.server_seed if finished else None,
+    }
 
 
 def table_info(match: Match, seats: Sequence[SeatRow], events: Sequence[Event] = ()) -> TableInfo:
@@ -59,6 +79,7 @@ def table_info(match: Match, seats: Sequence[SeatRow], events: Sequence[Event] =
         result=str(match.result or ""),
         scores=(scores[0], scores[1]),
         last_play_by=last or last_play_by(match),
+        shuffle=shuffle_info(match),
     )
 
 
@@ -111,7 +132,9 @@ def open_tables() -> list[dict]:
 
     Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``, ``seats``
     (``[{"seat", "username", "bot"}]`` of the taken seats; ``username`` null and ``bot`` a level
-    for a computer seat), ``created_by`` (username), ``created_at`` (ISO 8601).
+    for a computer seat), ``created_by`` (username), ``created_at`` (ISO 8601), ``commitment``
+    (the fair shuffle's, RULES.md "Provably fair shuffle" 1; ``None`` for a table opened before
+    it).
     """
     matches = (
         Match.objects.filter(status=Match.Status.OPEN)
@@ -139,6 +162,7 @@ def open_tables() -> list[dict]:
             ],
             "created_by": m.created_by.get_username(),
             "created_at": m.created_at.isoformat(),
+            "commitment": shuffle.commitment(m.server_seed) if m.server_seed else None,
         }
         for m in matches
     ]

@@ -11,4 +11,6 @@ urlpatterns = [
     path("table/<int:match_id>/", views.table, name="table"),
     path("table/<int:match_id>/join/", views.table_join, name="table_join"),
     path("table/<int:match_id>/leave/", views.table_leave, name="table_leave"),
+    path("table/<int:match_id>/seed/", views.table_seed, name="table_seed"),
+    path("match/<int:match_id>/record.json", views.match_record, name="match_record"),
 ]

@@ -8,14 +8,15 @@ exactly the table as it is, before the socket connects.
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games import actions, reads
+from games import actions, reads, records
 from games.errors import GameError
 from games.forms import CreateTableForm, PlayComputerForm
 from games.models import Match, bot_choices, bot_display_name
@@ -42,6 +43,8 @@ def _url_templates() -> dict:
         "table": pattern("table"),
         "join": pattern("table_join"),
         "leave": pattern("table_leave"),
+        "seed": pattern("table_seed"),
+        "record": pattern("match_record"),
     }
 
 
@@ -77,6 +80,11 @@ def common_labels() -> dict:
         "takeSeat": _("Take this seat"),
         "perPlay": _("%(seconds)s s per play"),
         "noClock": _("No clock"),
+        "commitment": _("Commitment"),
+        "commitmentTitle": _(
+            "SHA-256 of the site's secret seed for this table, published before anyone sits "
+            "down; the seed itself is revealed when the match is over."
+        ),
     }
 
 
@@ -185,6 +193,36 @@ def table_labels() -> dict:
         "reasonResignPair": _("%(names)s resigned."),
         "reasonYouResigned": _("You resigned."),
         "reasonSideResigned": _("Your side resigned."),
+        # The provably fair shuffle (RULES.md, "Provably fair shuffle"): seeds and the verifier.
+        "yourSeed": _("Your client seed"),
+        "seedHelp": _(
+            "Your browser picked it at random; you may change it until the match starts. Every "
+            "deck is shuffled from it, the other players' seeds and the site's secret seed."
+        ),
+        "changeSeed": _("Change"),
+        "fairTitle": _("Fair shuffle"),
+        "fairIntro": _(
+            "Every deck comes from the site's secret seed, committed to before anyone sat down, "
+            "and the players' own client seeds (%(algorithm)s)."
+        ),
+        "clientSeeds": _("Client seeds"),
+        "computerSeed": _("(none)"),
+        "seedsAtStart": _("Fixed when the match starts."),
+        "serverSeed": _("Server seed"),
+        "serverSeedHidden": _("Kept secret until the match is over."),
+        "verify": _("Verify every deck"),
+        "verifying": _("Checking…"),
+        "downloadRecord": _("Download the game record"),
+        "checkCommitment": _("Commitment"),
+        "checkDealer": _("Round %(number)s: first dealer"),
+        "checkDeck": _("Round %(number)s: deck"),
+        "matches": pgettext("a fair-shuffle check", "matches"),
+        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
+        "allMatch": _("Every round matches: the decks are the ones the seeds give."),
+        "roundsDiffer": _("Does not match: %(rounds)s."),
+        "commitmentDiffers": _("The server seed does not match the commitment."),
+        "verifyFailed": _("The check could not run: %(error)s"),
+        "noWebCrypto": _("This browser cannot compute HMAC-SHA256 here (Web Crypto needs HTTPS)."),
     }
 
 
@@ -269,6 +307,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             rules=form.rules(),
             rated=form.rated,
             move_seconds=form.clock(),
+            client_seed=form.cleaned_data["client_seed"],
         )
     except GameError as error:
         messages.error(request, error.message)
@@ -296,6 +335,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
             rated=False,
             move_seconds=form.clock(),
             bots=form.bots(),
+            client_seed=form.cleaned_data["client_seed"],
         )
     except GameError as error:
         messages.error(request, error.message)
@@ -326,7 +366,10 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     a ``seat`` field that seat (an empty one, or a computer's before the start).
 
     A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
-    back with an error message (an empty ``seat`` means no choice). An unknown table is a 404.
+    back with an error message (an empty ``seat`` means no choice). ``client_seed``: the
+    person's seed for the fair shuffle (the browser draws one); a bad one takes no seat and
+    comes back as an error message; none at all: the server draws one. An unknown table is a
+    404.
     """
     table_url = reverse("table", kwargs={"match_id": match_id})
     if (response := _login_then(request, table_url)) is not None:
@@ -342,10 +385,49 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
             return redirect(table_url)
         seat = number
     try:
-        actions.join_table(user=request.user, match_id=match_id, seat=seat)
+        actions.join_table(
+            user=request.user, match_id=match_id, seat=seat,
+            client_seed=request.POST.get("client_seed"),
+        )
     except GameError as error:
         messages.error(request, error.message)
     return redirect(table_url)
+
+
+@require_POST
+def table_seed(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Change one's client seed (field ``client_seed``) before the match starts, back to the
+    table page; a bad seed, a change after the start or no seat there is an error message."""
+    table_url = reverse("table", kwargs={"match_id": match_id})
+    if (response := _login_then(request, table_url)) is not None:
+        return response
+    try:
+        actions.set_client_seed(
+            user=request.user, match_id=match_id,
+            client_seed=request.POST.get("client_seed", ""),
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("Your client seed is changed."))
+    return redirect(table_url)
+
+
+@require_GET
+def match_record(request: HttpRequest, match_id: int) -> JsonResponse:
+    """The finished match's game record, ``basra-record/1`` with its ``"shuffle"`` and the
+    revealed server seed (``games.records.match_record``), as a JSON download.
+
+    404 while the match is not over: the record holds every deck, and the server seed opens
+    every deck still to come.
+    """
+    match = get_object_or_404(Match, pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        raise Http404(_("The record is published when the match is over."))
+    url = request.build_absolute_uri(reverse("table", kwargs={"match_id": match.pk}))
+    response = JsonResponse(records.match_record(match, url=url), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="basra-match-{match.pk}.json"'
+    return response
 
 
 @require_POST

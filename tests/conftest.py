@@ -144,7 +144,9 @@ def seeded_deck(seed: int) -> list[str]:
 
 @pytest.fixture
 def known_decks(monkeypatch):
-    """Deal reproducible decks (seed 1, 2, ...) and let seat 0 deal the first round.
+    """Deal reproducible decks (seed 1, 2, ...) and let seat 0 deal the first round, in place of
+    the fair shuffle (``seating.shuffled_deck`` and ``seating.first_dealer``, whose seeds are
+    ignored here).
 
     :returns: the list of decks dealt so far, in order.
     """
@@ -152,10 +154,10 @@ def known_decks(monkeypatch):
 
     dealt: list[list[str]] = []
 
-    def deck() -> list[str]:
+    def deck(server_seed: str, client_seeds: list[str], round_number: int) -> list[str]:
         dealt.append(seeded_deck(len(dealt) + 1))
         return list(dealt[-1])
 
     monkeypatch.setattr(seating, "shuffled_deck", deck)
-    monkeypatch.setattr(seating, "first_dealer", lambda players: 0)
+    monkeypatch.setattr(seating, "first_dealer", lambda server_seed, client_seeds: 0)
     return dealt

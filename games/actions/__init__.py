@@ -2,7 +2,8 @@
 funnel (``games.actions.funnel.run``: lock or compare-and-set, seats, engine, events, save,
 broadcast on commit). The protocol these actions serve is ``docs/protocol.md``.
 
-- ``seating``: open a table, take and leave seats, the start and each deal.
+- ``seating``: open a table, take and leave seats, the client seeds, the start and each deal
+  (the provably fair shuffle).
 - ``play``: a person's card, the computer's card, the card played when time runs out.
 - ``presence``: heartbeats, absence, return, the computer taking over, the time given back
   after an outage.
@@ -38,6 +39,7 @@ from games.actions.seating import (
     create_table,
     join_table,
     leave_table,
+    set_client_seed,
 )
 
 __all__ = [
@@ -64,4 +66,5 @@ __all__ = [
     "player_seen",
     "resign",
     "resume_clock",
+    "set_client_seed",
 ]

@@ -1,18 +1,27 @@
-"""Seating: opening a table, taking and leaving seats, and the start of the match (the first deal).
+"""Seating: opening a table, taking and leaving seats, the client seeds, and the start of the match
+(the first deal).
+
+Every deck comes from the provably fair shuffle ``basra-shuffle/1`` (RULES.md, "Provably fair
+shuffle"; ``games.engine.shuffle``): a table's server seed is drawn when it is created and kept
+in ``Match.server_seed`` (only its commitment is shown until the match is over); each person
+brings a client seed (``Seat.client_seed``, changeable until the start), a computer seat ``""``;
+the seeds are fixed at the start (``Match.client_seeds``, the ``start`` event), and round ``r``'s
+deck is ``shuffle.deck(server_seed, client_seeds, r)``.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from games import engine
 from games.actions import funnel
 from games.actions.funnel import Change, require_login
+from games.engine import shuffle
 from games.engine.bots import BOTS
-from games.errors import MAX_OPEN_TABLES, GameError
+from games.errors import MAX_OPEN_TABLES, GameError, check_client_seed
 from games.models import MOVE_SECONDS, Event, Match, Seat
 
 #: The order seats are filled in (RULES.md "Four players": creator 0, partner 2, then 1, 3).
@@ -23,21 +32,46 @@ DEFAULT_MOVE_SECONDS = 30
 DECK_CODES = tuple(card.code for card in engine.full_deck())
 
 
-def shuffled_deck() -> list[str]:
-    """A fresh 52-card deck order, ``deck[0]`` on top, shuffled with the OS's randomness.
+def shuffled_deck(server_seed: str, client_seeds: Sequence[str], round_number: int) -> list[str]:
+    """Round ``round_number``'s deck order as 52 card codes, ``deck[0]`` on top.
 
-    ``secrets.SystemRandom`` draws from ``os.urandom``, so no seed exists that a client could
-    guess; the order is stored in the round's ``deal`` event (STYLE.md, "In this project" 2).
-    Tests replace this function to deal a known deck.
+    ``basra-shuffle/1`` (RULES.md, "Provably fair shuffle" 5): ``shuffle.deck(server_seed,
+    client_seeds, round_number)``, ``round_number`` 1 for the match's first round, extra rounds
+    counted too. A match with no server seed (created before the fair shuffle) gets a fresh
+    ``secrets.SystemRandom`` shuffle instead. Either way the order is stored in the round's
+    ``deal`` event, so a replay never shuffles (STYLE.md, "In this project" 2). Tests replace
+    this function to deal a known deck.
+
+    :raises games.engine.SeedError: a seed the shuffle refuses (never one stored by the actions).
     """
-    deck = list(DECK_CODES)
-    secrets.SystemRandom().shuffle(deck)
-    return deck
+    if not server_seed:
+        deck = list(DECK_CODES)
+        secrets.SystemRandom().shuffle(deck)
+        return deck
+    return [card.code for card in shuffle.deck(server_seed, client_seeds, round_number)]
 
 
-def first_dealer(players: int) -> int:
-    """The dealer of a match's first round, drawn at random (RULES.md leaves it open)."""
-    return secrets.randbelow(players)
+def first_dealer(server_seed: str, client_seeds: Sequence[str]) -> int:
+    """The dealer of a match's first round: ``shuffle.first_dealer`` (RULES.md, "Provably fair
+    shuffle" 5), or ``secrets.randbelow`` for a match with no server seed (one seat per client
+    seed). Tests replace this function."""
+    if not server_seed:
+        return secrets.randbelow(len(client_seeds))
+    return shuffle.first_dealer(server_seed, client_seeds)
+
+
+def new_client_seed() -> str:
+    """A client seed for a person whose request brought none (16 hex digits from ``secrets``).
+
+    The site's pages always send the one the browser drew; this is for other callers (scripts,
+    tests), and the person may still change it before the start (:func:`set_client_seed`).
+    """
+    return secrets.token_hex(8)
+
+
+def _client_seed(client_seed: str | None) -> str:
+    """:raises GameError: a ``client_seed_*`` code unless ``None`` or a valid seed."""
+    return new_client_seed() if client_seed is None else check_client_seed(client_seed)
 
 
 def _check_clock(rated: bool, move_seconds: int | None) -> None:
@@ -70,6 +104,7 @@ def create_table(
     rated: bool,
     move_seconds: int | None = DEFAULT_MOVE_SECONDS,
     bots: Mapping[int, str] | None = None,
+    client_seed: str | None = None,
     now: datetime | None = None,
 ) -> Match:
     """Open a table; ``user`` takes seat 0 and the computer the seats in ``bots``.
@@ -83,13 +118,17 @@ def create_table(
         only at a casual table.
     :param bots: ``{seat: level}``, a level of ``games.engine.bots.BOTS`` for seats 1 and up.
         When they fill the table with the creator it starts at once.
+    :param client_seed: the creator's client seed (RULES.md, "Provably fair shuffle" 2);
+        ``None``: one from :func:`new_client_seed`.
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
         ``bot_not_rated``; ``too_many_open_tables`` (``user`` already sits at
-        ``MAX_OPEN_TABLES`` tables that have not started).
+        ``MAX_OPEN_TABLES`` tables that have not started); ``client_seed_empty``,
+        ``client_seed_too_long``, ``client_seed_newline``, ``client_seed_not_printable``.
     """
     require_login(user)
+    creator_seed = _client_seed(client_seed)
     if players not in SEAT_ORDER or not isinstance(rules, dict):
         raise GameError("bad_rules")
     options = dict(rules)
@@ -118,11 +157,16 @@ def create_table(
             rated=bool(rated),
             scores=[0, 0],
             move_seconds=move_seconds,
+            server_seed=shuffle.new_server_seed(),
         )
 
     def body(change: Change) -> Match:
         match = change.match
-        seats = [Seat.objects.create(match=match, seat=0, user=user, last_seen=change.now)]
+        seats = [
+            Seat.objects.create(
+                match=match, seat=0, user=user, last_seen=change.now, client_seed=creator_seed
+            )
+        ]
         seats += Seat.objects.bulk_create(
             [Seat(match=match, seat=seat, bot=level) for seat, level in sorted(bots.items())]
         )
@@ -138,21 +182,30 @@ def create_table(
 
 
 def join_table(
-    *, user: Any, match_id: int, seat: int | None = None, now: datetime | None = None
+    *,
+    user: Any,
+    match_id: int,
+    seat: int | None = None,
+    client_seed: str | None = None,
+    now: datetime | None = None,
 ) -> int:
     """Take a seat of an open table; the match starts when the last seat is taken.
 
     Without ``seat``, the next empty seat in the order 0, 1 (2 players) or 0, 2, 1, 3 (4 players;
     RULES.md "Four players"). With ``seat``, that seat: an empty one, or a computer's (the person
-    replaces the computer there, before the start only). Starting appends ``start`` (the names by
-    seat and a random first dealer) and ``deal`` (round 1 with a fresh ``secrets`` shuffle).
+    replaces the computer there, before the start only). ``client_seed``: the person's client
+    seed (RULES.md, "Provably fair shuffle" 2; ``None``: one from :func:`new_client_seed`).
+    Starting appends ``start`` (the names by seat, the first dealer and the fixed client seeds)
+    and ``deal`` (round 1's deck from the fair shuffle): :func:`start`.
 
     :returns: the seat taken.
     :raises GameError: ``login_required``, ``not_found``, ``already_seated``, ``table_full``
         (no empty seat, or the match already started), ``seat_taken`` (``seat`` is a person's or
-        not a seat).
+        not a seat); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
+        ``client_seed_not_printable`` (checked first: nothing is changed).
     """
     require_login(user)
+    seed = _client_seed(client_seed)
 
     def body(change: Change) -> int:
         match = change.match
@@ -171,7 +224,10 @@ def join_table(
             taken_seat = free[0]
         if taken_seat in free:
             seats.append(
-                Seat.objects.create(match=match, seat=taken_seat, user=user, last_seen=change.now)
+                Seat.objects.create(
+                    match=match, seat=taken_seat, user=user, last_seen=change.now,
+                    client_seed=seed,
+                )
             )
         elif (
             isinstance(taken_seat, int)
@@ -181,7 +237,8 @@ def join_table(
             taken = by_number[taken_seat]
             payload["replaced_bot"] = taken.bot
             taken.user, taken.bot, taken.last_seen = user, "", change.now
-            taken.save(update_fields=["user", "bot", "last_seen"])
+            taken.client_seed = seed
+            taken.save(update_fields=["user", "bot", "last_seen", "client_seed"])
         else:
             raise GameError("seat_taken")
         change.changed_seating()
@@ -195,19 +252,59 @@ def join_table(
     return funnel.run(match_id, body, now=now)
 
 
+def set_client_seed(*, user: Any, match_id: int, client_seed: str) -> None:
+    """Change one's client seed (RULES.md, "Provably fair shuffle" 2) before the match starts.
+
+    Nothing is logged: the seeds are logged once they are fixed, in the ``start`` event. No one
+    else is told (the seeds are shown to everyone at the start).
+
+    :raises GameError: ``login_required``; ``client_seed_empty``, ``client_seed_too_long``,
+        ``client_seed_newline``, ``client_seed_not_printable``; ``not_found``, ``not_seated``;
+        ``seeds_fixed`` (the match has started).
+    """
+    require_login(user)
+    seed = check_client_seed(client_seed)
+
+    def body(change: Change) -> None:
+        mine = next((s for s in change.seat_models() if s.user_id == user.pk), None)
+        if mine is None:
+            raise GameError("not_seated")
+        if change.match.status != Match.Status.OPEN:
+            raise GameError("seeds_fixed")
+        mine.client_seed = seed
+        mine.save(update_fields=["client_seed"])
+
+    funnel.run(match_id, body)
+
+
 def start(change: Change, seats: list[Seat]) -> None:
-    """Start the match (every seat taken): the ``start`` and the first ``deal`` events."""
+    """Start the match (every seat taken): the ``start`` and the first ``deal`` events.
+
+    The client seeds are fixed here (``Match.client_seeds``: each person's ``Seat.client_seed``,
+    ``""`` for a computer seat) and logged in ``start`` with the algorithm and the commitment;
+    the first dealer is :func:`first_dealer` of the seeds (RULES.md, "Provably fair shuffle" 5).
+    A match with no server seed (opened before the fair shuffle) logs no shuffle data.
+    """
     match = change.match
     ordered = sorted(seats, key=lambda s: s.seat)
-    dealer = first_dealer(match.players)
-    change.log(
-        Event.Kind.START,
-        {
-            "seats": [s.name for s in ordered],
-            "bots": [s.bot or None for s in ordered],
-            "dealer": dealer,
-        },
-    )
+    client_seeds = [s.client_seed if s.user_id is not None else "" for s in ordered]
+    payload: dict[str, Any] = {
+        "seats": [s.name for s in ordered],
+        "bots": [s.bot or None for s in ordered],
+    }
+    if match.fair:
+        # Not one of the funnel's MATCH_FIELDS: written here, once, under the row lock (a
+        # start always takes it: it changes seats).
+        match.client_seeds = client_seeds
+        Match.objects.filter(pk=match.pk).update(client_seeds=client_seeds)
+        payload |= {
+            "algorithm": shuffle.ALGORITHM,
+            "commitment": shuffle.commitment(match.server_seed),
+            "client_seeds": client_seeds,
+        }
+    dealer = first_dealer(match.server_seed, client_seeds)
+    payload["dealer"] = dealer
+    change.log(Event.Kind.START, payload)
     change.begin(engine.Match(engine.Rules.from_dict(match.rules), dealer=dealer))
     deal(change)
     match.status = Match.Status.PLAYING
@@ -216,8 +313,14 @@ def start(change: Change, seats: list[Seat]) -> None:
 
 
 def deal(change: Change) -> None:
-    """Deal the next round from a fresh shuffle and log the whole deck order (``deal``)."""
-    deck = shuffled_deck()
+    """Deal the next round and log its whole deck order (``deal``).
+
+    The deck is :func:`shuffled_deck` of the match's seeds for the next round's number
+    (1 for the first; every round of the match counts, extra rounds too).
+    """
+    match = change.match
+    number = change.live.round_number + 1
+    deck = shuffled_deck(match.server_seed, list(match.client_seeds or ()), number)
     change.deal(deck)
     live = change.live
     change.log(

@@ -43,6 +43,31 @@
     ]);
   }
 
+  /** A fresh client seed for the fair shuffle (RULES.md, "Provably fair shuffle" 2), picked here
+   * in the browser, not by the site: 16 bytes of crypto.getRandomValues as 32 hex digits. */
+  function randomSeed() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  /** Give every empty client-seed input ([data-client-seed]) under root a random seed, and enable
+   * the hidden ones (disabled in the page so that, without this script, the server draws one). */
+  function fillSeeds(root) {
+    (root || document).querySelectorAll("input[data-client-seed]").forEach(function (input) {
+      if (!input.value) input.value = randomSeed();
+      input.disabled = false;
+    });
+  }
+
+  /** A join form: a POST form with a hidden client seed drawn here. */
+  function joinForm(action, csrfToken, label, buttonClass) {
+    var form = postForm(action, csrfToken, label, buttonClass);
+    form.insertBefore(el("input", {type: "hidden", name: "client_seed", value: randomSeed(),
+                                   dataset: {clientSeed: ""}}), form.lastChild);
+    return form;
+  }
+
   var SUIT_SYMBOLS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
 
   /** Split a card code ("10H", "7D") into {rank, suit}. */
@@ -219,6 +244,6 @@
   window.Basra = {
     fmt: fmt, el: el, config: config, postForm: postForm, parseCard: parseCard,
     cardName: cardName, cardNode: cardNode, cardBack: cardBack, botIcon: botIcon, LiveSocket: LiveSocket,
-    showStatus: showStatus,
+    showStatus: showStatus, randomSeed: randomSeed, fillSeeds: fillSeeds, joinForm: joinForm,
   };
 })();

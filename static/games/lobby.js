@@ -46,7 +46,7 @@
     } else {
       actions.appendChild(el("a", {class: "button secondary", href: url("table", row.id), text: L.watch}));
       if (cfg.username !== null && taken < row.players) {
-        actions.appendChild(B.postForm(url("join", row.id), cfg.csrfToken, L.join));
+        actions.appendChild(B.joinForm(url("join", row.id), cfg.csrfToken, L.join));
       }
     }
     return el("li", {class: "table-row", dataset: {matchId: row.id}}, [
@@ -58,6 +58,9 @@
         el("span", {class: "chip", text: row.move_seconds ? B.fmt(L.perPlay, {seconds: row.move_seconds}) : L.noClock}),
       ]),
       el("ol", {class: "seat-chips"}, seats.map(seatChip)),
+      row.commitment ? el("p", {class: "commitment", title: L.commitmentTitle}, [
+        L.commitment + " ", el("code", {class: "commitment-hex", text: row.commitment}),
+      ]) : null,
       actions,
     ]);
   }
@@ -69,6 +72,9 @@
         : el("p", {class: "empty-note", text: L.noTables})
     );
   }
+
+  // The client seeds of the create forms and of the join buttons drawn in the page.
+  B.fillSeeds(document);
 
   // "Play the computer": show the seat choices of the chosen number of players only.
   var computerForm = document.getElementById("computer-form");

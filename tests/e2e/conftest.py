@@ -31,6 +31,11 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+#: The database each running site serves, by its base URL (for the tests that must reach behind
+#: the browser, e.g. to tamper with a match's log and see the page notice).
+DATABASE_URLS: dict[str, str] = {}
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -101,6 +106,7 @@ def site_url(tmp_path_factory):
             )
         url = f"http://127.0.0.1:{port}"
         _wait_until_serving(url, server, log_path)
+        DATABASE_URLS[url] = env["DATABASE_URL"]
         yield url
     finally:
         for process in (server, clock):
@@ -127,6 +133,12 @@ def _wait_until_serving(url: str, server: subprocess.Popen, log_path: Path) -> N
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             time.sleep(0.2)
     raise RuntimeError(f"daphne did not start:\n{log_path.read_text(errors='replace')}")
+
+
+@pytest.fixture
+def site_database_url(site_url) -> str:
+    """The ``DATABASE_URL`` of the site under test (SQLite file or scratch PostgreSQL)."""
+    return DATABASE_URLS[site_url]
 
 
 @pytest.fixture(scope="module")

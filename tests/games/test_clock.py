@@ -99,6 +99,8 @@ def test_two_players_against_the_computer_start_at_once(users, known_decks):
     assert event_kinds(match) == ["join", "join", "start", "deal"]
     assert match.events.get(seq=2).payload == {"bot": "greedy"}
     start = match.events.get(kind="start").payload
+    assert start["client_seeds"][1] == ""  # a computer seat's client seed
+    del start["algorithm"], start["commitment"], start["client_seeds"]
     assert start == {"seats": ["alice", "bot:greedy"], "bots": [None, "greedy"], "dealer": 0}
     seats = list(match.seats.values_list("seat", "user", "bot"))
     assert seats == [(0, users[0].pk, ""), (1, None, "greedy")]

@@ -20,6 +20,7 @@ from django.urls import reverse
 from games import actions, engine, reads
 from games import cache as table_cache
 from games.actions import seating
+from games.engine import shuffle
 from games.models import Event, Match
 from tests.conftest import communicator
 from tests.games.helpers import (
@@ -122,14 +123,20 @@ async def test_state_message_fields(make_player, open_socket, known_decks):
     comm = await open_socket(table_path(match.pk), bob.cookie)
     view = await comm.receive_json_from()
     assert set(view) == {"type", "seq", "prev_seq", "match", "seats", "you", "round", "scores",
-                         "target", "round_results", "result", "deadline", "move_seconds", "now"}
+                         "target", "round_results", "result", "deadline", "move_seconds", "now",
+                         "client_seed"}
+    assert view["client_seed"] is None  # one's own seed is shown only until the start
     # Seat 1 moves first: its 30 seconds run from the start, in the server's time.
     assert view["move_seconds"] == 30
     assert view["deadline"] == match.deadline.isoformat()
     assert match.deadline == match.started_at + timedelta(seconds=30)
     assert 0 < (match.deadline - datetime.fromisoformat(view["now"])).total_seconds() <= 30
+    seeds = await db(lambda: [s.client_seed for s in match.seats.order_by("seat")])()
     assert view["match"] == {"id": match.pk, "status": "playing", "players": 2, "rated": True,
-                             "rules": match.rules}
+                             "rules": match.rules, "shuffle": {
+                                 "algorithm": "basra-shuffle/1",
+                                 "commitment": shuffle.commitment(match.server_seed),
+                                 "client_seeds": seeds, "server_seed": None}}
     assert view["you"] == 1 and view["seq"] == match.seq
     assert view["scores"] == [0, 0] and view["target"] == 61
     assert view["round_results"] == [] and view["result"] is None
@@ -152,6 +159,12 @@ async def test_open_table_state(make_player, open_socket):
     comm = await open_socket(table_path(match.pk), alice.cookie)
     view = await comm.receive_json_from()
     assert view["match"]["status"] == "open" and view["you"] == 0
+    # The commitment from the creation on; one's own client seed only, until the start.
+    assert view["match"]["shuffle"] == {
+        "algorithm": "basra-shuffle/1", "commitment": shuffle.commitment(match.server_seed),
+        "client_seeds": None, "server_seed": None}
+    seat = await db(lambda: match.seats.get(seat=0))()
+    assert view["client_seed"] == seat.client_seed and len(seat.client_seed) == 16
     assert view["round"] is None and view["seats"] == [
         {"seat": 0, "username": "alice", "side": 0, "bot": None, "absent": False,
          "resign_offer": False}]
@@ -341,13 +354,23 @@ async def play_match_over_sockets(players, match, spectator_cookie=None):
 
 
 async def check_no_leaks(match_id: int, received: dict) -> int:
-    """Every message only shows its own seat's hand; returns the number of messages checked."""
+    """Every message only shows its own seat's hand, and the server seed only once the match is
+    over (then always); returns the number of messages checked."""
     checked = 0
     hands_after = await hands_by_seq(match_id)
+    match = await db(Match.objects.get)(pk=match_id)
+    server_seed = match.server_seed
+    assert len(server_seed) == 64
     for seat, messages in received.items():
         previous = None
         for message in messages:
             assert {"deck", "stock"}.isdisjoint(strings_in(message))
+            revealed = message["match"]["shuffle"]["server_seed"]
+            if message["result"] is None:
+                assert revealed is None
+                assert not any(server_seed in text for text in strings_in(message))
+            else:
+                assert message["match"]["status"] == "finished" and revealed == server_seed
             hands = hands_after[message["seq"]]
             # round_results names the leftover cards of rounds already over: those codes are
             # dealt again in the next round's fresh deck, so they are checked apart, below.

@@ -15,6 +15,7 @@ from games import actions, engine, reads
 from games import cache as table_cache
 from games import log as event_log
 from games.actions import funnel, seating
+from games.engine import shuffle
 from games.models import Event, Match, Seat
 from games.errors import GameError
 from tests.games.helpers import (
@@ -102,8 +103,12 @@ def test_four_player_seating_order_and_start(users, known_decks):
     assert match.started_at is not None
     assert event_kinds(match) == ["join", "join", "join", "join", "start", "deal"]
     start = match.events.get(kind="start")
+    seeds = [s.client_seed for s in match.seats.order_by("seat")]
+    assert all(seeds) and match.client_seeds == seeds
     assert start.payload == {
-        "seats": ["alice", "carol", "bob", "dave"], "bots": [None, None, None, None], "dealer": 0}
+        "seats": ["alice", "carol", "bob", "dave"], "bots": [None, None, None, None], "dealer": 0,
+        "algorithm": "basra-shuffle/1", "commitment": shuffle.commitment(match.server_seed),
+        "client_seeds": seeds}
     deal = match.events.get(kind="deal")
     assert deal.payload == {"round": 1, "dealer": 0, "deck": known_decks[0]}
     assert sorted(deal.payload["deck"]) == sorted(c.code for c in engine.full_deck())
@@ -229,8 +234,8 @@ def test_ten_is_accepted_as_t(users, monkeypatch):
     deck = [c.code for c in engine.full_deck()]
     deck.remove("10H")
     deck.insert(0, "10H")
-    monkeypatch.setattr(seating, "shuffled_deck", lambda: list(deck))
-    monkeypatch.setattr(seating, "first_dealer", lambda players: 0)
+    monkeypatch.setattr(seating, "shuffled_deck", lambda *seeds: list(deck))
+    monkeypatch.setattr(seating, "first_dealer", lambda *seeds: 0)
     match = seated_match(users[:2])
     bob = users_by_seat(match)[1]
     seq = actions.play_card(user=bob, match_id=match.pk, card="TH", seq=match.seq)

@@ -1,0 +1,70 @@
+"""A match's game record (``basra-record/1``, RULES.md "Game record"), built from its event log.
+
+The one writer of a match's record for the site: the record download (``games.views``) goes
+through :func:`match_record`. The record carries the whole deck of every round (the ``deal``
+events), so a replay never shuffles, and, for a match dealt by the provably fair shuffle, its
+``"shuffle"`` (algorithm, commitment, client seeds, and the server seed once the match is over),
+which ``python -m games.engine.shuffle verify RECORD.json`` checks without the site.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import log, reads
+from games.models import Event, Match
+
+#: The ``pool`` header of a table of 2 and of 4 (RULES.md, "Game record").
+POOLS = {2: "1v1", 4: "partnership"}
+
+
+def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
+    """``match``'s ``basra-record/1`` record, JSON-ready (RULES.md, "Game record").
+
+    Shape: ``{"format", "rules", "seats", "rounds": [{"dealer", "deck", "plays", "timeouts"?}],
+    "headers": {"site", "match", "date", "finished", "rated", "pool", "event", "result",
+    "winner", "termination"}, "shuffle"?}``. A round's ``timeouts`` lists the indices of its plays
+    the clock made (only when there are some). ``"shuffle"`` is ``games.reads.shuffle_info``
+    without its ``null`` server seed: ``server_seed`` appears only once the match is over; a match
+    dealt before the fair shuffle has no ``"shuffle"``. Ratings headers are left out (there are
+    no ratings yet). Two queries (the events; the row is the caller's).
+
+    :param url: the match's address, for the ``match`` header.
+    """
+    events = list(
+        Event.objects.filter(
+            match_id=match.pk, kind__in=log.ENGINE_KINDS
+        ).order_by("seq").values_list("kind", "payload")
+    )
+    record = log.record_from_events(match.rules, events)
+    index, played = -1, 0
+    for kind, payload in events:
+        if kind == Event.Kind.DEAL:
+            index += 1
+            played = 0
+        elif kind == Event.Kind.PLAY:
+            if payload.get("timeout") is True:
+                record["rounds"][index].setdefault("timeouts", []).append(played)
+            played += 1
+    finished = match.status == Match.Status.FINISHED
+    scores = match.scores if len(match.scores or ()) == 2 else [0, 0]
+    record["headers"] = {
+        "site": "Basra",
+        "match": url,
+        "date": match.started_at.isoformat() if match.started_at else None,
+        "finished": match.finished_at.isoformat() if finished and match.finished_at else None,
+        "rated": match.rated,
+        "pool": POOLS.get(match.players, ""),
+        "event": "",
+        "result": f"{scores[0]}-{scores[1]}",
+        "winner": match.winner_side if finished else None,
+        "termination": str(match.result or "") if finished else "",
+    }
+    shuffle = reads.shuffle_info(match)
+    if shuffle is not None:
+        if shuffle["server_seed"] is None:
+            del shuffle["server_seed"]
+        if shuffle["client_seeds"] is None:
+            shuffle["client_seeds"] = []
+        record["shuffle"] = shuffle
+    return record
