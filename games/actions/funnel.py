@@ -47,7 +47,7 @@ T = TypeVar("T")
 #: The ``Match`` fields an action may change after creating the row (saved together).
 MATCH_FIELDS = [
     "seq", "status", "started_at", "finished_at", "scores", "winner_side", "result", "deadline",
-    "seating_token",
+    "seating_token", "client_seeds",
 ]
 
 #: How each play that named the ``seq`` it was made against was written, in this process:

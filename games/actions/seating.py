@@ -293,10 +293,7 @@ def start(change: Change, seats: list[Seat]) -> None:
         "bots": [s.bot or None for s in ordered],
     }
     if match.fair:
-        # Not one of the funnel's MATCH_FIELDS: written here, once, under the row lock (a
-        # start always takes it: it changes seats).
-        match.client_seeds = client_seeds
-        Match.objects.filter(pk=match.pk).update(client_seeds=client_seeds)
+        match.client_seeds = client_seeds  # saved with the row (funnel.MATCH_FIELDS)
         payload |= {
             "algorithm": shuffle.ALGORITHM,
             "commitment": shuffle.commitment(match.server_seed),
