@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "games.ratings.apps.RatingsConfig",
 ]
 
 MIDDLEWARE = [
