@@ -114,14 +114,24 @@ def _recent_match(own_seat) -> RecentMatch:
     side = own_seat.seat % 2
     others = [seat for seat in match.seats.all() if seat.pk != own_seat.pk]
     finished = match.status == match.Status.FINISHED
+    # How it ended, not only who won: a claim or a resignation is not a plain "Lost 0–0".
     if not finished:
         result = gettext("Playing")
     elif match.winner_side is None:
-        result = gettext("Unfinished")
+        result = (
+            gettext("Aborted before the first play") if match.result == "abort"
+            else gettext("Unfinished")
+        )
     elif match.winner_side == side:
-        result = gettext("Won")
+        result = {
+            "claim": gettext("Won on a claim (the opponent left)"),
+            "resign": gettext("Won: the opponents resigned"),
+        }.get(match.result, gettext("Won"))
     else:
-        result = gettext("Lost")
+        result = {
+            "claim": gettext("Lost on a claim (away from the table)"),
+            "resign": gettext("Lost: resigned"),
+        }.get(match.result, gettext("Lost"))
     scores = match.scores or []
     score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else ""
     return RecentMatch(
