@@ -104,6 +104,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # Each side's win chances on the table page of a rated match.
+                "games.ratings.context_processors.win_chances",
             ],
         },
     },
@@ -241,6 +243,9 @@ BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
 # Frames one socket may send: a burst of this many, then this many a second (games/consumers.py).
 BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
 BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
+
+# Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
+BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

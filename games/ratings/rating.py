@@ -234,7 +234,13 @@ class SideChance:
 
     @property
     def percent(self) -> int:
+        """The chance in whole percent."""
         return round(self.chance * 100)
+
+    @property
+    def players(self) -> list[tuple[str, str]]:
+        """``(name, shown rating)`` of each player of the side."""
+        return list(zip(self.names, self.ratings))
 
 
 def shown(rating: float, deviation: float) -> str:

@@ -202,3 +202,19 @@ def test_head_to_head(client):
     assert len(re.findall(r'<a href="/table/\d+/">', html)) == 3
     assert client.get(reverse("head_to_head", args=["amira", "amira"])).status_code == 404
     assert client.get(reverse("head_to_head", args=["amira", "x" * 10_000])).status_code == 404
+
+
+def test_the_table_page_of_a_rated_match_shows_each_sides_win_chance(client):
+    amira, karim = make_user("amira"), make_user("karim")
+    PlayerRating.objects.create(user=amira, pool="1v1", rating=1900, deviation=50, matches=9,
+                                last_rated_at=timezone.now())
+    match = rated_match([amira, karim])
+    html = client.get(reverse("table", args=[match.pk])).content.decode()
+    assert 'id="win-chances"' in html
+    assert '<bdi>amira</bdi> (<span class="rating">1900</span>)' in html
+    assert '<bdi>karim</bdi> (<span class="rating">1500?</span>)' in html
+    shown = [int(p) for p in re.findall(r"<strong>(\d+)%</strong>", html)]
+    assert len(shown) == 2 and sum(shown) == 100 and shown[0] > 70
+    casual = rated_match([make_user("nour"), make_user("omar")], rated=False)
+    assert 'id="win-chances"' not in client.get(reverse("table", args=[casual.pk])).content.decode()
+    assert 'id="win-chances"' not in client.get(reverse("lobby")).content.decode()
