@@ -218,3 +218,22 @@ def test_the_table_page_of_a_rated_match_shows_each_sides_win_chance(client):
     casual = rated_match([make_user("nour"), make_user("omar")], rated=False)
     assert 'id="win-chances"' not in client.get(reverse("table", args=[casual.pk])).content.decode()
     assert 'id="win-chances"' not in client.get(reverse("lobby")).content.decode()
+
+
+def test_the_navigation_bar_in_english_and_arabic(client):
+    amira = make_user("amira")
+    html = client.get(reverse("lobby")).content.decode()
+    assert '<a href="/" aria-current="page">Lobby</a>' in html
+    assert '<a href="/ladder/">Ladder</a>' in html
+    assert "My matches" not in html
+    client.force_login(amira)
+    arabic = client.get(reverse("ladder", args=["1v1"]), HTTP_ACCEPT_LANGUAGE="ar")
+    html = arabic.content.decode()
+    assert 'dir="rtl"' in html
+    assert '<a href="/">الصالة</a>' in html
+    assert '<a href="/ladder/" aria-current="page">سلّم الترتيب</a>' in html
+    assert '<a href="/players/amira/">الملف الشخصي</a>' in html
+    assert '<a href="/players/amira/matches/">مبارياتي</a>' in html
+    for english in (">Lobby<", ">Ladder<", ">Profile<", ">My matches<", ">Established<", ">Provisional<",
+                    ">Rank<", "Nobody is on this ladder yet."):
+        assert english not in html, english
