@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import actions
 from games.models import Match, Seat
 from games.ratings.ladder import PER_PAGE
-from games.ratings.models import PlayerRating
+from games.ratings.models import PlayerRating, RatingChange
 from tests.ratings.helpers import lose, rated_match
 
 pytestmark = pytest.mark.django_db
@@ -237,3 +237,38 @@ def test_the_navigation_bar_in_english_and_arabic(client):
     for english in (">Lobby<", ">Ladder<", ">Profile<", ">My matches<", ">Established<", ">Provisional<",
                     ">Rank<", "Nobody is on this ladder yet."):
         assert english not in html, english
+
+
+def test_profile_totals_come_from_the_round_ends(client):
+    from games.models import Event
+    from games.ratings.profile import totals
+    from tests.games.helpers import play_out
+
+    amira, karim = make_user("amira"), make_user("karim")
+    match = actions.create_table(user=amira, players=2, rules={"target": 1}, rated=True)
+    actions.join_table(user=karim, match_id=match.pk)
+    play_out(match)
+    match.refresh_from_db()
+    ends = [e.payload["breakdown"] for e in Event.objects.filter(match=match, kind="round_end")]
+    assert ends and match.result == "target"
+    got = totals(amira)
+    assert got["matches"] == 1 and got["wins"] + got["losses"] == 1
+    assert got["basras_per_match"] == sum(b["basras"][0] for b in ends)
+    assert got["points_per_round"] == round(sum(b["total"][0] for b in ends) / len(ends), 1)
+    assert RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_partnership_win_chances_weigh_each_side(client):
+    from games.ratings.rating import win_chances
+
+    users = [make_user(n) for n in ("amira", "karim", "nour", "omar")]
+    for user, rating in zip(users, (1900, 1500, 1500, 1500)):
+        PlayerRating.objects.create(user=user, pool="partnership", rating=rating, deviation=50,
+                                    matches=20, last_rated_at=timezone.now())
+    match = rated_match(users)
+    chances = win_chances(match)
+    amira_side = next(i for i, side in enumerate(chances) if "amira" in side.names)
+    assert len(chances[0].names) == 2 and len(chances[1].names) == 2
+    assert 0.6 < chances[amira_side].chance < 0.85  # a 200-point edge of the side's mean
+    html = client.get(reverse("table", args=[match.pk])).content.decode()
+    assert html.count('class="side-chance"') == 2 and "&amp;" in html
