@@ -69,13 +69,16 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
         listed = rows.filter(user__username__icontains=query)
     else:
         listed = rows
-    paginator = Paginator(listed.select_related("user"), PER_PAGE)
+    # The page's ids first (deep pages skip index entries, not table rows), then its rows.
+    paginator = Paginator(listed.values_list("pk", flat=True), PER_PAGE)
     page, error = _page(paginator, request.GET.get("page"))
     if error:
         status, message = 404, error
     entries: list[Row] = []
     if page is not None:
-        objects = list(page.object_list)
+        ids = list(page.object_list)
+        found = PlayerRating.objects.select_related("user").in_bulk(ids)
+        objects = [found[pk] for pk in ids if pk in found]
         if query:
             ranks = ranks_of(rows, [row.pk for row in objects])
         else:
