@@ -133,7 +133,10 @@ def _recent_match(own_seat) -> RecentMatch:
             "resign": gettext("Lost: resigned"),
         }.get(match.result, gettext("Lost"))
     scores = match.scores or []
-    score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else ""
+    # A match that ended (claim, resignation, abort) before any round was scored has no score
+    # worth showing: "Lost: resigned" says it, "0–0" would only mislead.
+    early = finished and match.result not in ("", "target") and not any(scores)
+    score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 and not early else ""
     return RecentMatch(
         url=reverse("table", kwargs={"match_id": match.pk}),
         opponents=[_opponent(seat) for seat in others if seat.seat % 2 != side],

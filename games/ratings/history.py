@@ -171,7 +171,9 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
             partners=[_person(seat) for seat in others if seat.seat % 2 == side],
             outcome=outcome,
             result=text,
-            score=f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else "",
+            # Ended before any round was scored (a claim, a resignation, an abort): no "0–0".
+            score=f"{scores[side]}–{scores[1 - side]}"
+            if len(scores) == 2 and (match.result == "target" or any(scores)) else "",
             change="" if delta is None else (f"+{delta}" if delta >= 0 else f"−{-delta}"),
             rating_after=shown(change.rating_after, change.deviation_after) if change else "",
         ))

@@ -137,6 +137,7 @@ def test_profile_shows_ratings_chart_totals_and_how_matches_ended(client):
     assert "<dt>Matches</dt><dd>2</dd>" in html and "<dt>Win rate</dt><dd>50%</dd>" in html
     assert "Lost on a claim (away from the table)" in html
     assert "Won: the opponents resigned" in html
+    assert "0–0" not in html  # both ended before a round was scored
     assert f'href="/table/{claimed.pk}/"' in html
     assert 'href="/players/amira/matches/"' in html
 
