@@ -114,16 +114,29 @@ def _recent_match(own_seat) -> RecentMatch:
     side = own_seat.seat % 2
     others = [seat for seat in match.seats.all() if seat.pk != own_seat.pk]
     finished = match.status == match.Status.FINISHED
+    # How it ended, not only who won: a claim or a resignation is not a plain "Lost 0–0".
     if not finished:
         result = gettext("Playing")
     elif match.winner_side is None:
-        result = gettext("Unfinished")
+        result = (
+            gettext("Aborted before the first play") if match.result == "abort"
+            else gettext("Unfinished")
+        )
     elif match.winner_side == side:
-        result = gettext("Won")
+        result = {
+            "claim": gettext("Won on a claim (the opponent left)"),
+            "resign": gettext("Won: the opponents resigned"),
+        }.get(match.result, gettext("Won"))
     else:
-        result = gettext("Lost")
+        result = {
+            "claim": gettext("Lost on a claim (away from the table)"),
+            "resign": gettext("Lost: resigned"),
+        }.get(match.result, gettext("Lost"))
     scores = match.scores or []
-    score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 else ""
+    # A match that ended (claim, resignation, abort) before any round was scored has no score
+    # worth showing: "Lost: resigned" says it, "0–0" would only mislead.
+    early = finished and match.result not in ("", "target") and not any(scores)
+    score = f"{scores[side]}–{scores[1 - side]}" if len(scores) == 2 and not early else ""
     return RecentMatch(
         url=reverse("table", kwargs={"match_id": match.pk}),
         opponents=[_opponent(seat) for seat in others if seat.seat % 2 != side],

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "games.ratings.apps.RatingsConfig",
 ]
 
 MIDDLEWARE = [
@@ -108,6 +109,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # Each side's win chances on the table page of a rated match.
+                "games.ratings.context_processors.win_chances",
             ],
         },
     },
@@ -258,6 +261,9 @@ BASRA_CLOCK_IN_SERVER = env_bool("BASRA_CLOCK_IN_SERVER", not BASRA_SHARED_LAYER
 # Processes the clock's computer seats think in (games/thinking.py), default one per core; 0:
 # the bots think within the clock's tick.
 BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_count() or 1))))
+
+# Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
+BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

@@ -7,6 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("games.ratings.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
 ]

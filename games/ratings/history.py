@@ -1,0 +1,195 @@
+"""A player's match history and a head-to-head, read from the core's seats and matches.
+
+Sides are ``seat % 2`` (RULES.md "Four players"); ``Match.winner_side`` is the winning side
+(``None`` after an abort) and ``Match.result`` how it ended. A page of rows costs three queries
+whatever its length: the seats with their matches, every seat of those matches with its user,
+and the player's rating changes in them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from django.apps import apps
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from accounts.profile import Opponent
+from games.ratings.models import Pool, RatingChange
+
+PER_PAGE = 50
+RESULTS = ("won", "lost", "aborted")
+
+
+def result_choices() -> list[tuple[str, str]]:
+    """The result filter's values and their translated names."""
+    return [("won", _("Won")), ("lost", _("Lost")), ("aborted", _("Aborted"))]
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a history is narrowed to; ``None`` is no filter. ``opponent``: a username on the
+    other side; ``together_with``: a username at the same table, on either side."""
+
+    pool: str | None = None
+    result: str | None = None
+    opponent: str | None = None
+    since: date | None = None
+    until: date | None = None
+    together_with: str | None = None
+
+
+def _models():
+    return apps.get_model("games", "Seat"), apps.get_model("games", "Match")
+
+
+def _other_side(Seat, username: str):
+    return Exists(
+        Seat.objects.annotate(other_side=F("seat") % 2).filter(
+            match=OuterRef("match"), user__username__iexact=username
+        ).exclude(other_side=OuterRef("side"))
+    )
+
+
+def seats_of(player: Any, filters: Filters = Filters()) -> QuerySet:
+    """``player``'s seats at finished matches, newest first, narrowed by ``filters``; each
+    with ``side`` annotated and its match's seats (and users) prefetched."""
+    Seat, Match = _models()
+    seats = (
+        Seat.objects.filter(user=player, match__status=Match.Status.FINISHED)
+        .annotate(side=F("seat") % 2)
+        .select_related("match")
+        .prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+        )
+        .order_by("-match__finished_at", "-match_id")
+    )
+    if filters.pool:
+        seats = seats.filter(match__players=2 if filters.pool == Pool.ONE_V_ONE else 4)
+    if filters.result == "won":
+        seats = seats.filter(match__winner_side=F("side"))
+    elif filters.result == "lost":
+        seats = seats.filter(match__winner_side__isnull=False).exclude(
+            match__winner_side=F("side")
+        )
+    elif filters.result == "aborted":
+        seats = seats.filter(match__winner_side__isnull=True)
+    if filters.opponent:
+        seats = seats.filter(_other_side(Seat, filters.opponent))
+    if filters.together_with:
+        seats = seats.filter(
+            Exists(Seat.objects.filter(
+                match=OuterRef("match"), user__username__iexact=filters.together_with
+            ))
+        )
+    if filters.since:
+        seats = seats.filter(match__finished_at__date__gte=filters.since)
+    if filters.until:
+        seats = seats.filter(match__finished_at__date__lte=filters.until)
+    return seats
+
+
+#: How a match ended, for the winner and for the loser (``Match.Result`` values).
+_WON = {
+    "target": gettext_lazy("Won"),
+    "claim": gettext_lazy("Won on a claim (the opponent left)"),
+    "resign": gettext_lazy("Won: the opponents resigned"),
+}
+_LOST = {
+    "target": gettext_lazy("Lost"),
+    "claim": gettext_lazy("Lost on a claim (away from the table)"),
+    "resign": gettext_lazy("Lost: resigned"),
+}
+
+
+def ending(match: Any, side: int) -> tuple[str, str]:
+    """``(outcome, text)`` of ``match`` for ``side``: outcome "won", "lost" or "aborted"; the
+    text says how (a claim or a resignation is not a plain "Lost")."""
+    if match.winner_side is None:
+        return "aborted", _("Aborted before the first play")
+    if match.winner_side == side:
+        return "won", str(_WON.get(match.result, _WON["target"]))
+    return "lost", str(_LOST.get(match.result, _LOST["target"]))
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One finished match as a history lists it. ``change`` is the rating change shown
+    ("+12", "−8") or ``""`` for an unrated (or voided) match; ``score`` is own–other."""
+
+    url: str
+    when: datetime | None
+    pool: str
+    rated: bool
+    opponents: list[Opponent]
+    partners: list[Opponent]
+    outcome: str
+    result: str
+    score: str
+    change: str
+    rating_after: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+def _person(seat: Any) -> Opponent:
+    if seat.user_id is None:
+        return Opponent(name=seat.display_name, url=None)
+    name = seat.user.get_username()
+    return Opponent(name=name, url=reverse("profile", kwargs={"username": name}))
+
+
+def rows(seats: Any, player: Any) -> list[HistoryRow]:
+    """The :class:`HistoryRow` of each of ``player``'s seats (from :func:`seats_of`)."""
+    from games.ratings.rating import shown
+
+    seats = list(seats)
+    changes = {
+        change.match_id: change
+        for change in RatingChange.objects.filter(
+            user=player, match_id__in=[seat.match_id for seat in seats], voided=False
+        )
+    }
+    result = []
+    for own in seats:
+        match = own.match
+        side = own.seat % 2
+        others = [seat for seat in match.seats.all() if seat.pk != own.pk]
+        outcome, text = ending(match, side)
+        scores = match.scores or []
+        change = changes.get(match.pk)
+        delta = round(change.change) if change else None
+        result.append(HistoryRow(
+            url=reverse("table", kwargs={"match_id": match.pk}),
+            when=match.finished_at,
+            pool=str(Pool(Pool.of_players(match.players)).label),
+            rated=match.rated,
+            opponents=[_person(seat) for seat in others if seat.seat % 2 != side],
+            partners=[_person(seat) for seat in others if seat.seat % 2 == side],
+            outcome=outcome,
+            result=text,
+            # Ended before any round was scored (a claim, a resignation, an abort): no "0–0".
+            score=f"{scores[side]}–{scores[1 - side]}"
+            if len(scores) == 2 and (match.result == "target" or any(scores)) else "",
+            change="" if delta is None else (f"+{delta}" if delta >= 0 else f"−{-delta}"),
+            rating_after=shown(change.rating_after, change.deviation_after) if change else "",
+        ))
+    return result
+
+
+def tally(player: Any, opponent: Any) -> dict[str, int]:
+    """``{"matches", "wins", "losses"}`` of ``player`` against ``opponent`` (on the other side),
+    aborts left out: one query."""
+    Seat, _Match = _models()
+    seats = seats_of(player).filter(
+        _other_side(Seat, opponent.get_username()), match__winner_side__isnull=False
+    )
+    counts = seats.order_by().aggregate(
+        matches=Count("pk"),
+        wins=Count("pk", filter=Q(match__winner_side=F("side"))),
+    )
+    counts["losses"] = counts["matches"] - counts["wins"]
+    return counts

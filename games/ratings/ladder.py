@@ -1,0 +1,93 @@
+"""The ladder: one pool's active players, best first, in pages, with their ranks.
+
+Rows are :class:`PlayerRating` rows with a rated match in the last
+``settings.BASRA_LADDER_INACTIVE_DAYS`` days (default 30), ordered by rating, then user id (so a
+rank never ties). Provisional players (deviation 110 or more, ``glicko2.is_provisional``) have a
+tab of their own; the main tab holds the established ones. Every page costs a fixed number of
+queries whatever its length: the count, the page (its users joined), and for a signed-in player
+their own row and the number of rows ahead of it; a search adds one query for its rows' ranks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import F, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
+from django.utils import timezone
+
+from games.ratings import glicko2
+from games.ratings.models import PlayerRating
+
+#: Rows per page.
+PER_PAGE = 50
+#: The longest search that can match anything: a username has at most 150 characters.
+MAX_SEARCH = 150
+TABS = ("established", "provisional")
+
+
+def inactive_days() -> int:
+    """Days without a rated match after which a player leaves the ladder (a setting)."""
+    return int(getattr(settings, "BASRA_LADDER_INACTIVE_DAYS", 30))
+
+
+def ladder(pool: str, tab: str, now: datetime | None = None) -> QuerySet[PlayerRating]:
+    """The rows of ``pool``'s ladder tab ``tab`` ("established" or "provisional"), best first.
+
+    :raises ValueError: an unknown tab.
+    """
+    if tab not in TABS:
+        raise ValueError(f"unknown ladder tab {tab!r}")
+    now = timezone.now() if now is None else now
+    rows = PlayerRating.objects.filter(
+        pool=pool, last_rated_at__gte=now - timedelta(days=inactive_days())
+    )
+    if tab == "provisional":
+        rows = rows.filter(deviation__gte=glicko2.PROVISIONAL_DEVIATION)
+    else:
+        rows = rows.filter(deviation__lt=glicko2.PROVISIONAL_DEVIATION)
+    return rows.order_by("-rating", "user_id")
+
+
+def rank_of(rows: QuerySet[PlayerRating], row: PlayerRating) -> int:
+    """``row``'s rank (1 = best) among ``rows`` (as :func:`ladder` orders them): one query."""
+    ahead = rows.filter(
+        Q(rating__gt=row.rating) | Q(rating=row.rating, user_id__lt=row.user_id)
+    ).count()
+    return ahead + 1
+
+
+def ranks_of(rows: QuerySet[PlayerRating], ids: list[int]) -> dict[int, int]:
+    """``{row id: rank}`` of the rows ``ids`` among ``rows``: one query (a window function over
+    the tab, filtered outside it, so the ranks are the ladder's and not the search's)."""
+    if not ids:
+        return {}
+    ranked = rows.annotate(
+        row_id=F("pk"),
+        rank=Window(RowNumber(), order_by=[F("rating").desc(), F("user_id").asc()]),
+    ).values_list("row_id", "rank").order_by()
+    sql, params = ranked.query.sql_with_params()
+    placeholders = ", ".join(["%s"] * len(ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT ranked.row_id, ranked.rank FROM ({sql}) ranked WHERE ranked.row_id IN ({placeholders})",
+            [*params, *ids],
+        )
+        return {pk: rank for pk, rank in cursor.fetchall()}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the ladder as shown."""
+
+    rank: int
+    username: str
+    rating: str
+    deviation: int
+    matches: int
+    win_rate: int | None
+    last_active: datetime | None
+    mine: bool

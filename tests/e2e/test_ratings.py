@@ -1,0 +1,59 @@
+"""A rated match in the browser: two players sign up, play a rated table (the loser resigns),
+and the winner sees the new rating on the profile and on the ladder (provisional, so under
+the "Provisional" tab, with "?"), with the win chances shown on the table page before."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import join_from_lobby, open_lobby, sign_up
+
+pytestmark = pytest.mark.e2e
+
+
+def create_rated_table(page: Page) -> int:
+    """Like ``test_table.create_table``, with "Rated" chosen."""
+    open_lobby(page)
+    page.check('input[name="players"][value="2"]')
+    page.check('input[name="mode"][value="rated"]')
+    page.click("#create-table-button")
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    return int(re.search(r"/table/(\d+)/$", page.url).group(1))
+
+
+def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page):
+    winner, loser = new_page(), new_page()
+    sign_up(winner, "rania")
+    sign_up(loser, "samir")
+    match_id = create_rated_table(winner)
+    open_lobby(loser)
+    join_from_lobby(loser, match_id)
+
+    # Before the match: even chances between two new players (provisional "?" ratings).
+    loser.reload()
+    chances = loser.locator("#win-chances")
+    expect(chances).to_contain_text("rania")
+    expect(chances).to_contain_text("1500?")
+    expect(chances).to_contain_text("50%")
+
+    loser.locator("#resign-button").click()
+    loser.locator("#confirm-yes").click()
+    expect(winner.locator("#result-banner")).to_be_visible()
+    expect(winner.locator("#result-banner")).to_contain_text("You won!")
+
+    winner.get_by_role("link", name="Profile", exact=True).click()
+    expect(winner).to_have_url(re.compile(r"/players/rania/$"))
+    rating = winner.locator('.pool-rating[data-pool="1v1"] .rating')
+    expect(rating).to_have_text(re.compile(r"^1[6-9]\d\d\?$"))
+    shown = rating.inner_text()
+    assert int(shown.rstrip("?")) > 1500
+    expect(winner.locator("svg.rating-chart circle")).to_have_count(2)
+    expect(winner.locator(".recent-matches")).to_contain_text("Won: the opponents resigned")
+
+    winner.get_by_role("link", name="Ladder", exact=True).first.click()
+    winner.get_by_role("link", name="Provisional").click()
+    own = winner.locator("tr.me")
+    expect(own).to_contain_text("rania")
+    expect(own.locator(".rating")).to_have_text(shown)
+    expect(winner.locator(".own-rank a")).to_contain_text("You are ranked 1")

@@ -1,0 +1,35 @@
+"""Helpers of the ratings tests: rated matches through the real ``games.actions``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games import actions
+from games.models import Match, Seat
+
+
+def rated_match(users: Sequence[Any], *, rated: bool = True) -> Match:
+    """A started match created by ``users[0]`` and joined by the others in order."""
+    match = actions.create_table(user=users[0], players=len(users), rules={}, rated=rated)
+    for user in users[1:]:
+        actions.join_table(user=user, match_id=match.pk)
+    match.refresh_from_db()
+    return match
+
+
+def seat_of(match: Match, user: Any) -> int:
+    """``user``'s seat number at ``match``."""
+    return Seat.objects.get(match=match, user=user).seat
+
+
+def lose(match: Match, user: Any) -> Match:
+    """``user``'s side resigns (both partners at a table for four); the match is finished."""
+    actions.resign(user=user, match_id=match.pk)
+    if match.players == 4:
+        partner_seat = (seat_of(match, user) + 2) % 4
+        partner = Seat.objects.get(match=match, seat=partner_seat).user
+        actions.resign(user=partner, match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
