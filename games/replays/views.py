@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import records
@@ -115,13 +115,13 @@ def replay_labels() -> dict[str, Any]:
         "serverSeed": _("Server seed"),
         "verify": _("Verify every deck"),
         "verifying": _("Checking…"),
-        "matches": _("matches"),
-        "doesNotMatch": _("DOES NOT match"),
+        "matches": pgettext("a fair-shuffle check", "matches"),
+        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
         "checkCommitment": _("Commitment"),
         "checkDealer": _("Round %(number)s: first dealer"),
         "checkDeck": _("Round %(number)s: deck"),
         "allMatch": _("Every round matches: the decks are the ones the seeds give."),
-        "someDiffer": _("Does not match: %(checks)s."),
+        "someDiffer": _("Does not match: %(rounds)s."),
         "verifyFailed": _("The check could not run: %(error)s"),
         "noWebCrypto": _("This browser cannot compute HMAC-SHA256 here (Web Crypto needs HTTPS)."),
     }
