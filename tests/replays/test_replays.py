@@ -208,3 +208,8 @@ def test_the_page_in_arabic(played):
     assert 'dir="rtl"' in html
     labels = page_config(response)["labels"]
     assert labels["floor"] != "Floor"
+    # The chart's coordinates are numbers SVG reads, not localised ones ("12٫5").
+    coordinates = re.findall(r' (?:cx|cy|x|y|x1|y1|x2|y2)="([^"]*)"', html)
+    assert coordinates
+    for value in coordinates:
+        float(value)
