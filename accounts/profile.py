@@ -80,6 +80,9 @@ class RecentMatch:
     score: str
     when: datetime | None
     finished: bool
+    #: The replay page (``/match/<id>/replay/``) of a finished match when the replays app is
+    #: installed, else ``None``.
+    replay_url: str | None = None
 
 
 def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> list[RecentMatch]:
@@ -145,4 +148,13 @@ def _recent_match(own_seat) -> RecentMatch:
         score=score,
         when=match.finished_at or match.started_at,
         finished=finished,
+        replay_url=_replay_url(match.pk) if finished else None,
     )
+
+
+def _replay_url(match_id: int) -> str | None:
+    """The replay page of a finished match, if the replays app is installed (by URL name: the
+    accounts app imports no games code)."""
+    if not apps.is_installed("games.replays"):
+        return None
+    return reverse("replays:match", kwargs={"match_id": match_id})

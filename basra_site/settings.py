@@ -28,6 +28,10 @@ Environment variables:
                     when REDIS_URL is unset, "0" when set: `manage.py run_clock` runs it).
     BASRA_BOT_WORKERS           processes the computer seats think in, owned by the clock
                     (default: one per core; 0: within the clock's tick; games/thinking.py).
+    BASRA_ANALYSIS_IN_SERVER    "1" (default): a web process runs the analyses it is asked for in a
+                    thread and process pool of its own; "0": `manage.py run_analyses` runs them
+                    (games/replays/jobs.py).
+    BASRA_ANALYSIS_WORKERS      processes of that pool (default: one per core).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -80,6 +84,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.ratings.apps.RatingsConfig",
+    "games.replays",
 ]
 
 MIDDLEWARE = [
@@ -261,6 +266,10 @@ BASRA_CLOCK_IN_SERVER = env_bool("BASRA_CLOCK_IN_SERVER", not BASRA_SHARED_LAYER
 # Processes the clock's computer seats think in (games/thinking.py), default one per core; 0:
 # the bots think within the clock's tick.
 BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_count() or 1))))
+# The replays app's analyses (games/replays/jobs.py): in the web process that took the request,
+# or in `manage.py run_analyses`; and the processes they run in.
+BASRA_ANALYSIS_IN_SERVER = env_bool("BASRA_ANALYSIS_IN_SERVER", True)
+BASRA_ANALYSIS_WORKERS = max(1, int(os.environ.get("BASRA_ANALYSIS_WORKERS", str(os.cpu_count() or 1))))
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))

@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("games.ratings.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("games.replays.urls")),
 ]

@@ -11,7 +11,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
@@ -38,7 +38,7 @@ def _url_templates() -> dict:
     def pattern(name: str) -> str:
         return reverse(name, kwargs={"match_id": 0}).replace("/0/", "/{id}/")
 
-    return {
+    urls = {
         "lobby": reverse("lobby"),
         "table": pattern("table"),
         "join": pattern("table_join"),
@@ -46,6 +46,13 @@ def _url_templates() -> dict:
         "seed": pattern("table_seed"),
         "record": pattern("match_record"),
     }
+    # The replay page, when the replays app is installed (by URL name: the core never imports
+    # the apps built on it).
+    try:
+        urls["replay"] = pattern("replays:match")
+    except NoReverseMatch:
+        pass
+    return urls
 
 
 def bot_names() -> dict:
@@ -213,6 +220,7 @@ def table_labels() -> dict:
         "verify": _("Verify every deck"),
         "verifying": _("Checking…"),
         "downloadRecord": _("Download the game record"),
+        "watchReplay": _("Watch the replay"),
         "checkCommitment": _("Commitment"),
         "checkDealer": _("Round %(number)s: first dealer"),
         "checkDeck": _("Round %(number)s: deck"),

@@ -38,7 +38,7 @@ from .capture import Basra, capture
 from .cards import JACK, SEVEN_OF_DIAMONDS, Card, full_deck
 from .rules import Rules, SevenDiamonds
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "hidden_cards"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "StrongBot", "hidden_cards", "same_class"]
 
 _SEVEN = SEVEN_OF_DIAMONDS
 _DECK = tuple(full_deck())
@@ -575,19 +575,47 @@ class StrongBot(Bot):
 
         :raises ValueError: if the hand is empty.
         """
-        clock = self._clock
-        # A margin for the work after the last rollout (choosing, returning).
-        deadline = clock() + self.time_limit * 0.9
         hand = self._check(view)
-        self.last_samples = 0
         rules: Rules = view.rules
         candidates = _distinct(hand, rules)
         if len(candidates) == 1:
+            self.last_samples = 0
             return candidates[0]
         if view.turn != view.seat:
             # Asked out of turn (a hint for a waiting seat): the search plays from the seat to
             # move, so answer with the greedy choice instead.
+            self.last_samples = 0
             return GreedyBot().choose(view)
+        totals = self.evaluate(view)
+        if not self.last_samples:
+            return GreedyBot().choose(view)
+        order = greedy_values(view)
+        return max(
+            candidates,
+            key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
+        )
+
+    def evaluate(self, view: Any) -> dict[Card, float]:
+        """Each card the rules tell apart in ``view.hand`` and its mean round-points difference.
+
+        The search :meth:`choose` runs (see the class), for the seat to move: the keys are one
+        card of each class of :func:`_distinct` (a card equal for the rules to a key scores
+        the same), the values the mean, over :attr:`last_samples` sampled deals, of the round
+        points of the seat's side less the other side's from here on (majority estimated from
+        the pile lead at the horizon), in points. ``last_samples`` is 0 (and every value 0.0)
+        when the time ran out before the first deal was sampled.
+
+        :raises ValueError: if the hand is empty or ``view`` is not the seat to move's.
+        """
+        clock = self._clock
+        # A margin for the work after the last rollout (choosing, returning).
+        deadline = clock() + self.time_limit * 0.9
+        hand = self._check(view)
+        if view.turn != view.seat:
+            raise ValueError("the search runs for the seat to move only")
+        self.last_samples = 0
+        rules: Rules = view.rules
+        candidates = _distinct(hand, rules)
         rng = random.Random(f"{self.seed}|{_view_key(view)}")
         hidden = hidden_cards(view)
         n = view.players
@@ -614,14 +642,7 @@ class StrongBot(Bot):
                 continue
             break  # out of time in the middle of a sample: that sample is not counted
         self.last_samples = done
-        if not done:
-            return GreedyBot().choose(view)
-        order = greedy_values(view)
-        return max(
-            candidates,
-            key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
-        )
-
+        return {card: total / done if done else 0.0 for card, total in totals.items()}
 
     def _memo_for(self, rules: Rules) -> dict:
         """The capture memo for ``rules``: kept from move to move (later floors were often met in
@@ -636,12 +657,23 @@ class StrongBot(Bot):
 _MEMO_SIZE = 300_000
 
 
+def same_class(a: Card, b: Card, rules: Rules) -> bool:
+    """Whether the rules tell ``a`` and ``b`` apart nowhere: same rank, neither (or both) the
+    7D, the same card points when they count. :meth:`StrongBot.evaluate` scores one card of
+    each class."""
+    return _class_key(a, rules) == _class_key(b, rules)
+
+
+def _class_key(card: Card, rules: Rules) -> tuple:
+    return (card.rank, card is _SEVEN, card.points if rules.card_points else 0)
+
+
 def _distinct(hand: Sequence[Card], rules: Rules) -> list[Card]:
     """One card of each class the rules tell apart: rank, the 7D, card points when they count."""
     seen = set()
     out = []
     for card in sorted(hand):
-        key = (card.rank, card is _SEVEN, card.points if rules.card_points else 0)
+        key = _class_key(card, rules)
         if key not in seen:
             seen.add(key)
             out.append(card)

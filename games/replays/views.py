@@ -1,0 +1,317 @@
+"""Replay pages: a finished match or an imported record, stepped through in the browser.
+
+The page carries every position, computed here by the engine from the record
+(``games.replays.positions.replay_data``); the script only shows them. A match's replay exists
+once it is over (before: 404, as its record: every deck and the server seed are in it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.middleware.csrf import get_token
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import records
+from games.models import Match, bot_display_name
+from games.replays import analysis as analysis_module
+from games.replays import jobs
+from games.replays.forms import ImportForm
+from games.replays.models import Analysis, ImportedRecord
+from games.replays.positions import replay_data
+
+#: Finished matches listed on ``/replays/``.
+RECENT = 30
+
+
+def seat_label(name: str) -> str:
+    """A record's seat name as people read it: ``bot:strong`` is "Computer (Strong)"."""
+    if name.startswith("bot:"):
+        return bot_display_name(name[4:])
+    return name
+
+
+def totals_chart(rounds: list[dict], target: int) -> dict[str, Any]:
+    """Both sides' match totals round by round as SVG coordinates (a 320 × 150 view box).
+
+    :returns: ``{"width", "height", "lines": [{"side", "points": "x,y x,y ..."}], "dots":
+        [{"side", "x", "y", "value", "round"}], "target_y", "target", "ticks": [{"x", "round"}],
+        "top"}``; the y scale runs from 0 to the larger of the target and the highest total.
+    """
+    width, height, left, right, top_pad, bottom = 320, 150, 30, 10, 10, 22
+    n = max(len(rounds), 1)
+    top = max([target, *(max(r["totals"]) for r in rounds)] or [1]) or 1
+
+    def x(i: int) -> float:
+        return round(left + i * (width - left - right) / n, 1)
+
+    def y(v: int) -> float:
+        return round(height - bottom - v * (height - bottom - top_pad) / top, 1)
+
+    lines, dots = [], []
+    for side in (0, 1):
+        points = [(x(0), y(0))] + [(x(i + 1), y(r["totals"][side])) for i, r in enumerate(rounds)]
+        lines.append({"side": side, "points": " ".join(f"{a},{b}" for a, b in points)})
+        dots += [{"side": side, "x": x(i + 1), "y": y(r["totals"][side]),
+                  "value": r["totals"][side], "round": i + 1} for i, r in enumerate(rounds)]
+    return {
+        "width": width, "height": height, "lines": lines, "dots": dots,
+        "target": target, "target_y": y(target), "top": top, "top_y": y(top),
+        "left": left, "base_y": y(0), "right_x": width - right,
+        "ticks": [{"x": x(i + 1), "round": i + 1} for i in range(len(rounds))],
+    }
+
+
+def replay_labels() -> dict[str, Any]:
+    """Translated strings of ``static/replays/replay.js`` (``%(name)s`` marks a placeholder)."""
+    return {
+        "cardName": _("%(rank)s of %(suit)s"),
+        "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
+        "ranks": {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen"), "K": _("King")},
+        "round": _("Round %(number)s"),
+        "position": _("Round %(round)s · play %(play)s of %(plays)s"),
+        "dealt": _("Round %(round)s · dealt"),
+        "dealer": _("Dealer"),
+        "toPlay": _("to play"),
+        "floor": _("Floor"),
+        "floorEmpty": _("The floor is empty"),
+        "handEmpty": _("no cards"),
+        "pile": _("Pile"),
+        "basras": _("Basras"),
+        "score": _("Score"),
+        "stockOrder": _("Stock, top first (%(count)s cards)"),
+        "stockEmpty": _("The stock is empty: this is the last deal."),
+        "played": _("%(name)s played"),
+        "took": _("took"),
+        "tookNothing": _("took nothing"),
+        "basra": _("Basra!"),
+        "jackBasra": _("Jack basra!"),
+        "timeout": _("(time ran out)"),
+        "roundEnd": _("Round %(number)s over: %(a)s – %(b)s this round"),
+        "leftover": _("The cards left on the floor go to %(side)s:"),
+        "moves": _("Plays"),
+        "side": _("Side %(number)s"),
+        "linkCopied": _("Link copied"),
+        "play": _("Play"),
+        "pause": _("Pause"),
+        "bestWas": _("best: %(card)s, −%(loss)s"),
+        "botAgrees": _("the bot agrees"),
+        "forced": _("forced"),
+        "analysisWaiting": _("Waiting for a worker…"),
+        "analysisRunning": _("Analysing: %(done)s of %(total)s plays"),
+        "analysisFailed": _("The analysis failed: %(error)s"),
+        "meanLoss": _("%(name)s: %(loss)s points lost per play on average, %(mistakes)s mistakes"),
+        "worst": _("Round %(round)s, play %(play)s: %(card)s (best %(best)s, −%(loss)s)"),
+        "lossBar": _("Points lost per round"),
+        "fairTitle": _("Fair shuffle"),
+        "commitment": _("Commitment"),
+        "serverSeed": _("Server seed"),
+        "verify": _("Verify every deck"),
+        "verifying": _("Checking…"),
+        "matches": pgettext("a fair-shuffle check", "matches"),
+        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
+        "checkCommitment": _("Commitment"),
+        "checkDealer": _("Round %(number)s: first dealer"),
+        "checkDeck": _("Round %(number)s: deck"),
+        "allMatch": _("Every round matches: the decks are the ones the seeds give."),
+        "someDiffer": _("Does not match: %(rounds)s."),
+        "verifyFailed": _("The check could not run: %(error)s"),
+        "noWebCrypto": _("This browser cannot compute HMAC-SHA256 here (Web Crypto needs HTTPS)."),
+    }
+
+
+def _side_names(seats: list[str], players: int) -> list[str]:
+    if players == 2:
+        return [seat_label(seats[0]), seat_label(seats[1])]
+    return [_("%(a)s & %(b)s") % {"a": seat_label(seats[s]), "b": seat_label(seats[s + 2])}
+            for s in (0, 1)]
+
+
+def _termination(record: dict) -> str:
+    value = (record.get("headers") or {}).get("termination") or ""
+    return str(dict(Match.Result.choices).get(value, value))
+
+
+def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match | None = None,
+                 imported: ImportedRecord | None = None, status: int = 200) -> HttpResponse:
+    data = replay_data(record)
+    players = data["players"]
+    seats = data["seats"]
+    sides = _side_names(seats, players)
+    if match is not None:
+        record_url = reverse("match_record", kwargs={"match_id": match.pk})
+        analysis_url = reverse("replays:match_analysis", kwargs={"match_id": match.pk})
+        share = request.build_absolute_uri(reverse("replays:match", kwargs={"match_id": match.pk}))
+        table_url = reverse("table", kwargs={"match_id": match.pk})
+    else:
+        record_url = reverse("replays:imported_record", kwargs={"token": imported.token})
+        analysis_url = reverse("replays:imported_analysis", kwargs={"token": imported.token})
+        share = request.build_absolute_uri(
+            reverse("replays:imported", kwargs={"token": imported.token}))
+        table_url = None
+    row = Analysis.objects.filter(match=match) if match else Analysis.objects.filter(
+        imported=imported)
+    analysis = _analysis_json(row.first())
+    shuffle = record.get("shuffle") if isinstance(record.get("shuffle"), dict) else None
+    config = {
+        "replay": data,
+        "seatNames": [seat_label(s) for s in seats],
+        "sideNames": sides,
+        "labels": replay_labels(),
+        "share": share,
+        "csrfToken": get_token(request),
+        "urls": {"record": record_url, "analysis": analysis_url},
+        "analysis": analysis,
+        "shuffle": shuffle if shuffle and shuffle.get("server_seed") else None,
+    }
+    headers = record.get("headers") if isinstance(record.get("headers"), dict) else {}
+    user_model = get_user_model()
+    people = set(user_model.objects.filter(username__in=seats).values_list("username", flat=True))
+    seat_rows = [{
+        "seat": i, "name": seat_label(name),
+        "url": reverse("profile", kwargs={"username": name}) if name in people and match else None,
+    } for i, name in enumerate(seats)]
+    context = {
+        "title": title,
+        "match": match,
+        "imported": imported,
+        "config": config,
+        "sides": sides,
+        "seat_rows": seat_rows,
+        "scores": data["scores"],
+        "winner": data["winner"],
+        "winner_name": sides[data["winner"]] if data["winner"] is not None else None,
+        "termination": _termination(record),
+        "date": headers.get("date"),
+        "rated": headers.get("rated"),
+        "rounds_count": len(data["rounds"]),
+        "chart": totals_chart(data["rounds"], data["rules"]["target"]),
+        "record_url": record_url,
+        "table_url": table_url,
+        "share": share,
+        "samples": analysis_module.SAMPLES,
+        "noise": analysis_module.NOISE,
+        "analysis_url": analysis_url,
+    }
+    return render(request, "replays/replay.html", context, status=status)
+
+
+def _analysis_json(row: Analysis | None) -> dict | None:
+    if row is None:
+        return None
+    out = {"status": row.status, "done": row.done, "total": row.total, "error": row.error}
+    if row.status == Analysis.Status.DONE:
+        out["result"] = row.result
+    return out
+
+
+def _finished(match_id: int) -> Match:
+    match = get_object_or_404(Match, pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        raise Http404(_("The replay is published when the match is over."))
+    return match
+
+
+@require_GET
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The replay of finished match ``match_id`` (404 while it is played: nothing about the
+    decks leaks), from its event log through ``games.records.match_record``."""
+    match = _finished(match_id)
+    url = request.build_absolute_uri(reverse("table", kwargs={"match_id": match.pk}))
+    record = records.match_record(match, url=url)
+    if not record["rounds"]:  # aborted before the first deal: nothing to replay
+        raise Http404(_("This match was called off before any card was dealt."))
+    return _replay_page(request, record, match=match,
+                        title=_("Replay of match %(id)s") % {"id": match.pk})
+
+
+@require_GET
+def imported_replay(request: HttpRequest, token: str) -> HttpResponse:
+    """The replay of an imported record, reached by its link only."""
+    imported = get_object_or_404(ImportedRecord, token=token)
+    return _replay_page(request, imported.record, imported=imported,
+                        title=_("Imported record"))
+
+
+@require_GET
+def imported_record(request: HttpRequest, token: str) -> JsonResponse:
+    """An imported record as it was stored, as a JSON download."""
+    imported = get_object_or_404(ImportedRecord, token=token)
+    response = JsonResponse(imported.record, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="basra-record-{token}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """Import a ``basra-record/1`` record (file or text): the engine replays it first; a record
+    it refuses is shown with the engine's error (round and play) and nothing is stored; a good
+    one is stored under a new unguessable link, which the browser is sent to."""
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            imported = ImportedRecord.objects.create(
+                record=form.cleaned_data["record"],
+                imported_by=request.user if request.user.is_authenticated else None,
+            )
+            return redirect("replays:imported", token=imported.token)
+        return render(request, "replays/import.html", {"form": form}, status=400)
+    return render(request, "replays/import.html", {"form": ImportForm()})
+
+
+def _analysis_view(request: HttpRequest, **key) -> JsonResponse:
+    if request.method == "POST":
+        with transaction.atomic():
+            row = jobs.request_analysis(**key)
+        return JsonResponse(_analysis_json(row), status=202)
+    row = Analysis.objects.filter(**key).first()
+    if row is None:
+        return JsonResponse({"status": None}, status=404)
+    return JsonResponse(_analysis_json(row))
+
+
+@require_http_methods(["GET", "POST"])
+def match_analysis(request: HttpRequest, match_id: int) -> JsonResponse:
+    """GET: the analysis of a finished match (status, progress, the result once done); POST:
+    ask for it (it runs in the background, ``games.replays.jobs``)."""
+    return _analysis_view(request, match=_finished(match_id))
+
+
+@require_http_methods(["GET", "POST"])
+def imported_analysis(request: HttpRequest, token: str) -> JsonResponse:
+    """As :func:`match_analysis`, for an imported record."""
+    return _analysis_view(request, imported=get_object_or_404(ImportedRecord, token=token))
+
+
+@require_GET
+def recent(request: HttpRequest) -> HttpResponse:
+    """The latest finished matches, each with its replay, and the import form's link."""
+    matches = list(
+        Match.objects.filter(status=Match.Status.FINISHED, seq__gt=0)
+        .exclude(result=Match.Result.ABORT)
+        .prefetch_related("seats__user")
+        .order_by("-finished_at", "-pk")[:RECENT]
+    )
+    rows = []
+    for match in matches:
+        seats = sorted(match.seats.all(), key=lambda s: s.seat)
+        names = [s.display_name for s in seats]
+        if match.players == 4 and len(names) == 4:
+            sides = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+        else:
+            sides = names[:2] + [""] * (2 - len(names[:2]))
+        rows.append({"match": match, "sides": sides,
+                     "scores": match.scores if len(match.scores or ()) == 2 else [0, 0]})
+    count = len(rows)
+    return render(request, "replays/recent.html", {
+        "rows": rows,
+        "summary": ngettext("%(count)s finished match", "%(count)s finished matches",
+                            count) % {"count": count},
+    })

@@ -1,0 +1,102 @@
+"""The analysis: the strong bot's choice from the seat's own view, points lost, the job."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine
+from games.replays import analysis, jobs
+from games.replays.models import Analysis
+
+
+def deck_with(top: str) -> list[str]:
+    """A deck whose first cards are ``top`` (codes), the rest in the canonical order."""
+    first = top.split()
+    return first + [c.code for c in engine.full_deck() if c.code not in first]
+
+
+def constructed_view() -> engine.SeatView:
+    """Seat 1 to play first, holding 10H KS 6C QD, the floor 2C 3D AH 4S (RULES.md, "Dealing":
+    dealer 0 deals deck[0:4] to seat 1, deck[4:8] to seat 0, then the floor)."""
+    match = engine.Match(engine.Rules(), dealer=0)
+    match.start_round(deck_with("10H KS 6C QD 5C 8D 9S 7H 2C 3D AH 4S"))
+    assert [c.code for c in match.round.floor] == ["2C", "3D", "AH", "4S"]
+    return match.view(1)
+
+
+def test_the_known_best_play_is_found():
+    view = constructed_view()
+    # 10H takes the whole floor (2 + 3 + 1 + 4): a basra, 10 points and five cards.
+    best = analysis.analyse_view(view, "10H")
+    assert best["best"] == "10H" and best["loss"] == 0 and not best["forced"]
+    worse = analysis.analyse_view(view, "KS")
+    assert worse["best"] == "10H"
+    assert worse["loss"] > 8  # the basra's 10 points, give or take the rest of the deal
+    assert set(worse["values"]) == {"10H", "KS", "6C", "QD"}
+
+
+def test_a_forced_play_loses_nothing():
+    match = engine.Match(engine.Rules(), dealer=0)
+    match.start_round(deck_with("10H KS 6C QD 5C 8D 9S 7H 2C 3D AH 4S"))
+    for _ in range(7):
+        match.play(match.round.legal_plays()[0])
+    view = match.view(match.round.turn)
+    assert len(view.hand) == 1
+    found = analysis.analyse_view(view, view.hand[0].code)
+    assert found == {"best": view.hand[0].code, "loss": 0.0, "values": {}, "forced": True,
+                     "samples": 0}
+
+
+def test_the_view_is_all_it_reads():
+    """The analysis of a play depends only on the seat's view: two deals that differ only in
+    cards the seat cannot see give the same answer."""
+    a = engine.Match(engine.Rules(), dealer=0)
+    a.start_round(deck_with("10H KS 6C QD 5C 8D 9S 7H 2C 3D AH 4S"))
+    b = engine.Match(engine.Rules(), dealer=0)
+    b.start_round(deck_with("10H KS 6C QD 5D 8H 9C 7S 2C 3D AH 4S"))
+    assert analysis.analyse_view(a.view(1), "6C") == analysis.analyse_view(b.view(1), "6C")
+
+
+def test_summary_counts_mistakes_per_seat():
+    plays = [
+        {"seat": 0, "loss": 0.0}, {"seat": 1, "loss": 5.0},
+        {"seat": 0, "loss": 2.0}, {"seat": 1, "loss": 0.5}, {"seat": 1, "loss": 9.0},
+    ]
+    got = analysis.summary(plays, 2)
+    assert got[0] == {"seat": 0, "plays": 2, "mean_loss": 1.0, "total_loss": 2.0, "mistakes": 1,
+                      "worst": [2]}
+    assert got[1]["worst"] == [4, 1] and got[1]["mean_loss"] == 4.83
+
+
+@pytest.mark.django_db
+def test_an_analysis_runs_in_the_background_and_is_stored(played, settings,
+                                                          django_capture_on_commit_callbacks):
+    settings.BASRA_ANALYSIS_IN_SERVER = False  # the test runs the worker's step itself
+    match = played[1]  # four players to 31
+    client = Client()
+    url = reverse("replays:match_analysis", kwargs={"match_id": match.pk})
+    assert client.get(url).status_code == 404
+    response = client.post(url)
+    assert response.status_code == 202 and response.json()["status"] == "pending"
+    row = Analysis.objects.get(match=match)
+    assert jobs.run_pending() == 1
+    row.refresh_from_db()
+    assert row.status == Analysis.Status.DONE
+    plays = sum(1 for _ in analysis.tasks(jobs.record_of(row)))
+    assert row.done == row.total == plays == len(row.result["plays"])
+    body = client.get(url).json()
+    assert body["status"] == "done" and len(body["result"]["players"]) == 4
+    assert all(p["loss"] >= 0 for p in body["result"]["plays"])
+    # Asked again: the stored one, not a second run.
+    assert client.post(url).json()["status"] == "done"
+    assert jobs.run_pending() == 0
+
+
+@pytest.mark.django_db
+def test_no_analysis_of_a_match_being_played(played):
+    playing = played[-1]
+    response = Client().post(reverse("replays:match_analysis", kwargs={"match_id": playing.pk}))
+    assert response.status_code == 404
+    assert not Analysis.objects.exists()

@@ -1,0 +1,215 @@
+"""The replays app: replay pages from the event log, the record round trip, import, links."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine, records
+from games.models import Match
+from games.replays.models import ImportedRecord
+from games.replays.positions import replay_data
+
+pytestmark = pytest.mark.django_db
+
+
+def page_config(response) -> dict:
+    """The ``replay-config`` JSON a replay page carries."""
+    html = response.content.decode()
+    found = re.search(r'<script id="replay-config" type="application/json">(.*?)</script>', html, re.S)
+    assert found, "no replay-config on the page"
+    return json.loads(found.group(1))
+
+
+def test_every_finished_match_replays_to_its_stored_result(played):
+    finished = Match.objects.filter(status=Match.Status.FINISHED)
+    assert finished.count() == 4
+    client = Client()
+    for match in finished:
+        record = records.match_record(match)
+        response = client.get(reverse("replays:match", kwargs={"match_id": match.pk}))
+        assert response.status_code == 200, match
+        data = page_config(response)["replay"]
+        assert data == json.loads(json.dumps(replay_data(record)))
+        last = data["positions"][-1]
+        # The stored result is the scores of the finished rounds and the winner.
+        assert last["scores"] == match.scores == data["scores"]
+        if match.result == Match.Result.TARGET:
+            assert data["winner"] == match.winner_side
+            assert data["rounds"][-1]["totals"] == match.scores
+        plays = sum(len(r["plays"]) for r in record["rounds"])
+        assert len(data["positions"]) == plays + len(record["rounds"])
+        for position in data["positions"]:
+            # Every card is somewhere: hands, floor, piles, stock (RULES.md, "Dealing").
+            held = sum(map(len, position["hands"])) + len(position["floor"])
+            assert held + sum(position["piles"]) + position["stock"] == 52
+
+
+def test_positions_follow_the_engine(played):
+    match = played[0]
+    record = records.match_record(match)
+    data = replay_data(record)
+    live = engine.Match(engine.Rules.from_dict(record["rules"]), record["rounds"][0]["dealer"])
+    for index, rnd in enumerate(record["rounds"]):
+        live.start_round(rnd["deck"])
+        first = data["rounds"][index]["first"]
+        assert data["positions"][first]["hands"] == [[c.code for c in h] for h in live.round.hands]
+        assert data["rounds"][index]["deals"][0]["stock"] == [c.code for c in live.round.stock]
+        for number, code in enumerate(rnd["plays"]):
+            live.play(code)
+            position = data["positions"][first + number + 1]
+            assert position["floor"] == [c.code for c in live.round.floor]
+            assert position["hands"] == [[c.code for c in h] for h in live.round.hands]
+            assert position["last"]["card"] == code
+    assert data["scores"] == list(live.scores)
+    # Six deals a round for two players, the stock shrinking by 8 at each.
+    assert [len(d["stock"]) for d in data["rounds"][0]["deals"]] == [40, 32, 24, 16, 8, 0]
+
+
+def test_no_replay_while_the_match_is_played(played):
+    playing = played[-1]
+    assert playing.status == Match.Status.PLAYING
+    client = Client()
+    for name in ("replays:match", "replays:match_analysis", "match_record"):
+        response = client.get(reverse(name, kwargs={"match_id": playing.pk}))
+        assert response.status_code == 404
+        assert playing.server_seed not in response.content.decode()
+
+
+def test_timeouts_and_basras_are_marked():
+    record = {
+        "format": "basra-record/1", "rules": engine.Rules(target=11).to_dict(), "seats": ["a", "b"],
+        "rounds": [{"dealer": 0, "deck": [c.code for c in engine.full_deck()], "plays": []}],
+    }
+    live = engine.Match(engine.Rules(target=11), 0)
+    live.start_round(record["rounds"][0]["deck"])
+    while not live.round.over:
+        card = live.round.legal_plays()[0]
+        record["rounds"][0]["plays"].append(card.code)
+        live.play(card)
+    record["rounds"][0]["timeouts"] = [3]
+    data = replay_data(record)
+    lasts = [p["last"] for p in data["positions"][1:]]
+    assert [i for i, last in enumerate(lasts) if last["timeout"]] == [3]
+    basras = [(i, last["basra"]) for i, last in enumerate(lasts) if last["basra"]]
+    expected = [(i, p.basra.value) for i, p in enumerate(live.round.plays) if p.basra]
+    assert basras == expected
+    assert [(b["play"], b["kind"]) for b in data["rounds"][0]["basras"]] == expected
+
+
+def test_export_then_import_gives_the_same_replay(played):
+    match = played[0]
+    client = Client()
+    exported = client.get(reverse("match_record", kwargs={"match_id": match.pk}))
+    assert exported.status_code == 200
+    upload = exported.content
+    response = client.post(reverse("replays:import"), {"text": upload.decode()})
+    assert response.status_code == 302
+    imported = ImportedRecord.objects.get()
+    assert response["Location"] == reverse("replays:imported", kwargs={"token": imported.token})
+    assert len(imported.token) >= 22
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    original = page_config(client.get(reverse("replays:match", kwargs={"match_id": match.pk})))
+    assert page_config(page)["replay"] == original["replay"]
+    # The import's own record download gives the same record back.
+    again = client.get(reverse("replays:imported_record", kwargs={"token": imported.token}))
+    assert json.loads(again.content) == json.loads(upload)
+    # An import is not a played match.
+    assert Match.objects.count() == len(played)
+
+
+def test_a_file_upload_is_imported_too(played):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    record = records.match_record(played[1])
+    upload = SimpleUploadedFile("m.json", json.dumps(record).encode(), "application/json")
+    response = Client().post(reverse("replays:import"), {"file": upload})
+    assert response.status_code == 302
+    assert ImportedRecord.objects.get().record["rounds"] == record["rounds"]
+
+
+def test_an_illegal_play_at_round_2_play_17_is_refused_and_nothing_is_stored(played):
+    match = played[0]
+    record = records.match_record(match)
+    assert len(record["rounds"]) >= 2
+    # Round 2's 17th play: a card of another seat's hand at that moment.
+    live = engine.Match(engine.Rules.from_dict(record["rules"]), record["rounds"][0]["dealer"])
+    live.start_round(record["rounds"][0]["deck"])
+    for code in record["rounds"][0]["plays"]:
+        live.play(code)
+    live.start_round(record["rounds"][1]["deck"])
+    for code in record["rounds"][1]["plays"][:16]:
+        live.play(code)
+    other = (live.round.turn + 1) % 2
+    bad = copy.deepcopy(record)
+    bad["rounds"][1]["plays"][16] = live.round.hands[other][0].code
+    response = Client().post(reverse("replays:import"), {"text": json.dumps(bad)})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "round 2, play 17" in text
+    assert "is not in the hand of seat" in text
+    assert ImportedRecord.objects.count() == 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ("{not json", "This is not JSON"),
+    ('{"format": "basra-record/1", "rules": {}, "seats": ["a"], "rounds": []}', "seats"),
+    ("", "Upload a record file or paste a record"),
+])
+def test_a_malformed_record_is_refused(db, text, words):
+    response = Client().post(reverse("replays:import"), {"text": text})
+    assert response.status_code == 400
+    assert words in response.content.decode()
+    assert ImportedRecord.objects.count() == 0
+
+
+def test_an_unknown_import_link_is_404(db):
+    assert Client().get("/replay/AAAAAAAAAAAAAAAAAAAAAA/").status_code == 404
+
+
+def test_links_to_the_replay(played, users):
+    client = Client()
+    client.force_login(users[0])
+    full = played[0]
+    replay = reverse("replays:match", kwargs={"match_id": full.pk})
+    profile = client.get(reverse("profile", kwargs={"username": "alice"})).content.decode()
+    assert f'href="{replay}"' in profile
+    playing = played[-1]
+    assert reverse("replays:match", kwargs={"match_id": playing.pk}) not in profile
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert reverse("replays:recent") in lobby
+    recent = client.get(reverse("replays:recent")).content.decode()
+    assert f'href="{replay}"' in recent
+    table = client.get(reverse("table", kwargs={"match_id": full.pk})).content.decode()
+    assert '"replay": "/match/{id}/replay/"' in table
+
+
+def test_the_chart_and_the_fair_shuffle_are_on_the_page(played):
+    match = played[0]
+    response = Client().get(reverse("replays:match", kwargs={"match_id": match.pk}))
+    html = response.content.decode()
+    rounds = len(records.match_record(match)["rounds"])
+    assert html.count('class="side-dot side-0"') == rounds
+    config = page_config(response)
+    assert config["shuffle"]["server_seed"] == match.server_seed
+    assert config["sideNames"] == ["alice", "bob"]
+
+
+def test_the_page_in_arabic(played):
+    client = Client(headers={"accept-language": "ar"})
+    response = client.get(reverse("replays:match", kwargs={"match_id": played[0].pk}))
+    html = response.content.decode()
+    assert 'dir="rtl"' in html
+    labels = page_config(response)["labels"]
+    assert labels["floor"] != "Floor"
+    # The chart's coordinates are numbers SVG reads, not localised ones ("12٫5").
+    coordinates = re.findall(r' (?:cx|cy|x|y|x1|y1|x2|y2)="([^"]*)"', html)
+    assert coordinates
+    for value in coordinates:
+        float(value)
