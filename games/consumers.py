@@ -369,7 +369,7 @@ class TableConsumer(JsonSocket):
     ``deadline``) are the last state's sent, so a state older than one already sent is never
     sent.
 
-    A watch task per socket (:meth:`_watch`) beats every ``liveness.HEARTBEAT_SECONDS``, the
+    A watch task per socket (:meth:`_watch`) beats every ``liveness.heartbeat_seconds()``, the
     first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
     clock to find absent seats), and a look at the table's ``seq``, read again if it moved on
     without this socket (a broadcast lost with a server that died after its commit). It also
@@ -434,7 +434,7 @@ class TableConsumer(JsonSocket):
         # The first beat at a random point of the second half of the period: sockets that
         # opened together (a tournament round starting) do not all beat in the same second
         # ever after, which queued the plays behind a burst of beats (bench/live.py --timeline).
-        beat_at = loop.time() + liveness.HEARTBEAT_SECONDS * random.uniform(0.5, 1.0)
+        beat_at = loop.time() + liveness.heartbeat_seconds() * random.uniform(0.5, 1.0)
         while not (self.closing or self.gone):
             self.news.clear()
             wake = beat_at if self.check_at is None else min(beat_at, self.check_at)
@@ -450,7 +450,7 @@ class TableConsumer(JsonSocket):
                     self.check_at = loop.time() + self.recheck
                     self.recheck = min(self.recheck * 2, RECHECK_MAX)
             if loop.time() >= beat_at:
-                beat_at = loop.time() + liveness.HEARTBEAT_SECONDS
+                beat_at = loop.time() + liveness.heartbeat_seconds()
                 seq = await in_worker(actions.heartbeat)(
                     match_id=self.match_id, user=self.user if self.seat is not None else None
                 )
@@ -614,7 +614,7 @@ class TableConsumer(JsonSocket):
             now = time.monotonic()
             if now >= self.session_good_until:
                 if not session_user_is(self.scope, self.user):
-                    raise GameError.of("login_required")
+                    raise SessionEnded
                 self.session_good_until = now + settings.BASRA_SESSION_RECHECK_SECONDS
             return service(user=self.user, match_id=self.match_id, **kwargs)
 
@@ -626,8 +626,17 @@ class TableConsumer(JsonSocket):
             return
         try:
             await in_worker(self._as_user)(service)
+        except SessionEnded:
+            await self._session_gone()
         except GameError as error:
             await self.send_error(error.code, error.message)
+
+    async def _session_gone(self) -> None:
+        """The session was found ended at an action: ``login_required``, and from now on this is
+        a spectator's socket (the spectator view follows)."""
+        await self.send_error("login_required")
+        await self._become_spectator()
+        await self.refresh(force=True)
 
     async def play(self, message: dict) -> None:
         """``{"type": "play", "card", "seq"}``: the new state comes back through the group."""
@@ -640,6 +649,8 @@ class TableConsumer(JsonSocket):
             return
         try:
             await in_worker(self._as_user)(actions.play_card, card=card, seq=seq)
+        except SessionEnded:
+            await self._session_gone()
         except GameError as error:
             await self.send_error(error.code, error.message)
             if error.code in ("stale", "timed_out"):
@@ -685,9 +696,13 @@ class TableConsumer(JsonSocket):
             await self._become_spectator()
 
     async def session_recheck(self, event: dict) -> None:
-        """Group message (account group): the user's password changed, so other sessions may
-        have ended; this socket checks its session again before its next action."""
+        """Group message (account group): the user's password changed, so their other sessions
+        ended: this socket checks its session now, and becomes a spectator's if it ended (as
+        after a logout: no later state of the seat, no hand, reaches it)."""
         self.session_good_until = 0.0
+        if self.logged_in and not await in_worker(session_user_is)(self.scope, self.user):
+            await self._become_spectator()
+            await self.refresh(force=True)
 
     async def _become_spectator(self) -> None:
         """This socket's session ended: from now on it is an anonymous spectator's.

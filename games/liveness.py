@@ -1,7 +1,7 @@
 """Who is up: the clock's and the web servers' heartbeats, and the times that turn silence into
 absence or an outage (``docs/protocol.md``, "Clock, absence, claim and resign").
 
-A seat's sockets refresh ``Seat.last_seen`` every :data:`HEARTBEAT_SECONDS`; a seat silent for
+A seat's sockets refresh ``Seat.last_seen`` every :func:`heartbeat_seconds`; a seat silent for
 longer than :func:`absent_grace` is absent. The clock writes ``ClockTick`` at the end of every tick
 and the web servers write ``WebTick`` every second; a gap longer than :func:`outage_after` in
 either is an outage, whose time every table gets back (``games.actions.presence.resume_clock``).
@@ -16,9 +16,17 @@ from django.utils import timezone
 
 from games.models import ClockTick, WebTick
 
-#: How often an open table socket tells the server its seat is still there (seconds). Much
-#: shorter than the absence grace period, so a connected seat is never taken for gone.
+#: How often an open table socket tells the server its seat is still there (seconds), at most
+#: (:func:`heartbeat_seconds`).
 HEARTBEAT_SECONDS = 15
+
+
+def heartbeat_seconds() -> float:
+    """How often a table socket beats: :data:`HEARTBEAT_SECONDS`, or a quarter of the absence
+    grace when that is shorter, so a connected seat is never taken for gone whatever
+    ``BASRA_ABSENT_GRACE_SECONDS`` says (a beat is due at the latest 1.25 beats after the last,
+    the first one being drawn in the second half of a period)."""
+    return min(HEARTBEAT_SECONDS, absent_grace().total_seconds() / 4)
 
 
 def absent_grace() -> timedelta:

@@ -130,7 +130,7 @@ class Seat(models.Model):
     level of ``games.engine.bots.BOTS``), or, after an absent person was replaced in a 4-player
     match, the computer in that person's seat (both set, ``absent`` true).
     ``last_seen`` is refreshed by the seat's open sockets (on connect, every
-    ``games.liveness.HEARTBEAT_SECONDS``, on disconnect); ``absent`` is set by the clock after a
+    ``games.liveness.heartbeat_seconds()``, on disconnect); ``absent`` is set by the clock after a
     disconnection longer than the grace period or three timeouts in a row (``timeouts`` counts
     them), and cleared when the player comes back. ``resign_offered``: the player offered to
     resign and waits for the partner (4 players). ``client_seed``: the person's seed for the fair

@@ -113,7 +113,10 @@ def play_card(
             change.needs_lock()
             if mine.absent:
                 change.log(Event.Kind.RETURNED, {"by": "play"}, seat=mine.seat)
-            Seat.objects.filter(match_id=match.pk, seat=mine.seat).update(absent=False, timeouts=0)
+            # Back, and seen now: the clock must not find the seat silent again at once.
+            Seat.objects.filter(match_id=match.pk, seat=mine.seat).update(
+                absent=False, timeouts=0, last_seen=change.now
+            )
             change.changed_seating()
         apply_play(change, mine.seat, chosen)
         return match.seq

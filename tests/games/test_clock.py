@@ -588,3 +588,23 @@ def test_resign_refusals(users):
     refused("not_started", actions.resign, user=users[0], match_id=waiting.pk)
     refused("not_seated", actions.resign, user=users[1], match_id=waiting.pk)
     assert snapshot(waiting) == before
+
+
+def test_a_player_back_by_a_play_is_seen_then(users, known_decks, settings):
+    """An absent player who plays is back and seen at that moment, so the clock does not find
+    the seat silent again at once (absent, returned, absent, … while they play)."""
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    match = seated_match(users[:2])
+    later = timezone.now() + timedelta(minutes=10)
+    mover = turn_of(match)
+    other = users_by_seat(match)[1 - mover]
+    actions.player_seen(match_id=match.pk, user=other, now=later)
+    assert actions.mark_absent(match_id=match.pk, now=later) == 1
+    person = users_by_seat(match)[mover]
+    state = reads.table_state(match_id=match.pk, user=person)
+    actions.play_card(
+        user=person, match_id=match.pk, card=state["round"]["hand"][0], seq=state["seq"],
+        now=later,
+    )
+    assert actions.mark_absent(match_id=match.pk, now=later + timedelta(seconds=1)) == 0
+    assert event_kinds(match)[-2:] == ["returned", "play"]

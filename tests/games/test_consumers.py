@@ -514,11 +514,12 @@ def set_password_elsewhere(user) -> None:
     assert response.status_code == 302, response.content[:500]
 
 
-async def test_a_password_change_elsewhere_ends_the_sockets_trust_at_once(
+async def test_a_password_change_elsewhere_ends_the_old_sessions_socket_at_once(
     make_player, open_socket, known_decks, monkeypatch
 ):
     """A socket checks its session again only after BASRA_SESSION_RECHECK_SECONDS, but a password
-    change through the site (which ends the user's other sessions) makes it check at once."""
+    change through the site (which ends the user's other sessions) makes it check at once: the
+    old session's socket becomes a spectator's, with no hand, and cannot play."""
     from games import consumers
 
     checks = []
@@ -545,12 +546,16 @@ async def test_a_password_change_elsewhere_ends_the_sockets_trust_at_once(
     assert checks.count("alice") == 1 and view_a["type"] == "state"
     view_b = await b.receive_json_from()
     await db(set_password_elsewhere)(alice.user)
+    # The old session ended: at once a spectator's socket, no hand.
+    gone = await a.receive_json_from()
+    assert gone["type"] == "state" and gone["you"] is None and gone["round"]["hand"] == []
+    assert checks.count("alice") == 2
     view_b = await play_first_card(b, view_b)
-    view_a = await a.receive_json_from()
+    after = await a.receive_json_from()
+    assert after["you"] is None and after["round"]["hand"] == []
     before = await log_size(match.pk)
     await a.send_json_to(
-        {"type": "play", "card": view_a["round"]["hand"][0], "seq": view_a["seq"]}
+        {"type": "play", "card": view_a["round"]["hand"][0], "seq": after["seq"]}
     )
     await expect_error(a, "login_required")
     assert await log_size(match.pk) == before
-    assert checks.count("alice") == 2

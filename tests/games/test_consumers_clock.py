@@ -267,3 +267,25 @@ async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(make_player, 
     stopped = await web_beat()
     await asyncio.sleep(consumers.WEB_BEAT_SECONDS * 1.5)
     assert await web_beat() == stopped  # the last socket closed: no more beats
+
+
+async def test_open_sockets_keep_their_seats_present_under_a_short_grace(
+    make_player, open_socket, known_decks, settings
+):
+    """The sockets beat often enough for any absence grace (a quarter of it when it is shorter
+    than 15 s): a 1.2 s grace never marks two connected players absent."""
+    settings.BASRA_ABSENT_GRACE_SECONDS = 1.2
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    await db(Match.objects.filter(pk=match.pk).update)(
+        started_at=timezone.now() - timedelta(minutes=5)
+    )
+    sockets = [await open_socket(table_path(match.pk), p.cookie) for p in (alice, bob)]
+    for comm in sockets:
+        await comm.receive_json_from()
+    for _ in range(8):  # 2.4 s: twice the grace
+        await asyncio.sleep(0.3)
+        assert await db(actions.mark_absent)(match_id=match.pk, now=timezone.now()) == 0
+    assert [s.absent for s in [await seat_row(match.pk, 0), await seat_row(match.pk, 1)]] == [
+        False, False
+    ]
