@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
