@@ -9,4 +9,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("tournaments/", include("games.tournaments.urls")),
 ]

@@ -62,6 +62,7 @@ __all__ = [
     "record_forfeit",
     "record_result",
     "register",
+    "registration_open",
     "resume",
     "start",
     "standings",
@@ -208,7 +209,9 @@ def _late_entry_open(t: Tournament) -> bool:
     )
 
 
-def _registration_open(t: Tournament, now: datetime) -> bool:
+def registration_open(t: Tournament, now: datetime | None = None) -> bool:
+    """Whether ``t`` takes registrations now (before its deadline, or a Swiss late entry)."""
+    now = timezone.now() if now is None else now
     if t.status == Tournament.Status.UPCOMING:
         return now <= t.registration_deadline
     return _late_entry_open(t)
@@ -232,7 +235,7 @@ def register(
     now = timezone.now() if now is None else now
     with write_transaction():
         t = _lock(tournament_id)
-        if not _registration_open(t, now):
+        if not registration_open(t, now):
             raise TournamentError(Code.REGISTRATION_CLOSED)
         if _entry_of(t, user) is not None:
             raise TournamentError(Code.ALREADY_REGISTERED)

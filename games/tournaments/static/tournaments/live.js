@@ -1,0 +1,25 @@
+// Live standings and tables: while the event runs, the page's live parts are fetched again every
+// few seconds and swapped in (standings, bracket, rounds, the player's own table).
+(function () {
+  "use strict";
+  const EVERY_MS = 5000;
+  async function refresh() {
+    try {
+      const response = await fetch(window.location.href, { headers: { "X-Requested-With": "fetch" } });
+      if (!response.ok) return;
+      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      for (const id of ["event-live", "my-tables", "event-status"]) {
+        const fresh = doc.getElementById(id);
+        const old = document.getElementById(id);
+        if (fresh && old) old.replaceWith(fresh);
+        else if (fresh && id === "my-tables") document.querySelector(".actions").prepend(fresh);
+        else if (old && !fresh) old.remove();
+      }
+      if (doc.getElementById("event") && doc.getElementById("event").dataset.status !== "running") return;
+    } catch (error) {
+      // The next try may work (a restart, a dropped connection).
+    }
+    window.setTimeout(refresh, EVERY_MS);
+  }
+  window.setTimeout(refresh, EVERY_MS);
+})();
