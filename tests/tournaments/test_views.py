@@ -164,3 +164,14 @@ def test_arena_streak_mark():
             actions.resign(user=loser.user, match_id=game.match_id)
     page = Client().get(reverse("tournament", args=[arena.pk])).content.decode()
     assert "🔥" in page and 'pts-4 double' in page
+
+
+def test_event_results_on_player_profiles():
+    org, *ps = users("org", "p1", "p2", "p3")
+    t = event(org, "round_robin")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    play_out(t)
+    page = Client().get(reverse("profile", args=["p2"])).content.decode()
+    assert reverse("tournament", args=[t.pk]) in page and "2 of 3" in page
+    assert "Tournaments" not in Client().get(reverse("profile", args=["org"])).content.decode().split("</header>")[1]
