@@ -1,5 +1,6 @@
-// Live standings and tables: while the event runs, the page's live parts are fetched again every
-// few seconds and swapped in (standings, bracket, rounds, the player's own table).
+// Live standings and tables: until the event is over, the page's live parts are fetched again
+// every few seconds and swapped in (standings, bracket, rounds, the player's own table when the
+// event starts or a new round is paired).
 (function () {
   "use strict";
   const EVERY_MS = 5000;
@@ -15,7 +16,8 @@
         else if (fresh && id === "my-tables") document.querySelector(".actions").prepend(fresh);
         else if (old && !fresh) old.remove();
       }
-      if (doc.getElementById("event") && doc.getElementById("event").dataset.status !== "running") return;
+      const event = doc.getElementById("event");
+      if (event && ["finished", "cancelled"].includes(event.dataset.status)) return;
     } catch (error) {
       // The next try may work (a restart, a dropped connection).
     }
