@@ -175,3 +175,17 @@ def test_event_results_on_player_profiles():
     page = Client().get(reverse("profile", args=["p2"])).content.decode()
     assert reverse("tournament", args=[t.pk]) in page and "2 of 3" in page
     assert "Tournaments" not in Client().get(reverse("profile", args=["org"])).content.decode().split("</header>")[1]
+
+
+def test_pages_and_errors_in_arabic():
+    org, a = users("org", "a")
+    t = event(org, "knockout", third_place=True)
+    client = client_for(a)
+    client.cookies["django_language"] = "ar"
+    page = client.get(reverse("tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert 'dir="rtl"' in page and "البطولات" in page and "خروج المغلوب" in page and "سجّل" in page
+    client.post(reverse("tournament_register", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar")
+    again = client.post(reverse("tournament_register", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar", follow=True)
+    assert "أنت مسجَّل في هذه البطولة بالفعل." in again.content.decode()
+    listing = client.get(reverse("tournaments"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "قادمة" in listing and "نظّم بطولة" in listing
