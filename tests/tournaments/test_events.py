@@ -258,3 +258,32 @@ def test_an_aborted_match_is_set_up_again():
     assert again.pairing_id == game.pairing_id and again.number == 2 and again.a_side == 1
     play_out(t)
     assert refresh(t).status == Tournament.Status.FINISHED
+
+
+def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_play():
+    """Results by play (the compare-and-set way, the table kept in this process): the last play
+    of a round's last match ends it, and the receiver opens the next round's tables in the same
+    transaction."""
+    from games.actions import funnel
+    from tests.games.helpers import play_out as play_match
+
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    t = event(org, "knockout")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    before = funnel.paths["compare_and_set"]
+    for game in live_games(t):
+        assert play_match(game.match) > 0
+        game.refresh_from_db()
+        game.match.refresh_from_db()
+        assert game.match.result == "target"
+        winner = game.pairing.a if game.match.winner_side == game.a_side else game.pairing.b
+        assert game.winner_id == winner.pk
+    assert funnel.paths["compare_and_set"] > before
+    (final,) = live_games(t)
+    assert final.pairing.round.number == 2
+    assert {final.pairing.a_id, final.pairing.b_id} == set(
+        Pairing.objects.filter(tournament=t, round__number=1).values_list("winner_id", flat=True)
+    )
+    play_match(final.match)
+    assert refresh(t).status == Tournament.Status.FINISHED
