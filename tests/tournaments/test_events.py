@@ -287,3 +287,32 @@ def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_pla
     )
     play_match(final.match)
     assert refresh(t).status == Tournament.Status.FINISHED
+
+
+def test_a_partnership_withdrawing_from_a_knockout_resigns_its_table_and_is_out():
+    org, *ps = users("org", *[f"p{i}" for i in range(1, 9)])
+    t = event(org, "knockout", players=4)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    quitter = Entrant.objects.get(tournament=t, user=ps[6])  # p7 & p8
+    game = next(g for g in live_games(t) if quitter.pk in (g.pairing.a_id, g.pairing.b_id))
+    services.withdraw(user=ps[7], tournament_id=t.pk)  # the partner may withdraw the pair
+    game.match.refresh_from_db()
+    assert game.match.status == Match.Status.FINISHED and game.match.result == "resign"
+    pairing = Pairing.objects.get(pk=game.pairing_id)
+    assert pairing.forfeit and pairing.winner_id != quitter.pk
+    play_out(t)
+    assert refresh(t).status == Tournament.Status.FINISHED
+    assert not Pairing.objects.filter(tournament=t, round__number=2).filter(Q(a=quitter) | Q(b=quitter)).exists()
+
+
+def test_the_scheduler_command_starts_an_event(capsys):
+    from django.core.management import call_command
+
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=1, starts_in=1)
+    enter(t, [a, b])
+    Tournament.objects.filter(pk=t.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    call_command("run_tournaments", "--once")
+    assert "started=1" in capsys.readouterr().out
+    assert refresh(t).status == Tournament.Status.RUNNING and len(live_games(t)) == 1
