@@ -1,6 +1,7 @@
 """A tournament in the browser: an organiser creates an event through the form, two players
-register on its page, the organiser starts it, and each player's table appears on the event
-page (live, without a reload) and opens the table the two of them sit at."""
+register on its page, the organiser starts it, and each player's table appears (live, without a
+reload) on the event page, and as a notice on any other page, and opens the table the two of them
+sit at."""
 
 import re
 
@@ -43,18 +44,26 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
         expect(page.locator("#entrants")).to_contain_text(name)
         expect(page.locator("#withdraw-button")).to_be_visible()
 
+    bob.goto("/")  # bob waits in the lobby: he is told wherever he is
     organiser.reload()
     organiser.click("#start-button")
     expect(organiser.locator("#event-status")).to_contain_text("Running")
     expect(organiser.locator(".table-link.live")).to_have_count(1)
     table_href = organiser.locator(".table-link.live").get_attribute("href")
 
-    # The players' pages were opened before the start: the table arrives by itself.
-    for page in (alice, bob):
-        link = page.locator("#my-tables a.my-table")
-        expect(link).to_be_visible(timeout=15_000)
-        assert link.get_attribute("href") == table_href
+    # Alice's event page was opened before the start: her table arrives by itself; bob, in the
+    # lobby, gets the site-wide notice.
+    link = alice.locator("#my-tables a.my-table")
+    expect(link).to_be_visible(timeout=15_000)
+    assert link.get_attribute("href") == table_href
+    notice = bob.locator("#tournament-notice a")
+    expect(notice).to_be_visible(timeout=15_000)
+    assert notice.get_attribute("href") == table_href
     alice.locator("#my-tables a.my-table").click()
     alice.wait_for_url(f"**{table_href}")
     expect(alice.locator("#live-status")).to_have_attribute("data-state", "live")
     expect(alice.locator("#hand button.card")).to_have_count(4)
+    notice.click()
+    bob.wait_for_url(f"**{table_href}")
+    expect(bob.locator("#hand button.card")).to_have_count(4)
+    expect(bob.locator("#tournament-notice")).to_have_count(0)

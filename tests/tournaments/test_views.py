@@ -189,3 +189,22 @@ def test_pages_and_errors_in_arabic():
     assert "أنت مسجَّل في هذه البطولة بالفعل." in again.content.decode()
     listing = client.get(reverse("tournaments"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert "قادمة" in listing and "نظّم بطولة" in listing
+
+
+def test_every_page_tells_a_player_their_tournament_table_is_waiting():
+    org, a, b, c = users("org", "a", "b", "c")
+    t = event(org, "round_robin")
+    enter(t, [a, b])
+    url = reverse("tournament_my_tables")
+    assert Client().get(url).json() == {"tables": []}
+    assert client_for(a).get(url).json() == {"tables": []}
+    page = client_for(a).get(reverse("lobby")).content.decode()
+    assert f'data-url="{url}"' in page and "tournaments/notify.js" in page
+    services.start(user=org, tournament_id=t.pk)
+    (game,) = live_games(t)
+    for player in (a, b):
+        (table,) = client_for(player).get(url).json()["tables"]
+        assert table["url"] == reverse("table", args=[game.match_id]) and table["event"] == t.name
+    assert client_for(c).get(url).json() == {"tables": []}
+    actions.resign(user=b, match_id=game.match_id)
+    assert client_for(a).get(url).json() == {"tables": []}
