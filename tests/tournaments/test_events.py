@@ -316,3 +316,18 @@ def test_the_scheduler_command_starts_an_event(capsys):
     call_command("run_tournaments", "--once")
     assert "started=1" in capsys.readouterr().out
     assert refresh(t).status == Tournament.Status.RUNNING and len(live_games(t)) == 1
+
+
+def test_round_robin_of_three_partnerships_with_byes():
+    org, *ps = users("org", *[f"p{i}" for i in range(1, 7)])
+    t = event(org, "round_robin", players=4)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    assert {g.match.players for g in live_games(t)} == {4}
+    assert play_out(t) == 3
+    t = refresh(t)
+    assert t.status == Tournament.Status.FINISHED and t.current_round == 3
+    assert Pairing.objects.filter(tournament=t, b__isnull=True).count() == 3
+    lines = services.standings(t)
+    assert [line.entrant.name for line in lines] == ["p1 & p2", "p3 & p4", "p5 & p6"]
+    assert [line.score for line in lines] == [3, 2, 1]
