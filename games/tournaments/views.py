@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.models import Match
 from games.tournaments import services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
@@ -204,7 +205,7 @@ def waiting_tables(request: HttpRequest) -> JsonResponse:
     games = (
         Game.objects.filter(
             winner__isnull=True, aborted=False, pairing__finished_at__isnull=True,
-            match__status="playing", match__seats__user_id=me,
+            match__status=Match.Status.PLAYING, match__seats__user_id=me,
         )
         .select_related("pairing__tournament")
         .order_by("-pk")[:5]
