@@ -849,29 +849,40 @@ def tick(now: datetime | None = None) -> dict[str, int]:
 # --- the arena -------------------------------------------------------------------------------
 
 
+def _arena_sheet(t: Tournament) -> tuple[dict[int, list[str]], set[int], dict[int, int]]:
+    """One read of the arena's pairings: each entrant's results in the order they ended
+    (``"win"``/``"loss"``), the entrants playing now, and each one's last opponent."""
+    results: dict[int, list[str]] = defaultdict(list)
+    busy: set[int] = set()
+    last: dict[int, int] = {}
+    rows = (
+        Pairing.objects.filter(tournament=t)
+        .order_by("finished_at", "pk")
+        .values_list("a_id", "b_id", "winner_id", "finished_at")
+    )
+    for a, b, winner, finished_at in rows:
+        if finished_at is None:
+            busy.update(x for x in (a, b) if x is not None)
+            continue
+        for me in (a, b):
+            if me is not None:
+                results[me].append("win" if winner == me else "loss")
+        if b is not None:
+            last[a], last[b] = b, a
+    return results, busy, last
+
+
 def _arena_results(t: Tournament) -> dict[int, list[str]]:
     """Each entrant's arena results in the order they ended (``"win"``/``"loss"``)."""
-    out: dict[int, list[str]] = defaultdict(list)
-    for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False).order_by("finished_at", "pk"):
-        for me in (p.a_id, p.b_id):
-            if me is not None:
-                out[me].append("win" if p.winner_id == me else "loss")
-    return out
+    return _arena_sheet(t)[0]
 
 
 def _arena_wave(t: Tournament, now: datetime) -> None:
     """Pair the arena's waiting entrants (``pairing.arena_pairs``) and open their tables."""
-    busy = set()
-    last: dict[int, int] = {}
-    for p in Pairing.objects.filter(tournament=t).order_by("finished_at", "pk"):
-        if p.finished_at is None:
-            busy.update(x for x in (p.a_id, p.b_id) if x is not None)
-        elif p.b_id is not None:
-            last[p.a_id], last[p.b_id] = p.b_id, p.a_id
+    results, busy, last = _arena_sheet(t)
     waiting = [e for e in _active(t).select_related("user", "partner") if e.pk not in busy]
     if len(waiting) < 2:
         return
-    results = _arena_results(t)
     pairs = pairing.arena_pairs([
         pairing.ArenaPlayer(
             id=e.pk, score=pairing.arena_points(results.get(e.pk, [])).total, rating=e.rating,
