@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "games",
     "games.ratings.apps.RatingsConfig",
     "games.replays",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("games.replays.urls")),
+    path("tournaments/", include("games.tournaments.urls")),
 ]

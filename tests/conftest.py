@@ -21,6 +21,16 @@ ORIGIN = "http://testserver"
 
 
 @pytest.fixture(autouse=True)
+def _english():
+    """Every test starts in English, whatever language an earlier test's request left active in
+    this thread (Django's LocaleMiddleware activates the request's language)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer_and_cache():
     """A fresh channel layer and an empty live-state cache for every test.
 

@@ -1,0 +1,26 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    """Tournaments (issue 13): events built on the live core, which never imports this app.
+
+    ``ready()`` connects :func:`games.tournaments.services.on_match_finished` to the core's
+    ``games.signals.match_finished`` (README, "Layout"; lila's ``TournamentBusHandler``), and
+    :func:`games.tournaments.profile.add_event_results` to ``accounts.profile.profile_context``.
+    """
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.tournaments"
+    label = "tournaments"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from accounts.profile import profile_context
+        from games.signals import match_finished
+        from games.tournaments import profile, services
+
+        match_finished.connect(
+            services.on_match_finished, dispatch_uid="tournaments.on_match_finished"
+        )
+        profile_context.connect(profile.add_event_results, dispatch_uid="tournaments.profile")

@@ -1,0 +1,79 @@
+"""The tournaments' error codes and their translated messages (one table for services and pages,
+after ``games.errors``)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.utils.translation import gettext_lazy as _
+
+
+class Code(StrEnum):
+    """Every reason a tournament service refuses a request; nothing is changed when it does."""
+
+    LOGIN_REQUIRED = "login_required"
+    NOT_FOUND = "not_found"
+    NOT_ORGANISER = "not_organiser"
+    BAD_SETTINGS = "bad_settings"
+    ALREADY_REGISTERED = "already_registered"
+    PARTNER_REGISTERED = "partner_registered"
+    PARTNER_REQUIRED = "partner_required"
+    PARTNER_NOT_ALLOWED = "partner_not_allowed"
+    PARTNER_SELF = "partner_self"
+    REGISTRATION_CLOSED = "registration_closed"
+    EVENT_FULL = "event_full"
+    NOT_INVITED = "not_invited"
+    ALREADY_ACCEPTED = "already_accepted"
+    NOT_REGISTERED = "not_registered"
+    ALREADY_STARTED = "already_started"
+    TOO_FEW_ENTRANTS = "too_few_entrants"
+    NOT_RUNNING = "not_running"
+    ALREADY_PAUSED = "already_paused"
+    NOT_PAUSED = "not_paused"
+    RESULT_REPORTED = "result_reported"
+    NOT_FINISHED = "not_finished"
+    BAD_WINNER = "bad_winner"
+    ROUND_NOT_OVER = "round_not_over"
+    NEXT_ROUND_PAIRED = "next_round_paired"
+    NO_ROUNDS = "no_rounds"
+
+
+MESSAGES = {
+    Code.LOGIN_REQUIRED: _("Log in first."),
+    Code.NOT_FOUND: _("There is no such tournament, entrant or pairing."),
+    Code.NOT_ORGANISER: _("Only the organiser (or staff) may do this."),
+    Code.BAD_SETTINGS: _("These tournament settings are not valid."),
+    Code.ALREADY_REGISTERED: _("You are already registered for this tournament."),
+    Code.PARTNER_REGISTERED: _("Your partner is already registered for this tournament."),
+    Code.PARTNER_REQUIRED: _("This is a partnership event: name a partner."),
+    Code.PARTNER_NOT_ALLOWED: _("This event is for single players: no partner."),
+    Code.PARTNER_SELF: _("You cannot be your own partner."),
+    Code.REGISTRATION_CLOSED: _("Registration for this tournament is closed."),
+    Code.EVENT_FULL: _("This tournament is full."),
+    Code.NOT_INVITED: _("This invitation is not addressed to you."),
+    Code.ALREADY_ACCEPTED: _("This invitation has already been accepted."),
+    Code.NOT_REGISTERED: _("You are not registered for this tournament."),
+    Code.ALREADY_STARTED: _("The tournament has already started."),
+    Code.TOO_FEW_ENTRANTS: _("At least two entrants are needed to start."),
+    Code.NOT_RUNNING: _("The tournament is not running."),
+    Code.ALREADY_PAUSED: _("The tournament is already paused."),
+    Code.NOT_PAUSED: _("The tournament is not paused."),
+    Code.RESULT_REPORTED: _("This result has already been recorded."),
+    Code.NOT_FINISHED: _("This pairing has no result yet."),
+    Code.BAD_WINNER: _("The winner must be one of the pairing's entrants."),
+    Code.ROUND_NOT_OVER: _("The current round has not ended yet."),
+    Code.NEXT_ROUND_PAIRED: _("The next round is already paired on this result."),
+    Code.NO_ROUNDS: _("An arena has no rounds to pair."),
+}
+
+
+class TournamentError(Exception):
+    """A refused tournament request: ``code`` (:class:`Code`) and its translated ``message``."""
+
+    def __init__(self, code: str | Code) -> None:
+        self.code = Code(code)
+        super().__init__(self.code.value)
+
+    @property
+    def message(self) -> str:
+        return str(MESSAGES[self.code])

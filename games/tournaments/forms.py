@@ -1,0 +1,138 @@
+"""The form an organiser fills in to create an event; the match options are the lobby's
+(``games.forms.CreateTableForm``), without the client seed (each table's players bring theirs)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import CreateTableForm
+from games.tournaments.models import TIEBREAK_NAMES, Tournament
+from games.tournaments.pairing import TieBreak
+
+#: Bounds the form puts on an event's size and length.
+MAX_SWISS_ROUNDS = 20
+MAX_ARENA_MINUTES = 24 * 60
+DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+def _when(label, *, required: bool, help_text=""):
+    return forms.DateTimeField(
+        label=label, required=required, help_text=help_text, input_formats=[DATETIME_FORMAT],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format=DATETIME_FORMAT),
+    )
+
+
+def tiebreak_choices() -> list[tuple[str, str]]:
+    return [("", _("(none)"))] + [(t.value, TIEBREAK_NAMES[t]) for t in TieBreak]
+
+
+class TournamentForm(CreateTableForm):
+    """An event's settings; ``settings()`` gives the keyword arguments of
+    ``services.create_tournament`` (valid form only)."""
+
+    PLAYER_CHOICES = [(2, _("Single players (tables for two)")), (4, _("Partnerships (tables for four)"))]
+
+    name = forms.CharField(label=_("Name"), max_length=100)
+    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices, initial="swiss")
+    players = forms.TypedChoiceField(
+        label=_("Entrants"), choices=PLAYER_CHOICES, coerce=int, initial=2, widget=forms.RadioSelect,
+        help_text=_("In a partnership event a player registers with a partner, who must accept."),
+    )
+    starts_at = _when(_("Starts at (UTC)"), required=True)
+    registration_closes = _when(
+        _("Registration closes (UTC)"), required=False,
+        help_text=_("Empty: at the start. A Swiss event takes late entries until half its rounds have started."),
+    )
+    max_entrants = forms.IntegerField(label=_("Entrant limit"), required=False, min_value=2)
+    seeding = forms.ChoiceField(label=_("Seeding"), choices=Tournament.Seeding.choices, initial="rating")
+    double_round_robin = forms.BooleanField(label=_("Round robin: everyone meets twice"), required=False)
+    third_place = forms.BooleanField(label=_("Knockout: a third-place match"), required=False)
+    best_of = forms.TypedChoiceField(
+        label=_("Knockout: matches per pairing"), coerce=int, initial=1,
+        choices=[(1, _("One match")), (3, _("Best of three"))],
+    )
+    swiss_rounds = forms.IntegerField(
+        label=_("Swiss: rounds"), required=False, min_value=1, max_value=MAX_SWISS_ROUNDS, initial=5
+    )
+    arena_minutes = forms.IntegerField(
+        label=_("Arena: minutes"), required=False, min_value=1, max_value=MAX_ARENA_MINUTES, initial=60
+    )
+    tiebreak_1 = forms.ChoiceField(label=_("First tie-break"), choices=tiebreak_choices, required=False)
+    tiebreak_2 = forms.ChoiceField(label=_("Second tie-break"), choices=tiebreak_choices, required=False)
+    tiebreak_3 = forms.ChoiceField(label=_("Third tie-break"), choices=tiebreak_choices, required=False)
+    client_seed = None
+
+    EVENT_FIELDS = (
+        "name", "description", "format", "players", "starts_at", "registration_closes",
+        "max_entrants", "seeding",
+    )
+    FORMAT_FIELDS = (
+        "double_round_robin", "third_place", "best_of", "swiss_rounds", "arena_minutes",
+        "tiebreak_1", "tiebreak_2", "tiebreak_3",
+    )
+    MATCH_FIELDS = ("target", "mode", "move_seconds")
+
+    def event_fields(self):
+        return [self[n] for n in self.EVENT_FIELDS]
+
+    def format_fields(self):
+        return [self[n] for n in self.FORMAT_FIELDS]
+
+    def match_fields(self):
+        return [self[n] for n in self.MATCH_FIELDS]
+
+    def clean_client_seed(self):
+        return None
+
+    def clean(self):
+        data = super().clean()
+        fmt = data.get("format")
+        if fmt == Tournament.Format.SWISS and not data.get("swiss_rounds"):
+            self.add_error("swiss_rounds", _("How many rounds?"))
+        if fmt == Tournament.Format.ARENA and not data.get("arena_minutes"):
+            self.add_error("arena_minutes", _("How long does the arena last?"))
+        starts, closes = data.get("starts_at"), data.get("registration_closes")
+        if starts and closes and closes > starts:
+            self.add_error("registration_closes", _("Registration must close by the start."))
+        order = [data.get(f"tiebreak_{k}") for k in (1, 2, 3) if data.get(f"tiebreak_{k}")]
+        if len(order) != len(set(order)):
+            self.add_error("tiebreak_2", _("Each tie-break once."))
+        return data
+
+    def settings(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "name": data["name"], "description": data["description"], "format": data["format"],
+            "players": data["players"], "rules": self.rules(), "rated": self.rated,
+            "move_seconds": self.clock(), "starts_at": data["starts_at"],
+            "registration_closes": data["registration_closes"],
+            "max_entrants": data["max_entrants"], "seeding": data["seeding"],
+            "double_round_robin": data["double_round_robin"], "third_place": data["third_place"],
+            "best_of": data["best_of"], "swiss_rounds": data["swiss_rounds"],
+            "arena_minutes": data["arena_minutes"],
+            "tiebreaks": [data[f"tiebreak_{k}"] for k in (1, 2, 3) if data.get(f"tiebreak_{k}")],
+        }
+
+
+class RegisterForm(forms.Form):
+    """Registering: in a partnership event, the partner's username."""
+
+    partner = forms.CharField(label=_("Partner's username"), required=False, max_length=150)
+
+    def clean_partner(self):
+        name = self.cleaned_data["partner"].strip()
+        if not name:
+            return None
+        try:
+            return get_user_model().objects.get(username__iexact=name)
+        except get_user_model().DoesNotExist:
+            raise forms.ValidationError(_("There is no player called %(name)s.") % {"name": name}) from None
+
+
+class ResultForm(forms.Form):
+    """The organiser's forfeit or correction: who wins (an entrant id; empty: both lose)."""
+
+    winner = forms.IntegerField(required=False)

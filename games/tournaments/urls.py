@@ -1,0 +1,22 @@
+"""HTTP routes of the tournaments (included by ``basra_site.urls``; the core's URLs never
+include them)."""
+
+from django.urls import path
+
+from games.tournaments import views
+
+urlpatterns = [
+    path("", views.event_list, name="tournaments"),
+    path("new/", views.event_create, name="tournament_create"),
+    path("my-tables.json", views.waiting_tables, name="tournament_my_tables"),
+    path("<int:tournament_id>/", views.event_page, name="tournament"),
+    path("<int:tournament_id>/register/", views.register, name="tournament_register"),
+    path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+    path("<int:tournament_id>/accept/<int:entrant_id>/", views.accept, name="tournament_accept"),
+    path("<int:tournament_id>/start/", views.start, name="tournament_start"),
+    path("<int:tournament_id>/pause/", views.pause, name="tournament_pause"),
+    path("<int:tournament_id>/resume/", views.resume, name="tournament_resume"),
+    path("<int:tournament_id>/pair/", views.pair, name="tournament_pair"),
+    path("<int:tournament_id>/pairing/<int:pairing_id>/forfeit/", views.forfeit, name="tournament_forfeit"),
+    path("<int:tournament_id>/pairing/<int:pairing_id>/correct/", views.correct, name="tournament_correct"),
+]

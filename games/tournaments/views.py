@@ -1,0 +1,227 @@
+"""Tournament pages: the events list, the create form, the event page and its actions.
+
+Thin views (STYLE.md): a form is validated, a service of ``games.tournaments.services`` is
+called, and a ``TournamentError`` becomes a message. Every action is a POST with the CSRF token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.models import Match
+from games.tournaments import services
+from games.tournaments.errors import TournamentError
+from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
+from games.tournaments.models import TIEBREAK_NAMES, Entrant, Game, Pairing, Tournament
+from games.tournaments.pairing import TieBreak
+
+#: How many events each section of the list shows.
+LIST_SIZE = 30
+
+
+def event_list(request: HttpRequest) -> HttpResponse:
+    """Upcoming, running and finished events."""
+    events = Tournament.objects.annotate(
+        entrant_count=Count("entrants", filter=~Q(entrants__status=Entrant.Status.INVITED))
+    ).select_related("organiser")
+    sections = [
+        (_("Running"), events.filter(status=Tournament.Status.RUNNING).order_by("started_at")[:LIST_SIZE]),
+        (_("Upcoming"), events.filter(status=Tournament.Status.UPCOMING).order_by("starts_at")[:LIST_SIZE]),
+        (_("Finished"), events.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]).order_by("-finished_at")[:LIST_SIZE]),
+    ]
+    return render(request, "tournaments/list.html", {"sections": sections})
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    """The create form (GET) and creating the event (POST)."""
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            t = services.create_tournament(user=request.user, **form.settings())
+        except TournamentError as error:
+            messages.error(request, error.message)
+        else:
+            return redirect("tournament", tournament_id=t.pk)
+    return render(request, "tournaments/create.html", {"form": form})
+
+
+@dataclass
+class RoundView:
+    number: int
+    pairings: list[Pairing]
+    finished: bool
+
+
+def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The event: settings, entrants, rounds and tables, standings (bracket, leaderboard),
+    the player's and the organiser's buttons, the audit trail."""
+    t = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
+    entrants = list(t.entrants.select_related("user", "partner"))
+    pairings = list(
+        Pairing.objects.filter(tournament=t)
+        .select_related("round", "a__user", "a__partner", "b__user", "b__partner", "winner")
+        .prefetch_related("games")
+        .order_by("round__number", "board")
+    )
+    rounds: dict[int, RoundView] = {}
+    for p in pairings:
+        view = rounds.setdefault(p.round.number, RoundView(p.round.number, [], p.round.finished_at is not None))
+        view.pairings.append(p)
+    mine = None
+    invitations = []
+    if request.user.is_authenticated:
+        mine = next((e for e in entrants if request.user.pk in (e.user_id, e.partner_id)), None)
+        invitations = [e for e in entrants if e.partner_id == request.user.pk and e.status == Entrant.Status.INVITED]
+    my_tables = []
+    if mine is not None:
+        my_tables = [
+            g for p in pairings if not p.finished and mine.pk in (p.a_id, p.b_id)
+            for g in p.games.all() if g.winner_id is None and not g.aborted
+        ]
+    order = t.tiebreak_order() if t.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS) else []
+    context = {
+        "t": t,
+        "entrants": entrants,
+        "rounds": sorted(rounds.values(), key=lambda r: -r.number) if t.format != Tournament.Format.ARENA else [],
+        "arena_pairings": list(reversed(pairings)) if t.format == Tournament.Format.ARENA else [],
+        "bracket": sorted(rounds.values(), key=lambda r: r.number) if t.format == Tournament.Format.KNOCKOUT else [],
+        "standings": services.standings(t) if t.status != Tournament.Status.UPCOMING else [],
+        "tiebreak_names": [TIEBREAK_NAMES[TieBreak(k)] for k in order],
+        "mine": mine,
+        "my_tables": my_tables,
+        "invitations": invitations,
+        "can_manage": t.can_manage(request.user),
+        "register_form": RegisterForm(),
+        "registration_open": services.registration_open(t),
+        "audit": t.audit.select_related("actor", "pairing__round").order_by("-created_at", "-pk"),
+    }
+    return render(request, "tournaments/event.html", context)
+
+
+def _act(request: HttpRequest, tournament_id: int, call: Callable[[], object], done: str) -> HttpResponse:
+    try:
+        call()
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, done)
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@require_POST
+@login_required
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    form = RegisterForm(request.POST)
+    if not form.is_valid():
+        for error in form.errors.get("partner", []):
+            messages.error(request, error)
+        return redirect("tournament", tournament_id=tournament_id)
+    partner = form.cleaned_data["partner"]
+    return _act(
+        request, tournament_id,
+        lambda: services.register(user=request.user, tournament_id=tournament_id, partner=partner),
+        _("Your partner is invited.") if partner else _("You are registered."),
+    )
+
+
+@require_POST
+@login_required
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(request, tournament_id,
+                lambda: services.withdraw(user=request.user, tournament_id=tournament_id),
+                _("You have withdrawn."))
+
+
+@require_POST
+@login_required
+def accept(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
+    return _act(request, tournament_id,
+                lambda: services.accept_partner(user=request.user, entrant_id=entrant_id),
+                _("You are registered with your partner."))
+
+
+def _organiser_action(service, done_message: str):
+    @require_POST
+    @login_required
+    def view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+        return _act(request, tournament_id,
+                    lambda: service(user=request.user, tournament_id=tournament_id), str(done_message))
+    return view
+
+
+def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(services.start, _("The tournament has started."))(request, tournament_id)
+
+
+def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(services.pause, _("The tournament is paused."))(request, tournament_id)
+
+
+def resume(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(services.resume, _("The tournament goes on."))(request, tournament_id)
+
+
+def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(services.pair_round, _("The next round is paired."))(request, tournament_id)
+
+
+def _result_action(service, done: Callable[[], str]):
+    @require_POST
+    @login_required
+    def view(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+        get_object_or_404(Pairing, pk=pairing_id, tournament_id=tournament_id)
+        form = ResultForm(request.POST)
+        winner = form.cleaned_data["winner"] if form.is_valid() else None
+        return _act(request, tournament_id,
+                    lambda: service(user=request.user, pairing_id=pairing_id, winner_id=winner), done())
+    return view
+
+
+def forfeit(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    return _result_action(services.record_forfeit, lambda: _("The forfeit is recorded."))(request, tournament_id, pairing_id)
+
+
+def correct(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
+    return _result_action(services.correct_result, lambda: _("The result is corrected."))(request, tournament_id, pairing_id)
+
+
+def waiting_tables(request: HttpRequest) -> JsonResponse:
+    """The signed-in player's tournament tables being played now, for the notice every page
+    shows (``static/tournaments/notify.js``): ``{"tables": [{"url", "event", "label"}]}``."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"tables": []})
+    me = request.user.pk
+    games = (
+        Game.objects.filter(
+            winner__isnull=True, aborted=False, pairing__finished_at__isnull=True,
+            match__status=Match.Status.PLAYING, match__seats__user_id=me,
+        )
+        .select_related("pairing__tournament")
+        .order_by("-pk")[:5]
+    )
+    return JsonResponse({"tables": [
+        {
+            "url": reverse("table", args=[g.match_id]),
+            "event": g.pairing.tournament.name,
+            "label": _("Your table in %(event)s is waiting: go to table %(id)s") % {
+                "event": g.pairing.tournament.name, "id": g.match_id,
+            },
+        }
+        for g in games
+    ]})
+
+
+def game_links(pairing: Pairing) -> list[Game]:
+    """The tables of a pairing in order (for templates)."""
+    return sorted(pairing.games.all(), key=lambda g: g.number)

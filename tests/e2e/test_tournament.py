@@ -1,0 +1,69 @@
+"""A tournament in the browser: an organiser creates an event through the form, two players
+register on its page, the organiser starts it, and each player's table appears (live, without a
+reload) on the event page, and as a notice on any other page, and opens the table the two of them
+sit at."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "Felt-and-Komi-77"
+
+
+def sign_up(page: Page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="email"]', f"{username}@example.com")
+    page.fill('input[name="password1"]', PASSWORD)
+    page.fill('input[name="password2"]', PASSWORD)
+    page.press('input[name="password2"]', "Enter")
+    expect(page.locator(".whoami")).to_have_text(username)
+
+
+def test_organiser_creates_an_event_two_players_register_and_get_their_table(new_page):
+    organiser, alice, bob = new_page(), new_page(), new_page()
+    sign_up(organiser, "organiser")
+    organiser.goto("/")
+    organiser.click("a.nav-tournaments")
+    organiser.click("#new-tournament")
+    organiser.fill('input[name="name"]', "Sunday cup")
+    organiser.select_option('select[name="format"]', "round_robin")
+    organiser.fill('input[name="starts_at"]', "2099-01-01T18:00")
+    organiser.fill('input[name="target"]', "11")
+    organiser.click("#create-tournament-button")
+    organiser.wait_for_url(re.compile(r"/tournaments/\d+/$"))
+    event_url = organiser.url
+
+    for page, name in ((alice, "alice"), (bob, "bob")):
+        sign_up(page, name)
+        page.goto(event_url)
+        page.click("#register-button")
+        expect(page.locator("#entrants")).to_contain_text(name)
+        expect(page.locator("#withdraw-button")).to_be_visible()
+
+    bob.goto("/")  # bob waits in the lobby: he is told wherever he is
+    organiser.reload()
+    organiser.click("#start-button")
+    expect(organiser.locator("#event-status")).to_contain_text("Running")
+    expect(organiser.locator(".table-link.live")).to_have_count(1)
+    table_href = organiser.locator(".table-link.live").get_attribute("href")
+
+    # Alice's event page was opened before the start: her table arrives by itself; bob, in the
+    # lobby, gets the site-wide notice.
+    link = alice.locator("#my-tables a.my-table")
+    expect(link).to_be_visible(timeout=15_000)
+    assert link.get_attribute("href") == table_href
+    notice = bob.locator("#tournament-notice a")
+    expect(notice).to_be_visible(timeout=15_000)
+    assert notice.get_attribute("href") == table_href
+    alice.locator("#my-tables a.my-table").click()
+    alice.wait_for_url(f"**{table_href}")
+    expect(alice.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(alice.locator("#hand button.card")).to_have_count(4)
+    notice.click()
+    bob.wait_for_url(f"**{table_href}")
+    expect(bob.locator("#hand button.card")).to_have_count(4)
+    expect(bob.locator("#tournament-notice")).to_have_count(0)

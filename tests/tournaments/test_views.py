@@ -1,0 +1,210 @@
+"""The tournament pages: list, create form, event page (tables, standings, bracket, arena
+leaderboard, audit trail), the CSRF-protected actions, and the header link."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import actions
+from games.tournaments import services
+from games.tournaments.models import Entrant, Tournament
+from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_list_shows_upcoming_running_and_finished_and_the_header_links_it():
+    org, a, b = users("org", "a", "b")
+    upcoming = event(org, "swiss", swiss_rounds=3)
+    running = event(org, "round_robin")
+    enter(running, [a, b])
+    services.start(user=org, tournament_id=running.pk)
+    page = Client().get(reverse("tournaments")).content.decode()
+    assert f'href="{reverse("tournaments")}"' in page  # the header's link
+    assert page.index("Running") < page.index(running.name) < page.index("Upcoming") < page.index(upcoming.name)
+
+
+def test_create_form_makes_an_event_organised_by_the_player():
+    (org,) = users("org")
+    client = client_for(org)
+    assert client.get(reverse("tournament_create")).status_code == 200
+    starts = (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post(reverse("tournament_create"), {
+        "name": "Friday Swiss", "format": "swiss", "players": "2", "starts_at": starts,
+        "seeding": "rating", "best_of": "1", "swiss_rounds": "4", "target": "101",
+        "mode": "rated", "move_seconds": "30", "majority_points": "30", "basra_points": "10",
+        "jack_basra_points": "30", "seven_diamonds": "wild", "tiebreak_1": "buchholz",
+        "tiebreak_2": "wins",
+    })
+    t = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("tournament", args=[t.pk])
+    assert (t.organiser, t.format, t.swiss_rounds, t.rated, t.tiebreaks) == (
+        org, "swiss", 4, True, ["buchholz", "wins"]
+    )
+    # A Swiss event without rounds is refused by the form, nothing created.
+    bad = client.post(reverse("tournament_create"), {"name": "x", "format": "swiss", "players": "2",
+                                                     "starts_at": starts, "target": "101"})
+    assert bad.status_code == 200 and Tournament.objects.count() == 1
+
+
+def test_create_needs_a_login():
+    response = Client().get(reverse("tournament_create"))
+    assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_register_withdraw_and_errors_on_the_event_page():
+    org, a = users("org", "a")
+    t = event(org, "swiss", swiss_rounds=3)
+    client = client_for(a)
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'id="register-button"' in page and "csrfmiddlewaretoken" in page
+    client.post(reverse("tournament_register", args=[t.pk]))
+    assert Entrant.objects.filter(tournament=t, user=a).exists()
+    again = client.post(reverse("tournament_register", args=[t.pk]), follow=True).content.decode()
+    assert "already registered" in again
+    client.post(reverse("tournament_withdraw", args=[t.pk]))
+    assert not Entrant.objects.filter(tournament=t, user=a).exists()
+    # Without the CSRF token the action is refused.
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(a)
+    assert strict.post(reverse("tournament_register", args=[t.pk])).status_code == 403
+
+
+def test_partner_invitation_and_acceptance_through_the_page():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "round_robin", players=4)
+    client_for(a).post(reverse("tournament_register", args=[t.pk]), {"partner": "b"})
+    e = Entrant.objects.get(tournament=t)
+    assert e.partner == b and e.status == Entrant.Status.INVITED
+    page = client_for(b).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert reverse("tournament_accept", args=[t.pk, e.pk]) in page
+    client_for(b).post(reverse("tournament_accept", args=[t.pk, e.pk]))
+    assert refresh_entrant(e).status == Entrant.Status.ACTIVE
+    missing = client_for(org).post(reverse("tournament_register", args=[t.pk]), {"partner": "nobody"}, follow=True)
+    assert "There is no player called nobody" in missing.content.decode()
+
+
+def refresh_entrant(e: Entrant) -> Entrant:
+    return Entrant.objects.get(pk=e.pk)
+
+
+def test_event_page_links_each_players_table_and_shows_standings_and_the_audit_trail():
+    org, a, b, c, d = users("org", "a", "b", "c", "d")
+    t = event(org, "swiss", swiss_rounds=2)
+    enter(t, [a, b, c, d])
+    assert client_for(a).post(reverse("tournament_start", args=[t.pk])).status_code == 302
+    assert refresh(t).status == Tournament.Status.UPCOMING  # a is not the organiser
+    client_for(org).post(reverse("tournament_start", args=[t.pk]))
+    for game in live_games(t):
+        page = client_for(game.pairing.a.user).get(reverse("tournament", args=[t.pk])).content.decode()
+        assert f'id="my-tables"' in page and reverse("table", args=[game.match_id]) in page
+    client_for(org).post(reverse("tournament_pause", args=[t.pk]))
+    play_out(t)
+    game = live_games(t)
+    assert not game
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "Standings" in page and "Buchholz cut 1" in page and "Paused the event" in page
+
+
+def test_organiser_forfeit_through_the_page():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "round_robin")
+    enter(t, [a, b])
+    services.start(user=org, tournament_id=t.pk)
+    (game,) = live_games(t)
+    p = game.pairing
+    url = reverse("tournament_forfeit", args=[t.pk, p.pk])
+    client_for(a).post(url, {"winner": p.a_id})
+    p.refresh_from_db()
+    assert not p.finished
+    client_for(org).post(url, {"winner": p.b_id})
+    p.refresh_from_db()
+    assert p.finished and p.winner_id == p.b_id
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "Recorded a forfeit" in page
+
+
+def test_knockout_bracket_and_arena_leaderboard_are_drawn():
+    org, *ps = users("org", "p1", "p2", "p3")
+    ko = event(org, "knockout")
+    enter(ko, ps)
+    services.start(user=org, tournament_id=ko.pk)
+    page = Client().get(reverse("tournament", args=[ko.pk])).content.decode()
+    assert 'id="bracket"' in page and page.count('class="bracket-pairing') == 2 and "bye" in page
+    arena = event(org, "arena", arena_minutes=60)
+    enter(arena, users("q1", "q2"))
+    services.start(user=org, tournament_id=arena.pk)
+    (game,) = live_games(arena)
+    actions.resign(user=game.pairing.b.user, match_id=game.match_id)
+    # Two players only, each the other's last opponent: the arena waits for someone else.
+    assert not live_games(arena)
+    page = Client().get(reverse("tournament", args=[arena.pk])).content.decode()
+    assert "Leaderboard" in page and 'class="pts pts-2' in page
+
+
+def test_arena_streak_mark():
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    arena = event(org, "arena", arena_minutes=60)
+    enter(arena, ps)
+    services.start(user=org, tournament_id=arena.pk)
+    for _ in range(3):
+        for game in live_games(arena):
+            loser = max((game.pairing.a, game.pairing.b), key=lambda e: e.user.username)
+            actions.resign(user=loser.user, match_id=game.match_id)
+    page = Client().get(reverse("tournament", args=[arena.pk])).content.decode()
+    assert "🔥" in page and 'pts-4 double' in page
+
+
+def test_event_results_on_player_profiles():
+    org, *ps = users("org", "p1", "p2", "p3")
+    t = event(org, "round_robin")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    play_out(t)
+    page = Client().get(reverse("profile", args=["p2"])).content.decode()
+    assert reverse("tournament", args=[t.pk]) in page and "2 of 3" in page
+    assert "Tournaments" not in Client().get(reverse("profile", args=["org"])).content.decode().split("</header>")[1]
+
+
+def test_pages_and_errors_in_arabic():
+    org, a = users("org", "a")
+    t = event(org, "knockout", third_place=True)
+    client = client_for(a)
+    client.cookies["django_language"] = "ar"
+    page = client.get(reverse("tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert 'dir="rtl"' in page and "البطولات" in page and "خروج المغلوب" in page and "سجّل" in page
+    client.post(reverse("tournament_register", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar")
+    again = client.post(reverse("tournament_register", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar", follow=True)
+    assert "أنت مسجَّل في هذه البطولة بالفعل." in again.content.decode()
+    listing = client.get(reverse("tournaments"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "قادمة" in listing and "نظّم بطولة" in listing
+
+
+def test_every_page_tells_a_player_their_tournament_table_is_waiting():
+    org, a, b, c = users("org", "a", "b", "c")
+    t = event(org, "round_robin")
+    enter(t, [a, b])
+    url = reverse("tournament_my_tables")
+    assert Client().get(url).json() == {"tables": []}
+    assert client_for(a).get(url).json() == {"tables": []}
+    page = client_for(a).get(reverse("lobby")).content.decode()
+    assert f'data-url="{url}"' in page and "tournaments/notify.js" in page
+    services.start(user=org, tournament_id=t.pk)
+    (game,) = live_games(t)
+    for player in (a, b):
+        (table,) = client_for(player).get(url).json()["tables"]
+        assert table["url"] == reverse("table", args=[game.match_id]) and table["event"] == t.name
+    assert client_for(c).get(url).json() == {"tables": []}
+    actions.resign(user=b, match_id=game.match_id)
+    assert client_for(a).get(url).json() == {"tables": []}
