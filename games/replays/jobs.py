@@ -118,7 +118,8 @@ def run_analysis(pk: int, *, executor: Executor | None = None) -> bool:
     Progress (``done``, ``total``) is written every few plays; the result when done; a record the
     engine refuses (never one the site wrote) marks the row ``failed`` with the engine's error.
     """
-    close_old_connections()
+    if not connection.in_atomic_block:  # a test's transaction: keep its connection
+        close_old_connections()
     claimed = Analysis.objects.filter(pk=pk, status=Analysis.Status.PENDING).update(
         status=Analysis.Status.RUNNING, started_at=timezone.now(), done=0
     )
