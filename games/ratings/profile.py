@@ -68,7 +68,7 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
 
 
 def totals(player: Any) -> dict[str, Any]:
-    """Totals over ``player``'s finished matches (see the module docstring): two queries."""
+    """Totals over ``player``'s finished matches (see the module docstring): three queries."""
     Seat = apps.get_model("games", "Seat")
     Event = apps.get_model("games", "Event")
     seats = Seat.objects.filter(
@@ -84,9 +84,14 @@ def totals(player: Any) -> dict[str, Any]:
     ).values_list("match_id", "payload"):
         breakdown = payload.get("breakdown") or {}
         side = sides[match_id]
-        basras += (breakdown.get("basras") or [0, 0])[side]
         points += (breakdown.get("total") or [0, 0])[side]
         rounds += 1
+    # Basras and jack basras made by the player's side: the plays that made one (a round's
+    # breakdown has their points, not their number).
+    for match_id, seat in Event.objects.filter(
+        match_id__in=list(sides), kind="play", payload__basra__in=["basra", "jack_basra"]
+    ).values_list("match_id", "seat"):
+        basras += seat % 2 == sides[match_id]
     matches = counts["matches"]
     return {
         "matches": matches,

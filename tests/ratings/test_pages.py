@@ -254,7 +254,13 @@ def test_profile_totals_come_from_the_round_ends(client):
     assert ends and match.result == "target"
     got = totals(amira)
     assert got["matches"] == 1 and got["wins"] + got["losses"] == 1
-    assert got["basras_per_match"] == sum(b["basras"][0] for b in ends)
+    # A count of basras (and jack basras) made by amira's side (seat 0), not their points.
+    made = Event.objects.filter(match=match, kind="play", payload__basra__isnull=False)
+    made = [e for e in made if e.payload["basra"] is not None and e.seat % 2 == 0]
+    assert got["basras_per_match"] == len(made)
+    assert sum(b["basras"][0] for b in ends) == 10 * sum(
+        e.payload["basra"] == "basra" for e in made
+    )
     assert got["points_per_round"] == round(sum(b["total"][0] for b in ends) / len(ends), 1)
     assert RatingChange.objects.filter(match=match).count() == 2
 
