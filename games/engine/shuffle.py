@@ -345,6 +345,9 @@ def verify_record(record: Mapping[str, Any]) -> list[Check]:
     if len(seats) != players:
         raise RecordError(f"'seats' names {len(seats)} seats, the rules {players}")
     rounds = _get(record, "rounds", list, "a list")
+    if not rounds:
+        # Every match that started dealt round 1: a record without it hides every deck.
+        raise RecordError("the record has no rounds: a match that started has at least one deal")
 
     if "shuffle" not in record:
         raise RecordError(

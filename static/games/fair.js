@@ -121,6 +121,8 @@
     var key = await hmacKey(data.server_seed);
     var dealer = await firstDealer(key, seeds);
     var rounds = record.rounds || [];
+    // Every match that started dealt round 1: no rounds at all hides every deck.
+    if (!rounds.length) checks.push({what: "deck", round: 1, ok: false});
     for (var r = 1; r <= rounds.length; r++) {
       var round = rounds[r - 1];
       checks.push({what: "dealer", round: r, ok: round.dealer === dealer});

@@ -610,3 +610,18 @@ def test_python_m_runs_the_verifier_without_django(tmp_path, record):
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     assert plain.returncode == 0 and plain.stdout.splitlines()[-1].startswith("all ")
+
+
+def test_a_record_with_its_rounds_deleted_is_not_verified(tmp_path):
+    """Found by a tester: ``"rounds": []`` passed as "all checks match"."""
+    from games.engine import shuffle as fair
+
+    seed = "00" * 32
+    record = {
+        "format": "basra-record/1", "rules": {"players": 2}, "seats": ["a", "b"], "rounds": [],
+        "shuffle": {"algorithm": fair.ALGORITHM, "commitment": fair.commitment(seed),
+                    "client_seeds": ["x", "y"], "server_seed": seed},
+    }
+    path = tmp_path / "record.json"
+    path.write_text(__import__("json").dumps(record))
+    assert fair.main(["verify", str(path)]) == 2
