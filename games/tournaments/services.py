@@ -685,17 +685,7 @@ def pause(*, user: Any, tournament_id: int, now: datetime | None = None) -> None
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
         ``not_running``, ``already_paused``.
     """
-    now = timezone.now() if now is None else now
-    with write_transaction():
-        t = _lock(tournament_id)
-        _check_organiser(t, user)
-        if t.status != Tournament.Status.RUNNING:
-            raise TournamentError(Code.NOT_RUNNING)
-        if t.paused:
-            raise TournamentError(Code.ALREADY_PAUSED)
-        t.paused = True
-        t.save(update_fields=["paused"])
-        _audit(t, user, AuditEntry.Action.PAUSE, now)
+    _set_paused(user, tournament_id, now, paused=True)
 
 
 def resume(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
@@ -704,18 +694,25 @@ def resume(*, user: Any, tournament_id: int, now: datetime | None = None) -> Non
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
         ``not_running``, ``not_paused``.
     """
+    _set_paused(user, tournament_id, now, paused=False)
+
+
+def _set_paused(user: Any, tournament_id: int, now: datetime | None, *, paused: bool) -> None:
+    """:func:`pause` (``paused``) or :func:`resume`, under the event's row lock, audited."""
     now = timezone.now() if now is None else now
     with write_transaction():
         t = _lock(tournament_id)
         _check_organiser(t, user)
         if t.status != Tournament.Status.RUNNING:
             raise TournamentError(Code.NOT_RUNNING)
-        if not t.paused:
-            raise TournamentError(Code.NOT_PAUSED)
-        t.paused = False
+        if t.paused == paused:
+            raise TournamentError(Code.ALREADY_PAUSED if paused else Code.NOT_PAUSED)
+        t.paused = paused
         t.save(update_fields=["paused"])
-        _audit(t, user, AuditEntry.Action.RESUME, now)
-        _after_result(t, now)
+        action = AuditEntry.Action.PAUSE if paused else AuditEntry.Action.RESUME
+        _audit(t, user, action, now)
+        if not paused:
+            _after_result(t, now)
 
 
 def _locked_pairing(pairing_id: int) -> tuple[Tournament, Pairing]:
