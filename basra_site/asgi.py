@@ -12,7 +12,7 @@ tens of milliseconds instead of about a hundred, a pause every socket of the pro
 through (measured with bench/live.py at 200 tables).
 
 From its start to its end a server process also runs :data:`serving`: the beat that tells the
-table clock it is up (``games.consumers.ServerBeat``), and, when ``BASRA_CLOCK_IN_SERVER`` (the
+table clock it is up (``games.sockets.ServerBeat``), and, when ``BASRA_CLOCK_IN_SERVER`` (the
 default without a shared channel layer, ``make run``), the table clock itself with its thinking
 workers (``games.clock.Runner``) on this process's event loop, so that its broadcasts reach the
 sockets here. Daphne imports this module after installing Twisted's asyncio reactor: the start
@@ -52,7 +52,7 @@ class Serving:
         from django.conf import settings
 
         from games import clock
-        from games.consumers import server_beat
+        from games.sockets import server_beat
 
         if self.started:
             return
@@ -64,7 +64,7 @@ class Serving:
 
     async def stop(self) -> None:
         """Stop the clock and its workers, then the beat."""
-        from games.consumers import server_beat
+        from games.sockets import server_beat
 
         if self.clock is not None:
             await self.clock.stop()

@@ -167,7 +167,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    # Sessions are read on every play (games.consumers.session_user_is: a logout in another tab
+    # Sessions are read on every play (games.sockets.session_user_is: a logout in another tab
     # must stop an open socket): Django's "cached_db" engine keeps them in Redis too, written
     # through to the database, so that read is one Redis GET instead of a SQL query. Without
     # Redis the cache would be per process, which a logout in another process would not reach.
@@ -251,7 +251,7 @@ BASRA_BOT_DELAY_SECONDS = tuple(
 # Threads per server process for the sockets' database work, each with its own connection
 # (games/workers.py says why one).
 BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
-# Frames one socket may send: a burst of this many, then this many a second (games/consumers.py).
+# Frames one socket may send: a burst of this many, then this many a second (games/sockets.py).
 # Seconds a table socket trusts its session check before checking again (games/consumers.py,
 # TableConsumer._as_user): logouts and password changes through the site reach the sockets at once.
 BASRA_SESSION_RECHECK_SECONDS = float(os.environ.get("BASRA_SESSION_RECHECK_SECONDS", "10"))

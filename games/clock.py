@@ -22,7 +22,7 @@ ended more than :func:`liveness.outage_after` ago knows no clock ran meanwhile (
 outage): it first gives every table the time back (``actions.resume_clock``), so a restart
 makes nobody absent and plays no timeout for a person who could not play. The web servers beat
 too (``games.models.WebTick``, every server process from its start for as long as it runs,
-``consumers.ServerBeat``); while they are all silent no server is running: the clock does
+``sockets.ServerBeat``); while they are all silent no server is running: the clock does
 nothing and writes no tick, so their outage is given back the same way. Servers that run with
 nobody connected keep beating, so a table everyone left is not frozen: its absences come.
 """
@@ -123,7 +123,7 @@ def tick(
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
     Nothing at all while the web servers are down (none has beaten for longer than ``outage``;
-    a server process beats from its start for as long as it runs, ``consumers.ServerBeat``):
+    a server process beats from its start for as long as it runs, ``sockets.ServerBeat``):
     players cannot reach their tables, and the clock counts as stopped since their last beat
     (``liveness.clock_paused``). Otherwise what it decides about people (absences, timeouts)
     waits for what a server was up to see: deadlines and silences up to the last beat (the

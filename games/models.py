@@ -272,7 +272,7 @@ class ClockTick(models.Model):
 
 class WebTick(models.Model):
     """The web servers' heartbeat: one row (``pk`` :attr:`ONE`), the moment a server process
-    with open sockets last said it was up (``games.consumers.ServerBeat``).
+    with open sockets last said it was up (``games.sockets.ServerBeat``).
 
     The clock reads it: when no server has said so for longer than
     ``BASRA_CLOCK_OUTAGE_SECONDS``, nobody can reach a table, so the clock does nothing (no

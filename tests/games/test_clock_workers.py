@@ -1,6 +1,6 @@
 """The computer seats think off the clock's loop (games/thinking.py), the clock can run on a web
 server's event loop (games/clock.py ``Runner``), and a server beats from its start
-(games/consumers.py ``ServerBeat``, basra_site/asgi.py)."""
+(games/sockets.py ``ServerBeat``, basra_site/asgi.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from basra_site import asgi
-from games import actions, clock, consumers, liveness, thinking
+from games import actions, clock, consumers, liveness, sockets, thinking
 from games.models import Event, Match, Seat, WebTick
 from tests.games.helpers import seated_match
 
@@ -241,9 +241,9 @@ async def test_with_a_server_running_and_no_socket_open_the_clock_marks_absence(
     # still. The server beats from its start; after its last socket closes the clock goes on.
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 1
-    monkeypatch.setattr(consumers, "WEB_BEAT_SECONDS", 0.2)
+    monkeypatch.setattr(sockets, "WEB_BEAT_SECONDS", 0.2)
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
-    consumers.server_beat.start()
+    sockets.server_beat.start()
     try:
         lobby = await open_socket("/ws/lobby/", alice.cookie)
         await lobby.receive_json_from()
@@ -259,7 +259,7 @@ async def test_with_a_server_running_and_no_socket_open_the_clock_marks_absence(
         assert actions == 2  # both marked absent
         assert timezone.now() - await web_beat() < timedelta(seconds=0.5)  # still beating
     finally:
-        await consumers.server_beat.stop()
+        await sockets.server_beat.stop()
     assert await absent_seats(match) == [0, 1]
 
 
@@ -297,4 +297,4 @@ async def test_the_asgi_lifespan_starts_and_stops_the_beat(settings):
     await inbox.put({"type": "lifespan.shutdown"})
     await asyncio.wait_for(app, 5)
     assert outbox[-1] == {"type": "lifespan.shutdown.complete"}
-    assert consumers.server_beat.task is None and not asgi.serving.started
+    assert sockets.server_beat.task is None and not asgi.serving.started

@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import actions, broadcast, clock, consumers, liveness, reads
+from games import actions, broadcast, clock, liveness, reads, sockets
 from games.actions import presence
 from games.models import ClockTick, Event, Match, Seat, WebTick
 from tests.games.helpers import expect_error, seated_match, table_path
@@ -261,11 +261,11 @@ async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(make_player, 
             break
         await asyncio.sleep(0.05)
     assert first is not None and timezone.now() - first < timedelta(seconds=2)
-    await asyncio.sleep(consumers.WEB_BEAT_SECONDS * 1.5)
+    await asyncio.sleep(sockets.WEB_BEAT_SECONDS * 1.5)
     assert await web_beat() > first  # it goes on beating
     await lobby.disconnect()
     stopped = await web_beat()
-    await asyncio.sleep(consumers.WEB_BEAT_SECONDS * 1.5)
+    await asyncio.sleep(sockets.WEB_BEAT_SECONDS * 1.5)
     assert await web_beat() == stopped  # the last socket closed: no more beats
 
 

@@ -1,0 +1,317 @@
+"""The websocket base every socket of the site is built on, and what sockets share.
+
+``JsonSocket``: JSON frames, a per-socket rate limit (``BASRA_SOCKET_BURST``/``RATE``), frames of
+a closed socket dropped, a send to a gone client turned into its own disconnect. ``ServerBeat``:
+the process's "a server is up" beat the clock reads. The session checks and the socket's
+language. The lobby and table consumers (``games.consumers``) and any later socket (a player's
+site-wide notices) subclass ``JsonSocket``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from importlib import import_module
+from types import SimpleNamespace
+from typing import Any
+
+from aiolimiter import AsyncLimiter
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.contrib import auth
+from django.http import HttpRequest
+from django.utils import translation
+
+from basra_site.websocket import SEND_ON_CLOSED
+from games import broadcast, errors, liveness
+from games.workers import in_worker
+
+logger = logging.getLogger(__name__)
+
+#: The code of the ``websocket.disconnect`` a socket gives itself when a send finds its client
+#: gone (RFC 6455 7.4.1: 1006, closed without a close frame).
+CLOSE_ABNORMAL = 1006
+
+def scope_language(scope: dict) -> str:
+    """The language a socket's messages are written in: the language cookie, else Accept-Language.
+
+    The same choice ``LocaleMiddleware`` makes for a page (Django's
+    ``get_language_from_request``), from the handshake's cookies and headers.
+    """
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+class SessionEnded(Exception):
+    """The session a table socket was opened with no longer exists (it was logged out)."""
+
+
+def session_exists(scope: dict) -> bool:
+    """Whether the socket's session is still in its store (one read; a logout deletes it)."""
+    key = getattr(scope.get("session"), "session_key", None)
+    return bool(key) and import_module(settings.SESSION_ENGINE).SessionStore().exists(key)
+
+
+def session_user_is(scope: dict, user: Any) -> bool:
+    """Whether the socket's session still belongs to ``user`` (it was not logged out since).
+
+    The session is read afresh from its store: ``scope["session"]`` is the copy loaded at the
+    handshake and would not see a logout in another tab.
+    """
+    session = scope.get("session")
+    key = getattr(session, "session_key", None)
+    if not key:
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    current = auth.get_user(SimpleNamespace(session=store))
+    return current.is_authenticated and current.pk == user.pk
+
+
+#: Seconds between two ``WebTick`` writes of a running server process; well under
+#: ``BASRA_CLOCK_OUTAGE_SECONDS`` (default 5), after which the clock takes the servers for down.
+WEB_BEAT_SECONDS = 1.0
+
+
+class ServerBeat:
+    """Tells the clock that this server process is up, from its start for as long as it runs.
+
+    One task per process (per event loop) writes ``WebTick`` every :data:`WEB_BEAT_SECONDS`
+    (``liveness.web_seen``). :meth:`start` begins it when the server starts (daphne: once its
+    reactor runs; an ASGI server: the lifespan startup; both ``basra_site.asgi``), whether or not
+    any socket is open, so the clock tells "no server is running" (no beat: it stands still and
+    gives the time back later) from "servers run, nobody is connected" (it goes on: a player
+    who closed the tab is marked absent). A process where nothing called :meth:`start` (an ASGI
+    server without lifespan events, the tests' communicators) beats at least while it has open
+    sockets (:meth:`opened` to :meth:`closed`).
+    """
+
+    def __init__(self) -> None:
+        self.sockets = 0
+        self.task: asyncio.Task | None = None
+        #: Beating from the server's start until :meth:`stop`, not only while sockets are open.
+        self.lifelong = False
+
+    def _ensure(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.get_loop() is not loop or self.task.done():
+            # Also a new event loop (each test has its own): the old state belonged to the old.
+            self.sockets = 0
+            self.lifelong = False
+            self.task = loop.create_task(self._beat())
+
+    def start(self) -> None:
+        """The server process started: beat until :meth:`stop` (call on its event loop)."""
+        self._ensure()
+        self.lifelong = True
+
+    async def stop(self) -> None:
+        """The server process stops: no more beats."""
+        task, self.task = self.task, None
+        self.lifelong = False
+        self.sockets = 0
+        if task is not None and task.get_loop() is asyncio.get_running_loop():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def opened(self) -> None:
+        """A socket opened in this process (call on the event loop)."""
+        self._ensure()
+        self.sockets += 1
+
+    async def closed(self) -> None:
+        """A socket opened with :meth:`opened` closed; without :meth:`start`, the last one stops
+        the beats."""
+        self.sockets -= 1
+        task = self.task
+        if (
+            self.sockets <= 0
+            and not self.lifelong
+            and task is not None
+            and task.get_loop() is asyncio.get_running_loop()
+        ):
+            self.task = None
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _beat(self) -> None:
+        while True:
+            try:
+                await in_worker(liveness.web_seen)()
+            except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
+                logger.exception("server beat failed")
+            await asyncio.sleep(WEB_BEAT_SECONDS)
+
+
+#: The one of this process.
+server_beat = ServerBeat()
+
+
+class JsonSocket(AsyncWebsocketConsumer):
+    """Frames in and out as JSON objects; malformed frames get a ``bad_json`` error.
+
+    Channels' consumers call ``close_old_connections`` on its one shared sync thread before every
+    message they handle (each frame and each group message) and after a disconnect. These
+    consumers touch the database only through ``games.workers``, whose threads look after their
+    own connections (``in_worker``), so that hop would close nothing and only queue every socket's
+    messages behind one thread: :meth:`dispatch` and :meth:`websocket_disconnect` leave it out.
+
+    A socket takes the messages its server queues for it as they arrive (:meth:`__call__`), and
+    handles them in order. So it knows at once when its client has gone: ``gone`` is set, the
+    frames still waiting behind the one being handled are dropped unread, and so is the tables'
+    news; the socket's own sends are then dropped too. A send that finds the client gone
+    (:data:`basra_site.websocket.SEND_ON_CLOSED`, raised by the server before it queues the
+    disconnect) counts the same: the socket queues itself a ``websocket.disconnect``
+    (:data:`CLOSE_ABNORMAL`), so every ending goes through :meth:`websocket_disconnect`, once.
+
+    Frames are also counted against a rate limit as they arrive (:meth:`_admit`).
+    """
+
+    #: The client has gone (or a send found it gone); see the class.
+    gone = False
+    #: The server is closing the socket (``_close``): nothing more is sent on it.
+    closing = False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        """Run the consumer (Channels' ``__call__``) over :meth:`_read`'s queue and a ``send``
+        that takes a gone client for a disconnect (ASGI: ``scope``, ``receive``, ``send``)."""
+        self.inbox: asyncio.Queue[dict] = asyncio.Queue()
+        burst = settings.BASRA_SOCKET_BURST
+        self.limiter = AsyncLimiter(burst, burst / settings.BASRA_SOCKET_RATE)
+        self.refused_told_at: float | None = None
+        reader = asyncio.ensure_future(self._read(receive))
+
+        async def send_unless_gone(message: dict) -> None:
+            if self.gone:
+                return
+            try:
+                await send(message)
+            except SEND_ON_CLOSED:
+                self._lost()
+
+        try:
+            await super().__call__(scope, self.inbox.get, send_unless_gone)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def _read(self, receive: Any) -> None:
+        """Move the server's messages to ``inbox`` as they come, up to the disconnect."""
+        while True:
+            message = await receive()
+            kind = message.get("type")
+            if kind == "websocket.disconnect":
+                self.gone = True
+                self.inbox.put_nowait(message)
+                return
+            if kind == "websocket.receive":
+                message = await self._admit(message)
+                if message is None:
+                    continue
+            self.inbox.put_nowait(message)
+
+    async def _admit(self, frame: dict) -> dict | None:
+        """The frame itself if the socket's rate limit lets it through, else a
+        ``socket.refused`` note (answered with ``rate_limited``), or nothing.
+
+        A token bucket (``aiolimiter``'s leaky bucket is the same meter): a burst of
+        ``settings.BASRA_SOCKET_BURST`` frames (default 8), then ``BASRA_SOCKET_RATE`` a second
+        (default 4). Sized for the fastest person: the table page sends one ``play`` per state
+        it receives (it locks the hand until the answer), a ``sync`` after an error, a gap or
+        its opening, a claim or a resign; states come at most every 0.6 s (a computer's shortest
+        delay, ``BASRA_BOT_DELAY_SECONDS``), so the page stays under 2 frames a second. A double
+        click from a page without that lock, or a second tab, adds a frame or two at once: a
+        burst of 8 covers that several times over, and 4 a second is twice the fastest page.
+        A refused frame is dropped unread, so a flood costs the server neither parsing nor
+        database work. One ``rate_limited`` at most is sent per refill interval (``1 / RATE``
+        s): the page answers an error with a ``sync``, which would be refused and answered
+        again, round after round.
+        """
+        if self.limiter.has_capacity():
+            await self.limiter.acquire()  # returns at once: the capacity is there
+            return frame
+        now = asyncio.get_running_loop().time()
+        if self.refused_told_at is not None and (
+            now - self.refused_told_at < 1 / settings.BASRA_SOCKET_RATE
+        ):
+            return None
+        self.refused_told_at = now
+        return {"type": "socket.refused"}
+
+    def _lost(self) -> None:
+        """A send found the client gone: handle it as the disconnect the server will send."""
+        if not self.gone:
+            self.gone = True
+            self.inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_ABNORMAL})
+
+    async def dispatch(self, message: dict) -> None:
+        """Call the handler of ``message["type"]`` (Channels' ``dispatch`` without the
+        connection cleanup; see the class). Once the client is gone, only the connect (which
+        sets the socket up) and the disconnect (which takes it down) are handled.
+
+        :raises ValueError: no handler for the type (as Channels does).
+        """
+        if self.gone and message["type"] not in ("websocket.connect", "websocket.disconnect"):
+            return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        """The socket closed: :meth:`disconnect`, then stop (the groups are left there)."""
+        self.gone = True
+        try:
+            await self.disconnect(message["code"])
+        finally:
+            if getattr(self, "beating", False):
+                self.beating = False
+                await server_beat.closed()
+        raise StopConsumer()
+
+    async def socket_refused(self, message: dict) -> None:
+        """A frame over the rate limit was dropped (:meth:`_admit`)."""
+        await self.send_error("rate_limited")
+
+    async def connect(self) -> None:
+        self.language = scope_language(self.scope)
+        self.beating = True
+        server_beat.opened()
+        await self.accept()
+
+    async def send_json(self, content: dict) -> None:
+        """Send one JSON text frame."""
+        await self.send(text_data=broadcast.frame_text(content))
+
+    async def send_error(self, code: str, message: str | None = None) -> None:
+        """Send ``{"type": "error", "code", "message"}``; ``message`` defaults to the code's text
+        (``games.errors``) in the socket's language."""
+        if message is None:
+            with translation.override(self.language):
+                message = errors.message(code)
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = json.loads(text_data if text_data is not None else bytes_data)
+        except (TypeError, ValueError, UnicodeDecodeError, RecursionError):
+            # RecursionError: a forged frame nested thousands deep must not kill the socket.
+            message = None
+        if not isinstance(message, dict):
+            await self.send_error("bad_json")
+            return
+        await self.receive_message(message)
+
+    async def receive_message(self, message: dict) -> None:
+        """Handle one parsed frame (a JSON object)."""
+        raise NotImplementedError
