@@ -173,7 +173,8 @@ if REDIS_URL:
     # Redis the cache would be per process, which a logout in another process would not reach.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, with one client (one connection pool) per process.
+            "BACKEND": "basra_site.redis_cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "basra",
         }

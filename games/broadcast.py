@@ -1,11 +1,12 @@
 """Channel-layer groups of the live tables and the messages sent to them.
 
-Group names (``docs/protocol.md`` "Server → client"): every socket of user ``u`` at table ``id``
-is in ``table.<id>.user.<u>``, which carries only the view of that user's seat; sockets of
-spectators (and anonymous ones) are in ``table.<id>.public``; lobby sockets in ``lobby``. A seat's
-hand is only ever sent to the group of the user sitting there. Every table socket of user ``u``
-is also in ``user.<u>``, which carries only the news that one of the user's sessions was logged
-out (:func:`send_session_ended`).
+Group names (``docs/protocol.md`` "Server → client"): every socket at table ``id`` (seated,
+watching, anonymous) is in ``table.<id>``; lobby sockets in ``lobby``. A change's states go to
+the table's group as one message holding every seat's view and the spectators' (one publish per
+change, whatever the number of seats): each socket sends its client only the view of the seat
+its user sits in, or the spectators' (``TableConsumer.table_states``); no client ever receives
+another seat's hand. Every table socket of user ``u`` is also in ``user.<u>``, which carries only
+the news that one of the user's sessions was logged out (:func:`send_session_ended`).
 
 The actions' funnel (``games.actions.funnel``) calls these functions from ``transaction.on_commit`` callbacks, in a synchronous
 thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
@@ -17,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterable
 from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
@@ -35,18 +35,9 @@ LOBBY_GROUP = "lobby"
 CALLER_LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("caller_loop", default=None)
 
 
-def user_group(match_id: int, user_id: int) -> str:
-    """The group of every socket of user ``user_id`` at table ``match_id``.
-
-    Only that user's seat view is sent to it. Keyed by user rather than seat, a socket can join
-    it before it knows its seat, so no state is missed while it finds out.
-    """
-    return f"table.{match_id}.user.{user_id}"
-
-
-def public_group(match_id: int) -> str:
-    """The group of the spectators of table ``match_id`` (anonymous sockets included)."""
-    return f"table.{match_id}.public"
+def table_group(match_id: int) -> str:
+    """The group of every socket at table ``match_id``: seated, watching or anonymous."""
+    return f"table.{match_id}"
 
 
 def account_group(user_id: int) -> str:
@@ -63,11 +54,6 @@ def session_tag(session_key: str) -> str:
     ``salted_hmac`` with the site's secret key), so the key itself, a credential, never travels
     through the layer (Redis). Hex, 40 characters."""
     return salted_hmac("basra.session-ended", session_key).hexdigest()
-
-
-def table_groups(match_id: int, user_ids: Iterable[int]) -> list[str]:
-    """The public group of table ``match_id`` and the groups of the users ``user_ids``."""
-    return [public_group(match_id)] + [user_group(match_id, uid) for uid in sorted(set(user_ids))]
 
 
 def _log_failure(future) -> None:
@@ -109,43 +95,38 @@ def frame_text(message: dict) -> str:
 
 
 def send_states(match_id: int, states: dict[int | None, dict], seat_users: dict[int, int]) -> None:
-    """Send each seat's ``state`` to the group of the user in it, the spectators theirs.
+    """Send a change's states to the table's group, as one message.
 
-    Each goes as ``{"type": "table.state", "seq", "you", "deadline", "text"}``: ``text`` is the
-    frame the sockets send on, written once here, so the channel layer carries one string
-    instead of packing and unpacking the nested message, and no socket encodes it again.
+    ``{"type": "table.states", "seq", "deadline", "views": [[seat, user id, text], …]}``, the
+    spectators' view with seat and user ``None``: ``text`` is the frame a socket sends on, written
+    once here, so the channel layer carries strings instead of packing and unpacking nested
+    messages, and no socket encodes it again. Each socket picks the view of its own user's seat
+    (``TableConsumer.table_states``). One publish per change: before, one per seat and one for
+    the spectators (a third of a play's channel-layer work at two seats).
 
-    :param states: ``{seat: state}``, ``None`` for the spectators' state.
-    :param seat_users: ``{seat: user id}``.
+    :param states: ``{seat: state}``, ``None`` for the spectators' state; all at the same
+        ``seq`` and ``deadline``.
+    :param seat_users: ``{seat: user id}`` (computer seats have none).
     """
-    _send_all(
-        [
-            (
-                public_group(match_id) if seat is None else user_group(match_id, seat_users[seat]),
-                {
-                    "type": "table.state",
-                    "seq": state["seq"],
-                    "you": state["you"],
-                    "deadline": state["deadline"],
-                    "text": frame_text(state),
-                },
-            )
-            for seat, state in states.items()
-        ]
-    )
+    first = next(iter(states.values()))
+    views = [
+        [seat, None if seat is None else seat_users.get(seat), frame_text(state)]
+        for seat, state in states.items()
+    ]
+    message = {
+        "type": "table.states", "seq": first["seq"], "deadline": first["deadline"], "views": views
+    }
+    _send_all([(table_group(match_id), message)])
 
 
-def send_seating(match_id: int, user_ids: Iterable[int]) -> None:
-    """Tell the table's sockets that seats changed: each re-reads its own seat and state.
-
-    :param user_ids: the users seated before or after the change (the public group gets it too).
-    """
-    _send_all([(group, {"type": "table.seating"}) for group in table_groups(match_id, user_ids)])
+def send_seating(match_id: int) -> None:
+    """Tell the table's sockets that seats changed: each re-reads its own seat and state."""
+    _send_all([(table_group(match_id), {"type": "table.seating"})])
 
 
-def send_closed(match_id: int, user_ids: Iterable[int]) -> None:
-    """Tell the table's sockets that the table was removed (``user_ids``: its last seated)."""
-    _send_all([(group, {"type": "table.closed"}) for group in table_groups(match_id, user_ids)])
+def send_closed(match_id: int) -> None:
+    """Tell the table's sockets that the table was removed (its last player left)."""
+    _send_all([(table_group(match_id), {"type": "table.closed"})])
 
 
 def send_tables(tables: list[dict]) -> None:

@@ -66,14 +66,15 @@ class LobbyConsumer(JsonSocket):
 class TableConsumer(JsonSocket):
     """``/ws/table/<match_id>/``: one socket's view of one table.
 
-    A logged-in socket is always in its user's group at the table, which carries only that
-    user's seat view; while its user has no seat it is also in the public group, like an
-    anonymous socket. It is also in its user's account group (``broadcast.account_group``): when
-    the session it was opened with is logged out, it becomes an anonymous spectator's socket
-    (:meth:`session_ended`), so no seat view reaches it after that. ``seat`` follows the
-    database: it is re-read when the seating changes (join, leave, start). ``seq`` (and
-    ``deadline``) are the last state's sent, so a state older than one already sent is never
-    sent.
+    Every socket is in the table's group (``broadcast.table_group``), which carries each change's
+    states as one message with every seat's view: the socket sends its client the view of the
+    seat its user sits in, or the spectators' (:meth:`table_states`). A logged-in socket is also
+    in its user's account group (``broadcast.account_group``), joined first: when the session it
+    was opened with is logged out, it becomes an anonymous spectator's socket
+    (:meth:`session_ended`), so no seat view reaches its client after that. ``seat`` follows
+    the database: it is re-read when the seating changes (join, leave, start) and taken from
+    each change's message. ``seq`` (and ``deadline``) are the last state's sent, so a state
+    older than one already sent is never sent.
 
     A watch task per socket (:meth:`_watch`) beats every ``liveness.heartbeat_seconds()``, the
     first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
@@ -95,13 +96,15 @@ class TableConsumer(JsonSocket):
         self.check_at: float | None = None
         self.recheck = 1.0
         self.news = asyncio.Event()
-        self.session_good_until = 0.0  # monotonic time until which the session is known good
+        # Monotonic time until which the session is known good: the handshake has just read it
+        # from its store with the user's row (channels' AuthMiddleware, Django's ``get_user``),
+        # and the first read checks it still exists (:meth:`_state`).
+        self.session_good_until = time.monotonic() + settings.BASRA_SESSION_RECHECK_SECONDS
         await super().connect()
         if self.logged_in:
             # The account group first: a logout from now on reaches this socket, and one made
             # before is seen by the first read (``_state``), before any seat view is sent.
             await self._join(broadcast.account_group(self.user.pk))
-            await self._join(broadcast.user_group(self.match_id, self.user.pk))
         await self.refresh(connecting=True)
         if self.closing or self.gone:
             return
@@ -233,17 +236,10 @@ class TableConsumer(JsonSocket):
         if self.closing or self.gone:
             return
         user = self.user
-        public = broadcast.public_group(self.match_id)
-        anonymous = self.user is None or not self.user.is_authenticated
-        if anonymous:
-            await self._join(public)
+        # The group first, then the read: no change made in between is missed.
+        await self._join(broadcast.table_group(self.match_id))
         try:
             state = await in_worker(self._state)(connecting)
-            if state["you"] is None and public not in self.groups_in:
-                # No seat: join the spectators, then read again, so that no change made
-                # between the first read and the join is missed.
-                await self._join(public)
-                state = await in_worker(self._state)()
         except SessionEnded:
             await self._become_spectator()
             await self.refresh(force=force, connecting=connecting)
@@ -259,8 +255,6 @@ class TableConsumer(JsonSocket):
         if self.user is not user:
             return  # the session ended meanwhile: that was the seat's view (_become_spectator)
         self.seat = state["you"]
-        if self.seat is not None:
-            await self._leave(public)
         await self._send_state(state, force=force)
         if connecting and self.seat is not None:
             mine = next(s for s in state["seats"] if s["seat"] == self.seat)
@@ -362,23 +356,25 @@ class TableConsumer(JsonSocket):
             if error.code in ("stale", "timed_out"):
                 await self.refresh()
 
-    async def table_state(self, event: dict) -> None:
-        """Group message: the state after a change, built for the group it came through
-        (``games.broadcast.send_states``: the message as JSON text, with its ``seq``, ``you``
-        and ``deadline``).
-
-        A seat's view comes only through its user's group, so it is this socket's own; a
-        spectator view is dropped once the socket has a seat.
+    async def table_states(self, event: dict) -> None:
+        """Group message: the states after a change (``games.broadcast.send_states``:
+        ``seq``, ``deadline`` and ``views``, ``[seat, user id, JSON text]`` each, the spectators'
+        with seat ``None``). The client gets the view of the seat its logged-in user sits in,
+        else the spectators': after a logout (:meth:`_become_spectator`) the user is anonymous
+        here, so no seat view is sent on, even one already queued.
         """
-        you = event["you"]
-        if you is None and self.seat is not None:
+        me = self.user.pk if self.logged_in else None
+        you, text = None, None
+        for seat, user_id, view in event["views"]:
+            if seat is None:
+                if you is None:
+                    text = view
+            elif me is not None and user_id == me:
+                you, text = seat, view
+        if text is None:
             return
-        if you is not None and not self.logged_in:
-            return  # sent to the user's group before this socket's session ended and left it
-        if you is not None and you != self.seat:
-            self.seat = you
-            await self._leave(broadcast.public_group(self.match_id))
-        await self._send_state_text(event["seq"], event["deadline"], event["text"])
+        self.seat = you
+        await self._send_state_text(event["seq"], event["deadline"], text)
 
     async def table_seating(self, event: dict) -> None:
         """Group message: seats changed; re-read this socket's seat and state."""
@@ -414,20 +410,15 @@ class TableConsumer(JsonSocket):
         """This socket's session ended: from now on it is an anonymous spectator's.
 
         The seat's last seen-update (its grace before "absent" counts from the logout, as from
-        a closed socket's), out of the user's groups, into the public one: the next state it
-        receives is the spectator view, and a ``play``, ``claim`` or ``resign`` is answered with
+        a closed socket's), out of the user's account group (it stays in the table's): the next
+        state it sends on is the spectators' view, and a ``play``, ``claim`` or ``resign`` is answered with
         ``login_required``. Nothing is sent now: the page keeps what it shows until that state.
         """
         user, seat = self.user, self.seat
         # First, before any wait: a seat view already on its way is dropped from now on
-        # (``table_state``, ``refresh``).
+        # (``table_states``, ``refresh``).
         self.user, self.seat = AnonymousUser(), None
-        for group in (
-            broadcast.account_group(user.pk),
-            broadcast.user_group(self.match_id, user.pk),
-        ):
-            await self._leave(group)
-        await self._join(broadcast.public_group(self.match_id))
+        await self._leave(broadcast.account_group(user.pk))
         if seat is not None:
             await in_worker(actions.player_seen)(match_id=self.match_id, user=user)
 

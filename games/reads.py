@@ -55,11 +55,15 @@ def shuffle_info(match: Match) -> dict | None:
     }
 
 
-def table_info(match: Match, seats: Sequence[SeatRow], events: Sequence[Event] = ()) -> TableInfo:
+def table_info(
+    match: Match, seats: Sequence[SeatRow], events: Sequence[Event] = (), *, played: bool = True
+) -> TableInfo:
     """The :class:`games.messages.TableInfo` of ``match`` and its :func:`games.cache.seat_rows`.
 
     :param events: the events a change just appended (up to ``match.seq``); when one is a
         ``play``, ``last_play_by`` comes from it instead of a query.
+    :param played: ``False`` when the current round has no play yet: no message shows who made
+        the match's last play then (``messages._mark_last_play``), so it is not read.
     """
     scores = match.scores if len(match.scores or ()) == 2 else (0, 0)
     last = next(
@@ -78,7 +82,7 @@ def table_info(match: Match, seats: Sequence[SeatRow], events: Sequence[Event] =
         winner=match.winner_side,
         result=str(match.result or ""),
         scores=(scores[0], scores[1]),
-        last_play_by=last or last_play_by(match),
+        last_play_by=last or (last_play_by(match) if played else None),
         shuffle=shuffle_info(match),
     )
 
@@ -99,13 +103,15 @@ def table_state(*, match_id: int, user: Any) -> dict:
     you = None
     if user is not None and user.is_authenticated:
         you = next((s.seat for s in seats if s.user_id == user.pk), None)
-    info = table_info(match, seats)
+    if match.status == Match.Status.OPEN:
+        info = table_info(match, seats, played=False)
+        return state_messages(info, None, seq=match.seq, prev_seq=None, seats=[you])[you]
+    played = cache.read(match, lambda live: live.round is not None and bool(live.round.plays))
+    info = table_info(match, seats, played=played)
 
-    def build(live: engine.Match | None) -> dict:
+    def build(live: engine.Match) -> dict:
         return state_messages(info, live, seq=match.seq, prev_seq=None, seats=[you])[you]
 
-    if match.status == Match.Status.OPEN:
-        return build(None)
     return cache.read(match, build)
 
 

@@ -84,8 +84,7 @@ class Change:
     change; ``prev_seq`` the row's ``seq`` before it; ``events`` the events appended so far.
     ``announce`` says what the sockets are told after the commit: ``"state"`` (every seat its
     state), ``"seating"`` (seats changed before the start: each socket re-reads), ``"closed"``
-    (the table was removed) or ``None``; for the last two, ``notify`` lists the users whose
-    sockets are told (besides the spectators); ``lobby``: the lobby's list is sent too.
+    (the table was removed) or ``None``; ``lobby``: the lobby's list is sent too.
     """
 
     def __init__(
@@ -97,7 +96,6 @@ class Change:
         self.prev_seq = match.seq
         self.events: list[Event] = []
         self.announce: str | None = "state"
-        self.notify: list[int] = []
         self.lobby = False
         self.finished = False
         self.deleted = False
@@ -228,7 +226,7 @@ class Change:
     def _on_commit(self) -> None:
         """Register what follows the commit: keep the engine state, tell the sockets (each seat
         its own ``state``; or the seating or closed notice), and the lobby."""
-        match_id, announce, lobby, notify = self.match_id, self.announce, self.lobby, self.notify
+        match_id, announce, lobby = self.match_id, self.announce, self.lobby
         row = copy.copy(self.match)
         live = self._live
         if announce == "state" and live is None and self.match.status != Match.Status.OPEN:
@@ -251,9 +249,9 @@ class Change:
                 )
                 broadcast.send_states(match_id, states, seat_users)
             elif announce == "seating":
-                broadcast.send_seating(match_id, notify)
+                broadcast.send_seating(match_id)
             elif announce == "closed":
-                broadcast.send_closed(match_id, notify)
+                broadcast.send_closed(match_id)
             if lobby:
                 broadcast.send_tables(reads.open_tables())
 

@@ -244,7 +244,6 @@ def join_table(
         change.changed_seating()
         change.log(Event.Kind.JOIN, payload, seat=taken_seat)
         change.announce, change.lobby = "seating", True
-        change.notify = [s.user_id for s in seats if s.user_id is not None]
         if len(seats) == match.players:
             start(change, seats)
         return taken_seat
@@ -346,10 +345,8 @@ def leave_table(*, user: Any, match_id: int) -> None:
         if match.status != Match.Status.OPEN:
             raise GameError("cannot_leave")
         mine.delete()
-        # The leaver's sockets are in their user group only: tell them too.
-        change.notify = [s.user_id for s in seats if s.user_id is not None]
         change.lobby = True
-        if len(change.notify) == 1:
+        if not any(s.user_id is not None and s is not mine for s in seats):
             match.delete()
             change.deleted, change.announce = True, "closed"
             return

@@ -517,9 +517,10 @@ def set_password_elsewhere(user) -> None:
 async def test_a_password_change_elsewhere_ends_the_old_sessions_socket_at_once(
     make_player, open_socket, known_decks, monkeypatch
 ):
-    """A socket checks its session again only after BASRA_SESSION_RECHECK_SECONDS, but a password
-    change through the site (which ends the user's other sessions) makes it check at once: the
-    old session's socket becomes a spectator's, with no hand, and cannot play."""
+    """A socket checks its session again only after BASRA_SESSION_RECHECK_SECONDS (the handshake
+    checked it), but a password change through the site (which ends the user's other sessions)
+    makes it check at once: the old session's socket becomes a spectator's, with no hand, and
+    cannot play."""
     from games import consumers
 
     checks = []
@@ -538,18 +539,18 @@ async def test_a_password_change_elsewhere_ends_the_old_sessions_socket_at_once(
     assert view_b["round"]["turn"] == 1 and view_b["you"] == 1
     view_b = await play_first_card(b, view_b)
     view_a = await a.receive_json_from()
-    view_a = await play_first_card(a, view_a)  # alice's session is checked: good
+    view_a = await play_first_card(a, view_a)  # the handshake checked the session just now
     view_b = await b.receive_json_from()
     view_b = await play_first_card(b, view_b)
     view_a = await a.receive_json_from()
     view_a = await play_first_card(a, view_a)  # within the window: not read again
-    assert checks.count("alice") == 1 and view_a["type"] == "state"
+    assert checks.count("alice") == 0 and view_a["type"] == "state"
     view_b = await b.receive_json_from()
     await db(set_password_elsewhere)(alice.user)
     # The old session ended: at once a spectator's socket, no hand.
     gone = await a.receive_json_from()
     assert gone["type"] == "state" and gone["you"] is None and gone["round"]["hand"] == []
-    assert checks.count("alice") == 2
+    assert checks.count("alice") == 1
     view_b = await play_first_card(b, view_b)
     after = await a.receive_json_from()
     assert after["you"] is None and after["round"]["hand"] == []
@@ -559,3 +560,34 @@ async def test_a_password_change_elsewhere_ends_the_old_sessions_socket_at_once(
     )
     await expect_error(a, "login_required")
     assert await log_size(match.pk) == before
+
+
+def end_session_by_hand(cookie: str) -> None:
+    """The session is removed from its store without the site's logout (expiry, an admin)."""
+    import_module(settings.SESSION_ENGINE).SessionStore(session_key=cookie).delete()
+
+
+@pytest.mark.parametrize("window, refused", [(0.0, True), (3600.0, False)])
+async def test_a_session_ended_by_hand_is_seen_once_the_handshake_check_is_older_than_the_window(
+    make_player, open_socket, known_decks, settings, window, refused
+):
+    """The handshake's session check is trusted for BASRA_SESSION_RECHECK_SECONDS: a session
+    ended without the site's logout (no push reaches the socket) is found at the first action
+    after that, which is refused with ``login_required`` and writes nothing; within the window
+    the play goes through."""
+    settings.BASRA_SESSION_RECHECK_SECONDS = window
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([bob.user, alice.user])  # known decks: seat 1 plays first
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    assert view["you"] == 1 and view["round"]["turn"] == 1
+    await db(end_session_by_hand)(alice.cookie)
+    before = await log_size(match.pk)
+    await a.send_json_to({"type": "play", "card": view["round"]["hand"][0], "seq": view["seq"]})
+    if refused:
+        await expect_error(a, "login_required")
+        assert await log_size(match.pk) == before
+    else:
+        after = await a.receive_json_from()
+        assert after["type"] == "state" and after["seq"] > view["seq"]
+        assert await log_size(match.pk) > before

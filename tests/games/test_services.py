@@ -440,6 +440,26 @@ def test_a_play_at_a_table_this_process_keeps_is_a_compare_and_set(
     assert after["round"]["last_play"]["card"] == card
 
 
+def test_a_state_before_the_rounds_first_play_does_not_read_the_log(users, known_decks):
+    """Who made the match's last play (a timeout? the computer?) is shown only on the round's
+    last play: a state read before the round's first play (a table's sockets connecting at
+    its start) reads no event; once a play is made it is read and shown."""
+    match = seated_match(users[:2])
+    reads.table_state(match_id=match.pk, user=None)  # this process keeps the dealt state
+    with CaptureQueriesContext(connection) as queries:
+        state = reads.table_state(match_id=match.pk, user=users[0])
+    assert state["round"]["last_play"] is None
+    event_table = Event._meta.db_table
+    assert not any(event_table in sql for sql in statements(queries))
+    play_turn(match)
+    match.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        state = reads.table_state(match_id=match.pk, user=users[0])
+    assert any(event_table in sql for sql in statements(queries))
+    assert state["round"]["last_play"]["timeout"] is False
+    assert state["round"]["last_play"]["bot"] is None
+
+
 def test_a_play_at_a_table_this_process_does_not_keep_takes_the_lock(
     users, known_decks, django_capture_on_commit_callbacks
 ):

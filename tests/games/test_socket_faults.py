@@ -148,7 +148,7 @@ async def test_a_send_that_finds_the_client_gone_does_the_closing_work_once(
     first = await a.receive_json_from()
     [socket] = table_consumers
     groups = set(socket.groups_in)
-    assert broadcast.user_group(match.pk, alice.user.pk) in groups
+    assert groups == {broadcast.table_group(match.pk), broadcast.account_group(alice.user.pk)}
     left = []
     discard = socket.channel_layer.group_discard
 
@@ -417,10 +417,18 @@ async def test_a_seat_view_already_on_its_way_at_the_logout_is_dropped(
             break
         await asyncio.sleep(0.01)
     assert not socket.logged_in
-    # A broadcast to alice's group that was queued on this socket's channel before it left.
+    # A change's states, queued on this socket's channel before the logout was seen: the
+    # socket is an anonymous spectator's now and sends on the spectators' view, not alice's.
     later = dict(view, seq=view["seq"] + 1, prev_seq=view["seq"])
+    assert later["round"]["hand"]
+    watched = dict(later, you=None, round=dict(later["round"], hand=[]))
     await socket.channel_layer.send(socket.channel_name, {
-        "type": "table.state", "seq": later["seq"], "you": 0, "deadline": later["deadline"],
-        "text": broadcast.frame_text(later),
+        "type": "table.states", "seq": later["seq"], "deadline": later["deadline"],
+        "views": [
+            [0, alice.user.pk, broadcast.frame_text(later)],
+            [None, None, broadcast.frame_text(watched)],
+        ],
     })
+    sent = await old.receive_json_from()
+    assert sent["you"] is None and sent["round"]["hand"] == []
     assert await old.receive_nothing(timeout=0.2)
