@@ -6,6 +6,7 @@ session cookie and ``Origin`` header, as a browser does.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 from datetime import datetime, timedelta
@@ -252,8 +253,17 @@ async def test_a_logged_out_socket_cannot_play(make_player, open_socket):
     turn = views["alice"]["round"]["turn"]
     name = ("alice", "bob")[turn]
     cookie = (alice, bob)[turn].cookie
-    # Log out in another tab, through the site's logout form: the open socket remains.
+    # Log out in another tab, through the site's logout form: the open socket remains. The
+    # logout reaches it through the channel layer (Redis: a round trip): from then on it is a
+    # spectator's socket (a ``sync`` shows no seat) and its plays are refused.
     await db(log_out)(cookie)
+    for _ in range(50):
+        await sockets[name].send_json_to({"type": "sync"})
+        if (await sockets[name].receive_json_from())["you"] is None:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the logout never reached the socket")
     before = await log_size(match.pk)
     view = views[name]
     await sockets[name].send_json_to(
