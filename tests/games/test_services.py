@@ -440,6 +440,24 @@ def test_a_play_at_a_table_this_process_keeps_is_a_compare_and_set(
     assert after["round"]["last_play"]["card"] == card
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
+def test_the_play_statement_is_prepared_on_postgresql(
+    users, known_decks, django_capture_on_commit_callbacks
+):
+    """PostgreSQL plans the compare-and-set statement once per connection: after a play it is in
+    the session's prepared statements, and the next play uses it."""
+    match, mine = warm_table(users, django_capture_on_commit_callbacks)
+    mover = users_by_seat(match)[mine["you"]]
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.play_card(
+            user=mover, match_id=match.pk, card=mine["round"]["hand"][0], seq=mine["seq"]
+        )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(statement.startswith("WITH moved AS (UPDATE") for statement in prepared)
+
+
 def test_a_state_before_the_rounds_first_play_does_not_read_the_log(users, known_decks):
     """Who made the match's last play (a timeout? the computer?) is shown only on the round's
     last play: a state read before the round's first play (a table's sockets connecting at
