@@ -229,6 +229,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Basra <noreply@basra.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ar", _("Arabic"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One date format per language, used by every page (basra_site/formats/).
+FORMAT_MODULE_PATH = ["basra_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
