@@ -51,9 +51,12 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """Allauth's ``send_mail`` with ``current_site`` from the settings
-        (``BASRA_SITE_NAME``, ``BASRA_SITE_DOMAIN``; `accounts.site`), not the ``Site`` row's
-        "example.com"."""
-        super().send_mail(template_prefix, email, {**context, "current_site": configured_site()})
+        (``BASRA_SITE_NAME``, translated when it is the catalogue's "Basra", and
+        ``BASRA_SITE_DOMAIN``; `accounts.site`), not the ``Site`` row's "example.com"; the
+        greeting and the signature of every e-mail name it (``account/email/base_message.txt``)."""
+        site = configured_site()
+        site.name = gettext(site.name)  # the catalogue's "Basra" is باصرة in Arabic
+        super().send_mail(template_prefix, email, {**context, "current_site": site})
 
     def format_email_subject(self, subject: str) -> str:
         """Prefix subjects with ``BASRA_SITE_NAME``, translated when it is the catalogue's

@@ -69,6 +69,8 @@ def test_emails_name_the_site_from_settings(client, settings):
     client.post(reverse("account_signup"), SIGNUP)
     (message,) = mail.outbox
     assert "basra.test" in message.body
+    assert "Hello from Basra Club!" in message.body
+    assert "Thank you for playing Basra Club." in message.body
     assert "example.com" not in message.body
     assert message.subject.startswith("[Basra Club] ")
 
