@@ -6,6 +6,9 @@ STAMP := $(VENV)/.installed-stamp
 CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# `make run PORT=8080`: the address the e-mails name too (accounts/site.py), unless set.
+BASRA_SITE_DOMAIN ?= $(HOST):$(PORT)
+export BASRA_SITE_DOMAIN
 
 .PHONY: run test install migrate chromium bench-engine clean
 

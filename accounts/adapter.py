@@ -1,11 +1,14 @@
-"""The allauth adapter of the site: reserved and over-long usernames, the e-mail subject prefix."""
+"""The allauth adapter of the site: reserved, over-long and e-mail-like usernames, the e-mail
+subject prefix, the site's name and domain in e-mails."""
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.encoding import force_str
 from django.utils.translation import gettext
 
 from accounts.reserved import is_reserved_username
+from accounts.site import configured_site
 
 #: The longest username the sign-up form accepts. The user model allows 150 characters, but a
 #: name is shown on seats, chips and score boxes next to others, on a phone too.
@@ -16,17 +19,28 @@ class AccountAdapter(DefaultAccountAdapter):
     """Allauth adapter selected by ``ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"``."""
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """Refuse over-long and reserved names (see `accounts.reserved`) before allauth's checks.
+        """Refuse over-long, e-mail-like and reserved names (see `accounts.reserved`) before
+        allauth's checks.
+
+        A name with an ``@`` is refused: it reads as an e-mail address on every page that shows
+        it, and the log-in box (username or e-mail) takes a log-in with an ``@`` for an e-mail
+        address, so its owner could not log in with it.
 
         :raises ValidationError: code ``"username_too_long"`` for more than
-            ``USERNAME_MAX_LENGTH`` characters, ``"username_reserved"`` for a reserved name, or
-            allauth's errors (invalid characters, name taken).
+            ``USERNAME_MAX_LENGTH`` characters, ``"username_email"`` for a name with ``@``,
+            ``"username_reserved"`` for a reserved name, or allauth's errors (invalid characters,
+            name taken).
         """
         if len(username) > USERNAME_MAX_LENGTH:
             raise ValidationError(
                 gettext("Choose a name of at most %(limit)d characters (this one has %(length)d).")
                 % {"limit": USERNAME_MAX_LENGTH, "length": len(username)},
                 code="username_too_long",
+            )
+        if "@" in username:
+            raise ValidationError(
+                gettext("A name cannot contain @: it would look like an e-mail address."),
+                code="username_email",
             )
         if is_reserved_username(username):
             raise ValidationError(
@@ -35,6 +49,16 @@ class AccountAdapter(DefaultAccountAdapter):
             )
         return super().clean_username(username, shallow=shallow)
 
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Allauth's ``send_mail`` with ``current_site`` from the settings
+        (``BASRA_SITE_NAME``, translated when it is the catalogue's "Basra", and
+        ``BASRA_SITE_DOMAIN``; `accounts.site`), not the ``Site`` row's "example.com"; the
+        greeting and the signature of every e-mail name it (``account/email/base_message.txt``)."""
+        site = configured_site()
+        site.name = gettext(site.name)  # the catalogue's "Basra" is باصرة in Arabic
+        super().send_mail(template_prefix, email, {**context, "current_site": site})
+
     def format_email_subject(self, subject: str) -> str:
-        """Prefix subjects with the translated site name instead of the Site row's name."""
-        return f"[{gettext('Basra')}] {force_str(subject)}"
+        """Prefix subjects with ``BASRA_SITE_NAME``, translated when it is the catalogue's
+        "Basra" (Arabic: باصرة), instead of the Site row's name."""
+        return f"[{gettext(settings.BASRA_SITE_NAME)}] {force_str(subject)}"

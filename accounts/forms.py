@@ -1,8 +1,15 @@
-"""The sign-up form: allauth's, with the username box as long as a name may be."""
+"""The sign-up and log-in forms: allauth's, with bounds on what a box may hold."""
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from django.core.validators import MaxLengthValidator
 
 from accounts.adapter import USERNAME_MAX_LENGTH
+
+#: The longest log-in (a username or an e-mail address) the log-in form looks up: an e-mail
+#: address has at most 254 characters (RFC 5321's path limit less its brackets, Django's
+#: ``EmailValidator``), a username far fewer.
+LOGIN_MAX_LENGTH = 254
 
 
 class SignupForm(AllauthSignupForm):
@@ -15,3 +22,19 @@ class SignupForm(AllauthSignupForm):
         username = self.fields.get("username")
         if username is not None:
             username.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
+
+
+class LoginForm(AllauthLoginForm):
+    """Allauth's ``LoginForm`` (``ACCOUNT_FORMS["login"]``) refusing a log-in longer than
+    ``LOGIN_MAX_LENGTH`` with a form error before any lookup.
+
+    Allauth's "username or e-mail" box has no limit, and a 100,000-character one reached the
+    database as a ``LIKE`` pattern SQLite refuses ("pattern too complex": HTTP 500).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        login.max_length = LOGIN_MAX_LENGTH
+        login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
+        login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)

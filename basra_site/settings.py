@@ -32,6 +32,9 @@ Environment variables:
                     thread and process pool of its own; "0": `manage.py run_analyses` runs them
                     (games/replays/jobs.py).
     BASRA_ANALYSIS_WORKERS      processes of that pool (default: one per core).
+    BASRA_SITE_NAME, BASRA_SITE_DOMAIN  the site's name and host[:port] in e-mails and the
+                    sites framework's row (default "Basra", "127.0.0.1:8000").
+    ACCOUNT_EMAIL_VERIFICATION  allauth's "mandatory" (default), "optional" or "none".
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -196,14 +199,22 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 SITE_ID = 1
+# The site's name and domain in e-mails (and the sites framework's row, accounts/site.py).
+BASRA_SITE_NAME = os.environ.get("BASRA_SITE_NAME", "Basra")
+BASRA_SITE_DOMAIN = os.environ.get("BASRA_SITE_DOMAIN", "127.0.0.1:8000")
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
+# Sign-up must not tell who is registered (allauth's enumeration prevention): a sign-up with an
+# address already registered looks like any other and its owner gets an e-mail instead. allauth
+# can only do that when verification is mandatory (with "optional" the address being taken is a
+# form error); without EMAIL_HOST the verification e-mail is printed on the server's console.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
 # Reserved usernames and the translated e-mail subject prefix (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:
@@ -219,6 +230,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Basra <noreply@basra.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ar", _("Arabic"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One date format per language, used by every page (basra_site/formats/).
+FORMAT_MODULE_PATH = ["basra_site.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -118,7 +118,11 @@ def thinking_lead() -> timedelta:
 
 
 def tick(
-    *, now: datetime, outage: timedelta | None = None, thinking: Thinking | None = None
+    *,
+    now: datetime,
+    outage: timedelta | None = None,
+    thinking: Thinking | None = None,
+    since: datetime | None = None,
 ) -> int:
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
@@ -142,6 +146,12 @@ def tick(
     it comes back (not counted here). ``None``: the bot thinks and plays within this tick (tests,
     ``run_clock --once``). Tests pass ``now`` to move time on without waiting. A table whose
     action fails is logged and left for the next tick; the others go on.
+
+    ``since``: when this clock started running (:func:`run`; ``run_clock --once``: now). Time
+    given back that began before it is the clock starting after it was stopped, not an outage:
+    that is logged at INFO; a gap this clock lived through (no tick for longer than ``outage``
+    while it ran: the database, the process or every web server was down) is a WARNING.
+    ``None``: every gap is an outage.
     """
     started = time.monotonic()
     outage = liveness.outage_after() if outage is None else outage
@@ -155,7 +165,7 @@ def tick(
     horizon = now if web is None else min(now, web)
     gap = actions.resume_clock(now=now, outage=outage)
     if gap is not None:
-        logger.warning("clock: no tick for %s; the tables got that time back", gap)
+        _log_gap(gap, now=now, since=since)
     done = 0
     for match_id in _gone(horizon):
         try:
@@ -167,6 +177,16 @@ def tick(
     # computer plays) is not mistaken for an outage by the next one.
     liveness.clock_ran(until=now + timedelta(seconds=time.monotonic() - started))
     return done
+
+
+def _log_gap(gap: timedelta, *, now: datetime, since: datetime | None) -> None:
+    """Log the time :func:`tick` gave back: a WARNING for an outage this clock ran through, INFO
+    for the time it was not running before it started (a restart, a deploy, last night's stop)."""
+    shown = timedelta(seconds=round(gap.total_seconds()))  # "0:01:00", not "0:00:59.998791"
+    if since is not None and now - gap < since:
+        logger.info("clock: started after %s stopped; the tables got that time back", shown)
+    else:
+        logger.warning("clock: no tick for %s; the tables got that time back", shown)
 
 
 def _deadlines(now: datetime, horizon: datetime, thinking: Thinking | None) -> int:
@@ -215,9 +235,11 @@ def next_wake(*, now: datetime, interval: float, thinking: Thinking | None = Non
     return max(0.0, min(interval, (upcoming - lead - now).total_seconds()))
 
 
-def _tick_and_wait(interval: float, outage: timedelta, thinking: Thinking | None) -> float:
+def _tick_and_wait(
+    interval: float, outage: timedelta, thinking: Thinking | None, since: datetime
+) -> float:
     now = timezone.now()
-    tick(now=now, outage=outage, thinking=thinking)
+    tick(now=now, outage=outage, thinking=thinking, since=since)
     return next_wake(now=timezone.now(), interval=interval, thinking=thinking)
 
 
@@ -230,10 +252,11 @@ async def run(*, interval: float, thinking: Thinking | None = None) -> None:
     in-memory channel layer. A gap of a few intervals is this clock's own pace, never an outage.
     """
     outage = max(liveness.outage_after(), timedelta(seconds=4 * interval))
+    since = timezone.now()  # the downtime before this is a start-up, not an outage (tick)
     step = in_worker(_tick_and_wait)
     while True:
         try:
-            wait = await step(interval, outage, thinking)
+            wait = await step(interval, outage, thinking, since)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the database may be restarting: try again next tick

@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     ALREADY_SEATED = "already_seated"
     CANNOT_LEAVE = "cannot_leave"
     BAD_RULES = "bad_rules"
+    RULES_NO_POINTS = "rules_no_points"
     BAD_CLOCK = "bad_clock"
     BAD_BOT = "bad_bot"
     BOT_NOT_RATED = "bot_not_rated"
@@ -91,6 +92,10 @@ MESSAGES = {
     ErrorCode.ALREADY_SEATED: _("You already have a seat at this table."),
     ErrorCode.CANNOT_LEAVE: _("The match has started: you can no longer leave the table."),
     ErrorCode.BAD_RULES: _("These rules are not valid."),
+    ErrorCode.RULES_NO_POINTS: _(
+        "Under these rules nobody could ever score, so the match would never end: give points "
+        "for the most cards, a basra or a jack basra, or count card points."
+    ),
     ErrorCode.BAD_CLOCK: _(
         "Choose a time per play of 10, 20, 30 or 60 seconds; only a casual table may have no "
         "clock."

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.actions.seating import DEFAULT_MOVE_SECONDS
 from games.engine import Rules
-from games.errors import GameError, check_client_seed
+from games.errors import MESSAGES, ErrorCode, GameError, check_client_seed
 from games.models import MOVE_SECONDS, bot_choices
 
 #: Bounds of the target score a table may play to. 11 lets a casual match end in one round
@@ -153,7 +153,21 @@ class CreateTableForm(forms.Form):
         data = super().clean()
         if data.get("mode") == "rated" and data.get("move_seconds") == NO_CLOCK:
             self.add_error("move_seconds", _("A rated table needs a clock."))
+        self._check_can_score(data)
         return data
+
+    def _check_can_score(self, data: dict) -> None:
+        """Refuse rules under which no point can ever be scored (``Rules.can_score``: every
+        bonus 0 and no card points), as the form's error; the action refuses them too
+        (``rules_no_points``)."""
+        names = ("majority_points", "basra_points", "jack_basra_points")
+        if any(name not in data for name in names):
+            return  # a bonus field has its own error already
+        rules = Rules(**{name: data[name] for name in names}, card_points=bool(data.get("card_points")))
+        if not rules.can_score:
+            code = ErrorCode.RULES_NO_POINTS
+            # On the first bonus field, so the "Advanced rules" section opens on it.
+            self.add_error("majority_points", forms.ValidationError(MESSAGES[code], code=code.value))
 
     @property
     def rated(self) -> bool:

@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from games import views
+from games import rules_page, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("rules/", rules_page.rules, name="rules"),
     path("table/new/", views.table_create, name="table_create"),
     path("table/computer/", views.table_computer, name="table_computer"),
     path("table/<int:match_id>/", views.table, name="table"),

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import actions, reads, records
 from games.errors import GameError
@@ -368,10 +368,13 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "games/table.html", {"match": match, "config": config})
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     """Take the next free seat of an open table (RULES.md "Four players": 0, 2, 1, 3), or with
     a ``seat`` field that seat (an empty one, or a computer's before the start).
+
+    ``GET`` (a join link shared or opened in a new tab) takes no seat: it goes to the table's
+    page (``table``), which shows the table and its join buttons; an unknown table is a 404.
 
     A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
     back with an error message (an empty ``seat`` means no choice). ``client_seed``: the
@@ -380,6 +383,9 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     404.
     """
     table_url = reverse("table", kwargs={"match_id": match_id})
+    if request.method == "GET":
+        get_object_or_404(Match, pk=match_id)
+        return redirect(table_url)
     if (response := _login_then(request, table_url)) is not None:
         return response
     match = get_object_or_404(Match, pk=match_id)

@@ -122,7 +122,8 @@ def create_table(
         ``None``: one from :func:`new_client_seed`.
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
-        option or a bad value); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
+        option or a bad value); ``rules_no_points`` (no point can ever be scored:
+        ``Rules.can_score``); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
         ``bot_not_rated``; ``too_many_open_tables`` (``user`` already sits at
         ``MAX_OPEN_TABLES`` tables that have not started); ``client_seed_empty``,
         ``client_seed_too_long``, ``client_seed_newline``, ``client_seed_not_printable``.
@@ -138,6 +139,8 @@ def create_table(
         rules_obj = engine.Rules(players=players, **options)
     except (TypeError, ValueError):
         raise GameError("bad_rules") from None
+    if not rules_obj.can_score:
+        raise GameError("rules_no_points")
     _check_clock(bool(rated), move_seconds)
     bots = _check_bots(players, bots or {})
     if bots and rated:

@@ -93,6 +93,22 @@ class Rules:
         return 2
 
     @property
+    def can_score(self) -> bool:
+        """Whether any point can ever be scored under these rules (RULES.md, "Basra" and
+        "Scoring a round").
+
+        Points come only from the majority of cards, a basra, a jack basra and the card points.
+        Each of those can happen under every ``seven_diamonds`` mode: a number card sweeping
+        the floor is a basra in all of them, and a Jack played on a floor of one Jack (left by
+        a Jack played on an empty floor) is a jack basra. So scoring is impossible exactly when
+        ``majority_points``, ``basra_points`` and ``jack_basra_points`` are all 0 and
+        ``card_points`` is off; a match under such rules could never reach its target.
+        """
+        return bool(
+            self.majority_points or self.basra_points or self.jack_basra_points or self.card_points
+        )
+
+    @property
     def deals(self) -> int:
         """Deals in a round: 6 for 2 players, 3 for 4 (RULES.md, "Dealing" 3)."""
         return 48 // (4 * self.players)

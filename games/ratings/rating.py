@@ -32,6 +32,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from games.ratings import glicko2
@@ -180,8 +181,8 @@ def void_match(match_id: int, *, by: Any = None, now: datetime | None = None) ->
         if record.voided_at is not None:
             raise VoidRefused(
                 _("Match %(id)s is void already (since %(when)s): nothing was changed.")
-                % {"id": match_id, "when": timezone.localtime(record.voided_at).strftime(
-                    "%Y-%m-%d %H:%M")}
+                % {"id": match_id, "when": date_format(
+                    timezone.localtime(record.voided_at), "SHORT_DATETIME_FORMAT")}
             )
         changes = list(record.changes.filter(voided=False).order_by("user_id"))
         user_ids = [change.user_id for change in changes]

@@ -184,6 +184,8 @@ def create_tournament(
         order = [pairing.TieBreak(t).value for t in tiebreaks]
     except (TypeError, ValueError):
         raise TournamentError(Code.BAD_SETTINGS) from None
+    if not rules_obj.can_score:
+        raise TournamentError(Code.BAD_SETTINGS)  # no match of it could ever end
     return Tournament.objects.create(
         organiser=user, name=name.strip(), description=description, format=format,
         players=players, rules=rules_obj.to_dict(), rated=bool(rated), move_seconds=move_seconds,

@@ -40,7 +40,7 @@ def test_profile_is_public_and_shows_name_and_join_date(client, player):
     assert response.status_code == 200
     assert '<h1 class="profile-name"><bdi>amira</bdi></h1>' in html
     assert 'datetime="2025-07-14T09:30:00+00:00"' in html
-    assert "July 14, 2025" in html
+    assert "14 Jul 2025" in html  # SHORT_DATE_FORMAT, as every date on the site (basra_site/formats)
     assert reverse("profile", args=["amira"]) == "/players/amira/"
 
 

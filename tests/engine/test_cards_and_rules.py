@@ -180,3 +180,33 @@ def test_an_unknown_option_is_named_and_is_both_a_type_and_a_value_error():
         assert isinstance(info.value, TypeError) and isinstance(info.value, ValueError)
     with pytest.raises(RulesError):
         Rules.from_dict(["players", 2])
+
+
+# --- rules under which nobody can score --------------------------------------------------------
+
+NOTHING = {"majority_points": 0, "basra_points": 0, "jack_basra_points": 0, "card_points": False}
+
+
+@pytest.mark.parametrize("mode", list(SevenDiamonds))
+def test_no_points_at_all_means_nobody_can_score(mode):
+    assert Rules(**NOTHING, seven_diamonds=mode).can_score is False
+    assert Rules(seven_diamonds=mode).can_score is True
+
+
+@pytest.mark.parametrize(
+    "one", [{"majority_points": 1}, {"basra_points": 1}, {"jack_basra_points": 1}, {"card_points": True}]
+)
+@pytest.mark.parametrize("mode", list(SevenDiamonds))
+def test_any_single_way_to_score_is_enough(one, mode):
+    assert Rules(**{**NOTHING, **one}, seven_diamonds=mode).can_score is True
+
+
+@pytest.mark.parametrize("mode", list(SevenDiamonds))
+def test_a_basra_and_a_jack_basra_happen_under_every_seven_of_diamonds_mode(mode):
+    """Why a lone basra or jack-basra bonus is a way to score whatever the komi does (RULES.md,
+    "Examples": 9S on 5S 4H 2D 7C, JD on JS)."""
+    from games.engine import capture
+
+    rules = Rules(seven_diamonds=mode)
+    assert capture(Card.from_code("9S"), parse_cards("5S 4H 2D 7C"), rules).basra == "basra"
+    assert capture(Card.from_code("JD"), parse_cards("JS"), rules).basra == "jack_basra"

@@ -256,3 +256,46 @@ def test_an_open_socket_brings_an_absent_player_back(users, known_decks):
     assert not Seat.objects.get(match=match, seat=0).absent
     assert seq == Match.objects.get(pk=match.pk).seq
     assert Event.objects.filter(match=match).order_by("-seq").first().kind == "returned"
+
+
+# --- what the clock logs ----------------------------------------------------------------------
+
+def gap_logs(caplog) -> list[tuple[str, str]]:
+    return [
+        (r.levelname, r.getMessage()) for r in caplog.records
+        if r.name == "games.clock" and "got that time back" in r.getMessage()
+    ]
+
+
+def test_a_clock_starting_after_a_stop_does_not_log_an_outage(users, known_decks, caplog):
+    """The clock stopped last night (``make run`` ended) and starts now: the tables get the
+    time back, and that is INFO, not the "no tick" warning of an outage."""
+    seated_match(users[:2])
+    t0 = timezone.now()
+    run_clock(t0, t0 + timedelta(seconds=2))
+    caplog.clear()
+    caplog.set_level("INFO", logger="games.clock")
+    restart = t0 + timedelta(hours=9)
+    clock.tick(now=restart, since=restart)
+    assert gap_logs(caplog) == [
+        ("INFO", "clock: started after 8:59:58 stopped; the tables got that time back")
+    ]
+
+
+def test_an_outage_while_the_clock_runs_is_a_warning(users, known_decks, caplog):
+    seated_match(users[:2])
+    t0 = timezone.now()
+    caplog.set_level("INFO", logger="games.clock")
+    clock.tick(now=t0, since=t0)
+    clock.tick(now=t0 + timedelta(seconds=1), since=t0)
+    assert gap_logs(caplog) == []  # ticking at its pace: nothing to log
+    clock.tick(now=t0 + timedelta(seconds=61), since=t0)  # the database was down for a minute
+    assert gap_logs(caplog) == [("WARNING", "clock: no tick for 0:01:00; the tables got that time back")]
+
+
+def test_run_clock_once_from_cron_logs_no_outage(users, known_decks, caplog):
+    seated_match(users[:2])
+    clock.tick(now=timezone.now() - timedelta(minutes=1))
+    caplog.set_level("INFO", logger="games.clock")
+    call_command("run_clock", "--once")
+    assert [level for level, _message in gap_logs(caplog)] == ["INFO"]

@@ -96,12 +96,63 @@ def test_leave_requires_login(client, alice):
     assert Seat.objects.filter(match=match, user=alice).exists()
 
 
-@pytest.mark.parametrize("name", ["table_create", "table_join", "table_leave"])
+@pytest.mark.parametrize("name", ["table_create", "table_leave"])
 def test_actions_refuse_get(alice, name):
     match = new_table(alice)
     kwargs = {} if name == "table_create" else {"match_id": match.id}
     response = logged_in(alice).get(reverse(name, kwargs=kwargs))
     assert response.status_code == 405
+
+
+def test_get_of_a_join_link_shows_the_table_and_takes_no_seat(client, alice, bob):
+    match = new_table(alice)
+    url = reverse("table_join", kwargs={"match_id": match.id})
+    for viewer in (client, logged_in(bob)):
+        response = viewer.get(url, follow=True)
+        assert response.status_code == 200
+        assert response.redirect_chain == [(reverse("table", args=[match.id]), 302)]
+        assert response.templates[0].name == "games/table.html"
+    assert not Seat.objects.filter(match=match, user=bob).exists()
+    assert logged_in(bob).get(reverse("table_join", kwargs={"match_id": 999999})).status_code == 404
+
+
+def test_create_refuses_rules_under_which_nobody_can_score(alice):
+    nothing = {**VALID, "majority_points": "0", "basra_points": "0", "jack_basra_points": "0"}
+    response = logged_in(alice).post(reverse("table_create"), nothing)
+    assert response.status_code == 400
+    assert response.context["form"].errors["majority_points"] == [
+        "Under these rules nobody could ever score, so the match would never end: give points "
+        "for the most cards, a basra or a jack basra, or count card points."
+    ]
+    assert not Match.objects.exists()
+    computer = {f"computer-{k}": "0" for k in ("majority_points", "basra_points", "jack_basra_points")}
+    response = logged_in(alice).post(reverse("table_computer"), {**computer_data(), **computer})
+    assert response.status_code == 400
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "scoring",
+    [{"majority_points": "1"}, {"basra_points": "1"}, {"jack_basra_points": "1"},
+     {"card_points": "on"}],
+)
+def test_create_accepts_rules_with_a_single_way_to_score(alice, scoring):
+    nothing = {**VALID, "majority_points": "0", "basra_points": "0", "jack_basra_points": "0"}
+    response = logged_in(alice).post(reverse("table_create"), {**nothing, **scoring})
+    assert response.status_code == 302
+    assert Match.objects.count() == 1
+
+
+def test_the_action_refuses_rules_under_which_nobody_can_score(alice):
+    from games.errors import GameError
+
+    with pytest.raises(GameError) as refused:
+        actions.create_table(
+            user=alice, players=2, rated=False,
+            rules={"majority_points": 0, "basra_points": 0, "jack_basra_points": 0},
+        )
+    assert refused.value.code == "rules_no_points"
+    assert not Match.objects.exists()
 
 
 # --- CSRF -------------------------------------------------------------------------------------

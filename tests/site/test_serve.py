@@ -140,3 +140,23 @@ def test_without_a_shared_layer_the_clock_and_its_workers_run_in_daphne(served, 
         assert children_of(proc.pid) == daphne and len(workers) == 1
     else:
         assert len(children_of(proc.pid)) == 2 and workers == []
+
+
+def test_make_run_takes_the_port_and_host_the_readme_names():
+    """``make run PORT=…`` (README, "Two commands") serves on that port, and the e-mails name
+    that address (``BASRA_SITE_DOMAIN``) unless it is set."""
+    readme = (ROOT / "README.md").read_text()
+    assert "make run PORT=8080" in readme
+    env = {k: v for k, v in os.environ.items() if k != "BASRA_SITE_DOMAIN"}
+    out = subprocess.run(
+        ["make", "-n", "--no-print-directory", "run", "PORT=8080", "HOST=0.0.0.0"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    ).stdout
+    assert "manage.py serve --host 0.0.0.0 --port 8080" in out
+    # What the recipes' environment holds (the Makefile exports it).
+    shown = subprocess.run(
+        ["make", "-s", "--no-print-directory", "--eval",
+         "show-domain: ; @echo $$BASRA_SITE_DOMAIN", "show-domain", "PORT=8080"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    ).stdout
+    assert shown.strip() == "127.0.0.1:8080"

@@ -202,6 +202,9 @@ def test_bad_settings():
         {"format": "knockout", "best_of": 2},
         {"format": "round_robin", "rated": True, "move_seconds": None},
         {"format": "round_robin", "rules": {"target": 0}},
+        # Nobody could ever score (Rules.can_score): no match of it would end.
+        {"format": "round_robin",
+         "rules": {"majority_points": 0, "basra_points": 0, "jack_basra_points": 0}},
         {"format": "round_robin", "players": 3},
         {"format": "round_robin", "max_entrants": 1},
         {"format": "round_robin", "tiebreaks": ["coin toss"]},

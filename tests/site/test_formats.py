@@ -1,0 +1,39 @@
+"""Dates are written one way per language (basra_site/formats/), on every page."""
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+from django.utils.formats import date_format
+
+ROOT = Path(__file__).resolve().parents[2]
+MOMENT = datetime(2026, 12, 1, 18, 5, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("language", "date", "moment"),
+    [("en", "1 Dec 2026", "1 Dec 2026, 18:05"), ("ar", "1 ديسمبر 2026", "1 ديسمبر 2026، 18:05")],
+)
+def test_one_date_format_per_language(language, date, moment):
+    with translation.override(language):
+        assert date_format(MOMENT, "SHORT_DATE_FORMAT") == date
+        assert date_format(MOMENT, "DATE_FORMAT") == date
+        assert date_format(MOMENT, "SHORT_DATETIME_FORMAT") == moment
+        shown = Template('{{ when|date:"SHORT_DATE_FORMAT" }}|{{ when|date:"SHORT_DATETIME_FORMAT" }}')
+        assert shown.render(Context({"when": MOMENT})) == f"{date}|{moment}"
+
+
+def test_templates_use_only_the_language_s_formats():
+    """A literal format ("Y-m-d H:i") would show the same date differently from its neighbours;
+    ``'c'`` (the ``datetime`` attribute) and ``'Y-m-d'`` (an ``<input type=date>`` value) are
+    machine formats, not shown."""
+    allowed = {"SHORT_DATE_FORMAT", "SHORT_DATETIME_FORMAT", "c", "Y-m-d"}
+    found = {}
+    for path in [*ROOT.glob("templates/**/*.html"), *ROOT.glob("games/*/templates/**/*.html")]:
+        for fmt in re.findall(r"""\|date:["']([^"']*)["']""", path.read_text()):
+            if fmt not in allowed:
+                found.setdefault(str(path.relative_to(ROOT)), []).append(fmt)
+    assert found == {}
