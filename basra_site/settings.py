@@ -32,6 +32,8 @@ Environment variables:
                     thread and process pool of its own; "0": `manage.py run_analyses` runs them
                     (games/replays/jobs.py).
     BASRA_ANALYSIS_WORKERS      processes of that pool (default: one per core).
+    BASRA_SERVE_COMMANDS        comma-separated management commands `manage.py serve` runs next to
+                    daphne (default "run_tournaments", the tournaments' scheduler; "" for none).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -271,6 +273,14 @@ BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_co
 # or in `manage.py run_analyses`; and the processes they run in.
 BASRA_ANALYSIS_IN_SERVER = env_bool("BASRA_ANALYSIS_IN_SERVER", True)
 BASRA_ANALYSIS_WORKERS = max(1, int(os.environ.get("BASRA_ANALYSIS_WORKERS", str(os.cpu_count() or 1))))
+
+# Management commands `manage.py serve` (`make run`) starts next to daphne and stops with it, by
+# name (the core never imports the apps): the tournaments' scheduler starts events on time.
+BASRA_SERVE_COMMANDS = tuple(
+    name.strip()
+    for name in os.environ.get("BASRA_SERVE_COMMANDS", "run_tournaments").split(",")
+    if name.strip()
+)
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))
