@@ -105,8 +105,9 @@ def check_stale(row: Analysis, now: datetime | None = None) -> Analysis:
     """``row``, marked ``failed`` first if it is a stale running one (as :func:`reap_stale`, for
     this row only: what a page's poll costs)."""
     now = timezone.now() if now is None else now
-    if row.status != Analysis.Status.RUNNING:
-        return row
+    last = row.beat_at or row.started_at
+    if row.status != Analysis.Status.RUNNING or (last is not None and last >= now - stale_after()):
+        return row  # no write for a live one: a page polls every second
     if Analysis.objects.filter(_stale(now), pk=row.pk).update(
         status=Analysis.Status.FAILED, error=Analysis.WORKER_STOPPED, finished_at=now,
     ):
