@@ -35,6 +35,11 @@ Environment variables:
     BASRA_SITE_NAME, BASRA_SITE_DOMAIN  the site's name and host[:port] in e-mails and the
                     sites framework's row (default "Basra", "127.0.0.1:8000").
     ACCOUNT_EMAIL_VERIFICATION  allauth's "mandatory" (default), "optional" or "none".
+    BASRA_ANALYSIS_PER_USER     analyses one player may have waiting or running at once (default 2).
+    BASRA_ANALYSIS_STALE_SECONDS  a running analysis whose worker gave no sign of life for this long
+                    is marked failed, to be asked for again (default 120).
+    BASRA_SERVE_COMMANDS        comma-separated management commands `manage.py serve` runs next to
+                    daphne (default "run_tournaments", the tournaments' scheduler; "" for none).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -285,6 +290,18 @@ BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_co
 # or in `manage.py run_analyses`; and the processes they run in.
 BASRA_ANALYSIS_IN_SERVER = env_bool("BASRA_ANALYSIS_IN_SERVER", True)
 BASRA_ANALYSIS_WORKERS = max(1, int(os.environ.get("BASRA_ANALYSIS_WORKERS", str(os.cpu_count() or 1))))
+# Analyses one player may have waiting or running at once (asking needs a login), and how long a
+# running analysis's worker may stay silent before the analysis counts as failed.
+BASRA_ANALYSIS_PER_USER = max(1, int(os.environ.get("BASRA_ANALYSIS_PER_USER", "2")))
+BASRA_ANALYSIS_STALE_SECONDS = float(os.environ.get("BASRA_ANALYSIS_STALE_SECONDS", "120"))
+
+# Management commands `manage.py serve` (`make run`) starts next to daphne and stops with it, by
+# name (the core never imports the apps): the tournaments' scheduler starts events on time.
+BASRA_SERVE_COMMANDS = tuple(
+    name.strip()
+    for name in os.environ.get("BASRA_SERVE_COMMANDS", "run_tournaments").split(",")
+    if name.strip()
+)
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))

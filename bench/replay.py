@@ -124,7 +124,7 @@ def main() -> None:
         settings.BASRA_ANALYSIS_WORKERS = args.workers
     pool = jobs.pool()
     list(pool.map(abs, range(jobs.worker_count())))  # the workers are up
-    row = jobs.request_analysis(match=match)
+    row = jobs.request_analysis(user=match.seats.get(seat=0).user, match=match)
     start = time.perf_counter()
     jobs.run_analysis(row.pk, executor=pool)
     spent = time.perf_counter() - start

@@ -67,6 +67,9 @@ class ErrorCode(StrEnum):
     OPPONENT_RETURNED = "opponent_returned"
     RESIGN_OFFERED = "resign_offered"
     ABORT_NOT_ALLOWED = "abort_not_allowed"
+    # Analyses of finished matches (the replays app, games/replays/jobs.py).
+    ANALYSIS_LOGIN_REQUIRED = "analysis_login_required"
+    TOO_MANY_ANALYSES = "too_many_analyses"
 
 
 #: The message of each code, translated when it is read (``gettext_lazy``).
@@ -127,10 +130,25 @@ MESSAGES = {
     ErrorCode.ABORT_NOT_ALLOWED: _(
         "The match can be aborted only before its first play; resign instead."
     ),
+    ErrorCode.ANALYSIS_LOGIN_REQUIRED: _("Log in to ask for an analysis."),
+    ErrorCode.TOO_MANY_ANALYSES: _(
+        "You already have %(count)s analyses waiting or running: ask for another one when one "
+        "of them is done."
+    ),
 }
 
-#: Values some messages name (``%(count)s``).
-_PARAMS = {ErrorCode.TOO_MANY_OPEN_TABLES: {"count": MAX_OPEN_TABLES}}
+def _analyses_per_user() -> dict[str, int]:
+    from django.conf import settings
+
+    return {"count": settings.BASRA_ANALYSIS_PER_USER}
+
+
+#: Values some messages name (``%(count)s``): a dict, or a function giving one when the message
+#: is read (for a setting).
+_PARAMS = {
+    ErrorCode.TOO_MANY_OPEN_TABLES: {"count": MAX_OPEN_TABLES},
+    ErrorCode.TOO_MANY_ANALYSES: _analyses_per_user,
+}
 
 
 def message(code: str) -> str:
@@ -141,6 +159,8 @@ def message(code: str) -> str:
     code = ErrorCode(code)
     text = str(MESSAGES[code])  # a lazy text is translated when it becomes a str
     params = _PARAMS.get(code)
+    if callable(params):
+        params = params()
     return text % params if params else text
 
 

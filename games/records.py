@@ -13,9 +13,12 @@ from typing import Any
 
 from games import log, reads
 from games.models import Event, Match
+from games.signals import record_headers
 
 #: The ``pool`` header of a table of 2 and of 4 (RULES.md, "Game record").
 POOLS = {2: "1v1", 4: "partnership"}
+#: The core's headers an app's ``record_headers`` receiver may set (the core leaves it empty).
+APP_MAY_SET = frozenset({"event"})
 
 
 def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
@@ -23,11 +26,13 @@ def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
 
     Shape: ``{"format", "rules", "seats", "rounds": [{"dealer", "deck", "plays", "timeouts"?}],
     "headers": {"site", "match", "date", "finished", "rated", "pool", "event", "result",
-    "winner", "termination"}, "shuffle"?}``. A round's ``timeouts`` lists the indices of its plays
+    "winner", "termination", "ratings_before"?, "ratings_after"?}, "shuffle"?}``. A round's ``timeouts`` lists the indices of its plays
     the clock made (only when there are some). ``"shuffle"`` is ``games.reads.shuffle_info``
     without its ``null`` server seed: ``server_seed`` appears only once the match is over; a match
-    dealt before the fair shuffle has no ``"shuffle"``. Ratings headers are left out (there are
-    no ratings yet). Two queries (the events; the row is the caller's).
+    dealt before the fair shuffle has no ``"shuffle"``. The apps add what they know through
+    ``games.signals.record_headers`` (the ratings app ``ratings_before`` and ``ratings_after`` of
+    a rated match, the tournaments app its ``event``); the core never imports them. Two queries
+    (the events; the row is the caller's), and whatever the receivers ask.
 
     :param url: the match's address, for the ``match`` header.
     """
@@ -60,6 +65,11 @@ def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
         "winner": match.winner_side if finished else None,
         "termination": str(match.result or "") if finished else "",
     }
+    core = set(record["headers"]) - APP_MAY_SET
+    for _receiver, extra in record_headers.send(sender=Match, match=match):
+        for name, value in (extra or {}).items():
+            if name not in core:
+                record["headers"][name] = value
     shuffle = reads.shuffle_info(match)
     if shuffle is not None:
         if shuffle["server_seed"] is None:

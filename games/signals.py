@@ -18,3 +18,12 @@ from django.dispatch import Signal
 #: (an abort); ``result`` how it ended, a ``Match.Result`` value ("target", "claim", "resign",
 #: "abort").
 match_finished = Signal()
+
+#: Sent by ``games.records.match_record``, the one writer of a match's ``basra-record/1``
+#: record, for the headers the apps built on the core know and the core does not (RULES.md,
+#: "Game record": ``ratings_before`` and ``ratings_after`` from the ratings app, ``event`` from
+#: the tournaments app). Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row.
+#: A receiver returns a dict of header names and JSON values to set (or ``None``: nothing); the
+#: core's own headers cannot be overwritten except ``event`` (the core writes ``""``). A receiver
+#: that raises makes the record fail: it must not raise for a match it knows nothing about.
+record_headers = Signal()

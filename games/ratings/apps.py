@@ -18,9 +18,11 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.signals import match_finished
+        from games.signals import match_finished, record_headers
 
         from games.ratings import profile, rating
+        from games.ratings.record_headers import rating_headers
 
         match_finished.connect(rating.on_match_finished, dispatch_uid="ratings.on_match_finished")
         profile_context.connect(profile.profile_extra, dispatch_uid="ratings.profile_extra")
+        record_headers.connect(rating_headers, dispatch_uid="ratings.record_headers")

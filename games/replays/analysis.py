@@ -12,7 +12,8 @@ A card's *value* is its mean round-points difference for the seat's side over th
 bot's choice is the card of highest value, and the play's *loss* is that value less the value of
 the card played (0 when the player chose as the bot did, or had one card to choose from).
 A player's accuracy is their mean loss per play, in points; their biggest mistakes are the plays
-of largest loss.
+of largest loss, each labelled with what it gave up in words a player understands (a basra left
+to the next seat, a capture missed, the last capture given up: ``games.replays.mistakes``).
 
 The values are estimates: two cards whose values differ by less than about a point are as good
 as each other for the search (:data:`NOISE`).
@@ -26,6 +27,7 @@ from typing import Any
 
 from games import engine
 from games.engine.bots import StrongBot, greedy_values, same_class
+from games.replays import mistakes
 
 __all__ = ["SAMPLES", "TIME_LIMIT", "NOISE", "analyse_view", "analyse_record", "tasks", "summary"]
 
@@ -105,7 +107,9 @@ def analyse_record(
 
     :param progress: called as ``progress(done, total)`` as plays are analysed.
     :returns: ``{"plays": [{"round", "play", "seat", "card", "best", "loss", "values",
-        "forced", "samples"}, ...] in record order, "players": summary(...)}``.
+        "forced", "samples", "labels"?}, ...] in record order, "players": summary(...)}``; the
+        plays that lost more than :data:`NOISE` carry ``"labels"``
+        (:func:`games.replays.mistakes.labels_for`).
     :raises games.engine.RecordError: the record is malformed or breaks the rules.
     """
     work = tasks(record)
@@ -120,6 +124,7 @@ def analyse_record(
         plays.append(found)
         if progress is not None and (done % 8 == 0 or done == total):
             progress(done, total)
+    mistakes.label_plays(record, plays, threshold=NOISE)
     players = engine.Rules.from_dict(record["rules"]).players
     return {"plays": plays, "players": summary(plays, players)}
 

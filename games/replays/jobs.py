@@ -14,6 +14,15 @@ Who runs it:
 Either way :func:`run_analysis` claims a row (``pending`` → ``running``, one update, so two
 runners never analyse the same match), writes its progress every few plays, and stores the
 result once done.
+
+Asking needs a login, and one player may have at most ``BASRA_ANALYSIS_PER_USER`` analyses
+waiting or running at once (``games.errors``: ``analysis_login_required``,
+``too_many_analyses``); an analysis already stored, waiting or running is given to whoever asks,
+free. A worker that dies (killed, out of memory, the machine restarted) cannot say so: its row
+would stay ``running`` for ever. So each claim and each progress write is a beat
+(``Analysis.beat_at``), and a ``running`` row without a beat for ``BASRA_ANALYSIS_STALE_SECONDS``
+is marked ``failed`` (:func:`reap_stale`, :func:`check_stale`): the page then offers to ask
+again, which queues it anew.
 """
 
 from __future__ import annotations
@@ -23,13 +32,17 @@ import multiprocessing
 import os
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import records
 from games.engine import BasraError
+from games.errors import ErrorCode, GameError
 from games.models import Match
 from games.replays import analysis
 from games.replays.models import Analysis, ImportedRecord
@@ -62,24 +75,81 @@ def pool() -> ProcessPoolExecutor:
         return _pool
 
 
-def request_analysis(*, match: Match | None = None,
+def per_user() -> int:
+    """Analyses one player may have waiting or running at once (``BASRA_ANALYSIS_PER_USER``)."""
+    return int(getattr(settings, "BASRA_ANALYSIS_PER_USER", 2))
+
+
+def stale_after() -> timedelta:
+    """How long a running analysis's worker may stay silent (``BASRA_ANALYSIS_STALE_SECONDS``)."""
+    return timedelta(seconds=float(getattr(settings, "BASRA_ANALYSIS_STALE_SECONDS", 120)))
+
+
+def _stale(now: datetime) -> Q:
+    limit = now - stale_after()
+    return Q(status=Analysis.Status.RUNNING) & (
+        Q(beat_at__lt=limit) | Q(beat_at__isnull=True, started_at__lt=limit)
+    )
+
+
+def reap_stale(now: datetime | None = None) -> int:
+    """Mark ``failed`` (error :data:`Analysis.WORKER_STOPPED`) every running analysis whose worker
+    gave no sign of life for :func:`stale_after`; how many. One update."""
+    now = timezone.now() if now is None else now
+    return Analysis.objects.filter(_stale(now)).update(
+        status=Analysis.Status.FAILED, error=Analysis.WORKER_STOPPED, finished_at=now,
+    )
+
+
+def check_stale(row: Analysis, now: datetime | None = None) -> Analysis:
+    """``row``, marked ``failed`` first if it is a stale running one (as :func:`reap_stale`, for
+    this row only: what a page's poll costs)."""
+    now = timezone.now() if now is None else now
+    last = row.beat_at or row.started_at
+    if row.status != Analysis.Status.RUNNING or (last is not None and last >= now - stale_after()):
+        return row  # no write for a live one: a page polls every second
+    if Analysis.objects.filter(_stale(now), pk=row.pk).update(
+        status=Analysis.Status.FAILED, error=Analysis.WORKER_STOPPED, finished_at=now,
+    ):
+        row.refresh_from_db()
+    return row
+
+
+def request_analysis(*, user: Any, match: Match | None = None,
                      imported: ImportedRecord | None = None) -> Analysis:
-    """The analysis of ``match`` (finished) or of ``imported``: the stored one, or a new
-    ``pending`` one (a ``failed`` one is asked for again), started in the background when the
-    transaction commits if this process runs analyses (:func:`in_server`).
+    """The analysis of ``match`` (finished) or of ``imported`` that ``user`` asks for: the stored,
+    waiting or running one, or a new ``pending`` one (a ``failed`` one, a stale running one
+    included, is asked for again), started in the background when the transaction commits if
+    this process runs analyses (:func:`in_server`).
 
     :raises ValueError: neither or both given, or the match is not finished.
+    :raises GameError: ``analysis_login_required`` (``user`` is not logged in);
+        ``too_many_analyses`` (a new analysis while :func:`per_user` of ``user``'s are waiting
+        or running). Nothing is stored then.
     """
     if (match is None) == (imported is None):
         raise ValueError("analyse a match or an imported record, one of the two")
     if match is not None and match.status != Match.Status.FINISHED:
         raise ValueError("a match is analysed once it is over")
+    if user is None or not user.is_authenticated:
+        raise GameError(ErrorCode.ANALYSIS_LOGIN_REQUIRED)
+    reap_stale()
     key = {"match": match} if match is not None else {"imported": imported}
-    row, created = Analysis.objects.get_or_create(**key)
-    if not created and row.status == Analysis.Status.FAILED:
-        row.status, row.error, row.done = Analysis.Status.PENDING, "", 0
-        row.save(update_fields=["status", "error", "done"])
+    row = Analysis.objects.filter(**key).first()
+    if row is None or row.status == Analysis.Status.FAILED:
+        mine = Analysis.objects.filter(
+            requested_by=user, status__in=[Analysis.Status.PENDING, Analysis.Status.RUNNING]
+        ).count()
+        if mine >= per_user():
+            raise GameError(ErrorCode.TOO_MANY_ANALYSES)
+        row, created = Analysis.objects.get_or_create(**key, defaults={"requested_by": user})
+        if not created and row.status == Analysis.Status.FAILED:
+            row.status, row.error, row.done, row.requested_by = (
+                Analysis.Status.PENDING, "", 0, user)
+            row.save(update_fields=["status", "error", "done", "requested_by"])
     if row.status == Analysis.Status.PENDING and in_server():
+        # Also for a row already pending: the process that took it may have stopped before
+        # running it; a second hand-over is harmless (the claim lets one runner only).
         pk = row.pk
         transaction.on_commit(lambda: start_in_background(pk))
     return row
@@ -120,15 +190,16 @@ def run_analysis(pk: int, *, executor: Executor | None = None) -> bool:
     """
     if not connection.in_atomic_block:  # a test's transaction: keep its connection
         close_old_connections()
+    now = timezone.now()
     claimed = Analysis.objects.filter(pk=pk, status=Analysis.Status.PENDING).update(
-        status=Analysis.Status.RUNNING, started_at=timezone.now(), done=0
+        status=Analysis.Status.RUNNING, started_at=now, beat_at=now, done=0
     )
     if not claimed:
         return False
     row = Analysis.objects.select_related("match", "imported").get(pk=pk)
 
-    def progress(done: int, total: int) -> None:
-        Analysis.objects.filter(pk=pk).update(done=done, total=total)
+    def progress(done: int, total: int) -> None:  # also the worker's beat
+        Analysis.objects.filter(pk=pk).update(done=done, total=total, beat_at=timezone.now())
 
     try:
         result = analysis.analyse_record(record_of(row), executor=executor, progress=progress)
@@ -150,7 +221,9 @@ def run_analysis(pk: int, *, executor: Executor | None = None) -> bool:
 
 
 def run_pending(*, executor: Executor | None = None, limit: int | None = None) -> int:
-    """Run the pending analyses, oldest first (``manage.py run_analyses``); how many ran."""
+    """Run the pending analyses, oldest first (``manage.py run_analyses``), after marking the
+    stale running ones failed (:func:`reap_stale`); how many ran."""
+    reap_stale()
     ran = 0
     for pk in Analysis.objects.filter(status=Analysis.Status.PENDING).order_by(
         "requested_at"

@@ -48,8 +48,14 @@ class Analysis(models.Model):
 
     ``status``: ``pending`` (asked for, waiting for a worker), ``running`` (``done`` of ``total``
     plays analysed so far), ``done`` (``result`` is ``games.replays.analysis.analyse_record``'s
-    answer) or ``failed`` (``error`` says why).
+    answer) or ``failed`` (``error`` says why; :data:`WORKER_STOPPED` when its worker stopped
+    beating). ``requested_by``: who asked for it last (``None`` once that account is deleted);
+    ``beat_at``: the last sign of life of the worker running it (its claim, then every progress
+    write), by which a ``running`` row whose worker died is found (``games.replays.jobs``).
     """
+
+    #: ``error`` of an analysis whose worker stopped while running it (shown translated).
+    WORKER_STOPPED = "worker_stopped"
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Waiting")
@@ -71,7 +77,12 @@ class Analysis(models.Model):
     total = models.PositiveIntegerField(_("plays"), default=0)
     result = models.JSONField(_("result"), null=True, blank=True)
     error = models.TextField(_("error"), blank=True, default="")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="analyses", verbose_name=_("requested by"),
+    )
     requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    beat_at = models.DateTimeField(_("last sign of its worker"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import records
+from games.errors import ErrorCode, GameError
 from games.models import Match, bot_display_name
 from games.replays import analysis as analysis_module
 from games.replays import jobs
@@ -110,6 +111,18 @@ def replay_labels() -> dict[str, Any]:
         "meanLoss": _("%(name)s: %(loss)s points lost per play on average, %(mistakes)s mistakes"),
         "worst": _("Round %(round)s, play %(play)s: %(card)s (best %(best)s, −%(loss)s)"),
         "lossBar": _("Points lost per round"),
+        "mistakes": {
+            "missed_basra": _("missed a basra worth %(points)s points"),
+            "left_basra": _("left a basra to the next seat (who held %(card)s)"),
+            "gave_up_last_capture": _(
+                "gave up the last capture: the %(cards)s cards left on the floor went to the "
+                "other side"),
+            "missed_capture_one": _("missed a capture of 1 more card"),
+            "missed_capture": _("missed a capture of %(cards)s more cards"),
+            "spent_jack": _("spent a Jack, which takes any floor, when another card was better"),
+            "spent_komi": _("spent the seven of diamonds (the komi) when another card was better"),
+            "weaker_card": _("a weaker card than the best one for the plays to come"),
+        },
         "fairTitle": _("Fair shuffle"),
         "commitment": _("Commitment"),
         "serverSeed": _("Server seed"),
@@ -158,7 +171,8 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
         table_url = None
     row = Analysis.objects.filter(match=match) if match else Analysis.objects.filter(
         imported=imported)
-    analysis = _analysis_json(row.first())
+    row = row.first()
+    analysis = _analysis_json(jobs.check_stale(row) if row is not None else None)
     shuffle = record.get("shuffle") if isinstance(record.get("shuffle"), dict) else None
     config = {
         "replay": data,
@@ -198,6 +212,7 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
         "share": share,
         "samples": analysis_module.SAMPLES,
         "noise": analysis_module.NOISE,
+        "per_user": jobs.per_user(),
         "analysis_url": analysis_url,
     }
     return render(request, "replays/replay.html", context, status=status)
@@ -206,7 +221,10 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
 def _analysis_json(row: Analysis | None) -> dict | None:
     if row is None:
         return None
-    out = {"status": row.status, "done": row.done, "total": row.total, "error": row.error}
+    error = row.error
+    if error == Analysis.WORKER_STOPPED:
+        error = _("its worker stopped before it was done. Ask for it again.")
+    out = {"status": row.status, "done": row.done, "total": row.total, "error": error}
     if row.status == Analysis.Status.DONE:
         out["result"] = row.result
     return out
@@ -266,21 +284,31 @@ def import_record(request: HttpRequest) -> HttpResponse:
     return render(request, "replays/import.html", {"form": ImportForm()})
 
 
+#: The HTTP status of each refusal of an analysis request.
+_REFUSED = {ErrorCode.ANALYSIS_LOGIN_REQUIRED: 403, ErrorCode.TOO_MANY_ANALYSES: 429}
+
+
 def _analysis_view(request: HttpRequest, **key) -> JsonResponse:
     if request.method == "POST":
-        with transaction.atomic():
-            row = jobs.request_analysis(**key)
+        try:
+            with transaction.atomic():
+                row = jobs.request_analysis(user=request.user, **key)
+        except GameError as error:
+            return JsonResponse({"code": error.code, "message": error.message},
+                                status=_REFUSED.get(error.code, 400))
         return JsonResponse(_analysis_json(row), status=202)
     row = Analysis.objects.filter(**key).first()
     if row is None:
         return JsonResponse({"status": None}, status=404)
-    return JsonResponse(_analysis_json(row))
+    return JsonResponse(_analysis_json(jobs.check_stale(row)))
 
 
 @require_http_methods(["GET", "POST"])
 def match_analysis(request: HttpRequest, match_id: int) -> JsonResponse:
-    """GET: the analysis of a finished match (status, progress, the result once done); POST:
-    ask for it (it runs in the background, ``games.replays.jobs``)."""
+    """GET: the analysis of a finished match (status, progress, the result once done; a running
+    one whose worker stopped is answered ``failed``); POST: ask for it (logged in; it runs in
+    the background, ``games.replays.jobs``). A refused POST answers ``{"code", "message"}``
+    (``games.errors``): 403 ``analysis_login_required``, 429 ``too_many_analyses``."""
     return _analysis_view(request, match=_finished(match_id))
 
 

@@ -7,7 +7,8 @@ class TournamentsConfig(AppConfig):
 
     ``ready()`` connects :func:`games.tournaments.services.on_match_finished` to the core's
     ``games.signals.match_finished`` (README, "Layout"; lila's ``TournamentBusHandler``), and
-    :func:`games.tournaments.profile.add_event_results` to ``accounts.profile.profile_context``.
+    :func:`games.tournaments.profile.add_event_results` to ``accounts.profile.profile_context``,
+    and :func:`games.tournaments.record_headers.event_header` to ``games.signals.record_headers``.
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -17,10 +18,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.signals import match_finished
+        from games.signals import match_finished, record_headers
         from games.tournaments import profile, services
+        from games.tournaments.record_headers import event_header
 
         match_finished.connect(
             services.on_match_finished, dispatch_uid="tournaments.on_match_finished"
         )
         profile_context.connect(profile.add_event_results, dispatch_uid="tournaments.profile")
+        record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")

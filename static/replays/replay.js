@@ -78,8 +78,17 @@
     if (!found) return null;
     if (found.forced) return el("span", {class: "analysis-note", text: L.forced});
     if (found.loss <= 1) return el("span", {class: "analysis-note good", text: L.botAgrees});
-    return el("span", {class: "analysis-note bad", dataset: {loss: found.loss},
-                       text: B.fmt(L.bestWas, {card: found.best, loss: found.loss.toFixed(1)})});
+    var text = B.fmt(L.bestWas, {card: found.best, loss: found.loss.toFixed(1)});
+    if (found.labels && found.labels.length) text += " · " + mistakeText(found.labels);
+    return el("span", {class: "analysis-note bad", dataset: {loss: found.loss}, text: text});
+  }
+
+  /** A mistake's labels (games/replays/mistakes.py) in words; older analyses have none. */
+  function mistakeText(labels) {
+    return (labels || []).map(function (label) {
+      var template = L.mistakes[label.code === "missed_capture" && label.cards === 1 ? "missed_capture_one" : label.code];
+      return template ? B.fmt(template, label) : "";
+    }).filter(Boolean).join("; ");
   }
 
   function renderLastPlay(pos) {
@@ -251,10 +260,14 @@
         el("ul", {class: "worst"}, player.worst.map(function (index) {
           var p = result.plays[index];
           var ply = R[p.round].first + p.play + 1;
-          return el("li", {}, [el("a", {href: "?ply=" + ply, dataset: {ply: ply},
-            on: {click: function (event) { event.preventDefault(); go(ply); }},
-            text: B.fmt(L.worst, {round: p.round + 1, play: p.play + 1, card: p.card, best: p.best,
-                                  loss: p.loss.toFixed(1)})})]);
+          var why = mistakeText(p.labels);
+          return el("li", {dataset: {labels: (p.labels || []).map(function (l) { return l.code; }).join(" ")}}, [
+            el("a", {href: "?ply=" + ply, dataset: {ply: ply},
+              on: {click: function (event) { event.preventDefault(); go(ply); }},
+              text: B.fmt(L.worst, {round: p.round + 1, play: p.play + 1, card: p.card, best: p.best,
+                                    loss: p.loss.toFixed(1)})}),
+            why ? el("span", {class: "mistake-label", text: why}) : null,
+          ].filter(Boolean));
         })),
       ]);
     }));
@@ -295,7 +308,17 @@
     $("analyse").disabled = true;
     fetch(config.urls.analysis, {method: "POST", credentials: "same-origin", headers: {"X-CSRFToken": csrf()}})
       .then(function (response) { return response.json(); })
-      .then(function (body) { analysis = body; renderAnalysis(); window.setTimeout(poll, 1000); });
+      .then(function (body) {
+        if (body.code) {  // refused (games.errors): say why, keep the button
+          $("analyse").disabled = false;
+          var box = $("analysis-summary");
+          box.dataset.status = "refused";
+          box.dataset.code = body.code;
+          box.replaceChildren(el("p", {class: "table-error", text: body.message}));
+          return;
+        }
+        analysis = body; renderAnalysis(); window.setTimeout(poll, 1000);
+      });
   });
 
   // --- the fair shuffle ------------------------------------------------------------------------

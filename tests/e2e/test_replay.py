@@ -129,3 +129,67 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
     page.fill('textarea[name="text"]', json.dumps(record))
     page.click('#import-form button[type="submit"]')
     expect(page.locator("#import-errors")).to_contain_text("round 2, play 17")
+
+
+def constructed_record() -> dict:
+    """One round's first two plays: seat 1 holds 10H KS 6C QD with 2C 3D AH 4S on the floor and
+    plays KS, where 10H took the whole floor, a basra (RULES.md, "Dealing": dealer 0 deals
+    deck[0:4] to seat 1, deck[4:8] to seat 0, then the floor)."""
+    top = "10H KS 6C QD 5C 8D 9S 7H 2C 3D AH 4S".split()
+    deck = top + [c.code for c in engine.full_deck() if c.code not in top]
+    return {"format": "basra-record/1", "rules": engine.Rules().to_dict(), "seats": ["amal", "badr"],
+            "rounds": [{"dealer": 0, "deck": deck, "plays": ["KS", "5C"]}]}
+
+
+def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(new_page):
+    # A finished match against the computer: ask for its analysis, see it wait or run, then the
+    # accuracy of both players.
+    page = new_page()
+    sign_up(page, "salma")
+    open_lobby(page)
+    form = page.locator("#computer-form")
+    form.locator('input[name="computer-players"][value="2"]').check()
+    form.locator('input[name="computer-move_seconds"][value="none"]').check()
+    page.click("#play-computer-button")
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    match_id = int(re.search(r"/table/(\d+)/$", page.url).group(1))
+    for _ in range(2):
+        expect(root(page)).to_have_attribute("data-my-turn", "true")
+        play_one(page)
+    page.click("#resign-button")
+    page.click("#confirm-yes")
+    expect(page.locator("#replay-link")).to_be_visible()
+    page.goto(f"/match/{match_id}/replay/")
+    expect(viewer(page)).to_have_attribute("data-ready", "true")
+    summary = page.locator("#analysis-summary")
+    page.click("#analyse")
+    expect(summary).to_have_attribute("data-status", re.compile(r"^(pending|running)$"))
+    expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
+    expect(summary.locator(".accuracy")).to_have_count(2)
+    expect(summary.locator(".accuracy").first).to_contain_text("points lost per play")
+    expect(page.locator("#loss-bars")).to_be_visible()
+
+    # A record with a known mistake, imported: nobody logged in may ask for its analysis.
+    page.goto("/replay/import/")
+    page.fill('textarea[name="text"]', json.dumps(constructed_record()))
+    page.click('#import-form button[type="submit"]')
+    page.wait_for_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/$"))
+    link = page.url
+    stranger = new_page()
+    stranger.goto(link)
+    stranger.click("#analyse")
+    expect(stranger.locator("#analysis-summary")).to_have_attribute("data-code", "analysis_login_required")
+    expect(stranger.locator("#analysis-summary")).to_contain_text("Log in to ask for an analysis")
+    expect(stranger.locator("#analyse")).to_be_enabled()
+
+    # Logged in, asked: the mistake is named with what it gave up, and links to its play.
+    page.click("#analyse")
+    expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
+    mistake = summary.locator('.worst li[data-labels~="missed_basra"]')
+    expect(mistake).to_have_count(1)
+    expect(mistake).to_contain_text("KS (best 10H")
+    expect(mistake.locator(".mistake-label")).to_contain_text("missed a basra worth 10 points")
+    mistake.locator("a").click()
+    at(page, 1)
+    expect(page.locator("#last-play .analysis-note.bad")).to_contain_text("missed a basra")
+    screenshot(page, "replay-analysis-mistake")

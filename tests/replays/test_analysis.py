@@ -71,11 +71,12 @@ def test_summary_counts_mistakes_per_seat():
 
 
 @pytest.mark.django_db
-def test_an_analysis_runs_in_the_background_and_is_stored(played, settings,
+def test_an_analysis_runs_in_the_background_and_is_stored(played, users, settings,
                                                           django_capture_on_commit_callbacks):
     settings.BASRA_ANALYSIS_IN_SERVER = False  # the test runs the worker's step itself
     match = played[1]  # four players to 31
     client = Client()
+    client.force_login(users[0])
     url = reverse("replays:match_analysis", kwargs={"match_id": match.pk})
     assert client.get(url).status_code == 404
     response = client.post(url)
@@ -89,14 +90,19 @@ def test_an_analysis_runs_in_the_background_and_is_stored(played, settings,
     body = client.get(url).json()
     assert body["status"] == "done" and len(body["result"]["players"]) == 4
     assert all(p["loss"] >= 0 for p in body["result"]["plays"])
+    # Every play that lost more than the noise says what it gave up, in words.
+    for p in body["result"]["plays"]:
+        assert ("labels" in p) == (p["loss"] > analysis.NOISE and p["best"] != p["card"])
     # Asked again: the stored one, not a second run.
     assert client.post(url).json()["status"] == "done"
     assert jobs.run_pending() == 0
 
 
 @pytest.mark.django_db
-def test_no_analysis_of_a_match_being_played(played):
+def test_no_analysis_of_a_match_being_played(played, users):
     playing = played[-1]
-    response = Client().post(reverse("replays:match_analysis", kwargs={"match_id": playing.pk}))
+    client = Client()
+    client.force_login(users[0])
+    response = client.post(reverse("replays:match_analysis", kwargs={"match_id": playing.pk}))
     assert response.status_code == 404
     assert not Analysis.objects.exists()

@@ -1,5 +1,6 @@
-"""``manage.py serve`` (what ``make run`` starts): daphne and the table clock (in daphne's
-process or next to it) live and die together, the clock's thinking workers with them."""
+"""``manage.py serve`` (what ``make run`` starts): daphne, the table clock (in daphne's
+process or next to it) and the tournaments' scheduler live and die together, the clock's
+thinking workers with them; the scheduler starts an event at its time."""
 
 from __future__ import annotations
 
@@ -61,10 +62,15 @@ def is_daphne(pid: int) -> bool:
     return "daphne" in Path(f"/proc/{pid}/cmdline").read_text()
 
 
+def runs(pid: int, command: str) -> bool:
+    return command in Path(f"/proc/{pid}/cmdline").read_text()
+
+
 #: ``make run``'s set-up (no shared channel layer): the clock and its thinking workers run
-#: inside daphne, the one child; with ``BASRA_CLOCK_IN_SERVER=0`` (the default with Redis)
-#: ``run_clock`` runs next to daphne, two children.
-SETUPS = {"clock_in_daphne": ("1", 1), "clock_apart": ("0", 2)}
+#: inside daphne; with ``BASRA_CLOCK_IN_SERVER=0`` (the default with Redis) ``run_clock`` runs
+#: next to daphne. Either way ``run_tournaments`` runs next to them (``BASRA_SERVE_COMMANDS``):
+#: two children, or three.
+SETUPS = {"clock_in_daphne": ("1", 2), "clock_apart": ("0", 3)}
 
 
 @pytest.fixture(params=sorted(SETUPS))
@@ -136,10 +142,13 @@ def test_without_a_shared_layer_the_clock_and_its_workers_run_in_daphne(served, 
         pid for pid in descendants_of(daphne[0])
         if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
     ]
+    others = [pid for pid in children_of(proc.pid) if pid not in daphne]
     if request.node.callspec.params["served"] == "clock_in_daphne":
-        assert children_of(proc.pid) == daphne and len(workers) == 1
+        assert [runs(pid, "run_tournaments") for pid in others] == [True]
+        assert len(workers) == 1
     else:
-        assert len(children_of(proc.pid)) == 2 and workers == []
+        assert sorted(runs(pid, "run_clock") for pid in others) == [False, True]
+        assert workers == []
 
 
 def test_make_run_takes_the_port_and_host_the_readme_names():
@@ -160,3 +169,35 @@ def test_make_run_takes_the_port_and_host_the_readme_names():
         cwd=ROOT, env=env, capture_output=True, text=True, check=True,
     ).stdout
     assert shown.strip() == "127.0.0.1:8080"
+
+
+#: Two players and an event of theirs that starts now (``manage.py shell -c``).
+DUE_EVENT = """
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from games.tournaments import services
+users = [get_user_model().objects.create_user(name, password=None) for name in ("ada", "bo")]
+t = services.create_tournament(user=users[0], name="Due now", format="round_robin",
+                               starts_at=timezone.now() + timedelta(seconds=1))
+for user in users:
+    services.register(user=user, tournament_id=t.pk)
+"""
+
+
+def test_the_tournament_scheduler_runs_next_to_daphne_and_starts_events(served, tmp_path):
+    proc, _port = served
+    scheduler = [pid for pid in children_of(proc.pid) if runs(pid, "run_tournaments")]
+    assert len(scheduler) == 1
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", DUE_EVENT], cwd=ROOT, env=env,
+                   check=True)
+
+    def status() -> str | None:
+        with sqlite3.connect(tmp_path / "serve.sqlite3") as conn:
+            row = conn.execute("SELECT status FROM tournaments_tournament").fetchone()
+        return row and row[0]
+
+    # The scheduler ticks every 5 s: the event starts and its first round's table is opened.
+    assert wait_until(lambda: status() == "running", 20)

@@ -503,3 +503,50 @@ def test_standings_bad_input():
         standings([MatchResult(0, 1, 2, 1)])
     with pytest.raises(PairingError):
         standings(WORKED, win=0)
+
+
+# --- a published worked example --------------------------------------------------------------
+
+#: Who won each game of the published example below, by cycle: {(x, y): winner} with
+#: A=1, B=2, C=3, D=4 (the 1st and 2nd "round" columns of the source's crosstable).
+PUBLISHED_CYCLES = [
+    {(1, 2): 1, (1, 3): 1, (1, 4): 1, (2, 3): 2, (2, 4): 2, (3, 4): 3},
+    {(1, 2): 2, (1, 3): 1, (1, 4): 4, (2, 3): 3, (2, 4): 2, (3, 4): 3},
+]
+
+
+def published_results(cycles) -> list[MatchResult]:
+    """The games of a double round robin of four played on FIDE's Berger tables
+    (``round_robin(4)``, rounds 1-3 the first cycle, 4-6 the second), 1 point a win."""
+    out = []
+    for cycle, winners in enumerate(cycles):
+        for number, games in enumerate(round_robin(4), start=1 + 3 * cycle):
+            for x, y in games:
+                winner = winners[(min(x, y), max(x, y))]
+                out.append(MatchResult(number, x, y, 1.0 if winner == x else 0.0))
+    return out
+
+
+def test_sonneborn_berger_of_a_published_double_round_robin():
+    """Sensei's Library, "Sonneborn-Berger" (senseis.xmp.net, page copy of 2003-08-25 and
+    2005-09-14; the same table as fiveinline.com/sbps.html, "Example 1"): four players, each
+    meeting each other twice, 1 a win, no draws. Scores A 4, B 4, C 3, D 1; Sonneborn-Berger
+    (each beaten opponent's final score, summed) A 4+3+3+1 = 11, B 4+3+1+1 = 9, C 4+1+1 = 6,
+    D 4 = 4; A is first on Sonneborn-Berger. FIDE C.07 9.1 (points scored times the opponent's
+    score) gives the same sums without draws."""
+    table = standings(published_results(PUBLISHED_CYCLES), [TieBreak.SONNEBORN_BERGER],
+                      predetermined=True)
+    assert [(s.rank, s.id, s.score) for s in table] == [(1, 1, 4), (2, 2, 4), (3, 3, 3), (4, 4, 1)]
+    assert {s.id: s.tiebreaks["sonneborn_berger"] for s in table} == {1: 11, 2: 9, 3: 6, 4: 4}
+
+
+def test_sonneborn_berger_published_three_way_tie():
+    """fiveinline.com/sbps.html, "Example 2" (a double round robin of four, 1 a win): A beats B
+    and C twice, B beats C and D twice, D beats A and C twice; A, B and D have 4 points and 8
+    Sonneborn-Berger points each (4+4+0+0), C has 0: the three stay tied ("all of them can be
+    declared as winners")."""
+    winners = {(1, 2): 1, (1, 3): 1, (1, 4): 4, (2, 3): 2, (2, 4): 2, (3, 4): 4}
+    table = standings(published_results([winners, winners]), [TieBreak.SONNEBORN_BERGER],
+                      predetermined=True)
+    assert [(s.rank, s.id, s.score) for s in table] == [(1, 1, 4), (1, 2, 4), (1, 4, 4), (4, 3, 0)]
+    assert {s.id: s.tiebreaks["sonneborn_berger"] for s in table} == {1: 8, 2: 8, 3: 0, 4: 8}

@@ -1,4 +1,4 @@
-"""``manage.py serve``: the site (daphne) and the table clock as one service."""
+"""``manage.py serve``: the site (daphne), the table clock and the apps' schedulers as one service."""
 
 from __future__ import annotations
 
@@ -18,13 +18,19 @@ class Command(BaseCommand):
     Without a shared channel layer (``BASRA_CLOCK_IN_SERVER``, the default without
     ``REDIS_URL``: ``make run``) the clock and its thinking workers run inside daphne's process
     (``basra_site.asgi``), the only place its broadcasts reach the sockets from; with Redis,
-    ``run_clock`` runs next to daphne. Either stopping stops the other; SIGINT, SIGTERM or SIGHUP
-    to this process stops both; and so does the death of the process that started it (``make
+    ``run_clock`` runs next to daphne. Next to them run the management commands named in
+    ``BASRA_SERVE_COMMANDS`` (by name: the core never imports the apps that define them; by
+    default the tournaments' scheduler, ``run_tournaments``, so that ``make run`` starts events
+    on time). Any one stopping stops the others; SIGINT, SIGTERM or SIGHUP to this process stops
+    them all; and so does the death of the process that started it (``make
     run`` killed by its PID), which is noticed within a second because this process is then
     re-parented.
     """
 
-    help = "Serve the site with daphne and run the table clock in it (or next to it, with Redis)."
+    help = (
+        "Serve the site with daphne and run the table clock in it (or next to it, with Redis), "
+        "and the commands of BASRA_SERVE_COMMANDS (the tournaments' scheduler) next to it."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
@@ -41,6 +47,8 @@ class Command(BaseCommand):
         ]
         if not settings.BASRA_CLOCK_IN_SERVER:
             children.append(subprocess.Popen([*manage, "run_clock"]))
+        for command in getattr(settings, "BASRA_SERVE_COMMANDS", ()):
+            children.append(subprocess.Popen([*manage, command]))
         stop = []
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, lambda number, _frame: stop.append(number))

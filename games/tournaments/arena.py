@@ -1,0 +1,65 @@
+"""The arena: each entrant's results in order, and the waves that pair whoever waits
+(``pairing.arena_pairs``; ``games.tournaments.services``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+
+from games.tournaments import pairing
+from games.tournaments.models import Pairing, Tournament
+from games.tournaments.tables import active, open_table
+
+
+def arena_sheet(t: Tournament) -> tuple[dict[int, list[str]], set[int], dict[int, int]]:
+    """One read of the arena's pairings: each entrant's results in the order they ended
+    (``"win"``/``"loss"``), the entrants playing now, and each one's last opponent."""
+    results: dict[int, list[str]] = defaultdict(list)
+    busy: set[int] = set()
+    last: dict[int, int] = {}
+    rows = (
+        Pairing.objects.filter(tournament=t)
+        .order_by("finished_at", "pk")
+        .values_list("a_id", "b_id", "winner_id", "finished_at")
+    )
+    for a, b, winner, finished_at in rows:
+        if finished_at is None:
+            busy.update(x for x in (a, b) if x is not None)
+            continue
+        for me in (a, b):
+            if me is not None:
+                results[me].append("win" if winner == me else "loss")
+        if b is not None:
+            last[a], last[b] = b, a
+    return results, busy, last
+
+
+def arena_results(t: Tournament) -> dict[int, list[str]]:
+    """Each entrant's arena results in the order they ended (``"win"``/``"loss"``)."""
+    return arena_sheet(t)[0]
+
+
+def arena_wave(t: Tournament, now: datetime) -> None:
+    """Pair the arena's waiting entrants (``pairing.arena_pairs``) and open their tables."""
+    results, busy, last = arena_sheet(t)
+    waiting = [e for e in active(t).select_related("user", "partner") if e.pk not in busy]
+    if len(waiting) < 2:
+        return
+    pairs = pairing.arena_pairs([
+        pairing.ArenaPlayer(
+            id=e.pk, score=pairing.arena_points(results.get(e.pk, [])).total, rating=e.rating,
+            last_opponent=last.get(e.pk),
+        )
+        for e in waiting
+    ])
+    if not pairs:
+        return
+    by_id = {e.pk: e for e in waiting}
+    rnd = t.rounds.get(number=1)
+    board = Pairing.objects.filter(tournament=t).count()
+    for a, b in pairs:
+        board += 1
+        p = Pairing.objects.create(
+            tournament=t, round=rnd, board=board, a=by_id[a], b=by_id[b], created_at=now
+        )
+        open_table(t, p, 1, now)

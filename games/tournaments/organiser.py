@@ -1,0 +1,125 @@
+"""The organiser's actions on a running event: pause and resume, record a forfeit, correct a
+result; each kept in the audit trail (``games.tournaments.services``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from games.actions.store import write_transaction
+from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
+from games.tournaments.errors import Code, TournamentError
+from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
+from games.tournaments.rounds import after_result
+from games.tournaments.tables import finish_pairing
+
+
+def pause(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
+    """Pause: no new round or arena wave is paired (matches being played go on and count).
+
+    :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
+        ``not_running``, ``already_paused``.
+    """
+    _set_paused(user, tournament_id, now, paused=True)
+
+
+def resume(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
+    """Resume a paused event; a round that ended meanwhile is followed by the next at once.
+
+    :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
+        ``not_running``, ``not_paused``.
+    """
+    _set_paused(user, tournament_id, now, paused=False)
+
+
+def _set_paused(user: Any, tournament_id: int, now: datetime | None, *, paused: bool) -> None:
+    """:func:`pause` (``paused``) or :func:`resume`, under the event's row lock, audited."""
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.RUNNING:
+            raise TournamentError(Code.NOT_RUNNING)
+        if t.paused == paused:
+            raise TournamentError(Code.ALREADY_PAUSED if paused else Code.NOT_PAUSED)
+        t.paused = paused
+        t.save(update_fields=["paused"])
+        action = AuditEntry.Action.PAUSE if paused else AuditEntry.Action.RESUME
+        audit(t, user, action, now)
+        if not paused:
+            after_result(t, now)
+
+
+def _winner_of(p: Pairing, winner_id: int | None) -> Entrant | None:
+    if winner_id is None:
+        return None
+    if winner_id == p.a_id:
+        return p.a
+    if p.b_id is not None and winner_id == p.b_id:
+        return p.b
+    raise TournamentError(Code.BAD_WINNER)
+
+
+def record_forfeit(
+    *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None
+) -> Pairing:
+    """The organiser records a forfeit: ``winner_id`` wins (``None``: both lose). A table still
+    being played goes on, but its result no longer counts. Kept in the audit trail.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``not_running``, ``result_reported`` (the pairing has a result: correct it instead),
+        ``bad_winner``.
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t, p = locked_pairing(pairing_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.RUNNING:
+            raise TournamentError(Code.NOT_RUNNING)
+        if p.finished:
+            raise TournamentError(Code.RESULT_REPORTED)
+        if p.b_id is None:
+            raise TournamentError(Code.BAD_WINNER)
+        winner = _winner_of(p, winner_id)
+        if winner is None and t.format == Format.KNOCKOUT:
+            raise TournamentError(Code.BAD_WINNER)  # a bracket needs someone to go on
+        finish_pairing(p, winner, now, forfeit=True)
+        audit(t, user, AuditEntry.Action.FORFEIT, now, pairing_row=p,
+               winner=winner.name if winner else None)
+        after_result(t, now)
+        return p
+
+
+def correct_result(
+    *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None
+) -> Pairing:
+    """The organiser corrects a pairing's result: ``winner_id`` wins (``None``: both lose).
+    Standings follow; pairings already made stay. Kept in the audit trail (before and after).
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``not_finished`` (no result yet: record a forfeit), ``bad_winner`` (not one of the
+        pairing's entrants, a bye, or nobody in a knockout), ``next_round_paired`` (a knockout
+        whose next round was paired on this result).
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t, p = locked_pairing(pairing_id)
+        check_organiser(t, user)
+        if not p.finished:
+            raise TournamentError(Code.NOT_FINISHED)
+        if p.b_id is None:
+            raise TournamentError(Code.BAD_WINNER)
+        winner = _winner_of(p, winner_id)
+        if t.format == Format.KNOCKOUT:
+            if winner is None:
+                raise TournamentError(Code.BAD_WINNER)
+            if t.rounds.filter(number__gt=p.round.number).exists():
+                raise TournamentError(Code.NEXT_ROUND_PAIRED)
+        before = p.winner.name if p.winner_id else None
+        finished_at = p.finished_at
+        finish_pairing(p, winner, finished_at, forfeit=p.forfeit)
+        audit(t, user, AuditEntry.Action.CORRECT, now, pairing_row=p, before=before,
+               after=winner.name if winner else None)
+        return p

@@ -1,0 +1,233 @@
+"""Creating an event and entering it: create, register (a partnership's partner is invited and
+accepts), withdraw (``games.tournaments.services``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from games import actions, engine
+from games.actions.store import write_transaction
+from games.errors import GameError
+from games.models import MOVE_SECONDS
+from games.tournaments import pairing
+from games.tournaments.checks import Format, lock, rating_of, require_login
+from games.tournaments.errors import Code, TournamentError
+from games.tournaments.models import Entrant, Tournament
+from games.tournaments.rounds import after_result
+from games.tournaments.tables import finish_pairing, unfinished
+
+
+def create_tournament(
+    *,
+    user: Any,
+    name: str,
+    format: str,
+    starts_at: datetime,
+    players: int = 2,
+    rules: dict | None = None,
+    rated: bool = False,
+    move_seconds: int | None = actions.DEFAULT_MOVE_SECONDS,
+    description: str = "",
+    registration_closes: datetime | None = None,
+    max_entrants: int | None = None,
+    seeding: str = Tournament.Seeding.RATING,
+    double_round_robin: bool = False,
+    third_place: bool = False,
+    best_of: int = 1,
+    swiss_rounds: int | None = None,
+    arena_minutes: int | None = None,
+    tiebreaks: Sequence[str] = (),
+) -> Tournament:
+    """Create an event organised by ``user`` (any registered player).
+
+    ``rules``: ``games.engine.Rules`` fields (``players`` may be among them and must then equal
+    ``players``). A rated event needs a clock (``move_seconds`` one of ``games.models.
+    MOVE_SECONDS``). Swiss needs ``swiss_rounds >= 1``, an arena ``arena_minutes >= 1``;
+    ``best_of`` is 1 or 3; ``tiebreaks`` are ``pairing.TieBreak`` values;
+    ``registration_closes`` is at the latest ``starts_at``; ``max_entrants`` at least 2.
+
+    :raises TournamentError: ``login_required``; ``bad_settings`` for anything else above.
+    """
+    require_login(user)
+    rules = dict(rules or {})
+    if (
+        not name.strip()
+        or format not in Format.values
+        or players not in (2, 4)
+        or rules.pop("players", players) != players
+        or seeding not in Tournament.Seeding.values
+        or best_of not in (1, 3)
+        or (move_seconds is not None and move_seconds not in MOVE_SECONDS)
+        or (rated and move_seconds is None)
+        or (format == Format.SWISS and not (swiss_rounds and swiss_rounds >= 1))
+        or (format == Format.ARENA and not (arena_minutes and arena_minutes >= 1))
+        or (max_entrants is not None and max_entrants < 2)
+        or (registration_closes is not None and registration_closes > starts_at)
+    ):
+        raise TournamentError(Code.BAD_SETTINGS)
+    try:
+        rules_obj = engine.Rules(players=players, **rules)
+        order = [pairing.TieBreak(t).value for t in tiebreaks]
+    except (TypeError, ValueError):
+        raise TournamentError(Code.BAD_SETTINGS) from None
+    if not rules_obj.can_score:
+        raise TournamentError(Code.BAD_SETTINGS)  # no match of it could ever end
+    return Tournament.objects.create(
+        organiser=user, name=name.strip(), description=description, format=format,
+        players=players, rules=rules_obj.to_dict(), rated=bool(rated), move_seconds=move_seconds,
+        starts_at=starts_at, registration_closes=registration_closes, max_entrants=max_entrants,
+        seeding=seeding, double_round_robin=bool(double_round_robin) and format == Format.ROUND_ROBIN,
+        third_place=bool(third_place) and format == Format.KNOCKOUT,
+        best_of=best_of if format == Format.KNOCKOUT else 1,
+        swiss_rounds=swiss_rounds if format == Format.SWISS else None,
+        arena_minutes=arena_minutes if format == Format.ARENA else None,
+        tiebreaks=order,
+    )
+
+
+def entry_of(t: Tournament, user: Any) -> Entrant | None:
+    """``user``'s entrant in ``t`` (as the player or the partner), withdrawn ones included."""
+    return (
+        Entrant.objects.filter(tournament=t)
+        .filter(Q(user=user) | Q(partner=user))
+        .select_related("user", "partner")
+        .first()
+    )
+
+
+def late_entry_open(t: Tournament) -> bool:
+    """A Swiss event takes late entries until half its rounds have started (issue 13)."""
+    return (
+        t.status == Tournament.Status.RUNNING
+        and t.format == Format.SWISS
+        and 2 * t.current_round < (t.swiss_rounds or 0)
+    )
+
+
+def registration_open(t: Tournament, now: datetime | None = None) -> bool:
+    """Whether ``t`` takes registrations now (before its deadline, or a Swiss late entry)."""
+    now = timezone.now() if now is None else now
+    if t.status == Tournament.Status.UPCOMING:
+        return now <= t.registration_deadline
+    return late_entry_open(t)
+
+
+def register(
+    *, user: Any, tournament_id: int, partner: Any = None, now: datetime | None = None
+) -> Entrant:
+    """Register ``user`` (with ``partner`` invited, in a partnership event).
+
+    Single players are active at once; a partnership is ``invited`` until the partner accepts
+    (:func:`accept_partner`). A Swiss late entry (while fewer than half the rounds have started)
+    enters at the next round, with zero points for the rounds it missed.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``registration_closed`` (after the
+        deadline, or once the event started, Swiss late entry aside), ``already_registered``,
+        ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_registered``,
+        ``event_full`` (the entrant limit reached).
+    """
+    require_login(user)
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        if not registration_open(t, now):
+            raise TournamentError(Code.REGISTRATION_CLOSED)
+        if entry_of(t, user) is not None:
+            raise TournamentError(Code.ALREADY_REGISTERED)
+        if t.partnerships:
+            if partner is None:
+                raise TournamentError(Code.PARTNER_REQUIRED)
+            if partner.pk == user.pk:
+                raise TournamentError(Code.PARTNER_SELF)
+            if entry_of(t, partner) is not None:
+                raise TournamentError(Code.PARTNER_REGISTERED)
+        elif partner is not None:
+            raise TournamentError(Code.PARTNER_NOT_ALLOWED)
+        taken = t.entrants.exclude(status=Entrant.Status.WITHDRAWN).count()
+        if t.max_entrants is not None and taken >= t.max_entrants:
+            raise TournamentError(Code.EVENT_FULL)
+        rating = rating_of(user, t.players)
+        if partner is not None:
+            rating = (rating + rating_of(partner, t.players)) / 2
+        return Entrant.objects.create(
+            tournament=t, user=user, partner=partner, rating=rating,
+            status=Entrant.Status.INVITED if partner is not None else Entrant.Status.ACTIVE,
+            first_round=t.current_round + 1,
+        )
+
+
+def accept_partner(*, user: Any, entrant_id: int, now: datetime | None = None) -> Entrant:
+    """The invited partner accepts: the partnership becomes an active entrant.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_invited`` (``user`` is not
+        the invited partner), ``already_accepted``, ``registration_closed`` (the event started,
+        Swiss late entry aside), ``already_registered`` (``user`` entered otherwise meanwhile).
+    """
+    require_login(user)
+    now = timezone.now() if now is None else now
+    tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentError(Code.NOT_FOUND)
+    with write_transaction():
+        t = lock(tournament_id)
+        entrant = Entrant.objects.filter(pk=entrant_id).select_related("user", "partner").first()
+        if entrant is None:
+            raise TournamentError(Code.NOT_FOUND)
+        if entrant.partner_id != user.pk:
+            raise TournamentError(Code.NOT_INVITED)
+        if entrant.status != Entrant.Status.INVITED:
+            raise TournamentError(Code.ALREADY_ACCEPTED)
+        if t.status != Tournament.Status.UPCOMING and not late_entry_open(t):
+            raise TournamentError(Code.REGISTRATION_CLOSED)
+        if Entrant.objects.filter(tournament=t, user=user).exists():
+            raise TournamentError(Code.ALREADY_REGISTERED)
+        entrant.status = Entrant.Status.ACTIVE
+        entrant.first_round = t.current_round + 1
+        entrant.save(update_fields=["status", "first_round"])
+        return entrant
+
+
+def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
+    """Withdraw ``user``'s entrant (either partner may).
+
+    Before the start the entry is removed, free. During the event the entrant is ``withdrawn``:
+    its unfinished pairing is forfeited (the opponent wins), it is paired no more, and its live
+    table is resigned for it after the event's transaction (a round robin's later pairings
+    against it are forfeits too).
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_registered``,
+        ``not_running`` (the event is over).
+    """
+    require_login(user)
+    now = timezone.now() if now is None else now
+    live: list[int] = []
+    with write_transaction():
+        t = lock(tournament_id)
+        entrant = entry_of(t, user)
+        if entrant is None or entrant.status == Entrant.Status.WITHDRAWN:
+            raise TournamentError(Code.NOT_REGISTERED)
+        if t.status == Tournament.Status.UPCOMING or entrant.status == Entrant.Status.INVITED:
+            entrant.delete()
+            return
+        if t.status != Tournament.Status.RUNNING:
+            raise TournamentError(Code.NOT_RUNNING)
+        entrant.status = Entrant.Status.WITHDRAWN
+        entrant.withdrawn_round = t.current_round
+        entrant.save(update_fields=["status", "withdrawn_round"])
+        members = entrant.members()
+        for p in unfinished(t).filter(Q(a=entrant) | Q(b=entrant)):
+            live += [g.match_id for g in p.games.filter(winner__isnull=True, aborted=False)]
+            other = p.b if p.a_id == entrant.pk else p.a
+            finish_pairing(p, other, now, forfeit=True)
+        after_result(t, now)
+    for match_id in live:
+        for member in members:
+            try:
+                actions.resign(user=member, match_id=match_id)
+            except GameError:
+                pass  # the match ended meanwhile, or a partner's resignation already did it

@@ -1,0 +1,285 @@
+"""Running an event: the start, each round's pairings (Berger tables, the bracket, Swiss, the
+arena's first wave), the results that come back from the core's ``match_finished``, and what
+follows them (``games.tournaments.services``)."""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from games.actions.store import write_transaction
+from games.models import Match
+from games.tournaments import pairing
+from games.tournaments.arena import arena_wave
+from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
+from games.tournaments.errors import Code, TournamentError
+from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
+from games.tournaments.tables import finish_event, finish_pairing, open_pairing, open_table, unfinished
+
+
+def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tournament:
+    """Start the event: seed the entrants, pair the first round and open its tables.
+
+    ``user``: the organiser or staff; ``None`` when the scheduler (:func:`tick`) starts it at
+    its time. Partnerships still waiting for their partner are dropped. Seeds: by rating (ties:
+    the earlier registration first) or at random (``secrets``).
+
+    :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
+        ``already_started``, ``too_few_entrants`` (fewer than 2 active entrants).
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        if user is not None:
+            check_organiser(t, user)
+        if t.status != Tournament.Status.UPCOMING:
+            raise TournamentError(Code.ALREADY_STARTED)
+        t.entrants.filter(status=Entrant.Status.INVITED).delete()
+        entrants = list(t.entrants.order_by("-rating", "registered_at", "pk"))
+        if len(entrants) < 2:
+            raise TournamentError(Code.TOO_FEW_ENTRANTS)
+        if t.seeding == Tournament.Seeding.RANDOM:
+            secrets.SystemRandom().shuffle(entrants)
+        for seed, e in enumerate(entrants, start=1):
+            e.seed = seed
+        Entrant.objects.bulk_update(entrants, ["seed"])
+        t.status = Tournament.Status.RUNNING
+        t.started_at = now
+        if t.format == Format.ARENA:
+            t.ends_at = now + timedelta(minutes=t.arena_minutes)
+        t.save(update_fields=["status", "started_at", "ends_at"])
+        audit(t, user, AuditEntry.Action.START, now, entrants=len(entrants))
+        pair_next(t, now)
+        return t
+
+
+def pair_round(*, user: Any, tournament_id: int, now: datetime | None = None) -> Round | None:
+    """The organiser pairs the next round by hand (after a pause; otherwise it is automatic).
+
+    :returns: the new round, or ``None`` when the event ended instead.
+    :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
+        ``not_running``, ``no_rounds`` (an arena), ``round_not_over`` (a pairing of the current
+        round has no result yet).
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.RUNNING:
+            raise TournamentError(Code.NOT_RUNNING)
+        if t.format == Format.ARENA:
+            raise TournamentError(Code.NO_ROUNDS)
+        if unfinished(t).filter(round__number=t.current_round).exists():
+            raise TournamentError(Code.ROUND_NOT_OVER)
+        audit(t, user, AuditEntry.Action.PAIR, now, round=t.current_round + 1)
+        pair_next(t, now)
+        return t.rounds.filter(number=t.current_round).first() if t.status == t.Status.RUNNING else None
+
+
+def pair_next(t: Tournament, now: datetime) -> None:
+    """Pair the next round (every format but the arena's later waves) and open its tables.
+
+    Byes and forfeits against withdrawn entrants are results at once; if they complete the
+    round, the one after is paired too, and the event finishes after its last round.
+    """
+    while t.status == Tournament.Status.RUNNING:
+        number = t.current_round + 1
+        pairs = _next_pairs(t, number)
+        if pairs is None:
+            finish_event(t, now)
+            return
+        rnd = Round.objects.create(tournament=t, number=number, started_at=now)
+        t.current_round = number
+        t.save(update_fields=["current_round"])
+        for board, (a, b, third) in enumerate(pairs, start=1):
+            p = Pairing.objects.create(
+                tournament=t, round=rnd, board=board, a=a, b=b, third_place=third,
+                created_at=now,
+            )
+            open_pairing(t, p, now)
+        if t.format == Format.ARENA:
+            arena_wave(t, now)
+            return
+        if unfinished(t).filter(round=rnd).exists():
+            return
+        rnd.finished_at = now
+        rnd.save(update_fields=["finished_at"])
+        if t.paused:
+            return
+
+
+def _next_pairs(t: Tournament, number: int) -> list[tuple[Entrant, Entrant | None, bool]] | None:
+    """Round ``number``'s pairs ``(a, b or None for a bye, third place)``; ``None``: the event is over."""
+    if t.format == Format.ARENA:
+        return [] if number == 1 else None
+    by_id = {e.pk: e for e in t.entrants.select_related("user", "partner")}
+    if t.format == Format.ROUND_ROBIN:
+        seeded = sorted((e for e in by_id.values() if e.seed), key=lambda e: e.seed)
+        if number > t.planned_rounds(len(seeded)):
+            return None
+        table = pairing.round_robin(len(seeded))
+        cycle, index = divmod(number - 1, len(table))
+        out = []
+        for x, y in table[index]:
+            if y is None:
+                out.append((seeded[x - 1], None, False))
+            elif cycle % 2:
+                out.append((seeded[y - 1], seeded[x - 1], False))
+            else:
+                out.append((seeded[x - 1], seeded[y - 1], False))
+        return out
+    if t.format == Format.KNOCKOUT:
+        return _knockout_pairs(t, number, by_id)
+    # Swiss
+    if number > (t.swiss_rounds or 0):
+        return None
+    playing = [
+        e for e in by_id.values()
+        if e.status == Entrant.Status.ACTIVE and e.first_round <= number
+    ]
+    if len(playing) < 2:
+        return None
+    score: dict[int, float] = defaultdict(float)
+    opponents: dict[int, set[int]] = defaultdict(set)
+    had_bye: set[int] = set()
+    for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False):
+        score[p.a_id] += p.score_a or 0.0
+        if p.b_id is None:
+            had_bye.add(p.a_id)
+            continue
+        score[p.b_id] += p.score_b or 0.0
+        opponents[p.a_id].add(p.b_id)
+        opponents[p.b_id].add(p.a_id)
+    pairs, bye = pairing.swiss_round([
+        pairing.SwissEntrant(
+            id=e.pk, score=score[e.pk], rating=e.rating, opponents=frozenset(opponents[e.pk]),
+            had_bye=e.pk in had_bye,
+        )
+        for e in playing
+    ])
+    out = [(by_id[a], by_id[b], False) for a, b in pairs]
+    if bye is not None:
+        out.append((by_id[bye], None, False))
+    return out
+
+
+def _knockout_pairs(t: Tournament, number: int, by_id: dict[int, Entrant]):
+    if number == 1:
+        seeded = sorted((e for e in by_id.values() if e.seed), key=lambda e: e.seed)
+        out = []
+        for x, y in pairing.knockout_bracket(len(seeded)):
+            first, second = (x, y) if x is not None else (y, x)
+            out.append((seeded[first - 1], seeded[second - 1] if second else None, False))
+        return out
+    previous = list(
+        Pairing.objects.filter(tournament=t, round__number=number - 1, third_place=False)
+        .order_by("board")
+    )
+    if len(previous) <= 1:
+        return None
+    out = []
+    for left, right in zip(previous[::2], previous[1::2]):
+        out.append((by_id[left.winner_id], by_id[right.winner_id], False))
+    if len(previous) == 2 and t.third_place:
+        losers = [p.loser for p in previous]
+        if all(x is not None for x in losers):
+            out.append((by_id[losers[0].pk], by_id[losers[1].pk], True))
+    return out
+
+
+def after_result(t: Tournament, now: datetime) -> None:
+    """What follows a result: the arena's next wave (or its end), or the next round."""
+    if t.status != Tournament.Status.RUNNING:
+        return
+    if t.format == Format.ARENA:
+        if now >= t.ends_at:
+            if not unfinished(t).exists():
+                finish_event(t, now)
+        elif not t.paused:
+            arena_wave(t, now)
+        return
+    rnd = t.rounds.filter(number=t.current_round).first()
+    if rnd is None or unfinished(t).filter(round=rnd).exists():
+        return
+    if rnd.finished_at is None:
+        rnd.finished_at = now
+        rnd.save(update_fields=["finished_at"])
+    if not t.paused:
+        pair_next(t, now)
+
+
+def on_match_finished(sender: Any, match: Match, winner: int | None, result: str, **kwargs: Any) -> None:
+    """``games.signals.match_finished`` receiver: a tournament table's result, recorded once.
+
+    Runs inside the transaction that ends the match; matches of no tournament cost one indexed
+    query. A result that was already recorded (the signal again, or the organiser's forfeit
+    first) changes nothing.
+    """
+    if not Game.objects.filter(match_id=match.pk).exists():
+        return
+    try:
+        record_result(match_id=match.pk, winner=winner, result=result, now=match.finished_at)
+    except TournamentError as error:
+        if error.code != Code.RESULT_REPORTED:
+            raise
+
+
+def record_result(
+    *, match_id: int, winner: int | None, result: str, now: datetime | None = None
+) -> Pairing:
+    """Record the end of a tournament table: the winning side (``None``: aborted), and how.
+
+    A win decides the pairing (in a best-of-3 knockout pairing, the second win does; until
+    then the next match's table opens, sides swapped). An aborted match (before its first
+    play) is set up again, up to :data:`MAX_ABORTS` times, then both entrants lose by
+    forfeit. A match whose pairing already has a result (a forfeit) only keeps its winner.
+    Then :func:`after_result`: the next round or arena wave.
+
+    :raises TournamentError: ``not_found`` (not a tournament table), ``result_reported`` (this
+        match's result is already recorded).
+    """
+    now = timezone.now() if now is None else now
+    tournament_id = (
+        Game.objects.filter(match_id=match_id).values_list("pairing__tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        raise TournamentError(Code.NOT_FOUND)
+    with write_transaction():
+        t = lock(tournament_id)
+        game = Game.objects.select_related("pairing__a", "pairing__b").get(match_id=match_id)
+        if game.winner_id is not None or game.aborted:
+            raise TournamentError(Code.RESULT_REPORTED)
+        p = game.pairing
+        if winner is None:
+            game.aborted = True
+            game.save(update_fields=["aborted"])
+        else:
+            won = p.a if winner == game.a_side else p.b
+            game.winner = won
+            game.save(update_fields=["winner"])
+        if p.finished:
+            return p
+        if winner is None:
+            if p.games.filter(aborted=True).count() > MAX_ABORTS:
+                finish_pairing(p, None, now, forfeit=True)
+            else:
+                open_table(t, p, game.number + 1, now)
+                return p
+        elif t.format == Format.KNOCKOUT and t.best_of == 3:
+            if won.pk == p.a_id:
+                p.wins_a += 1
+            else:
+                p.wins_b += 1
+            p.save(update_fields=["wins_a", "wins_b"])
+            if max(p.wins_a, p.wins_b) < BEST_OF_3_WINS:
+                open_table(t, p, game.number + 1, now)
+                return p
+            finish_pairing(p, won, now)
+        else:
+            finish_pairing(p, won, now)
+        after_result(t, now)
+        return p

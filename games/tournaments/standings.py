@@ -1,0 +1,98 @@
+"""An event's standings: round robin and Swiss by ``pairing.standings`` with the organiser's
+FIDE C.07 tie-breaks, knockout places, the arena leaderboard (``games.tournaments.services``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.tournaments import pairing
+from games.tournaments.arena import arena_results
+from games.tournaments.checks import Format
+from games.tournaments.models import Entrant, Pairing, Tournament
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an event's standings: ``rank``, the ``entrant``, its ``score`` (arena:
+    points), the tie-break values in the event's order, and for an arena each match's points
+    and whether the entrant is on fire (two wins in a row: the next win counts double)."""
+
+    rank: int
+    entrant: Entrant
+    score: float
+    tiebreaks: list[float | None]
+    points: tuple[int, ...] = ()
+    on_fire: bool = False
+
+
+def standings(t: Tournament) -> list[Line]:
+    """The event's standings so far (round robin and Swiss: ``pairing.standings`` with the
+    organiser's tie-breaks, FIDE C.07; knockout: :func:`knockout_places`; arena:
+    :func:`arena_board`)."""
+    entrants = {e.pk: e for e in t.entrants.exclude(status=Entrant.Status.INVITED).select_related("user", "partner")}
+    if t.format == Format.ARENA:
+        return arena_board(t, entrants)
+    if t.format == Format.KNOCKOUT:
+        return knockout_places(t, entrants)
+    results = []
+    for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False).select_related("round"):
+        results.append(pairing.MatchResult(
+            round=p.round.number, a=p.a_id, b=p.b_id, score_a=p.score_a,
+            score_b=p.score_b, forfeit=p.forfeit,
+        ))
+    order = t.tiebreak_order()
+    lines = pairing.standings(
+        results, order, entrants=entrants, rounds=t.current_round or None,
+        predetermined=t.format == Format.ROUND_ROBIN,
+    )
+    return [
+        Line(rank=s.rank, entrant=entrants[s.id], score=s.score,
+             tiebreaks=[s.tiebreaks.get(k) for k in order])
+        for s in lines if s.id in entrants
+    ]
+
+
+def arena_board(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
+    """The arena leaderboard: ``pairing.arena_points`` totals (2 a win, doubled on a streak),
+    highest first; ties share a rank."""
+    results = arena_results(t)
+    sheets = {i: pairing.arena_points(results.get(i, [])) for i in entrants}
+    ordered = sorted(entrants, key=lambda i: (-sheets[i].total, -entrants[i].rating, i))
+    lines: list[Line] = []
+    for i in ordered:
+        rank = lines[-1].rank if lines and lines[-1].score == sheets[i].total else len(lines) + 1
+        lines.append(Line(rank=rank, entrant=entrants[i], score=sheets[i].total, tiebreaks=[],
+                          points=sheets[i].points, on_fire=sheets[i].on_fire))
+    return lines
+
+
+def knockout_places(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
+    """Knockout places: the further an entrant went the better; the final's winner first, then
+    its loser, then the third-place match's winner and loser; entrants out in the same round
+    share a place. ``score`` is the number of the last round the entrant was in."""
+    reached: dict[int, int] = {}
+    out_in: dict[int, int] = {}
+    final_order: dict[int, int] = {}
+    pairings = list(Pairing.objects.filter(tournament=t).select_related("round"))
+    last_round = max((p.round.number for p in pairings), default=0)
+    for p in pairings:
+        n = p.round.number
+        for e in (p.a_id, p.b_id):
+            if e is not None and not p.third_place:
+                reached[e] = max(reached.get(e, 0), n)
+        if p.finished and p.b_id is not None and not p.third_place:
+            out_in[p.loser.pk if p.loser else p.a_id] = n
+        if p.finished and n == last_round and p.b_id is not None and p.winner_id is not None:
+            base = 2 if p.third_place else 0
+            final_order[p.winner_id] = base
+            final_order[p.loser.pk] = base + 1
+    def key(i: int):
+        if t.status == Tournament.Status.FINISHED and i in final_order:
+            return (0, final_order[i])
+        return (1, -reached.get(i, 0), 0 if i not in out_in else 1)
+    ordered = sorted(entrants, key=lambda i: (key(i), entrants[i].seed or 0))
+    lines: list[Line] = []
+    for i in ordered:
+        rank = lines[-1].rank if lines and key(ordered[len(lines) - 1]) == key(i) else len(lines) + 1
+        lines.append(Line(rank=rank, entrant=entrants[i], score=reached.get(i, 0), tiebreaks=[]))
+    return lines

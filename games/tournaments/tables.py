@@ -1,0 +1,79 @@
+"""A pairing's tables and results: a bye or a forfeit at once, else a table created through the
+core's actions; a pairing's result; the end of an event (``games.tournaments.services``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+
+from games import actions
+from games.errors import GameError
+from games.tournaments.checks import log
+from games.tournaments.models import Entrant, Game, Pairing, Tournament
+
+
+def active(t: Tournament):
+    return t.entrants.filter(status=Entrant.Status.ACTIVE)
+
+
+def unfinished(t: Tournament):
+    return Pairing.objects.filter(tournament=t, finished_at__isnull=True).select_related("a", "b")
+
+
+def open_pairing(t: Tournament, p: Pairing, now: datetime) -> None:
+    """A bye is a win at once; a pairing with a withdrawn entrant is a forfeit; else a table."""
+    if p.b_id is None:
+        finish_pairing(p, p.a if p.a.status != Entrant.Status.WITHDRAWN else None, now)
+        return
+    gone = [e for e in (p.a, p.b) if e.status == Entrant.Status.WITHDRAWN]
+    if gone:
+        winner = None if len(gone) == 2 else (p.b if gone[0].pk == p.a_id else p.a)
+        finish_pairing(p, winner, now, forfeit=True)
+        return
+    open_table(t, p, 1, now)
+
+
+def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | None:
+    """Create match ``number`` of pairing ``p`` through the core's actions and seat its players.
+
+    The sides alternate from match to match (``a`` holds side 0 in odd-numbered ones). The
+    first player of side 0 creates the table (``create_table``), the others join their seats
+    (``join_table``); the match starts when the last one sits down. A refusal of the core
+    (``too_many_open_tables``, for one) leaves the pairing without a table: :func:`tick` tries
+    again, and nothing else is undone.
+    """
+    a_side = (number - 1) % 2
+    side0, side1 = (p.a, p.b) if a_side == 0 else (p.b, p.a)
+    seats = [(side0.user, 0), (side1.user, 1)]
+    if t.players == 4:
+        seats += [(side0.partner, 2), (side1.partner, 3)]
+    try:
+        with transaction.atomic():
+            match = actions.create_table(
+                user=seats[0][0], players=t.players, rules=t.rules, rated=t.rated,
+                move_seconds=t.move_seconds, now=now,
+            )
+            for member, seat in seats[1:]:
+                actions.join_table(user=member, match_id=match.pk, seat=seat, now=now)
+            return Game.objects.create(pairing=p, number=number, match=match, a_side=a_side)
+    except GameError as error:
+        log.warning("tournament %s pairing %s: no table yet (%s)", t.pk, p.pk, error)
+        return None
+
+
+def finish_pairing(p: Pairing, winner: Entrant | None, now: datetime, *, forfeit: bool = False) -> None:
+    """Write ``p``'s result: a win 1, a loss 0; ``winner`` ``None``: both lost (double forfeit)."""
+    p.winner = winner
+    p.score_a = 1.0 if winner is not None and winner.pk == p.a_id else 0.0
+    p.score_b = None if p.b_id is None else (1.0 if winner is not None and winner.pk == p.b_id else 0.0)
+    p.forfeit = forfeit
+    p.finished_at = now
+    p.save(update_fields=["winner", "score_a", "score_b", "forfeit", "finished_at"])
+
+
+def finish_event(t: Tournament, now: datetime) -> None:
+    t.status = Tournament.Status.FINISHED
+    t.finished_at = now
+    t.save(update_fields=["status", "finished_at"])
+    t.rounds.filter(finished_at__isnull=True).update(finished_at=now)
