@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from datetime import datetime
 from typing import Any
@@ -20,9 +19,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import actions, broadcast, liveness, reads
+from games import actions, broadcast, reads
 from games.errors import GameError
 from games.sockets import JsonSocket, SessionEnded, session_exists, session_user_is
+from games.table_beats import table_beats
 from games.workers import in_worker
 
 logger = logging.getLogger(__name__)
@@ -76,12 +76,13 @@ class TableConsumer(JsonSocket):
     each change's message. ``seq`` (and ``deadline``) are the last state's sent, so a state
     older than one already sent is never sent.
 
-    A watch task per socket (:meth:`_watch`) beats every ``liveness.heartbeat_seconds()``, the
-    first beat sooner by a random part: the seat's heartbeat (``Seat.last_seen``, read by the
-    clock to find absent seats), and a look at the table's ``seq``, read again if it moved on
-    without this socket (a broadcast lost with a server that died after its commit). It also
-    re-reads the table when the last state's ``deadline`` has passed without news: the clock
-    may run in another process, and with the in-memory channel layer (one process, no Redis) its
+    The process's heartbeat (``games.table_beats``) beats for every open socket, one write a
+    period for all of them: the seat's ``Seat.last_seen`` (read by the clock to find absent
+    seats), and a look at the table's ``seq``; a socket whose table moved on without it (a
+    broadcast lost with a server that died after its commit) reads it again
+    (:meth:`table_moved`). A watch task per socket (:meth:`_watch`) does those reads, and re-reads
+    the table when the last state's ``deadline`` has passed without news: the clock may run in
+    another process, and with the in-memory channel layer (one process, no Redis) its
     broadcasts cannot reach this one; with Redis they arrive first and the read never happens.
     """
 
@@ -96,6 +97,7 @@ class TableConsumer(JsonSocket):
         self.check_at: float | None = None
         self.recheck = 1.0
         self.news = asyncio.Event()
+        self.moved = False  # the heartbeat saw the table move on without this socket
         # Monotonic time until which the session is known good: the handshake has just read it
         # from its store with the user's row (channels' AuthMiddleware, Django's ``get_user``),
         # and the first read checks it still exists (:meth:`_state`).
@@ -108,6 +110,7 @@ class TableConsumer(JsonSocket):
         await self.refresh(connecting=True)
         if self.closing or self.gone:
             return
+        table_beats.add(self)
         self.watch = asyncio.ensure_future(self._watch())
 
     @property
@@ -119,6 +122,7 @@ class TableConsumer(JsonSocket):
         """The socket closed (or a send found it gone): stop the watch, the last seen-update,
         leave the groups. Runs once (``JsonSocket.websocket_disconnect``)."""
         self.closing = True
+        table_beats.discard(self)
         watch, self.watch = self.watch, None
         if watch is not None:
             watch.cancel()
@@ -138,17 +142,21 @@ class TableConsumer(JsonSocket):
                 await self._leave(group)
 
     async def _watch(self) -> None:
-        """Heartbeats, and a read of the table when a deadline passes with no news."""
+        """Reads of the table: when the heartbeat found it moved on without this socket, and when
+        a deadline passes with no news."""
         loop = asyncio.get_running_loop()
-        # The first beat at a random point of the second half of the period: sockets that
-        # opened together (a tournament round starting) do not all beat in the same second
-        # ever after, which queued the plays behind a burst of beats (bench/live.py --timeline).
-        beat_at = loop.time() + liveness.heartbeat_seconds() * random.uniform(0.5, 1.0)
         while not (self.closing or self.gone):
             self.news.clear()
-            wake = beat_at if self.check_at is None else min(beat_at, self.check_at)
+            if self.moved:
+                self.moved = False
+                # A change this socket never heard of: its broadcast was lost (the server that
+                # wrote it died before sending it), or it came from another process over the
+                # in-memory layer, which cannot carry it.
+                await self.refresh(force=False)
+                continue
+            wake = loop.time() + RECHECK_MAX * 12 if self.check_at is None else self.check_at
             if await self._news_until(wake):
-                continue  # a new state came: its deadline decides the next wake-up
+                continue  # a new state (or the heartbeat's news): look again
             if self.closing or self.gone:
                 return
             if self.check_at is not None and loop.time() >= self.check_at:
@@ -158,16 +166,16 @@ class TableConsumer(JsonSocket):
                     # The clock has not acted yet (or is not running): look again later.
                     self.check_at = loop.time() + self.recheck
                     self.recheck = min(self.recheck * 2, RECHECK_MAX)
-            if loop.time() >= beat_at:
-                beat_at = loop.time() + liveness.heartbeat_seconds()
-                seq = await in_worker(actions.heartbeat)(
-                    match_id=self.match_id, user=self.user if self.seat is not None else None
-                )
-                if seq is not None and seq > self.seq:
-                    # A change this socket never heard of: its broadcast was lost (the server
-                    # that wrote it died before sending it), or it came from another process
-                    # over the in-memory layer, which cannot carry it.
-                    await self.refresh(force=False)
+
+    def seated_user(self) -> int | None:
+        """The heartbeat's question (``games.table_beats``): the id of this socket's logged-in
+        user if they have a seat at this table."""
+        return self.user.pk if self.seat is not None and self.logged_in else None
+
+    def table_moved(self) -> None:
+        """The heartbeat found the table's ``seq`` past the last state sent: the watch reads it."""
+        self.moved = True
+        self.news.set()
 
     async def _news_until(self, wake: float) -> bool:
         """Wait until a new state is sent (``news``) or the loop's clock reaches ``wake``;

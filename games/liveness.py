@@ -22,10 +22,10 @@ HEARTBEAT_SECONDS = 15
 
 
 def heartbeat_seconds() -> float:
-    """How often a table socket beats: :data:`HEARTBEAT_SECONDS`, or a quarter of the absence
-    grace when that is shorter, so a connected seat is never taken for gone whatever
-    ``BASRA_ABSENT_GRACE_SECONDS`` says (a beat is due at the latest 1.25 beats after the last,
-    the first one being drawn in the second half of a period)."""
+    """How often a process beats for its table sockets (``games.table_beats``):
+    :data:`HEARTBEAT_SECONDS`, or a quarter of the absence grace when that is shorter, so a
+    connected seat is never taken for gone whatever ``BASRA_ABSENT_GRACE_SECONDS`` says (a
+    socket's first beat comes at the latest one period after it opened, which counted too)."""
     return min(HEARTBEAT_SECONDS, absent_grace().total_seconds() / 4)
 
 

@@ -27,7 +27,7 @@ from games.actions.play import (
 from games.actions.presence import (
     STAND_IN,
     TIMEOUTS_ABSENT,
-    heartbeat,
+    heartbeats,
     mark_absent,
     player_connected,
     player_seen,
@@ -57,7 +57,7 @@ __all__ = [
     "choose_card",
     "claim_win",
     "create_table",
-    "heartbeat",
+    "heartbeats",
     "join_table",
     "leave_table",
     "mark_absent",

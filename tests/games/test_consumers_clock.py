@@ -11,7 +11,6 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import actions, broadcast, clock, liveness, reads, sockets
-from games.actions import presence
 from games.models import ClockTick, Event, Match, Seat, WebTick
 from tests.games.helpers import expect_error, seated_match, table_path
 
@@ -90,25 +89,20 @@ async def test_sockets_keep_last_seen(make_player, open_socket, known_decks, mon
     match = await db(seated_match)([alice.user, bob.user])
     stale = timezone.now() - timedelta(hours=1)
     await db(Seat.objects.filter(match=match).update)(last_seen=stale)
-    beats = []
-    real_seen = actions.player_seen
-
-    def counted(**kwargs):
-        beats.append(kwargs["user"].username)
-        real_seen(**kwargs)
-
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.1)
-    monkeypatch.setattr(actions, "player_seen", counted)
-    monkeypatch.setattr(presence, "player_seen", counted)
     a = await open_socket(table_path(match.pk), alice.cookie)
     await a.receive_json_from()
-    assert (await seat_row(match.pk, 0)).last_seen > stale  # connecting counts
+    connected_at = (await seat_row(match.pk, 0)).last_seen
+    assert connected_at > stale  # connecting counts
     assert (await seat_row(match.pk, 1)).last_seen == stale
-    for _ in range(100):  # the watch beats on its own while the socket is open
-        if beats.count("alice") >= 2:
+    seen = [connected_at]
+    for _ in range(100):  # the process's heartbeat beats for the open socket
+        seen.append((await seat_row(match.pk, 0)).last_seen)
+        if len(set(seen)) >= 3:
             break
         await asyncio.sleep(0.05)
-    assert beats.count("alice") >= 2 and "bob" not in beats
+    assert len(set(seen)) >= 3 and seen == sorted(seen)  # two beats after the connect
+    assert (await seat_row(match.pk, 1)).last_seen == stale  # nobody beats for bob
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 3600)
     await a.disconnect()
     gone_at = (await seat_row(match.pk, 0)).last_seen
@@ -289,3 +283,32 @@ async def test_open_sockets_keep_their_seats_present_under_a_short_grace(
     assert [s.absent for s in [await seat_row(match.pk, 0), await seat_row(match.pk, 1)]] == [
         False, False
     ]
+
+
+async def test_one_heartbeat_call_beats_for_every_socket_of_the_process(
+    make_player, open_socket, known_decks, monkeypatch
+):
+    """The process beats for its sockets together (``games.table_beats``): each call carries
+    every seated socket's seat and every table shown, spectators' included."""
+    alice, bob, carol = [await db(make_player)(n) for n in ("alice", "bob", "carol")]
+    match = await db(seated_match)([alice.user, bob.user])
+    other = await db(seated_match)([carol.user, (await db(make_player)("dan")).user])
+    calls = []
+    real = actions.heartbeats
+
+    def recorded(**kwargs):
+        calls.append((sorted(kwargs["seated"]), sorted(kwargs["tables"])))
+        return real(**kwargs)
+
+    monkeypatch.setattr(actions, "heartbeats", recorded)
+    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.1)
+    for cookie, table in ((alice.cookie, match), (bob.cookie, match), (carol.cookie, match),
+                          (carol.cookie, other), (None, other)):
+        comm = await open_socket(table_path(table.pk), cookie)
+        await comm.receive_json_from()
+    for _ in range(100):
+        if len(calls) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    seated = sorted([(match.pk, alice.user.pk), (match.pk, bob.user.pk), (other.pk, carol.user.pk)])
+    assert calls[-1] == (seated, sorted([match.pk, other.pk]))

@@ -252,9 +252,9 @@ def test_an_open_socket_brings_an_absent_player_back(users, known_decks):
     actions.player_seen(match_id=match.pk, user=users_by_seat(match)[1], now=later)
     assert actions.mark_absent(match_id=match.pk, now=later) == 1
     assert Seat.objects.get(match=match, seat=0).absent
-    seq = actions.heartbeat(match_id=match.pk, user=away, now=later)
+    seqs = actions.heartbeats(seated=[(match.pk, away.pk)], tables=[match.pk], now=later)
     assert not Seat.objects.get(match=match, seat=0).absent
-    assert seq == Match.objects.get(pk=match.pk).seq
+    assert seqs == {match.pk: Match.objects.get(pk=match.pk).seq}
     assert Event.objects.filter(match=match).order_by("-seq").first().kind == "returned"
 
 

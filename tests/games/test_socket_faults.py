@@ -18,6 +18,7 @@ from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -63,16 +64,23 @@ def table_consumers(monkeypatch):
 
 @pytest.fixture
 def seen_calls(monkeypatch):
-    """Every ``actions.player_seen`` call (heartbeats, connects, disconnects) as the username."""
+    """Every seen-update of a seat, as the username: ``actions.player_seen`` (connects,
+    disconnects) and each seat of the process's heartbeats (``actions.heartbeats``)."""
     calls: list[str] = []
-    real = actions.player_seen
+    real, real_beats = actions.player_seen, actions.heartbeats
 
     def counted(**kwargs):
         calls.append(kwargs["user"].username)
         real(**kwargs)
 
+    def counted_beats(**kwargs):
+        names = dict(get_user_model().objects.values_list("pk", "username"))
+        calls.extend(names[user_id] for _match_id, user_id in kwargs["seated"])
+        return real_beats(**kwargs)
+
     monkeypatch.setattr(actions, "player_seen", counted)
     monkeypatch.setattr(presence, "player_seen", counted)
+    monkeypatch.setattr(actions, "heartbeats", counted_beats)
     return calls
 
 
