@@ -18,3 +18,13 @@ from django.dispatch import Signal
 #: (an abort); ``result`` how it ended, a ``Match.Result`` value ("target", "claim", "resign",
 #: "abort").
 match_finished = Signal()
+
+#: Sent by ``games.lobby.live_matches`` with the lobby's rows of the matches being played, so
+#: that an app built on the core can add what it knows to them (the ratings app adds each
+#: player's rating, ``games.ratings.lobby``). Receivers change the rows in place and return
+#: nothing; they must not write.
+#:
+#: Arguments: ``sender`` the ``Match`` class; ``rows`` the list of rows, each with ``players``
+#: (2 or 4) and ``seats`` (``[{"seat", "username", "bot", "name", ...}]``, ``username`` ``None``
+#: for a computer seat).
+lobby_matches_read = Signal()

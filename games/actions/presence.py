@@ -88,6 +88,23 @@ def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> Non
     Seat.objects.filter(match_id=match_id, user_id=user.pk).update(last_seen=now)
 
 
+def seen_waiting(*, user: Any, now: datetime | None = None) -> int:
+    """A lobby socket of ``user`` is alive: ``user`` is seen at every open table they sit at.
+
+    A person who opened a table and waits in the lobby for someone to join is there: their
+    table is not abandoned (``seating.close_abandoned``) and the lobby shows them online. One
+    ``UPDATE``, no lock and no event, as :func:`player_seen`.
+
+    :returns: the number of seats updated.
+    """
+    if user is None or not user.is_authenticated:
+        return 0
+    now = timezone.now() if now is None else now
+    return Seat.objects.filter(user_id=user.pk, match__status=Match.Status.OPEN).update(
+        last_seen=now
+    )
+
+
 def heartbeat(*, match_id: int, user: Any, now: datetime | None = None) -> int | None:
     """A socket at the table is alive: ``user`` (if seated) is seen, and back if the clock had
     marked them absent (say while their server was stalled); returns the table's ``seq``, so
@@ -169,7 +186,8 @@ def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
     (one transaction with the heartbeat row's lock, so a second clock process does not do it
     again): its ``deadline`` moved on by the gap, but never past a whole time per play from
     ``now`` (:func:`_resume_deadline`), and each person seated there and not absent counted as
-    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again. No event is logged
+    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again; so is every person
+    seated at an open table (their table is not abandoned). No event is logged
     and ``seq`` does not change: nothing happened at the tables. The first tick ever (no row) is
     not an outage.
 
@@ -188,6 +206,11 @@ def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
         playing = Match.objects.filter(status=Match.Status.PLAYING).order_by("pk")
         for match_id in playing.values_list("pk", flat=True):
             _resume_match(match_id, now, gap)
+        # Nobody could reach an open table either: its people count as seen now, so the clock
+        # does not take their tables for abandoned (``seating.close_abandoned``).
+        Seat.objects.filter(
+            match__status=Match.Status.OPEN, user__isnull=False, last_seen__lt=now
+        ).update(last_seen=now)
         row.last_tick = now
         row.save(update_fields=["last_tick"])
     return gap
