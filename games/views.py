@@ -109,7 +109,12 @@ def table_labels() -> dict:
     """Translated strings of the table page script, on top of :func:`common_labels`."""
     return common_labels() | {
         "finished": _("Finished"),
-        "yourTurn": _("Your turn"),
+        "botShort": _("%(level)s %(number)s"),
+        "leaveConfirm": _(
+            "Leave this table while the match goes on? Your seat stays yours, but your time "
+            "runs, and if you stay away the computer may take your seat or your opponent may "
+            "claim the win."
+        ),
         "turnOf": _("%(name)s to play"),
         "round": _("Round %(number)s"),
         "dealer": _("Dealer"),
