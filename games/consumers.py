@@ -33,8 +33,9 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 #: The error codes of a spectator refused by ``games.watching.check_may_watch``.
 WATCH_REFUSED = ("watch_nobody", "watch_login_required")
-#: Seconds between two refreshes of a lobby socket: its user counts as there for the open tables
-#: they sit at (``actions.seen_waiting``), and the matches, ages and who is online are sent again.
+#: Seconds between two refreshes of a lobby socket (at most; less when ``liveness.heartbeat_seconds``
+#: is): its user counts as there for the open tables they sit at (``actions.seen_waiting``), and
+#: the matches, ages and who is online are sent again.
 LOBBY_REFRESH_SECONDS = 15.0
 #: Seconds after a state's ``deadline`` before a socket that heard nothing reads the table
 #: itself (the clock ticks every quarter second and may run in another process).
@@ -104,7 +105,8 @@ class LobbyConsumer(JsonSocket):
 
     async def _refresh_now_and_then(self) -> None:
         while not (self.closing or self.gone):
-            await asyncio.sleep(LOBBY_REFRESH_SECONDS * random.uniform(0.9, 1.1))
+            every = min(LOBBY_REFRESH_SECONDS, liveness.heartbeat_seconds())
+            await asyncio.sleep(every * random.uniform(0.9, 1.1))
             if self.closing or self.gone:
                 return
             try:

@@ -23,10 +23,15 @@ HEARTBEAT_SECONDS = 15
 
 def heartbeat_seconds() -> float:
     """How often a table socket beats: :data:`HEARTBEAT_SECONDS`, or a quarter of the absence
-    grace when that is shorter, so a connected seat is never taken for gone whatever
-    ``BASRA_ABSENT_GRACE_SECONDS`` says (a beat is due at the latest 1.25 beats after the last,
-    the first one being drawn in the second half of a period)."""
-    return min(HEARTBEAT_SECONDS, absent_grace().total_seconds() / 4)
+    grace or of the time after which an open table is abandoned when one is shorter, so a
+    connected seat is never taken for gone whatever ``BASRA_ABSENT_GRACE_SECONDS`` and
+    ``BASRA_OPEN_TABLE_ABANDON_SECONDS`` say (a beat is due at the latest 1.25 beats after the
+    last, the first one being drawn in the second half of a period)."""
+    return min(
+        HEARTBEAT_SECONDS,
+        absent_grace().total_seconds() / 4,
+        settings.BASRA_OPEN_TABLE_ABANDON_SECONDS / 4,
+    )
 
 
 def absent_grace() -> timedelta:

@@ -41,6 +41,14 @@
     return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
   }
 
+  /** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
+  function botShortName(seat) {
+    var found = seatOf(seat);
+    var level = L.botLevels[found.bot] || found.bot;
+    var number = botNumber(seat);
+    return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
+  }
+
   /** The name shown for a seat: the person's, or "Computer (level)" for a computer seat. */
   function seatName(seat) {
     var found = seatOf(seat);
@@ -285,10 +293,7 @@
   function shortSeatName(seat) {
     var found = seatOf(seat);
     if (found && !found.username && found.bot) {
-      var level = L.botLevels[found.bot] || found.bot;
-      var number = botNumber(seat);
-      return el("bdi", {class: "side-member bot"},
-                [botBadge(), number ? B.fmt(L.botShort, {level: level, number: number}) : level]);
+      return el("bdi", {class: "side-member bot"}, [botBadge(), botShortName(seat)]);
     }
     var name = seatName(seat) || L.emptySeat;
     return el("bdi", {class: "side-member", title: name, text: name});
@@ -363,7 +368,7 @@
     var isViewer = seat === state.you;
     var found = seatOf(seat);
     // A computer seat shows its level next to the computer badge (the full name is long).
-    var name = found && !found.username && found.bot ? (L.botLevels[found.bot] || found.bot)
+    var name = found && !found.username && found.bot ? botShortName(seat)
       : seatName(seat) || L.emptySeat;
     var size = r ? r.hand_sizes[seat] : 0;
     var badges = [];
