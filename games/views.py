@@ -385,7 +385,8 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     a ``seat`` field that seat (an empty one, or a computer's before the start).
 
     A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
-    back with an error message (an empty ``seat`` means no choice). ``client_seed``: the
+    back with the ``bad_seat`` message (an empty ``seat`` means no choice); a taken seat or a
+    second seat is the action's ``seat_taken`` or ``already_seated``, and nothing changes. ``client_seed``: the
     person's seed for the fair shuffle (the browser draws one); a bad one takes no seat and
     comes back as an error message; none at all: the server draws one. An unknown table is a
     404.

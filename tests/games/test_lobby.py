@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import actions, clock, lobby, reads, watching
+from games import actions, clock, liveness, lobby, reads, watching
 from games.errors import GameError
 from games.models import Event, Match, Seat, Watcher, seat_display_names
 from games.ratings.models import PlayerRating
@@ -213,6 +213,27 @@ def test_closing_rechecks_under_the_lock(users):
         silent_since=start + timedelta(seconds=25))
     assert not Match.objects.filter(pk=match.pk).exists()
     assert not actions.close_abandoned(match_id=match.pk, now=start, silent_since=start)
+
+
+def test_an_outage_does_not_make_open_tables_abandoned(users, settings):
+    settings.BASRA_OPEN_TABLE_ABANDON_SECONDS = 180
+    settings.BASRA_CLOCK_OUTAGE_SECONDS = 5
+    start = timezone.now()
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False, now=start)
+    liveness.clock_ran(until=start)
+    liveness.web_seen(now=start)
+    # Nothing ran for ten minutes; the servers and the clock come back together.
+    back = start + timedelta(minutes=10)
+    liveness.web_seen(now=back)
+    clock.tick(now=back, sweep=True)
+    assert Match.objects.filter(pk=match.pk).exists()
+    assert Seat.objects.get(match=match).last_seen == back
+    # Nobody came back to it: closed once the abandon time has passed from there (with the
+    # clock running meanwhile: no outage this time).
+    settings.BASRA_CLOCK_OUTAGE_SECONDS = 10**9
+    liveness.web_seen(now=back + timedelta(seconds=200))
+    clock.tick(now=back + timedelta(seconds=200), sweep=True)
+    assert not Match.objects.filter(pk=match.pk).exists()
 
 
 def test_the_abandon_time_is_a_setting(users, settings):
