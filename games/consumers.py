@@ -362,8 +362,9 @@ class TableConsumer(JsonSocket):
         self.seat = state["you"]
         if self.seat is not None:
             await self._leave(public)
-        await self._send_state(state, force=force)
+        # The spectator's row first: by the time the page shows the table, it counts.
         await self._set_watching(self.seat is None)
+        await self._send_state(state, force=force)
         if connecting and self.seat is not None:
             mine = next(s for s in state["seats"] if s["seat"] == self.seat)
             if mine["absent"] and mine["bot"] is None:
