@@ -22,6 +22,8 @@ Environment variables:
     BASRA_SESSION_RECHECK_SECONDS  seconds a table socket trusts its session check (default 10).
     BASRA_SOCKET_BURST, BASRA_SOCKET_RATE  per-socket rate limit: a burst of frames (default 8),
                     then frames a second (default 4); frames over it get ``rate_limited``.
+    BASRA_OPEN_TABLE_ABANDON_SECONDS  an open table whose seated people have had no socket for
+                    this long is closed by the clock (default 180).
     BASRA_DB_THREADS            threads per server process for the live tables' database work
                     (default 1; games/workers.py).
     BASRA_CLOCK_IN_SERVER       "1": a web server process runs the table clock itself (default
@@ -276,6 +278,11 @@ BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
 BASRA_SESSION_RECHECK_SECONDS = float(os.environ.get("BASRA_SESSION_RECHECK_SECONDS", "10"))
 BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
 BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
+# An open table none of whose seated people has had a socket for this long is closed by the clock
+# (games/actions/seating.py close_abandoned), so nobody joins a table to find nobody there.
+BASRA_OPEN_TABLE_ABANDON_SECONDS = float(
+    os.environ.get("BASRA_OPEN_TABLE_ABANDON_SECONDS", "180")
+)
 # Whether the channel layer reaches every process (Redis), so that the clock's broadcasts reach
 # the web servers' sockets from a process of its own.
 BASRA_SHARED_LAYER = bool(REDIS_URL)

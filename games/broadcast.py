@@ -40,6 +40,13 @@ def table_group(match_id: int) -> str:
     return f"table.{match_id}"
 
 
+def everyone_group(match_id: int) -> str:
+    """The group of the sockets of table ``match_id``, seated or not, that asked to follow the
+    number of spectators (``{"type": "watchers"}``): it carries only that number
+    (:func:`send_watchers`), never a state."""
+    return f"table.{match_id}.all"
+
+
 def account_group(user_id: int) -> str:
     """The group of every table socket of user ``user_id``, at any table, in any session.
 
@@ -127,6 +134,15 @@ def send_seating(match_id: int) -> None:
 def send_closed(match_id: int) -> None:
     """Tell the table's sockets that the table was removed (its last player left)."""
     _send_all([(table_group(match_id), {"type": "table.closed"})])
+
+
+async def send_watchers(match_id: int, count: int) -> None:
+    """Tell every socket of table ``match_id`` how many spectator sockets it has (from a
+    consumer's event loop: a spectator's socket opened or closed). Sent as
+    ``{"type": "table.watchers", "count": count}``."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(everyone_group(match_id), {"type": "table.watchers", "count": count})
 
 
 def send_tables(tables: list[dict]) -> None:

@@ -37,10 +37,11 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import actions, liveness
+from games import watching
 from games.errors import GameError
 from games.models import Match, Seat
 from games.workers import in_worker
@@ -110,6 +111,59 @@ def _gone(now: datetime) -> list[int]:
     )
 
 
+#: Seconds between two sweeps of the open tables and the spectator rows (:func:`_sweep`): both
+#: count in minutes, so the clock's quarter-second ticks need not look every time.
+SWEEP_SECONDS = 5.0
+#: When this process's clock last swept (``time.monotonic()``; ``None``: not yet).
+_swept_at: float | None = None
+
+
+def abandon_after() -> timedelta:
+    """How long an open table may have nobody seated there connected before the clock closes
+    it: ``BASRA_OPEN_TABLE_ABANDON_SECONDS`` (default 180)."""
+    return timedelta(seconds=settings.BASRA_OPEN_TABLE_ABANDON_SECONDS)
+
+
+def _abandoned(silent_since: datetime) -> list[int]:
+    """Open tables created before ``silent_since`` where no seated person has been seen since
+    (``Seat.last_seen``), oldest first."""
+    seen = Seat.objects.filter(
+        match_id=OuterRef("pk"), user__isnull=False, last_seen__gte=silent_since
+    )
+    return list(
+        Match.objects.filter(status=Match.Status.OPEN, created_at__lt=silent_since)
+        .filter(~Exists(seen))
+        .order_by("created_at", "pk")
+        .values_list("pk", flat=True)[:BATCH]
+    )
+
+
+def _sweep(now: datetime, horizon: datetime, *, force: bool = False) -> int:
+    """Every :data:`SWEEP_SECONDS` (or ``force``): close the abandoned open tables
+    (``actions.close_abandoned``; silence counted up to ``horizon``, what a server was up to see)
+    and delete the spectator rows of sockets that died with their process
+    (``watching.sweep_watchers``). Returns the tables closed."""
+    global _swept_at
+    moment = time.monotonic()
+    if not force and _swept_at is not None and moment - _swept_at < SWEEP_SECONDS:
+        return 0
+    _swept_at = moment
+    silent_since = horizon - abandon_after()
+    done = 0
+    for match_id in _abandoned(silent_since):
+        try:
+            if actions.close_abandoned(match_id=match_id, now=now, silent_since=silent_since):
+                done += 1
+                logger.info("clock: closed abandoned open table %s", match_id)
+        except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
+            logger.exception("clock: closing abandoned table %s failed", match_id)
+    try:
+        watching.sweep_watchers(now=now)
+    except Exception:  # noqa: BLE001 - as above
+        logger.exception("clock: sweeping spectator rows failed")
+    return done
+
+
 def thinking_lead() -> timedelta:
     """How long before a computer seat's deadline its move is handed to the thinking workers:
     the longest computer delay (``BASRA_BOT_DELAY_SECONDS``), so the bot thinks while the table
@@ -123,6 +177,7 @@ def tick(
     outage: timedelta | None = None,
     thinking: Thinking | None = None,
     since: datetime | None = None,
+    sweep: bool = False,
 ) -> int:
     """Do everything the clock owes at ``now``; returns the number of actions taken.
 
@@ -139,7 +194,9 @@ def tick(
     is marked absent, and in a 4-player match the computer takes it over), then the deadlines
     (:func:`_deadlines`): a computer seat plays when its delay is over (at ``now``: it wrongs
     nobody), a person whose time per play ran out gets the greedy bot's card, logged as a
-    timeout.
+    timeout. Every :data:`SWEEP_SECONDS` (or with ``sweep``: tests), the open tables nobody
+    seated there has had a socket at for :func:`abandon_after` are closed and the spectator rows
+    of dead processes deleted (:func:`_sweep`).
 
     ``thinking``: where the computer seats think (``games.thinking.Thinking``): their turns are
     handed to it ahead of their deadline and the tick goes on at once; the card is applied when
@@ -173,6 +230,7 @@ def tick(
         except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
             logger.exception("clock: absence check of match %s failed", match_id)
     done += _deadlines(now, horizon, thinking)
+    done += _sweep(now, horizon, force=sweep)
     # The end of this tick, on ``now``'s time line (tests inject ``now``): a long tick (many
     # computer plays) is not mistaken for an outage by the next one.
     liveness.clock_ran(until=now + timedelta(seconds=time.monotonic() - started))

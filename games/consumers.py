@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from datetime import datetime
 from typing import Any
@@ -19,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import actions, broadcast, reads
+from games import actions, broadcast, liveness, lobby, reads, watching
 from games.errors import GameError
 from games.sockets import JsonSocket, SessionEnded, session_exists, session_user_is
 from games.table_beats import table_beats
@@ -29,6 +30,14 @@ logger = logging.getLogger(__name__)
 
 #: Close code for a table that does not exist (an HTTP 404 in the 4000-4999 private range).
 CLOSE_NOT_FOUND = 4404
+#: Close code for a spectator the table does not let watch (``Match.watchers``; an HTTP 403).
+CLOSE_FORBIDDEN = 4403
+#: The error codes of a spectator refused by ``games.watching.check_may_watch``.
+WATCH_REFUSED = ("watch_nobody", "watch_login_required")
+#: Seconds between two refreshes of a lobby socket (at most; less when ``liveness.heartbeat_seconds``
+#: is): its user counts as there for the open tables they sit at (``actions.seen_waiting``), and
+#: the matches, ages and who is online are sent again.
+LOBBY_REFRESH_SECONDS = 15.0
 #: Seconds after a state's ``deadline`` before a socket that heard nothing reads the table
 #: itself (the clock ticks every quarter second and may run in another process).
 WAKE_MARGIN = 0.5
@@ -37,30 +46,92 @@ RECHECK_MAX = 5.0
 
 
 class LobbyConsumer(JsonSocket):
-    """``/ws/lobby/``: the open tables, sent on connect, on ``sync`` and after every change."""
+    """``/ws/lobby/``: the open tables, sent on connect, on ``sync`` and after every change.
+
+    A socket that asks for the matches (``{"type": "matches"}``: the user's own being played,
+    the ones to watch) gets them at once, on every ``sync`` and every
+    :data:`LOBBY_REFRESH_SECONDS`, when the open tables are sent again too (their ages and who
+    is online change with time alone). While it is open, its user counts as there at the open
+    tables they sit at (``actions.seen_waiting``, every :data:`LOBBY_REFRESH_SECONDS`): a table
+    is not abandoned while its creator waits in the lobby. Rows are written for this socket's
+    user, in its language (``games.lobby``).
+    """
+
+    refresher: asyncio.Task | None = None
+    #: The client asked for the matches (``{"type": "matches"}``).
+    follows_matches = False
 
     async def connect(self) -> None:
+        self.user = self.scope.get("user")
         await super().connect()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.send_tables()
+        self.refresher = asyncio.ensure_future(self._refresh_now_and_then())
 
     async def disconnect(self, code: int) -> None:
+        refresher, self.refresher = self.refresher, None
+        if refresher is not None:
+            refresher.cancel()
+            await asyncio.wait({refresher})
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
 
+    @property
+    def username(self) -> str | None:
+        user = self.user
+        return user.get_username() if user is not None and user.is_authenticated else None
+
+    def _rows(self, tables: list[dict]) -> list[dict]:
+        with translation.override(self.language):
+            return lobby.open_table_rows(tables, username=self.username)
+
+    def _tables(self) -> list[dict]:
+        """The open table rows for this socket (in a worker thread); its user is seen."""
+        actions.seen_waiting(user=self.user)
+        return self._rows(reads.open_tables())
+
+    def _matches(self) -> dict:
+        """The ``matches`` message for this socket (in a worker thread)."""
+        with translation.override(self.language):
+            return {
+                "type": "matches",
+                "mine": lobby.your_matches(self.user),
+                "live": lobby.live_matches(self.user),
+            }
+
     async def send_tables(self) -> None:
-        """Send the current open tables."""
-        tables = await in_worker(reads.open_tables)()
-        await self.send_json({"type": "tables", "tables": tables})
+        """Send the open tables, and the matches if the client follows them."""
+        await self.send_json({"type": "tables", "tables": await in_worker(self._tables)()})
+        if self.follows_matches:
+            await self.send_json(await in_worker(self._matches)())
+
+    async def _refresh_now_and_then(self) -> None:
+        while not (self.closing or self.gone):
+            every = min(LOBBY_REFRESH_SECONDS, liveness.heartbeat_seconds())
+            await asyncio.sleep(every * random.uniform(0.9, 1.1))
+            if self.closing or self.gone:
+                return
+            try:
+                if self.follows_matches:
+                    await self.send_tables()
+                else:
+                    await in_worker(actions.seen_waiting)(user=self.user)
+            except Exception:  # noqa: BLE001 - a database hiccup must not end the refreshes
+                logger.exception("lobby refresh failed")
 
     async def receive_message(self, message: dict) -> None:
-        if message.get("type") == "sync":
+        kind = message.get("type")
+        if kind == "sync":
             await self.send_tables()
+        elif kind == "matches":
+            self.follows_matches = True
+            await self.send_json(await in_worker(self._matches)())
         else:
             await self.send_error("unknown_type")
 
     async def lobby_tables(self, event: dict) -> None:
-        """Group message: the open tables changed."""
-        await self.send_json({"type": "tables", "tables": event["tables"]})
+        """Group message: the open tables changed (the rows as ``reads.open_tables`` gives
+        them, written here for this socket)."""
+        await self.send_json({"type": "tables", "tables": self._rows(event["tables"])})
 
 
 class TableConsumer(JsonSocket):
@@ -102,6 +173,7 @@ class TableConsumer(JsonSocket):
         # from its store with the user's row (channels' AuthMiddleware, Django's ``get_user``),
         # and the first read checks it still exists (:meth:`_state`).
         self.session_good_until = time.monotonic() + settings.BASRA_SESSION_RECHECK_SECONDS
+        self.watching = False  # this socket has a ``Watcher`` row (a spectator's socket)
         await super().connect()
         if self.logged_in:
             # The account group first: a logout from now on reaches this socket, and one made
@@ -140,6 +212,27 @@ class TableConsumer(JsonSocket):
             # Also after a database error: no group keeps sending to a consumer that has ended.
             for group in list(self.groups_in):
                 await self._leave(group)
+            await self._set_watching(False)
+
+    async def _set_watching(self, spectator: bool) -> None:
+        """Keep this socket's ``Watcher`` row as its role is: a spectator's socket has one
+        (``watching.watch_started``), a seat's none (``watch_ended``); on a change every socket
+        of the table hears the new count (``broadcast.send_watchers``)."""
+        if spectator == self.watching:
+            return
+        self.watching = spectator
+        try:
+            if spectator:
+                count = await in_worker(watching.watch_started)(
+                    match_id=self.match_id, channel=self.channel_name, user=self.user
+                )
+            else:
+                count = await in_worker(watching.watch_ended)(
+                    match_id=self.match_id, channel=self.channel_name
+                )
+        except GameError:
+            return  # the table is gone
+        await broadcast.send_watchers(self.match_id, count)
 
     async def _watch(self) -> None:
         """Reads of the table: when the heartbeat found it moved on without this socket, and when
@@ -176,6 +269,11 @@ class TableConsumer(JsonSocket):
         """The heartbeat found the table's ``seq`` past the last state sent: the watch reads it."""
         self.moved = True
         self.news.set()
+
+    def watcher_channel(self) -> str | None:
+        """The heartbeat's other question: this socket's channel if it has a ``Watcher`` row (a
+        spectator's socket), to keep that row counted (``games.watching.watches_seen``)."""
+        return self.channel_name if self.watching else None
 
     async def _news_until(self, wake: float) -> bool:
         """Wait until a new state is sent (``news``) or the loop's clock reaches ``wake``;
@@ -232,7 +330,7 @@ class TableConsumer(JsonSocket):
             # clock, which marks silent seats absent, then leaves this seat alone).
             actions.player_seen(match_id=self.match_id, user=self.user)
         with translation.override(self.language):
-            return reads.table_state(match_id=self.match_id, user=self.user)
+            return reads.table_state(match_id=self.match_id, user=self.user, watching_rule=True)
 
     async def refresh(self, *, force: bool = True, connecting: bool = False) -> None:
         """Read this socket's state, keep the groups that match its seat, send the state.
@@ -253,6 +351,13 @@ class TableConsumer(JsonSocket):
             await self.refresh(force=force, connecting=connecting)
             return
         except GameError as error:
+            if error.code in WATCH_REFUSED:
+                # Not seated, and this table does not let this user watch (``Match.watchers``):
+                # the reason, then the socket closes (the page does not reconnect).
+                await self.send_error(error.code, error.message)
+                await self._close(CLOSE_FORBIDDEN)
+                await self._set_watching(False)
+                return
             if self.seq >= 0:
                 # It existed when this socket opened: it was removed in the meantime.
                 await self.table_closed({})
@@ -263,6 +368,8 @@ class TableConsumer(JsonSocket):
         if self.user is not user:
             return  # the session ended meanwhile: that was the seat's view (_become_spectator)
         self.seat = state["you"]
+        # The spectator's row first: by the time the page shows the table, it counts.
+        await self._set_watching(self.seat is None)
         await self._send_state(state, force=force)
         if connecting and self.seat is not None:
             mine = next(s for s in state["seats"] if s["seat"] == self.seat)
@@ -298,6 +405,8 @@ class TableConsumer(JsonSocket):
             await self.refresh()
         elif kind == "play":
             await self.play(message)
+        elif kind == "watchers":
+            await self.follow_watchers()
         elif kind == "claim":
             await self.act(actions.claim_win)
         elif kind == "resign":
@@ -381,8 +490,22 @@ class TableConsumer(JsonSocket):
                 you, text = seat, view
         if text is None:
             return
+        if (you is None) != (self.seat is None):
+            await self._set_watching(you is None)  # seated now, or no longer
         self.seat = you
         await self._send_state_text(event["seq"], event["deadline"], text)
+
+    async def follow_watchers(self) -> None:
+        """``{"type": "watchers"}``: the number of spectator sockets now, then again whenever it
+        changes (the socket joins ``broadcast.everyone_group``). Asked for, not pushed, so that a
+        client that does not show it gets nothing new."""
+        await self._join(broadcast.everyone_group(self.match_id))
+        count = await in_worker(watching.watcher_count)(self.match_id)
+        await self.send_json({"type": "watchers", "count": count})
+
+    async def table_watchers(self, event: dict) -> None:
+        """Group message: how many spectator sockets the table has (``{"count"}``)."""
+        await self.send_json({"type": "watchers", "count": event["count"]})
 
     async def table_seating(self, event: dict) -> None:
         """Group message: seats changed; re-read this socket's seat and state."""

@@ -46,6 +46,7 @@ class ErrorCode(StrEnum):
     # Seating.
     TABLE_FULL = "table_full"
     SEAT_TAKEN = "seat_taken"
+    BAD_SEAT = "bad_seat"
     ALREADY_SEATED = "already_seated"
     CANNOT_LEAVE = "cannot_leave"
     BAD_RULES = "bad_rules"
@@ -53,6 +54,7 @@ class ErrorCode(StrEnum):
     BAD_CLOCK = "bad_clock"
     BAD_BOT = "bad_bot"
     BOT_NOT_RATED = "bot_not_rated"
+    BAD_WATCHERS = "bad_watchers"
     TOO_MANY_OPEN_TABLES = "too_many_open_tables"
     # A client seed of the fair shuffle (RULES.md, "Provably fair shuffle" 2).
     CLIENT_SEED_EMPTY = "client_seed_empty"
@@ -70,6 +72,9 @@ class ErrorCode(StrEnum):
     # Analyses of finished matches (the replays app, games/replays/jobs.py).
     ANALYSIS_LOGIN_REQUIRED = "analysis_login_required"
     TOO_MANY_ANALYSES = "too_many_analyses"
+    # Watching (``Match.watchers``).
+    WATCH_NOBODY = "watch_nobody"
+    WATCH_LOGIN_REQUIRED = "watch_login_required"
 
 
 #: The message of each code, translated when it is read (``gettext_lazy``).
@@ -92,6 +97,7 @@ MESSAGES = {
     ErrorCode.CARD_NOT_IN_HAND: _("That card is not in your hand."),
     ErrorCode.TABLE_FULL: _("This table is full."),
     ErrorCode.SEAT_TAKEN: _("That seat is taken."),
+    ErrorCode.BAD_SEAT: _("That is not a seat of this table."),
     ErrorCode.ALREADY_SEATED: _("You already have a seat at this table."),
     ErrorCode.CANNOT_LEAVE: _("The match has started: you can no longer leave the table."),
     ErrorCode.BAD_RULES: _("These rules are not valid."),
@@ -105,6 +111,7 @@ MESSAGES = {
     ),
     ErrorCode.BAD_BOT: _("Choose a computer level (random, greedy or strong) for a free seat."),
     ErrorCode.BOT_NOT_RATED: _("A match with a computer player cannot be rated."),
+    ErrorCode.BAD_WATCHERS: _("Choose who may watch: everyone, registered players or nobody."),
     ErrorCode.TOO_MANY_OPEN_TABLES: _(
         "You already sit at %(count)s tables waiting for players: start or leave one of them "
         "before opening another."
@@ -134,6 +141,10 @@ MESSAGES = {
     ErrorCode.TOO_MANY_ANALYSES: _(
         "You already have %(count)s analyses waiting or running: ask for another one when one "
         "of them is done."
+    ),
+    ErrorCode.WATCH_NOBODY: _("The players of this table do not allow anyone to watch it."),
+    ErrorCode.WATCH_LOGIN_REQUIRED: _(
+        "Only registered players may watch this table: log in to watch it."
     ),
 }
 

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from games.actions.seating import DEFAULT_MOVE_SECONDS
 from games.engine import Rules
 from games.errors import MESSAGES, ErrorCode, GameError, check_client_seed
-from games.models import MOVE_SECONDS, bot_choices
+from games.models import MOVE_SECONDS, Match, bot_choices
 
 #: Bounds of the target score a table may play to. 11 lets a casual match end in one round
 #: (a round's majority alone is worth 30); 501 is about fifteen rounds, a long evening.
@@ -132,6 +132,12 @@ class CreateTableForm(forms.Form):
         ),
     )
 
+    watchers = forms.ChoiceField(
+        label=_("Who may watch"), choices=Match.Watchers.choices,
+        initial=Match.Watchers.EVERYONE, required=False, widget=forms.RadioSelect,
+        help_text=_("Who may watch the match while it is played; the players always see it."),
+    )
+
     client_seed = client_seed_field()
 
     ADVANCED_FIELDS = (
@@ -148,6 +154,10 @@ class CreateTableForm(forms.Form):
 
     def clean_client_seed(self) -> str | None:
         return clean_client_seed(self)
+
+    def clean_watchers(self) -> str:
+        """Who may watch, a ``Match.Watchers`` value; everyone when the request sent none."""
+        return self.cleaned_data.get("watchers") or Match.Watchers.EVERYONE
 
     def clean(self):
         data = super().clean()
@@ -269,4 +279,7 @@ class PlayComputerForm(CreateTableForm):
 
     def basic_fields(self):
         """The table options shown at the top (players, target, clock), and the client seed."""
-        return [self["players"], self["target"], self["move_seconds"], self["client_seed"]]
+        return [
+            self["players"], self["target"], self["move_seconds"], self["watchers"],
+            self["client_seed"],
+        ]

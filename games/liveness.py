@@ -23,10 +23,15 @@ HEARTBEAT_SECONDS = 15
 
 def heartbeat_seconds() -> float:
     """How often a process beats for its table sockets (``games.table_beats``):
-    :data:`HEARTBEAT_SECONDS`, or a quarter of the absence grace when that is shorter, so a
-    connected seat is never taken for gone whatever ``BASRA_ABSENT_GRACE_SECONDS`` says (a
+    :data:`HEARTBEAT_SECONDS`, or a quarter of the absence grace or of the time after which an
+    open table is abandoned when one is shorter, so a connected seat is never taken for gone
+    whatever ``BASRA_ABSENT_GRACE_SECONDS`` and ``BASRA_OPEN_TABLE_ABANDON_SECONDS`` say (a
     socket's first beat comes at the latest one period after it opened, which counted too)."""
-    return min(HEARTBEAT_SECONDS, absent_grace().total_seconds() / 4)
+    return min(
+        HEARTBEAT_SECONDS,
+        absent_grace().total_seconds() / 4,
+        settings.BASRA_OPEN_TABLE_ABANDON_SECONDS / 4,
+    )
 
 
 def absent_grace() -> timedelta:

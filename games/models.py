@@ -31,6 +31,7 @@ class Match(models.Model):
     rounds; ``winner_side`` is 0 or 1 once finished (``None`` after an abort), and ``result`` says
     how it ended: a side reached the target, the other side's absent player was claimed against,
     a side resigned, or the match was aborted before its first play.
+    ``watchers``: who may watch it being played (:class:`Watchers`).
     ``move_seconds`` is the time per play (``None``: no clock); ``deadline`` is when the seat to
     move runs out, or for a computer seat when it plays (``None``: nobody is waiting on a clock).
     ``server_seed`` and ``client_seeds``: the provably fair shuffle's seeds (RULES.md, "Provably
@@ -41,6 +42,13 @@ class Match(models.Model):
         OPEN = "open", _("Open")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
+
+    class Watchers(models.TextChoices):
+        """Who may watch the match being played (chosen by the table's creator)."""
+
+        EVERYONE = "everyone", _("Everyone")
+        REGISTERED = "registered", _("Registered players")
+        NOBODY = "nobody", _("Nobody")
 
     class Result(models.TextChoices):
         TARGET = "target", _("Target reached")
@@ -78,6 +86,11 @@ class Match(models.Model):
         choices=[(seconds, str(seconds)) for seconds in MOVE_SECONDS],
     )
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    # Who may watch while the match is played (``games.actions.watching.check_may_watch``): the
+    # seated players always may; the waiting room of an open table is open to all (to join it).
+    watchers = models.CharField(
+        _("who may watch"), max_length=10, choices=Watchers.choices, default=Watchers.EVERYONE
+    )
     # Part of the key of the in-process state cache (games.cache): ids may be reused after a
     # rolled-back transaction on SQLite, a random token never is.
     cache_token = models.UUIDField(default=uuid.uuid4, editable=False)
@@ -198,9 +211,65 @@ class Seat(models.Model):
         return bot_display_name(self.bot)
 
 
-def bot_display_name(level: str) -> str:
-    """"Computer (greedy)" in the active language, for a level of ``games.engine.bots.BOTS``."""
-    return _("Computer (%(level)s)") % {"level": BOT_NAMES.get(level, level)}
+def bot_display_name(level: str, number: int | None = None) -> str:
+    """"Computer (greedy)" in the active language, for a level of ``games.engine.bots.BOTS``;
+    with ``number`` (one of several computer seats at a table), "Computer 2 (greedy)"."""
+    name = BOT_NAMES.get(level, level)
+    if number is None:
+        return _("Computer (%(level)s)") % {"level": name}
+    return _("Computer %(number)s (%(level)s)") % {"number": number, "level": name}
+
+
+class Watcher(models.Model):
+    """One open spectator socket of a table, so that any process can count a table's watchers.
+
+    Written on the socket's connect (one ``INSERT``), refreshed on its heartbeat (``last_seen``,
+    every ``games.liveness.heartbeat_seconds()``) and deleted on its disconnect; a row whose
+    process died without the disconnect stops counting once ``last_seen`` is older than
+    ``games.actions.watching.stale_after()`` and the clock deletes it. Never touched by a play.
+    ``channel`` is the socket's channel-layer name (unique per socket).
+    """
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="watcher_sockets", verbose_name=_("match")
+    )
+    channel = models.CharField(_("socket"), max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("user"),
+        null=True,
+        blank=True,
+    )
+    last_seen = models.DateTimeField(_("last seen"), db_index=True)
+
+    class Meta:
+        verbose_name = _("spectator socket")
+        verbose_name_plural = _("spectator sockets")
+        indexes = [models.Index(fields=["match", "last_seen"], name="games_watcher_match_seen")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.channel}"
+
+
+def seat_display_names(seats: list[dict]) -> dict[int, str]:
+    """``{seat: name to show}`` for the seats of one table, ``[{"seat", "username", "bot"}]``.
+
+    A person's seat is the username (also when the computer plays it for them). A computer seat
+    is "Computer (Greedy)", or, at a table with more than one computer seat, numbered in seat
+    order, "Computer 1 (Greedy)", "Computer 2 (Greedy)": two seats never read the same.
+    An empty seat (neither) is left out.
+    """
+    computers = sorted(s["seat"] for s in seats if not s.get("username") and s.get("bot"))
+    names = {}
+    for seat in seats:
+        if seat.get("username"):
+            names[seat["seat"]] = seat["username"]
+        elif seat.get("bot"):
+            number = computers.index(seat["seat"]) + 1 if len(computers) > 1 else None
+            names[seat["seat"]] = bot_display_name(seat["bot"], number)
+    return names
 
 
 class Event(models.Model):

@@ -5,13 +5,16 @@ writes (the writes are ``games.actions``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils import timezone
 
-from games import engine
+from games import engine, liveness
 from games.engine import shuffle
 from games.cache import SeatRow, cache, seat_rows
+from games import watching
 from games.errors import GameError
 from games.messages import TableInfo, play_by, state_messages
 from games.models import Event, Match, Seat
@@ -87,13 +90,16 @@ def table_info(
     )
 
 
-def table_state(*, match_id: int, user: Any) -> dict:
+def table_state(*, match_id: int, user: Any, watching_rule: bool = False) -> dict:
     """The ``state`` message (``docs/protocol.md``) of table ``match_id`` as ``user`` may see it.
 
     A seated user gets their seat's view (their own hand); anyone else, logged in or not, the
     spectator view (no hand). ``prev_seq`` is ``None``: this is a snapshot.
 
-    :raises GameError: ``not_found``.
+    :param watching_rule: refuse a user who is not seated and may not watch
+        (``games.watching.check_may_watch``, ``Match.watchers``).
+    :raises GameError: ``not_found``; with ``watching_rule``, ``watch_nobody`` or
+        ``watch_login_required``.
     """
     try:
         match = Match.objects.get(pk=match_id)
@@ -103,6 +109,10 @@ def table_state(*, match_id: int, user: Any) -> dict:
     you = None
     if user is not None and user.is_authenticated:
         you = next((s.seat for s in seats if s.user_id == user.pk), None)
+    if watching_rule:
+        watching.check_may_watch(
+            watchers=match.watchers, status=match.status, seated=you is not None, user=user
+        )
     if match.status == Match.Status.OPEN:
         info = table_info(match, seats, played=False)
         return state_messages(info, None, seq=match.seq, prev_seq=None, seats=[you])[you]
@@ -133,15 +143,25 @@ def turn_view(match: Match, seat: int) -> engine.SeatView | None:
     return cache.read(match, view)
 
 
+def online_since(now: datetime | None = None) -> datetime:
+    """A seated person whose sockets beat after this moment is online (``Seat.last_seen``): two
+    heartbeats and a few seconds back (``liveness.heartbeat_seconds()``)."""
+    now = timezone.now() if now is None else now
+    return now - timedelta(seconds=2 * liveness.heartbeat_seconds() + 5)
+
+
 def open_tables() -> list[dict]:
     """The lobby rows (``docs/protocol.md`` "tables"): every open table, oldest first.
 
-    Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``, ``seats``
-    (``[{"seat", "username", "bot"}]`` of the taken seats; ``username`` null and ``bot`` a level
-    for a computer seat), ``created_by`` (username), ``created_at`` (ISO 8601), ``commitment``
-    (the fair shuffle's, RULES.md "Provably fair shuffle" 1; ``None`` for a table opened before
-    it).
+    Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``,
+    ``watchers`` (``Match.watchers``), ``seats`` (``[{"seat", "username", "bot", "online"}]`` of
+    the taken seats; ``username`` null and ``bot`` a level for a computer seat; ``online``: a
+    person whose table or lobby socket beat lately, :func:`online_since`), ``created_by``
+    (username), ``created_by_online`` (the creator sits there and is online), ``created_at``
+    (ISO 8601), ``commitment`` (the fair shuffle's, RULES.md "Provably fair shuffle" 1; ``None``
+    for a table opened before it).
     """
+    since = online_since()
     matches = (
         Match.objects.filter(status=Match.Status.OPEN)
         .select_related("created_by")
@@ -158,17 +178,26 @@ def open_tables() -> list[dict]:
             "rules": m.rules,
             "target": m.rules.get("target"),
             "move_seconds": m.move_seconds,
+            "watchers": m.watchers,
             "seats": [
                 {
                     "seat": s.seat,
                     "username": s.user.get_username() if s.user_id is not None else None,
                     "bot": s.bot or None,
+                    "online": s.user_id is not None and _seen_since(s, since),
                 }
                 for s in m.seats.all()
             ],
             "created_by": m.created_by.get_username(),
+            "created_by_online": any(
+                s.user_id == m.created_by_id and _seen_since(s, since) for s in m.seats.all()
+            ),
             "created_at": m.created_at.isoformat(),
             "commitment": shuffle.commitment(m.server_seed) if m.server_seed else None,
         }
         for m in matches
     ]
+
+
+def _seen_since(seat: Seat, since: datetime) -> bool:
+    return seat.last_seen is not None and seat.last_seen >= since

@@ -27,3 +27,12 @@ match_finished = Signal()
 #: core's own headers cannot be overwritten except ``event`` (the core writes ``""``). A receiver
 #: that raises makes the record fail: it must not raise for a match it knows nothing about.
 record_headers = Signal()
+#: Sent by ``games.lobby.live_matches`` with the lobby's rows of the matches being played, so
+#: that an app built on the core can add what it knows to them (the ratings app adds each
+#: player's rating, ``games.ratings.lobby``). Receivers change the rows in place and return
+#: nothing; they must not write.
+#:
+#: Arguments: ``sender`` the ``Match`` class; ``rows`` the list of rows, each with ``players``
+#: (2 or 4) and ``seats`` (``[{"seat", "username", "bot", "name", ...}]``, ``username`` ``None``
+#: for a computer seat).
+lobby_matches_read = Signal()

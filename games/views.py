@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import actions, reads, records
+from games import actions, errors, reads, records
+from games import lobby as lobby_reads
 from games.errors import GameError
 from games.forms import CreateTableForm, PlayComputerForm
 from games.models import Match, bot_choices, bot_display_name
@@ -82,9 +83,18 @@ def common_labels() -> dict:
         "noTables": _("No open tables. Create one!"),
         "createdBy": _("created by %(name)s"),
         "bots": bot_names(),
+        "botNumbered": _("Computer %(number)s (%(level)s)"),
         "botLevels": dict(bot_choices()),
         "botBadge": _("Computer player"),
         "takeSeat": _("Take this seat"),
+        "sitHere": _("Sit here"),
+        "sideOf": _("Side %(number)s: %(names)s"),
+        "and": _("%(a)s & %(b)s"),
+        "online": _("online"),
+        "offline": _("away"),
+        "watchersCount": _("%(count)s watching"),
+        "yourTurn": _("Your turn"),
+        "noMatches": _("Nobody is playing a match you may watch right now."),
         "perPlay": _("%(seconds)s s per play"),
         "noClock": _("No clock"),
         "commitment": _("Commitment"),
@@ -99,7 +109,12 @@ def table_labels() -> dict:
     """Translated strings of the table page script, on top of :func:`common_labels`."""
     return common_labels() | {
         "finished": _("Finished"),
-        "yourTurn": _("Your turn"),
+        "botShort": _("%(level)s %(number)s"),
+        "leaveConfirm": _(
+            "Leave this table while the match goes on? Your seat stays yours, but your time "
+            "runs, and if you stay away the computer may take your seat or your opponent may "
+            "claim the win."
+        ),
         "turnOf": _("%(name)s to play"),
         "round": _("Round %(number)s"),
         "dealer": _("Dealer"),
@@ -137,7 +152,6 @@ def table_labels() -> dict:
         "youLost": _("You lost."),
         "winsOne": _("%(name)s wins"),
         "winsPair": _("%(names)s win"),
-        "and": _("%(a)s & %(b)s"),
         "side": _("Side %(number)s"),
         "yourSide": _("Your side"),
         "opponents": _("Opponents"),
@@ -234,20 +248,6 @@ def table_labels() -> dict:
     }
 
 
-def seat_list(players: int, seats: list[dict]) -> list[dict]:
-    """Every seat of a table in seat order, ``{"seat", "username", "bot"}``; both ``None`` for an
-    empty seat, ``username`` ``None`` and ``bot`` the level for a computer seat."""
-    by_seat = {seat["seat"]: seat for seat in seats}
-    return [
-        {
-            "seat": number,
-            "username": by_seat.get(number, {}).get("username"),
-            "bot": by_seat.get(number, {}).get("bot"),
-        }
-        for number in range(players)
-    ]
-
-
 #: The prefix of the "Play the computer" form's fields, so both lobby forms fit on one page.
 COMPUTER_PREFIX = "computer"
 
@@ -259,17 +259,11 @@ def _lobby_page(
     *,
     status: int = 200,
 ) -> HttpResponse:
-    tables = reads.open_tables()
     username = request.user.get_username() if request.user.is_authenticated else None
-    names = bot_names()
-    for row in tables:
-        row["seats"] = seat_list(row["players"], row["seats"])
-        for seat in row["seats"]:
-            seat["bot_name"] = names.get(seat["bot"]) if seat["bot"] else None
-        row["taken"] = sum(1 for seat in row["seats"] if seat["username"] or seat["bot"])
-        row["mine"] = username is not None and any(
-            seat["username"] == username for seat in row["seats"]
-        )
+    if request.user.is_authenticated:
+        # Opening the lobby counts as being there for one's open tables (as its socket does).
+        actions.seen_waiting(user=request.user)
+    tables = lobby_reads.open_table_rows(reads.open_tables(), username=username)
     config = {
         "wsPath": "/ws/lobby/",
         "username": username,
@@ -281,6 +275,8 @@ def _lobby_page(
         request, "games/lobby.html",
         {
             "tables": tables,
+            "your_matches": lobby_reads.your_matches(request.user),
+            "live_matches": lobby_reads.live_matches(request.user),
             "form": form or CreateTableForm(),
             "computer_form": computer_form or PlayComputerForm(prefix=COMPUTER_PREFIX),
             "config": config,
@@ -291,8 +287,9 @@ def _lobby_page(
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    """The lobby: the open tables (live over ``/ws/lobby/``), the form to create one and the
-    form to play the computer."""
+    """The lobby: the user's matches being played, the matches to watch and the open tables
+    (all live over ``/ws/lobby/``), the form to create a table and the form to play the
+    computer."""
     return _lobby_page(request)
 
 
@@ -316,6 +313,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             rated=form.rated,
             move_seconds=form.clock(),
             client_seed=form.cleaned_data["client_seed"],
+            watchers=form.cleaned_data["watchers"],
         )
     except GameError as error:
         messages.error(request, error.message)
@@ -344,6 +342,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
             move_seconds=form.clock(),
             bots=form.bots(),
             client_seed=form.cleaned_data["client_seed"],
+            watchers=form.cleaned_data["watchers"],
         )
     except GameError as error:
         messages.error(request, error.message)
@@ -353,9 +352,21 @@ def table_computer(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The live table: the state as this user may see it, then live updates over the socket."""
+    """The live table: the state as this user may see it, then live updates over the socket.
+
+    Someone not seated whom the table does not let watch (``Match.watchers``) gets a page that
+    says why (status 403), with a log-in link when logging in would let them.
+    """
     match = get_object_or_404(Match, pk=match_id)
-    state = reads.table_state(match_id=match.id, user=request.user)
+    try:
+        state = reads.table_state(match_id=match.id, user=request.user, watching_rule=True)
+    except GameError as error:
+        if error.code not in ("watch_nobody", "watch_login_required"):
+            raise
+        return render(
+            request, "games/table_refused.html",
+            {"match": match, "reason": error.message, "code": error.code}, status=403,
+        )
     config = {
         "matchId": match.id,
         "wsPath": f"/ws/table/{match.id}/",
@@ -377,7 +388,8 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     page (``table``), which shows the table and its join buttons; an unknown table is a 404.
 
     A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
-    back with an error message (an empty ``seat`` means no choice). ``client_seed``: the
+    back with the ``bad_seat`` message (an empty ``seat`` means no choice); a taken seat or a
+    second seat is the action's ``seat_taken`` or ``already_seated``, and nothing changes. ``client_seed``: the
     person's seed for the fair shuffle (the browser draws one); a bad one takes no seat and
     comes back as an error message; none at all: the server draws one. An unknown table is a
     404.
@@ -395,7 +407,7 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
         # taking another seat than the one asked for would surprise the player.
         number = int(seat) if seat.isascii() and seat.isdigit() else None
         if number is None or number >= match.players:
-            messages.error(request, _("That is not a seat of this table."))
+            messages.error(request, errors.message("bad_seat"))
             return redirect(table_url)
         seat = number
     try:

@@ -32,10 +32,12 @@ from games.actions.presence import (
     player_connected,
     player_seen,
     resume_clock,
+    seen_waiting,
 )
 from games.actions.seating import (
     DEFAULT_MOVE_SECONDS,
     SEAT_ORDER,
+    close_abandoned,
     create_table,
     join_table,
     leave_table,
@@ -56,6 +58,7 @@ __all__ = [
     "bot_turn",
     "choose_card",
     "claim_win",
+    "close_abandoned",
     "create_table",
     "heartbeats",
     "join_table",
@@ -66,5 +69,6 @@ __all__ = [
     "player_seen",
     "resign",
     "resume_clock",
+    "seen_waiting",
     "set_client_seed",
 ]

@@ -20,6 +20,7 @@ from games.actions.store import write_transaction
 from games.cache import seat_rows
 from games.errors import GameError
 from games.models import ClockTick, Event, Match, Seat
+from games.watching import watches_seen
 
 #: Timeouts in a row after which a seat is absent.
 TIMEOUTS_ABSENT = 3
@@ -89,8 +90,29 @@ def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> Non
     Seat.objects.filter(match_id=match_id, user_id=user.pk).update(last_seen=now)
 
 
+def seen_waiting(*, user: Any, now: datetime | None = None) -> int:
+    """A lobby socket of ``user`` is alive: ``user`` is seen at every open table they sit at.
+
+    A person who opened a table and waits in the lobby for someone to join is there: their
+    table is not abandoned (``seating.close_abandoned``) and the lobby shows them online. One
+    ``UPDATE``, no lock and no event, as :func:`player_seen`.
+
+    :returns: the number of seats updated.
+    """
+    if user is None or not user.is_authenticated:
+        return 0
+    now = timezone.now() if now is None else now
+    return Seat.objects.filter(user_id=user.pk, match__status=Match.Status.OPEN).update(
+        last_seen=now
+    )
+
+
 def heartbeats(
-    *, seated: Collection[tuple[int, int]], tables: Collection[int], now: datetime | None = None
+    *,
+    seated: Collection[tuple[int, int]],
+    tables: Collection[int],
+    watching: Collection[str] = (),
+    now: datetime | None = None,
 ) -> dict[int, int]:
     """The table sockets of one server process are alive (``games.table_beats``), in one write.
 
@@ -98,10 +120,13 @@ def heartbeats(
     are seen (``Seat.last_seen``), and back if the clock had marked them absent meanwhile (say
     while their server was stalled; a seat the computer took over stays the computer's). Returns
     the ``seq`` of each of ``tables`` that still exists, so that a socket that missed a broadcast
-    (the server that wrote the change died before sending it) reads its table again.
+    (the server that wrote the change died before sending it) reads its table again. The
+    spectator sockets ``watching`` (channel names) keep their ``Watcher`` rows counted
+    (``games.watching.watches_seen``).
 
     Queries: one ``UPDATE`` and one ``SELECT`` of the absent among them (when anyone is seated),
-    one ``SELECT`` of the tables' ``seq``, whatever the number of sockets.
+    one ``UPDATE`` of the watchers' rows (when anyone watches), one ``SELECT`` of the tables'
+    ``seq``, whatever the number of sockets.
 
     :returns: ``{match id: Match.seq}``; a removed table is missing.
     """
@@ -116,6 +141,8 @@ def heartbeats(
         ).values_list("match_id", "user_id")
         for match_id, user_id in list(away):
             _back(match_id, user_id)
+    if watching:
+        watches_seen(channels=watching, now=now)
     return dict(Match.objects.filter(pk__in=set(tables)).values_list("pk", "seq"))
 
 
@@ -177,7 +204,8 @@ def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
     (one transaction with the heartbeat row's lock, so a second clock process does not do it
     again): its ``deadline`` moved on by the gap, but never past a whole time per play from
     ``now`` (:func:`_resume_deadline`), and each person seated there and not absent counted as
-    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again. No event is logged
+    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again; so is every person
+    seated at an open table (their table is not abandoned). No event is logged
     and ``seq`` does not change: nothing happened at the tables. The first tick ever (no row) is
     not an outage.
 
@@ -196,6 +224,11 @@ def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
         playing = Match.objects.filter(status=Match.Status.PLAYING).order_by("pk")
         for match_id in playing.values_list("pk", flat=True):
             _resume_match(match_id, now, gap)
+        # Nobody could reach an open table either: its people count as seen now, so the clock
+        # does not take their tables for abandoned (``seating.close_abandoned``).
+        Seat.objects.filter(
+            match__status=Match.Status.OPEN, user__isnull=False, last_seen__lt=now
+        ).update(last_seen=now)
         row.last_tick = now
         row.save(update_fields=["last_tick"])
     return gap

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.db.models import ProtectedError
+
 from games import engine
 from games.actions import funnel
 from games.actions.funnel import Change, require_login
@@ -105,6 +107,7 @@ def create_table(
     move_seconds: int | None = DEFAULT_MOVE_SECONDS,
     bots: Mapping[int, str] | None = None,
     client_seed: str | None = None,
+    watchers: str = Match.Watchers.EVERYONE,
     now: datetime | None = None,
 ) -> Match:
     """Open a table; ``user`` takes seat 0 and the computer the seats in ``bots``.
@@ -120,11 +123,13 @@ def create_table(
         When they fill the table with the creator it starts at once.
     :param client_seed: the creator's client seed (RULES.md, "Provably fair shuffle" 2);
         ``None``: one from :func:`new_client_seed`.
+    :param watchers: who may watch the match being played, a ``Match.Watchers`` value
+        (``games.actions.watching.check_may_watch``).
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
         ``Rules.can_score``); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
-        ``bot_not_rated``; ``too_many_open_tables`` (``user`` already sits at
+        ``bot_not_rated``; ``bad_watchers``; ``too_many_open_tables`` (``user`` already sits at
         ``MAX_OPEN_TABLES`` tables that have not started); ``client_seed_empty``,
         ``client_seed_too_long``, ``client_seed_newline``, ``client_seed_not_printable``.
     """
@@ -145,6 +150,8 @@ def create_table(
     bots = _check_bots(players, bots or {})
     if bots and rated:
         raise GameError("bot_not_rated")
+    if watchers not in Match.Watchers.values:
+        raise GameError("bad_watchers")
 
     def new(now: datetime) -> Match:
         # Inside the write transaction (the write lock is already held on SQLite): the count
@@ -160,6 +167,7 @@ def create_table(
             rated=bool(rated),
             scores=[0, 0],
             move_seconds=move_seconds,
+            watchers=watchers,
             server_seed=shuffle.new_server_seed(),
         )
 
@@ -203,8 +211,8 @@ def join_table(
 
     :returns: the seat taken.
     :raises GameError: ``login_required``, ``not_found``, ``already_seated``, ``table_full``
-        (no empty seat, or the match already started), ``seat_taken`` (``seat`` is a person's or
-        not a seat); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
+        (no empty seat, or the match already started), ``bad_seat`` (``seat`` is not a number
+        from 0 to ``players`` - 1), ``seat_taken`` (``seat`` is a person's); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
         ``client_seed_not_printable`` (checked first: nothing is changed).
     """
     require_login(user)
@@ -217,6 +225,10 @@ def join_table(
             raise GameError("already_seated")
         if match.status != Match.Status.OPEN:
             raise GameError("table_full")
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < match.players
+        ):
+            raise GameError("bad_seat")
         by_number = {s.seat: s for s in seats}
         free = [n for n in SEAT_ORDER[match.players] if n not in by_number]
         payload = {"user": user.pk, "username": user.get_username()}
@@ -360,3 +372,42 @@ def leave_table(*, user: Any, match_id: int) -> None:
         change.announce = "seating"
 
     funnel.run(match_id, body)
+
+
+def close_abandoned(*, match_id: int, now: datetime, silent_since: datetime) -> bool:
+    """Close an open table that nobody seated there has had a socket at since ``silent_since``.
+
+    The clock's sweep (``games.clock.tick``; ``silent_since`` is ``now`` less
+    ``BASRA_OPEN_TABLE_ABANDON_SECONDS``): a table whose creator (and whoever joined) went away
+    would stay in the lobby, and a person joining it would wait for nobody. A seated person is
+    there while one of their sockets beats (``Seat.last_seen``, refreshed by the table and lobby
+    sockets). Like the last person leaving (:func:`leave_table`), the table is removed (it holds
+    no game): its sockets get ``closed`` and the lobby drops it. Checked again under the row
+    lock, so a person who came back meanwhile keeps the table. A table another app protects
+    (a tournament's) is left alone.
+
+    :returns: whether the table was closed (``False``: it started, someone was seen, it is
+        protected, or it is gone).
+    """
+
+    def body(change: Change) -> bool:
+        match = change.match
+        if match.status != Match.Status.OPEN:
+            return False
+        seats = change.seat_models()
+        people = [s for s in seats if s.user_id is not None]
+        if any(s.last_seen is not None and s.last_seen >= silent_since for s in people):
+            return False
+        if match.created_at >= silent_since:
+            return False
+        try:
+            match.delete()
+        except ProtectedError:
+            return False
+        change.deleted, change.announce, change.lobby = True, "closed", True
+        return True
+
+    try:
+        return funnel.run(match_id, body, now=now)
+    except GameError:
+        return False  # removed meanwhile

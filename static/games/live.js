@@ -152,7 +152,7 @@
    * up to 15 s (with jitter, so a restarted server is not hit by every client at once).
    * handlers: onOpen(socket), onMessage(data),
    * onStatus("connecting"|"live"|"reconnecting"|"closed"); "closed" (close code 4404, the table is
-   * gone) is final.
+   * gone, or 4403, watching it is not allowed) is final.
    */
   function LiveSocket(path, handlers) {
     this.path = path;
@@ -193,8 +193,9 @@
     ws.addEventListener("close", function (event) {
       if (self.ws !== ws) return;
       self.ws = null;
-      // 4404: the table does not exist (any more); reconnecting cannot bring it back.
-      if (event.code === 4404) {
+      // 4404: the table does not exist (any more); 4403: this viewer may not watch it
+      // (Match.watchers). Reconnecting cannot change either.
+      if (event.code === 4404 || event.code === 4403) {
         self.stopped = true;
         self.status("closed");
         return;

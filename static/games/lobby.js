@@ -1,4 +1,5 @@
-/* Lobby: keeps the list of open tables live from /ws/lobby/ ({"type": "tables", "tables": [...]}). */
+/* Lobby: keeps its lists live from /ws/lobby/: the open tables ({"type": "tables", "tables": [...]})
+ * and the matches being played ({"type": "matches", "mine": [...], "live": [...]}), docs/protocol.md. */
 (function () {
   "use strict";
   var B = window.Basra;
@@ -11,23 +12,12 @@
     return cfg.urls[name].replace("{id}", id);
   }
 
-  /** Every seat in order, null username and bot for a free one (the server lists taken seats). */
-  function seatList(row) {
-    var byNumber = {};
-    (row.seats || []).forEach(function (s) { byNumber[s.seat] = s; });
-    var seats = [];
-    for (var n = 0; n < row.players; n++) {
-      var s = byNumber[n] || {};
-      seats.push({seat: n, username: s.username || null, bot: s.bot || null});
-    }
-    return seats;
-  }
-
+  /** A seat chip; the server sends every seat in order, with its name ("Computer 2 (Greedy)"). */
   function seatChip(s) {
-    if (s.bot) {
+    if (s.bot && !s.username) {
       return el("li", {class: "seat-chip bot", dataset: {seat: s.seat, bot: s.bot}}, [
         B.botIcon(L.botBadge),
-        " " + (L.bots[s.bot] || s.bot),
+        " " + s.name,
       ]);
     }
     return el("li", {class: "seat-chip" + (s.username ? "" : " empty"), dataset: {seat: s.seat},
@@ -35,9 +25,9 @@
   }
 
   function renderRow(row) {
-    var seats = seatList(row);
-    var taken = seats.filter(function (s) { return s.username || s.bot; }).length;
-    var mine = cfg.username !== null && seats.some(function (s) { return s.username === cfg.username; });
+    var seats = row.seats;
+    var taken = row.taken;
+    var mine = row.mine;
     var target = row.rules && row.rules.target;
     var actions = el("div", {class: "table-row-actions"});
     if (mine) {
@@ -49,6 +39,17 @@
         actions.appendChild(B.joinForm(url("join", row.id), cfg.csrfToken, L.join));
       }
     }
+    var who = el("p", {class: "table-row-who"}, [
+      el("span", {class: "creator", dataset: {online: row.created_by_online ? "1" : "0"}}, [
+        el("span", {class: "presence-dot", "aria-hidden": "true"}),
+        B.fmt(L.createdBy, {name: row.created_by}) + " · " + (row.created_by_online ? L.online : L.offline),
+      ]),
+      " · ",
+      el("span", {class: "age", text: row.age}),
+    ]);
+    var sides = row.players === 4 ? el("ul", {class: "sides"}, row.sides.map(function (side) {
+      return el("li", {class: "side-line", dataset: {side: side.side}, text: side.label});
+    })) : null;
     return el("li", {class: "table-row", dataset: {matchId: row.id}}, [
       el("div", {class: "table-row-head"}, [
         el("a", {class: "table-name", href: url("table", row.id), text: B.fmt(L.tableNumber, {id: row.id})}),
@@ -57,7 +58,9 @@
         el("span", {class: "chip" + (row.rated ? " chip-rated" : ""), text: row.rated ? L.rated : L.casual}),
         el("span", {class: "chip", text: row.move_seconds ? B.fmt(L.perPlay, {seconds: row.move_seconds}) : L.noClock}),
       ]),
+      who,
       el("ol", {class: "seat-chips"}, seats.map(seatChip)),
+      sides,
       row.commitment ? el("p", {class: "commitment", title: L.commitmentTitle}, [
         L.commitment + " ", el("code", {class: "commitment-hex", text: row.commitment}),
       ]) : null,
@@ -71,6 +74,62 @@
         ? el("ul", {class: "table-list"}, tables.map(renderRow))
         : el("p", {class: "empty-note", text: L.noTables})
     );
+  }
+
+  /** "alice (1520) & carol" for one side of a live match: names, and ratings where known. */
+  function sideNode(side) {
+    var parts = [];
+    side.members.forEach(function (seat, i) {
+      if (i > 0) parts.push(" & ");
+      parts.push(el("bdi", {class: "player", text: seat.name}));
+      if (seat.rating) parts.push(" ", el("span", {class: "rating", text: "(" + seat.rating + ")"}));
+    });
+    return el("span", {class: "match-side", dataset: {side: side.side}}, parts);
+  }
+
+  function scoreNode(row) {
+    return el("strong", {class: "score", text: row.scores[0] + " \u2013 " + row.scores[1]});
+  }
+
+  function renderMine(rows) {
+    var box = document.getElementById("your-matches");
+    var section = document.getElementById("your-matches-section");
+    if (!box || !section) return;
+    section.hidden = rows.length === 0;
+    box.replaceChildren(el("ul", {class: "match-list"}, rows.map(function (row) {
+      var turn = row.turn;
+      return el("li", {class: "match-row" + (turn && turn.mine ? " my-turn" : ""), dataset: {matchId: row.id}}, [
+        el("a", {class: "match-link", href: url("table", row.id)}, [
+          el("span", {class: "match-title", text: B.fmt(L.tableNumber, {id: row.id})}),
+          el("span", {class: "match-score"}, [
+            el("bdi", {text: row.sides[0].names}), " ", scoreNode(row), " ", el("bdi", {text: row.sides[1].names}),
+          ]),
+          turn ? el("span", {class: "chip turn" + (turn.mine ? " chip-turn-mine" : ""),
+                             dataset: {turnSeat: turn.seat}, text: turn.text}) : null,
+        ]),
+      ]);
+    })));
+  }
+
+  function renderLive(rows) {
+    var box = document.getElementById("live-matches");
+    if (!box) return;
+    if (!rows.length) {
+      box.replaceChildren(el("p", {class: "empty-note", text: L.noMatches}));
+      return;
+    }
+    box.replaceChildren(el("ul", {class: "match-list"}, rows.map(function (row) {
+      return el("li", {class: "match-row", dataset: {matchId: row.id}}, [
+        el("div", {class: "match-score"}, [sideNode(row.sides[0]), " ", scoreNode(row), " ", sideNode(row.sides[1])]),
+        el("div", {class: "table-row-actions"}, [
+          el("span", {class: "chip", text: B.fmt(L.target, {target: row.target})}),
+          row.rated ? el("span", {class: "chip chip-rated", text: L.rated}) : null,
+          el("span", {class: "chip watchers", dataset: {count: row.watchers},
+                      text: B.fmt(L.watchersCount, {count: row.watchers})}),
+          el("a", {class: "button secondary", href: url("table", row.id), text: L.watch}),
+        ]),
+      ]);
+    })));
   }
 
   // The client seeds of the create forms and of the join buttons drawn in the page.
@@ -91,8 +150,10 @@
   }
 
   new B.LiveSocket(cfg.wsPath, {
+    onOpen: function (socket) { socket.send({type: "matches"}); },
     onMessage: function (msg) {
       if (msg.type === "tables") render(msg.tables || []);
+      else if (msg.type === "matches") { renderMine(msg.mine || []); renderLive(msg.live || []); }
     },
     onStatus: function (state) {
       B.showStatus(document.getElementById("live-status"), state, L);

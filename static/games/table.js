@@ -33,12 +33,31 @@
     return (state.seats || []).filter(function (s) { return s.seat === seat; })[0] || null;
   }
 
+  /** 1, 2, … among the computer seats (no person) when the table has more than one, else null:
+   * two computer seats never read the same ("Computer 1 (Greedy)", games.models.seat_display_names). */
+  function botNumber(seat) {
+    var bots = (state.seats || []).filter(function (s) { return !s.username && s.bot; })
+      .map(function (s) { return s.seat; }).sort();
+    return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
+  }
+
+  /** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
+  function botShortName(seat) {
+    var found = seatOf(seat);
+    var level = L.botLevels[found.bot] || found.bot;
+    var number = botNumber(seat);
+    return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
+  }
+
   /** The name shown for a seat: the person's, or "Computer (level)" for a computer seat. */
   function seatName(seat) {
     var found = seatOf(seat);
     if (!found) return null;
     if (found.username) return found.username;
-    return found.bot ? (L.bots[found.bot] || found.bot) : null;
+    if (!found.bot) return null;
+    var number = botNumber(seat);
+    return number ? B.fmt(L.botNumbered, {number: number, level: L.botLevels[found.bot] || found.bot})
+                  : (L.bots[found.bot] || found.bot);
   }
 
   function isSeated() { return state.you !== null && state.you !== undefined; }
@@ -102,6 +121,13 @@
     ]);
   }
 
+  /** A seat picker's form sends the client seed shown in the join box (the one the person may
+   * have typed), not the one the form drew. */
+  function useJoinSeed(event) {
+    var input = event.target.querySelector('input[name="client_seed"]');
+    if (input && joinSeed) input.value = joinSeed;
+  }
+
   function renderWaiting() {
     var box = $("waiting");
     if (state.match.status !== "open") { box.hidden = true; return; }
@@ -117,14 +143,21 @@
                            title: !bot && name ? name : null,
                            dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
                     [bot ? botBadge() : null, name || L.emptySeat]);
-      if (bot && !seated && cfg.username) {
-        // A person may take a computer's seat before the start.
-        var form = B.joinForm(url("join"), cfg.csrfToken, L.takeSeat, "secondary");
+      if (!seated && cfg.username && (bot || !name)) {
+        // Choose a seat: an empty one, or a computer's (a person may take it before the start).
+        var form = B.joinForm(url("join"), cfg.csrfToken, bot ? L.takeSeat : L.sitHere, "secondary");
+        form.classList.add("seat-pick");
         form.appendChild(el("input", {type: "hidden", name: "seat", value: seat}));
+        form.addEventListener("submit", useJoinSeed);
         chip.appendChild(form);
       }
       chips.push(chip);
     }
+    // Four players: who partners whom ("Side 1: alice & carol"), partners sitting opposite.
+    var sides = n === 4 ? el("ul", {class: "sides", id: "waiting-sides"}, [0, 1].map(function (side) {
+      return el("li", {class: "side-line", dataset: {side: side},
+                       text: B.fmt(L.sideOf, {number: side + 1, names: sideNames(side)})});
+    })) : null;
     var actions = el("div", {class: "table-row-actions"});
     var seedBox = null;
     if (seated) {
@@ -149,6 +182,7 @@
     box.replaceChildren.apply(box, [
       el("p", {class: "waiting-title", text: B.fmt(L.waiting, {taken: taken, total: n})}),
       el("ol", {class: "seat-chips"}, chips),
+      sides,
       el("p", {class: "help", text: L.waitingHint}),
       seedBox,
       actions,
@@ -259,7 +293,7 @@
   function shortSeatName(seat) {
     var found = seatOf(seat);
     if (found && !found.username && found.bot) {
-      return el("bdi", {class: "side-member bot"}, [botBadge(), L.botLevels[found.bot] || found.bot]);
+      return el("bdi", {class: "side-member bot"}, [botBadge(), botShortName(seat)]);
     }
     var name = seatName(seat) || L.emptySeat;
     return el("bdi", {class: "side-member", title: name, text: name});
@@ -334,7 +368,7 @@
     var isViewer = seat === state.you;
     var found = seatOf(seat);
     // A computer seat shows its level next to the computer badge (the full name is long).
-    var name = found && !found.username && found.bot ? (L.botLevels[found.bot] || found.bot)
+    var name = found && !found.username && found.bot ? botShortName(seat)
       : seatName(seat) || L.emptySeat;
     var size = r ? r.hand_sizes[seat] : 0;
     var badges = [];
@@ -789,6 +823,14 @@
       if (gap) socket.send({type: "sync"});
     } else if (msg.type === "closed") {
       showClosed(msg.message);
+    } else if (msg.type === "watchers") {
+      var count = $("watcher-count");
+      count.dataset.count = msg.count;
+      count.textContent = B.fmt(L.watchersCount, {count: msg.count});
+      count.hidden = false;
+    } else if (msg.type === "error" && /^watch_/.test(msg.code)) {
+      // Not seated, and this table does not let this viewer watch: the server closes the socket.
+      showClosed(msg.message);
     } else if (msg.type === "error") {
       pending = false;
       if (state) renderHand();
@@ -816,7 +858,7 @@
   noteServerTime(state);
   render();
   var socket = new B.LiveSocket(cfg.wsPath, {
-    onOpen: function (s) { opening = true; s.send({type: "sync"}); },
+    onOpen: function (s) { opening = true; s.send({type: "sync"}); s.send({type: "watchers"}); },
     onMessage: onMessage,
     onStatus: function (status) {
       socketStatus = status;
@@ -827,6 +869,17 @@
       if (state) { renderHand(); renderActions(); renderNotices(); }
     },
   });
+  // Leaving a running match through the site's own links asks first (the seat is not given up:
+  // the clock counts a seat gone after a while, and the computer may take it over).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || link.target === "_blank" || link.hasAttribute("download")) return;
+    if (link.getAttribute("href").charAt(0) === "#") return;
+    if (!state || state.match.status !== "playing" || state.result || !isSeated() ||
+        isBot(state.you)) return;
+    if (!window.confirm(L.leaveConfirm)) event.preventDefault();
+  });
+
   // For the browser tests and for debugging from the console.
   B.table = {socket: socket, state: function () { return state; }};
 })();

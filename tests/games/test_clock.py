@@ -156,13 +156,13 @@ def test_a_person_takes_a_computer_seat_before_the_start(users, known_decks):
     assert match.status == Match.Status.OPEN
     row = reads.open_tables()[0]
     assert row["seats"] == [
-        {"seat": 0, "username": "alice", "bot": None},
-        {"seat": 1, "username": "bob", "bot": None},
-        {"seat": 3, "username": None, "bot": "strong"},
+        {"seat": 0, "username": "alice", "bot": None, "online": True},
+        {"seat": 1, "username": "bob", "bot": None, "online": True},
+        {"seat": 3, "username": None, "bot": "strong", "online": False},
     ]
     before = snapshot(match)
     refused("seat_taken", actions.join_table, user=users[2], match_id=match.pk, seat=1)
-    refused("seat_taken", actions.join_table, user=users[2], match_id=match.pk, seat=7)
+    refused("bad_seat", actions.join_table, user=users[2], match_id=match.pk, seat=7)
     assert snapshot(match) == before
     # The next plain join takes the empty seat, and the match starts with the strong bot at 3.
     assert actions.join_table(user=users[2], match_id=match.pk) == 2

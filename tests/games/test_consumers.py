@@ -63,8 +63,14 @@ async def test_lobby_lists_open_tables_live(make_player, open_socket):
     assert update["type"] == "tables"
     [row] = update["tables"]
     assert row["id"] == match.pk and row["target"] == 61 and row["rated"] is True
-    assert row["seats"] == [{"seat": 0, "username": "alice", "bot": None}]
-    assert update["tables"] == await db(reads.open_tables)()
+    # Every seat, with its side and the name to show; alice's socket-less seat was just taken.
+    assert row["seats"] == [
+        {"seat": 0, "side": 0, "username": "alice", "bot": None, "name": "alice", "online": True},
+        {"seat": 1, "side": 1, "username": None, "bot": None, "name": "Empty seat",
+         "online": False},
+    ]
+    assert row["mine"] is False and row["taken"] == 1 and row["age"] == "created just now"
+    assert row["created_by_online"] is True
 
     await db(actions.join_table)(user=bob.user, match_id=match.pk)  # full: starts, leaves lobby
     assert await lobby.receive_json_from() == {"type": "tables", "tables": []}

@@ -261,16 +261,19 @@ def test_lobby_lists_open_tables_only(client, alice, bob, make_user):
     response = client.get(reverse("lobby"))
     assert response.status_code == 200
     page = response.content.decode()
-    assert f'data-match-id="{waiting.id}"' in page
-    assert f'data-match-id="{started.id}"' not in page
+    assert f'class="table-row" data-match-id="{waiting.id}"' in page
+    # The started match is among the matches to watch, not the open tables.
+    assert f'class="table-row" data-match-id="{started.id}"' not in page
     assert [row["id"] for row in response.context["tables"]] == [waiting.id]
     row = response.context["tables"][0]
     # Every seat is listed, free ones with no name, so the page can show the empty places.
-    assert row["seats"] == [
-        {"seat": 0, "username": "alice", "bot": None, "bot_name": None},
-        {"seat": 1, "username": None, "bot": None, "bot_name": None},
-        {"seat": 2, "username": None, "bot": None, "bot_name": None},
-        {"seat": 3, "username": None, "bot": None, "bot_name": None},
+    assert [
+        (s["seat"], s["side"], s["username"], s["bot"], s["name"]) for s in row["seats"]
+    ] == [
+        (0, 0, "alice", None, "alice"),
+        (1, 1, None, None, "Empty seat"),
+        (2, 0, None, None, "Empty seat"),
+        (3, 1, None, None, "Empty seat"),
     ]
     assert "to 201" in page
 

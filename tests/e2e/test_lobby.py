@@ -1,0 +1,158 @@
+"""The lobby and watching as people see them (issues 10 and 12), in Chromium.
+
+Your matches first (whose turn, one click back in), the matches to watch with their spectator
+count, the open tables with their age and sides; the seat picker of a four-seat table; a table
+nobody may watch; the confirm before leaving a running match by a link; an abandoned open table
+leaving the lobby. The site here closes open tables after 4 s without a socket (the module's
+server is started with ``BASRA_OPEN_TABLE_ABANDON_SECONDS=4``).
+"""
+
+import os
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import join_from_lobby, open_lobby, root, sign_up
+
+pytestmark = pytest.mark.e2e
+
+ABANDON_SECONDS = "4"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _quick_abandon():
+    """The module's server closes abandoned open tables after 4 s (autouse: set before the
+    module's ``site_url`` starts the server, which copies the environment)."""
+    before = os.environ.get("BASRA_OPEN_TABLE_ABANDON_SECONDS")
+    os.environ["BASRA_OPEN_TABLE_ABANDON_SECONDS"] = ABANDON_SECONDS
+    yield
+    if before is None:
+        del os.environ["BASRA_OPEN_TABLE_ABANDON_SECONDS"]
+    else:
+        os.environ["BASRA_OPEN_TABLE_ABANDON_SECONDS"] = before
+
+
+def create(page: Page, *, players: int = 2, target: int = 11, watchers: str = "everyone") -> int:
+    open_lobby(page)
+    page.check(f'input[name="players"][value="{players}"]')
+    page.fill('input[name="target"]', str(target))
+    page.check(f'input[name="watchers"][value="{watchers}"]')
+    page.click("#create-table-button")
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    expect(root(page)).to_have_attribute("data-status", "open")
+    return int(re.search(r"/table/(\d+)/$", page.url).group(1))
+
+
+def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
+    alice, bob, carol = new_page(), new_page(), new_page()
+    for page, name in ((alice, "alma"), (bob, "badr"), (carol, "caro")):
+        sign_up(page, name)
+    match_id = create(alice)
+    open_lobby(bob)
+    row = bob.locator(f'.table-row[data-match-id="{match_id}"]')
+    expect(row.locator(".age")).to_have_text("created just now")
+    expect(row.locator(".creator")).to_have_attribute("data-online", "1")
+    join_from_lobby(bob, match_id)
+    expect(root(alice)).to_have_attribute("data-status", "playing")
+
+    # carol finds the match among the matches to watch, and watches it: no hand is hers.
+    open_lobby(carol)
+    live = carol.locator(f'#live-matches .match-row[data-match-id="{match_id}"]')
+    expect(live).to_contain_text("alma")
+    expect(live).to_contain_text("badr")
+    expect(live.locator(".score")).to_have_text("0 – 0")
+    live.locator(f'a[href="/table/{match_id}/"]').click()
+    expect(root(carol)).to_have_attribute("data-you", "")
+    expect(carol.locator("#hand button.card")).to_have_count(0)
+    # The players see one spectator.
+    expect(alice.locator("#watcher-count")).to_have_attribute("data-count", "1")
+    expect(alice.locator("#watcher-count")).to_have_text("1 watching")
+
+    # alice leaves through the site's own link: asked first; "cancel" keeps her at the table.
+    questions = []
+
+    def answer(dialog, accept):
+        questions.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    alice.once("dialog", lambda dialog: answer(dialog, False))
+    alice.click("a.back-link")
+    assert questions and "Leave this table" in questions[0]
+    assert alice.url.endswith(f"/table/{match_id}/")
+    alice.once("dialog", lambda dialog: answer(dialog, True))
+    alice.click("a.back-link")
+    alice.wait_for_url(re.compile(r"/$"))
+    assert len(questions) == 2
+    # Her lobby lists her match first, with whose turn it is, one click back in.
+    mine = alice.locator(f'#your-matches .match-row[data-match-id="{match_id}"]')
+    expect(mine.locator(".turn")).to_have_text(re.compile(r"^(Your turn|badr to play)$"))
+    headings = alice.locator(".lobby-main h2").all_inner_texts()
+    assert headings[:3] == ["Your matches", "Matches to watch", "Open tables"]
+    mine.locator(".match-link").click()
+    alice.wait_for_url(f"**/table/{match_id}/")
+    expect(root(alice)).to_have_attribute("data-you", "0")
+    # A spectator leaves without a question.
+    carol.on("dialog", lambda dialog: pytest.fail("a spectator was asked: " + dialog.message))
+    carol.click("a.back-link")
+    carol.wait_for_url(re.compile(r"/$"))
+
+
+def test_four_players_choose_their_seat_and_see_the_sides(new_page):
+    dana, emad = new_page(), new_page()
+    sign_up(dana, "dana")
+    sign_up(emad, "emad")
+    match_id = create(dana, players=4, target=101)
+    expect(dana.locator('#waiting-sides .side-line[data-side="0"]')).to_have_text(
+        "Side 1: dana & Empty seat")
+    emad.goto(f"/table/{match_id}/")
+    expect(emad.locator("#live-status")).to_have_attribute("data-state", "live")
+    # Every empty seat has its own button; emad chooses to partner dana, opposite her.
+    expect(emad.locator("#waiting form.seat-pick")).to_have_count(3)
+    emad.locator('#waiting .seat-chip[data-seat="2"] form.seat-pick button').click()
+    expect(root(emad)).to_have_attribute("data-you", "2")
+    expect(dana.locator('#waiting-sides .side-line[data-side="0"]')).to_have_text(
+        "Side 1: dana & emad")
+    expect(dana.locator('#waiting-sides .side-line[data-side="1"]')).to_have_text(
+        "Side 2: Empty seat & Empty seat")
+    open_lobby(emad)
+    row = emad.locator(f'.table-row[data-match-id="{match_id}"]')
+    expect(row.locator('.side-line[data-side="0"]')).to_have_text("Side 1: dana & emad")
+
+    # Against the computer, three computer seats never read the same.
+    dana.goto("/")
+    form = dana.locator("#computer-form")
+    form.locator('input[name="computer-players"][value="4"]').check()
+    dana.click("#play-computer-button")
+    dana.wait_for_url(re.compile(r"/table/\d+/$"))
+    expect(root(dana)).to_have_attribute("data-status", "playing")
+    names = [dana.locator(f'.seat-box[data-seat="{seat}"] .name').get_attribute("title")
+             for seat in (1, 2, 3)]
+    assert names == ["Computer 1 (Greedy)", "Computer 2 (Greedy)", "Computer 3 (Greedy)"]
+
+
+def test_a_table_nobody_may_watch_and_an_abandoned_table(new_page):
+    fadi, gala, hadi = new_page(), new_page(), new_page()
+    for page, name in ((fadi, "fadi"), (gala, "gala"), (hadi, "hadi")):
+        sign_up(page, name)
+    match_id = create(fadi, watchers="nobody")
+    open_lobby(gala)
+    join_from_lobby(gala, match_id)
+    expect(root(fadi)).to_have_attribute("data-status", "playing")
+    # hadi may not watch it: the page says why, and the lobby does not offer it.
+    response = hadi.goto(f"/table/{match_id}/")
+    assert response.status == 403
+    expect(hadi.locator(".refused-reason")).to_have_text(
+        "The players of this table do not allow anyone to watch it.")
+    open_lobby(hadi)
+    expect(hadi.locator(f'#live-matches .match-row[data-match-id="{match_id}"]')).to_have_count(0)
+
+    # An open table whose creator went away leaves the lobby by itself.
+    lone = new_page()
+    sign_up(lone, "iman")
+    abandoned = create(lone)
+    row = hadi.locator(f'.table-row[data-match-id="{abandoned}"]')
+    expect(row).to_have_count(1)
+    lone.context.close()
+    expect(row).to_have_count(0, timeout=40_000)
+    assert hadi.goto(f"/table/{abandoned}/").status == 404
