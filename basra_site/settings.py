@@ -32,6 +32,8 @@ Environment variables:
                     thread and process pool of its own; "0": `manage.py run_analyses` runs them
                     (games/replays/jobs.py).
     BASRA_ANALYSIS_WORKERS      processes of that pool (default: one per core).
+    BASRA_CHALLENGE_SECONDS     how long a challenge waits for its answer before it expires
+                    (default 180; games/actions/challenges.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -117,6 +119,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 # Each side's win chances on the table page of a rated match.
                 "games.ratings.context_processors.win_chances",
+                # The notice socket's settings and labels on every page (games/notices.py).
+                "games.context_processors.notices",
             ],
         },
     },
@@ -271,6 +275,10 @@ BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_co
 # or in `manage.py run_analyses`; and the processes they run in.
 BASRA_ANALYSIS_IN_SERVER = env_bool("BASRA_ANALYSIS_IN_SERVER", True)
 BASRA_ANALYSIS_WORKERS = max(1, int(os.environ.get("BASRA_ANALYSIS_WORKERS", str(os.cpu_count() or 1))))
+
+# A challenge from a player's profile waits this many seconds for its answer
+# (games/actions/challenges.py).
+BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))

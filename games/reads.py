@@ -128,7 +128,8 @@ def turn_view(match: Match, seat: int) -> engine.SeatView | None:
 
 
 def open_tables() -> list[dict]:
-    """The lobby rows (``docs/protocol.md`` "tables"): every open table, oldest first.
+    """The lobby rows (``docs/protocol.md`` "tables"): every open table that is not private,
+    oldest first.
 
     Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``, ``seats``
     (``[{"seat", "username", "bot"}]`` of the taken seats; ``username`` null and ``bot`` a level
@@ -137,7 +138,7 @@ def open_tables() -> list[dict]:
     it).
     """
     matches = (
-        Match.objects.filter(status=Match.Status.OPEN)
+        Match.objects.filter(status=Match.Status.OPEN, private=False)
         .select_related("created_by")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
