@@ -75,7 +75,8 @@ def ask_rematch(
 ) -> Match | None:
     """``user``, seated at the finished table ``match_id``, asks for (or accepts) a rematch.
 
-    A second ask by the same person changes nothing. When every person's seat has asked, the
+    A second ask by the same person changes nothing (the sockets are told the offer again);
+    one after the start is told the new table's ``url`` again. When every person's seat has asked, the
     new table starts (``create_table`` with the old table's creator in seat 0, the other
     people by ``people`` and the computer seats by ``bots``), and the table's sockets are sent
     ``rematch`` with its ``url``.
@@ -99,7 +100,9 @@ def ask_rematch(
         if match.status != Match.Status.FINISHED:
             raise GameError("rematch_not_over")
         rematch, _created = Rematch.objects.get_or_create(match=match)
+        change.announce = None
         if rematch.new_match_id is not None:
+            _announce(change, rematch, seats)  # a late click is told where it went
             return rematch.new_match
         people = [s for s in seats if s.user_id is not None]
         if rematch.gone or any(s.absent or s.bot for s in people):
@@ -130,7 +133,6 @@ def ask_rematch(
             rematch.new_match = new
         rematch.save()
         _announce(change, rematch, seats)
-        change.announce = None
         return new
 
     return funnel.run(match_id, body)
