@@ -157,3 +157,18 @@ async def test_bad_rematch_frames(make_player, open_socket):
     await anon.receive_json_from()
     await anon.send_json_to({"type": "rematch"})
     await expect_error(anon, "login_required")
+
+
+async def test_a_password_change_closes_the_notice_sockets_of_ended_sessions(make_player,
+                                                                             open_socket):
+    alice = await db(make_player)("alice")
+    comm = await open_socket("/ws/me/", alice.cookie)
+    await comm.receive_json_from()
+    from importlib import import_module
+
+    from games import broadcast
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    await db(lambda: store(session_key=alice.cookie).delete())()
+    await db(broadcast.send_session_recheck)(alice.user.pk)
+    assert (await comm.receive_output())["code"] == 4401
