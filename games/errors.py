@@ -69,6 +69,7 @@ class ErrorCode(StrEnum):
     # Playing with friends: private tables, challenges, rematches.
     PRIVATE_TABLE = "private_table"
     CHALLENGE_NOT_FOUND = "challenge_not_found"
+    PLAYER_NOT_FOUND = "player_not_found"
     CHALLENGE_SELF = "challenge_self"
     CHALLENGE_OWN = "challenge_own"
     CHALLENGE_NOT_YOURS = "challenge_not_yours"
@@ -139,6 +140,7 @@ MESSAGES = {
         "This table is private: only its invite link lets you take a seat."
     ),
     ErrorCode.CHALLENGE_NOT_FOUND: _("This challenge does not exist."),
+    ErrorCode.PLAYER_NOT_FOUND: _("There is no player by that name."),
     ErrorCode.CHALLENGE_SELF: _("You cannot challenge yourself."),
     ErrorCode.CHALLENGE_OWN: _("This is your own challenge: the other player answers it."),
     ErrorCode.CHALLENGE_NOT_YOURS: _("This challenge is addressed to another player."),

@@ -82,7 +82,7 @@ def create_challenge(
     :param client_seed: the challenger's client seed for the fair shuffle (``None``: drawn).
     :returns: the pending :class:`Challenge`; the challenged player is sent a ``challenge``
         notice after the commit.
-    :raises GameError: ``login_required``; ``challenge_not_found`` (no such active player);
+    :raises GameError: ``login_required``; ``player_not_found`` (no such active player);
         ``challenge_self``; ``challenge_two_players``; ``bad_rules``; ``bad_clock``;
         ``challenge_pending`` (a challenge of ``user`` to that player still waits); a
         ``client_seed_*`` code.
@@ -102,7 +102,7 @@ def create_challenge(
     _check_clock(bool(rated), move_seconds)
     other = get_user_model().objects.filter(username=username, is_active=True).first()
     if other is None:
-        raise GameError("challenge_not_found")
+        raise GameError("player_not_found")
     if other.pk == user.pk:
         raise GameError("challenge_self")
     with write_transaction():

@@ -66,7 +66,7 @@ def test_the_expiry_is_a_setting(make_player, settings):
 def test_bad_challenges_are_refused_and_change_nothing(make_player):
     alice, _bob = make_player("alice"), make_player("bob")
     refused("challenge_self", challenge, user=alice.user, username="alice")
-    refused("challenge_not_found", challenge, user=alice.user, username="nobody")
+    refused("player_not_found", challenge, user=alice.user, username="nobody")
     refused("challenge_two_players", challenge, user=alice.user, username="bob",
             rules={"players": 4})
     refused("bad_rules", challenge, user=alice.user, username="bob", rules={"target": -3})
