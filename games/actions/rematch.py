@@ -76,8 +76,8 @@ def ask_rematch(
     """``user``, seated at the finished table ``match_id``, asks for (or accepts) a rematch.
 
     A second ask by the same person changes nothing (the sockets are told the offer again);
-    one after the start is told the new table's ``url`` again. When every person's seat has asked, the
-    new table starts (``create_table`` with the old table's creator in seat 0, the other
+    one after the start is told the new table's ``url`` again. When every person's seat has
+    asked, the new table starts (``create_table`` with the old table's creator in seat 0, the other
     people by ``people`` and the computer seats by ``bots``), and the table's sockets are sent
     ``rematch`` with its ``url``.
 

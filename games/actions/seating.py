@@ -234,7 +234,8 @@ def join_table(
     :returns: the seat taken.
     :raises GameError: ``login_required``, ``not_found``, ``already_seated``, ``table_full``
         (no empty seat, or the match already started), ``seat_taken`` (``seat`` is a person's or
-        not a seat), ``private_table`` (a private table without its invite); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
+        not a seat), ``private_table`` (a private table without its invite);
+        ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
         ``client_seed_not_printable`` (checked first: nothing is changed).
     """
     require_login(user)

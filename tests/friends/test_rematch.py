@@ -17,7 +17,8 @@ def news(monkeypatch):
     """The frames sent to the old tables' sockets: ``[(match id, message), ...]``."""
     out: list = []
     monkeypatch.setattr(
-        broadcast, "send_table_news", lambda match_id, users, message: out.append((match_id, message))
+        broadcast, "send_table_news",
+        lambda match_id, users, message: out.append((match_id, message)),
     )
     return out
 

@@ -26,7 +26,8 @@ async def test_the_notice_socket_needs_a_signed_in_player_of_this_site(make_play
     alice = await db(make_player)("alice")
     connected, code = await communicator("/ws/me/").connect()
     assert not connected
-    connected, _ = await communicator("/ws/me/", alice.cookie, origin="http://evil.example").connect()
+    foreign = communicator("/ws/me/", alice.cookie, origin="http://evil.example")
+    connected, _ = await foreign.connect()
     assert not connected
 
 
