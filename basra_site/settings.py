@@ -42,6 +42,8 @@ Environment variables:
                     is marked failed, to be asked for again (default 120).
     BASRA_SERVE_COMMANDS        comma-separated management commands `manage.py serve` runs next to
                     daphne (default "run_tournaments", the tournaments' scheduler; "" for none).
+    BASRA_CHALLENGE_SECONDS     how long a challenge waits for its answer before it expires
+                    (default 180; games/actions/challenges.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -127,6 +129,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 # Each side's win chances on the table page of a rated match.
                 "games.ratings.context_processors.win_chances",
+                # The notice socket's settings and labels on every page (games/notices.py).
+                "games.context_processors.notices",
             ],
         },
     },
@@ -309,6 +313,10 @@ BASRA_SERVE_COMMANDS = tuple(
     for name in os.environ.get("BASRA_SERVE_COMMANDS", "run_tournaments").split(",")
     if name.strip()
 )
+
+# A challenge from a player's profile waits this many seconds for its answer
+# (games/actions/challenges.py).
+BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))

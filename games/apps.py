@@ -10,6 +10,14 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        from accounts.profile import profile_context
+        from games import friend_views, notices
+        from games.actions import challenges
+
+        # The challenges still waiting are shown again on every page (games/notices.py).
+        notices.register_pending(challenges.pending_notices)
+        # The challenge form on other players' profiles.
+        profile_context.connect(friend_views.profile_extra, dispatch_uid="games.challenge_form")
         # For the benches: with BASRA_STATS_FILE set, a process writes how its plays were
         # written (``games.actions.funnel.paths``: compare-and-set or locked) there when it exits.
         path = os.environ.get("BASRA_STATS_FILE")

@@ -165,3 +165,28 @@ def send_session_ended(user_id: int, session_key: str) -> None:
     """
     message = {"type": "session.ended", "session": session_tag(session_key)}
     _send_all([(account_group(user_id), message)])
+
+
+def notice_group(user_id: int) -> str:
+    """The group of every notice socket (``/ws/me/``, ``games.notice_socket``) of user
+    ``user_id``, on any page, in any session: what ``games.notices.send_notice`` sends to."""
+    return f"notices.{user_id}"
+
+
+def send_notices(notices: list[tuple[int, str, dict]]) -> None:
+    """Send ``(user id, kind, payload)`` notices to the users' notice sockets, now (callers
+    send after the commit: ``games.notices.send_notice``). Each goes as
+    ``{"type": "notice.push", "kind", "payload"}``."""
+    _send_all(
+        [
+            (notice_group(user_id), {"type": "notice.push", "kind": kind, "payload": payload})
+            for user_id, kind, payload in notices
+        ]
+    )
+
+
+def send_table_news(match_id: int, message: dict) -> None:
+    """Send every socket of table ``match_id`` ``message`` as a frame,
+    ``{"type": "table.news", "message": message}`` (a rematch offer or its start,
+    ``games.actions.rematch``)."""
+    _send_all([(table_group(match_id), {"type": "table.news", "message": message})])

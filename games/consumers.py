@@ -208,6 +208,8 @@ class TableConsumer(JsonSocket):
             if self.seat is not None and self.logged_in:
                 # The grace before "absent" counts from the moment the last socket went away.
                 await in_worker(actions.player_seen)(match_id=self.match_id, user=self.user)
+                # After the end: leaving the table ends any rematch offer (actions.rematch).
+                await in_worker(actions.rematch_left)(match_id=self.match_id, user=self.user)
         finally:
             # Also after a database error: no group keeps sending to a consumer that has ended.
             for group in list(self.groups_in):
@@ -371,6 +373,10 @@ class TableConsumer(JsonSocket):
         # The spectator's row first: by the time the page shows the table, it counts.
         await self._set_watching(self.seat is None)
         await self._send_state(state, force=force)
+        if connecting and state["match"]["status"] == "finished":
+            rematch = await in_worker(actions.rematch_state)(match_id=self.match_id)
+            if rematch is not None:
+                await self.send_json(rematch)
         if connecting and self.seat is not None:
             mine = next(s for s in state["seats"] if s["seat"] == self.seat)
             if mine["absent"] and mine["bot"] is None:
@@ -413,6 +419,8 @@ class TableConsumer(JsonSocket):
             await self.act(actions.resign)
         elif kind == "abort":
             await self.act(actions.abort_match)
+        elif kind == "rematch":
+            await self.rematch(message)
         else:
             await self.send_error("unknown_type")
 
@@ -472,6 +480,29 @@ class TableConsumer(JsonSocket):
             await self.send_error(error.code, error.message)
             if error.code in ("stale", "timed_out"):
                 await self.refresh()
+
+    async def rematch(self, message: dict) -> None:
+        """``{"type": "rematch", "client_seed"?}``: ask for (or accept) a rematch of the finished
+        match; the answer comes to every socket of the table as a ``rematch`` frame."""
+        seed = message.get("client_seed")
+        if seed is not None and not isinstance(seed, str):
+            await self.send_error("bad_message")
+            return
+        if not self.logged_in:
+            await self.send_error("login_required")
+            return
+        try:
+            await in_worker(self._as_user)(actions.ask_rematch, client_seed=seed)
+        except SessionEnded:
+            await self._session_gone()
+        except GameError as error:
+            await self.send_error(error.code, error.message)
+
+    async def table_news(self, event: dict) -> None:
+        """Group message: a frame for every socket of the table (a rematch offer or its start,
+        ``broadcast.send_table_news``)."""
+        if not self.closing:
+            await self.send_json(event["message"])
 
     async def table_states(self, event: dict) -> None:
         """Group message: the states after a change (``games.broadcast.send_states``:

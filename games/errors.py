@@ -75,6 +75,20 @@ class ErrorCode(StrEnum):
     # Watching (``Match.watchers``).
     WATCH_NOBODY = "watch_nobody"
     WATCH_LOGIN_REQUIRED = "watch_login_required"
+    # Playing with friends: private tables, challenges, rematches.
+    PRIVATE_TABLE = "private_table"
+    CHALLENGE_NOT_FOUND = "challenge_not_found"
+    PLAYER_NOT_FOUND = "player_not_found"
+    CHALLENGE_SELF = "challenge_self"
+    CHALLENGE_OWN = "challenge_own"
+    CHALLENGE_NOT_YOURS = "challenge_not_yours"
+    CHALLENGE_NOT_SENDER = "challenge_not_sender"
+    CHALLENGE_ANSWERED = "challenge_answered"
+    CHALLENGE_EXPIRED = "challenge_expired"
+    CHALLENGE_TWO_PLAYERS = "challenge_two_players"
+    CHALLENGE_PENDING = "challenge_pending"
+    REMATCH_NOT_OVER = "rematch_not_over"
+    REMATCH_GONE = "rematch_gone"
 
 
 #: The message of each code, translated when it is read (``gettext_lazy``).
@@ -146,6 +160,25 @@ MESSAGES = {
     ErrorCode.WATCH_LOGIN_REQUIRED: _(
         "Only registered players may watch this table: log in to watch it."
     ),
+    ErrorCode.PRIVATE_TABLE: _(
+        "This table is private: only its invite link lets you take a seat."
+    ),
+    ErrorCode.CHALLENGE_NOT_FOUND: _("This challenge does not exist."),
+    ErrorCode.PLAYER_NOT_FOUND: _("There is no player by that name."),
+    ErrorCode.CHALLENGE_SELF: _("You cannot challenge yourself."),
+    ErrorCode.CHALLENGE_OWN: _("This is your own challenge: the other player answers it."),
+    ErrorCode.CHALLENGE_NOT_YOURS: _("This challenge is addressed to another player."),
+    ErrorCode.CHALLENGE_NOT_SENDER: _("Only the player who sent a challenge can cancel it."),
+    ErrorCode.CHALLENGE_ANSWERED: _("This challenge was already answered or cancelled."),
+    ErrorCode.CHALLENGE_EXPIRED: _("This challenge has expired."),
+    ErrorCode.CHALLENGE_TWO_PLAYERS: _(
+        "A challenge is for a two-player match; for four players open a table in the lobby."
+    ),
+    ErrorCode.CHALLENGE_PENDING: _(
+        "You already have a challenge waiting for this player's answer."
+    ),
+    ErrorCode.REMATCH_NOT_OVER: _("A rematch can be asked for only once the match is over."),
+    ErrorCode.REMATCH_GONE: _("No rematch: a player has left the table."),
 }
 
 def _analyses_per_user() -> dict[str, int]:

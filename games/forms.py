@@ -137,6 +137,12 @@ class CreateTableForm(forms.Form):
         initial=Match.Watchers.EVERYONE, required=False, widget=forms.RadioSelect,
         help_text=_("Who may watch the match while it is played; the players always see it."),
     )
+    private = forms.BooleanField(
+        label=_("Private table"), required=False, initial=False,
+        help_text=_(
+            "Not listed in the lobby: the players you send its invite link to join it."
+        ),
+    )
 
     client_seed = client_seed_field()
 
@@ -218,6 +224,7 @@ class PlayComputerForm(CreateTableForm):
 
     HUMAN = "human"
     LEVEL_CHOICES = bot_choices
+    private = None
     DEFAULT_LEVEL = "greedy"
 
     mode = None
@@ -283,3 +290,18 @@ class PlayComputerForm(CreateTableForm):
             self["players"], self["target"], self["move_seconds"], self["watchers"],
             self["client_seed"],
         ]
+
+
+class ChallengeForm(CreateTableForm):
+    """A challenge from a player's profile (``games.actions.create_challenge``): the table
+    options of :class:`CreateTableForm` for a two-player match (challenges are for two only),
+    rated or casual, the clock and the rule options; never private (the two are seated at once).
+    """
+
+    players = None
+    private = None
+
+    def rules(self) -> dict:
+        """As :meth:`CreateTableForm.rules`, ``players`` 2."""
+        self.cleaned_data["players"] = 2
+        return super().rules()

@@ -107,6 +107,13 @@ class Match(models.Model):
     # The seats' client seeds in seat order, fixed when the match starts (``""`` for a computer
     # seat); empty until then and for a match dealt before the fair shuffle.
     client_seeds = models.JSONField(_("client seeds"), default=list, blank=True, editable=False)
+    # A private table is listed nowhere (not in the lobby's open tables); a seat is taken only
+    # with ``invite_token``, the unguessable part of its invite link (``secrets.token_urlsafe``),
+    # shown to the people seated there. "" for a public table.
+    private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(
+        _("invite token"), max_length=43, blank=True, default="", editable=False
+    )
 
     class Meta:
         verbose_name = _("match")
@@ -362,3 +369,82 @@ class WebTick(models.Model):
 
     def __str__(self) -> str:
         return f"web {self.last_seen.isoformat()}"
+
+
+class Challenge(models.Model):
+    """One player's challenge to another to a two-player match (``games.actions.challenges``).
+
+    ``rules``, ``rated`` and ``move_seconds`` are the table's, as ``games.actions.create_table``
+    takes them; ``challenger_seed`` the challenger's client seed (RULES.md, "Provably fair
+    shuffle" 2). ``pending`` until the challenged player accepts (``match`` is then the table
+    that started with both seated) or declines, or the challenger cancels it; a pending
+    challenge past ``expires_at`` is expired (``is_open``), nothing needs to mark it.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent",
+        verbose_name=_("challenger"),
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received",
+        verbose_name=_("challenged player"),
+    )
+    rules = models.JSONField(_("rules"), default=dict)
+    rated = models.BooleanField(_("rated"), default=False)
+    move_seconds = models.PositiveSmallIntegerField(_("seconds per play"), null=True, blank=True)
+    challenger_seed = models.CharField(_("client seed"), max_length=64, default="", editable=False)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires at"))
+    match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("match"),
+    )
+
+    class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk}: {self.challenger_id} -> {self.challenged_id} {self.status}"
+
+    def is_open(self, now) -> bool:
+        """Pending and not expired at ``now``."""
+        return self.status == self.Status.PENDING and now < self.expires_at
+
+
+class Rematch(models.Model):
+    """The rematch of a finished match (``games.actions.rematch``), one row per match at most.
+
+    ``accepted``: the seats whose people asked for it, with ``client_seeds`` ``{seat: seed}``
+    (their seeds for the new table). ``gone``: a seated person left the finished table (their
+    table socket closed) or was away: no rematch is possible any more. ``new_match``: the table
+    that started when every person's seat had accepted.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="rematch", verbose_name=_("match")
+    )
+    accepted = models.JSONField(_("seats that accepted"), default=list)
+    client_seeds = models.JSONField(_("client seeds"), default=dict, editable=False)
+    gone = models.BooleanField(_("someone left"), default=False)
+    new_match = models.ForeignKey(
+        Match, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("new match"),
+    )
+
+    class Meta:
+        verbose_name = _("rematch")
+        verbose_name_plural = _("rematches")
+
+    def __str__(self) -> str:
+        return f"rematch of {self.match_id}"

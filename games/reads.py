@@ -151,7 +151,8 @@ def online_since(now: datetime | None = None) -> datetime:
 
 
 def open_tables() -> list[dict]:
-    """The lobby rows (``docs/protocol.md`` "tables"): every open table, oldest first.
+    """The lobby rows (``docs/protocol.md`` "tables"): every open table that is not private,
+    oldest first.
 
     Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``,
     ``watchers`` (``Match.watchers``), ``seats`` (``[{"seat", "username", "bot", "online"}]`` of
@@ -163,7 +164,7 @@ def open_tables() -> list[dict]:
     """
     since = online_since()
     matches = (
-        Match.objects.filter(status=Match.Status.OPEN)
+        Match.objects.filter(status=Match.Status.OPEN, private=False)
         .select_related("created_by")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))

@@ -4,6 +4,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
 from games.consumers import LobbyConsumer, TableConsumer
+from games.notice_socket import NoticeConsumer
 
 
 class UnknownPathConsumer(AsyncWebsocketConsumer):
@@ -15,6 +16,7 @@ class UnknownPathConsumer(AsyncWebsocketConsumer):
 
 websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", NoticeConsumer.as_asgi()),
     path("ws/table/<int:match_id>/", TableConsumer.as_asgi()),
     re_path(r"", UnknownPathConsumer.as_asgi()),
 ]

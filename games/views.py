@@ -6,6 +6,8 @@ described in ``docs/protocol.md``; a page only carries the first state so that a
 exactly the table as it is, before the socket connects.
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -314,6 +316,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             move_seconds=form.clock(),
             client_seed=form.cleaned_data["client_seed"],
             watchers=form.cleaned_data["watchers"],
+            private=form.cleaned_data["private"],
         )
     except GameError as error:
         messages.error(request, error.message)
@@ -351,11 +354,15 @@ def table_computer(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def table(request: HttpRequest, match_id: int) -> HttpResponse:
+def table(request: HttpRequest, match_id: int, invite: str | None = None) -> HttpResponse:
     """The live table: the state as this user may see it, then live updates over the socket.
 
     Someone not seated whom the table does not let watch (``Match.watchers``) gets a page that
     says why (status 403), with a log-in link when logging in would let them.
+
+    ``invite``: the page was opened from a private table's invite link (checked by
+    ``games.friend_views.table_invite``): its join buttons carry the invite. The invite link
+    itself is shown to the people seated at a private table while it waits for players.
     """
     match = get_object_or_404(Match, pk=match_id)
     try:
@@ -367,16 +374,40 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             request, "games/table_refused.html",
             {"match": match, "reason": error.message, "code": error.code}, status=403,
         )
+    urls = _url_templates()
+    if invite is not None:
+        urls["join"] += "?" + urlencode({"invite": invite})
     config = {
         "matchId": match.id,
         "wsPath": f"/ws/table/{match.id}/",
         "username": request.user.get_username() if request.user.is_authenticated else None,
         "csrfToken": get_token(request),
-        "urls": _url_templates(),
+        "urls": urls,
         "state": state,
-        "labels": table_labels(),
+        "labels": table_labels() | rematch_labels(),
     }
-    return render(request, "games/table.html", {"match": match, "config": config})
+    invite_link = None
+    if match.private and match.status == Match.Status.OPEN and state["you"] is not None:
+        invite_link = request.build_absolute_uri(
+            reverse("table_invite", kwargs={"match_id": match.pk, "token": match.invite_token})
+        )
+    return render(
+        request, "games/table.html",
+        {"match": match, "config": config, "invite_link": invite_link},
+    )
+
+
+def rematch_labels() -> dict:
+    """Translated strings of the rematch panel (``static/games/rematch.js``)."""
+    return {
+        "rematch": _("Rematch"),
+        "rematchAsk": _("Ask for a rematch"),
+        "rematchAccept": _("Accept the rematch"),
+        "rematchAsked": _("You asked for a rematch; waiting for %(names)s."),
+        "rematchOffered": _("%(names)s asks for a rematch with the same rules."),
+        "rematchGone": _("No rematch: a player has left the table."),
+        "rematchStarting": _("The rematch starts…"),
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -395,10 +426,16 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     404.
     """
     table_url = reverse("table", kwargs={"match_id": match_id})
+    invite = request.GET.get("invite") or request.POST.get("invite")
+    back = (
+        reverse("table_invite", kwargs={"match_id": match_id, "token": invite})
+        if invite and invite.isascii() and invite.isprintable() and "/" not in invite
+        else table_url
+    )
     if request.method == "GET":
         get_object_or_404(Match, pk=match_id)
-        return redirect(table_url)
-    if (response := _login_then(request, table_url)) is not None:
+        return redirect(back)
+    if (response := _login_then(request, back)) is not None:
         return response
     match = get_object_or_404(Match, pk=match_id)
     seat = request.POST.get("seat") or None
@@ -414,6 +451,7 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
         actions.join_table(
             user=request.user, match_id=match_id, seat=seat,
             client_seed=request.POST.get("client_seed"),
+            invite=invite,
         )
     except GameError as error:
         messages.error(request, error.message)

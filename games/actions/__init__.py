@@ -7,6 +7,8 @@ broadcast on commit). The protocol these actions serve is ``docs/protocol.md``.
 - ``play``: a person's card, the computer's card, the card played when time runs out.
 - ``presence``: heartbeats, absence, return, the computer taking over, the time given back
   after an outage.
+- ``challenges``: a challenge from a player's profile, accepted, declined or cancelled.
+- ``rematch``: a rematch of a finished match, asked for by every person.
 - ``endings``: ``finish`` (every ending; sends ``games.signals.match_finished``), claim, resign,
   abort.
 
@@ -34,6 +36,14 @@ from games.actions.presence import (
     resume_clock,
     seen_waiting,
 )
+from games.actions.challenges import (
+    accept_challenge,
+    cancel_challenge,
+    create_challenge,
+    decline_challenge,
+)
+from games.actions.rematch import ask_rematch, rematch_state
+from games.actions.rematch import left as rematch_left
 from games.actions.seating import (
     DEFAULT_MOVE_SECONDS,
     SEAT_ORDER,
@@ -52,6 +62,13 @@ __all__ = [
     "TIMEOUTS_ABSENT",
     "BotTurn",
     "abort_match",
+    "accept_challenge",
+    "ask_rematch",
+    "cancel_challenge",
+    "create_challenge",
+    "decline_challenge",
+    "rematch_left",
+    "rematch_state",
     "act_on_deadline",
     "bot_delay",
     "bot_play",

@@ -108,9 +108,12 @@ def create_table(
     bots: Mapping[int, str] | None = None,
     client_seed: str | None = None,
     watchers: str = Match.Watchers.EVERYONE,
+    private: bool = False,
+    people: Mapping[int, tuple[Any, str | None]] | None = None,
     now: datetime | None = None,
 ) -> Match:
-    """Open a table; ``user`` takes seat 0 and the computer the seats in ``bots``.
+    """Open a table; ``user`` takes seat 0, the computer the seats in ``bots`` and the persons
+    in ``people`` theirs.
 
     :param players: 2 or 4.
     :param rules: ``Rules`` fields other than ``players`` (RULES.md, "The engine's public
@@ -125,6 +128,12 @@ def create_table(
         ``None``: one from :func:`new_client_seed`.
     :param watchers: who may watch the match being played, a ``Match.Watchers`` value
         (``games.actions.watching.check_may_watch``).
+    :param private: listed nowhere; a seat is taken only with its ``invite_token`` (drawn here,
+        ``secrets.token_urlsafe(32)``), see :func:`join_table`.
+    :param people: ``{seat: (user, client seed or None)}``, other persons seated from the start
+        (a challenge accepted, a rematch; ``games.actions.challenges``, ``games.actions.rematch``),
+        seats 1 and up, none of them ``user`` nor a seat in ``bots``. A table that these fill is
+        not counted against ``MAX_OPEN_TABLES``: it starts at once.
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
@@ -152,13 +161,22 @@ def create_table(
         raise GameError("bot_not_rated")
     if watchers not in Match.Watchers.values:
         raise GameError("bad_watchers")
+    others = {}
+    for seat, (person, seed) in (people or {}).items():
+        require_login(person)
+        if seat in bots or not 1 <= seat < players or person.pk == user.pk or any(
+            person.pk == other.pk for other, _seed in others.values()
+        ):
+            raise GameError("seat_taken")
+        others[seat] = (person, _client_seed(seed))
+    starts_full = len(bots) + len(others) + 1 == players
 
     def new(now: datetime) -> Match:
         # Inside the write transaction (the write lock is already held on SQLite): the count
         # and the insert see the same database.
-        if Seat.objects.filter(user=user, match__status=Match.Status.OPEN).count() >= (
-            MAX_OPEN_TABLES
-        ):
+        if not (others and starts_full) and Seat.objects.filter(
+            user=user, match__status=Match.Status.OPEN
+        ).count() >= MAX_OPEN_TABLES:
             raise GameError("too_many_open_tables")
         return Match.objects.create(
             created_by=user,
@@ -169,6 +187,8 @@ def create_table(
             move_seconds=move_seconds,
             watchers=watchers,
             server_seed=shuffle.new_server_seed(),
+            private=bool(private),
+            invite_token=secrets.token_urlsafe(32) if private else "",
         )
 
     def body(change: Change) -> Match:
@@ -180,10 +200,19 @@ def create_table(
         ]
         seats += Seat.objects.bulk_create(
             [Seat(match=match, seat=seat, bot=level) for seat, level in sorted(bots.items())]
+            + [
+                Seat(match=match, seat=seat, user=person, last_seen=change.now, client_seed=seed)
+                for seat, (person, seed) in sorted(others.items())
+            ]
         )
-        change.log(Event.Kind.JOIN, {"user": user.pk, "username": user.get_username()}, seat=0)
-        for seat, level in sorted(bots.items()):
-            change.log(Event.Kind.JOIN, {"bot": level}, seat=seat)
+        joins = {0: {"user": user.pk, "username": user.get_username()}}
+        joins |= {seat: {"bot": level} for seat, level in bots.items()}
+        joins |= {
+            seat: {"user": person.pk, "username": person.get_username()}
+            for seat, (person, _seed) in others.items()
+        }
+        for seat, payload in sorted(joins.items()):
+            change.log(Event.Kind.JOIN, payload, seat=seat)
         change.announce, change.lobby = None, True
         if len(seats) == players:
             start(change, seats)
@@ -198,9 +227,13 @@ def join_table(
     match_id: int,
     seat: int | None = None,
     client_seed: str | None = None,
+    invite: str | None = None,
     now: datetime | None = None,
 ) -> int:
     """Take a seat of an open table; the match starts when the last seat is taken.
+
+    A private table (``Match.private``) takes a seat only with ``invite`` equal to its
+    ``invite_token`` (the last part of its invite link; compared in constant time).
 
     Without ``seat``, the next empty seat in the order 0, 1 (2 players) or 0, 2, 1, 3 (4 players;
     RULES.md "Four players"). With ``seat``, that seat: an empty one, or a computer's (the person
@@ -212,7 +245,8 @@ def join_table(
     :returns: the seat taken.
     :raises GameError: ``login_required``, ``not_found``, ``already_seated``, ``table_full``
         (no empty seat, or the match already started), ``bad_seat`` (``seat`` is not a number
-        from 0 to ``players`` - 1), ``seat_taken`` (``seat`` is a person's); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
+        from 0 to ``players`` - 1), ``seat_taken`` (``seat`` is a person's), ``private_table`` (a
+        private table without its invite); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
         ``client_seed_not_printable`` (checked first: nothing is changed).
     """
     require_login(user)
@@ -229,6 +263,11 @@ def join_table(
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < match.players
         ):
             raise GameError("bad_seat")
+        if match.private and not (
+            isinstance(invite, str) and invite.isascii()
+            and secrets.compare_digest(invite, match.invite_token)
+        ):
+            raise GameError("private_table")
         by_number = {s.seat: s for s in seats}
         free = [n for n in SEAT_ORDER[match.players] if n not in by_number]
         payload = {"user": user.pk, "username": user.get_username()}

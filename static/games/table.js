@@ -807,6 +807,8 @@
   var opening = false;  // the socket just opened and no state came through it yet
 
   function onMessage(msg) {
+    // Other scripts of the page (static/games/rematch.js) see every message too.
+    if (B.table) B.table.listeners.forEach(function (listener) { listener(msg); });
     if (msg.type === "state") {
       if (state !== null && msg.seq < state.seq) return;  // an older state arriving late
       // One change may add several events, so seq can jump; prev_seq (null in a snapshot) is
@@ -881,5 +883,5 @@
   });
 
   // For the browser tests and for debugging from the console.
-  B.table = {socket: socket, state: function () { return state; }};
+  B.table = {socket: socket, state: function () { return state; }, listeners: []};
 })();

@@ -1,0 +1,159 @@
+/* The notice socket of a signed-in player, open on every page (/ws/me/, games/notices.py,
+ * docs/protocol.md "Notices"). It shows the challenges (sent and received) with their buttons,
+ * goes to the table when a challenge is accepted, and passes every notice on to the page as a
+ * "basra:notice" event on document (detail: {kind, payload}), so that any page script (the
+ * tournaments' "your table is ready", say) can listen without a socket of its own:
+ *
+ *   document.addEventListener("basra:notice", function (e) { if (e.detail.kind === "x") ... });
+ *
+ * Plain script, no dependency: it reconnects by itself (0.5 s, 1 s, 2 s, ... up to 15 s). */
+(function () {
+  "use strict";
+  var node = document.getElementById("notice-config");
+  var box = document.getElementById("site-notices");
+  if (!node || !box || !window.WebSocket) return;
+  var cfg = JSON.parse(node.textContent);
+  var L = cfg.labels;
+  var challenges = {};  // id -> {payload, mine}
+  var closed = false;
+
+  function fmt(label, values) {
+    return String(label).replace(/%\((\w+)\)s/g, function (whole, key) {
+      return values && key in values ? String(values[key]) : whole;
+    });
+  }
+
+  function el(tag, attrs, children) {
+    var n = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      var v = attrs[key];
+      if (v === null || v === undefined || v === false) return;
+      if (key === "text") n.textContent = v;
+      else if (key === "class") n.className = v;
+      else if (key === "on") Object.keys(v).forEach(function (ev) { n.addEventListener(ev, v[ev]); });
+      else if (key === "dataset") Object.assign(n.dataset, v);
+      else n.setAttribute(key, v);
+    });
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined || c === false) return;
+      n.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return n;
+  }
+
+  function seed() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function terms(p) {
+    return [p.rated ? L.rated : L.casual, fmt(L.target, {target: p.target}),
+            p.move_seconds ? fmt(L.perPlay, {seconds: p.move_seconds}) : L.noClock].join(" · ");
+  }
+
+  /** One short message in the notice area, gone after a while or on "close". */
+  function flash(text, kind) {
+    var item = el("div", {class: "site-notice " + (kind || ""), role: "status"}, [
+      el("span", {text: text}),
+      el("button", {type: "button", class: "link", text: L.dismiss, on: {click: function () { item.remove(); }}}),
+    ]);
+    box.appendChild(item);
+    window.setTimeout(function () { item.remove(); }, 10000);
+  }
+
+  function post(url, fields) {
+    var body = new URLSearchParams(fields || {});
+    return fetch(url, {method: "POST", body: body, credentials: "same-origin",
+                       headers: {"X-CSRFToken": cfg.csrfToken, "Accept": "application/json"}})
+      .then(function (response) { return response.json(); });
+  }
+
+  function act(name, id, fields) {
+    post(cfg.urls[name].replace("{id}", id), fields).then(function (answer) {
+      if (answer.error) { flash(answer.message || answer.error, "error"); drop(id); return; }
+      if (answer.url) window.location.assign(answer.url);
+    }).catch(function () {});
+  }
+
+  function drop(id) {
+    delete challenges[id];
+    var item = box.querySelector('[data-challenge="' + id + '"]');
+    if (item) item.remove();
+  }
+
+  function show(payload, mine) {
+    drop(payload.id);
+    challenges[payload.id] = {payload: payload, mine: mine};
+    var id = payload.id;
+    var buttons = mine
+      ? [el("button", {type: "button", class: "button secondary challenge-cancel", text: L.cancel,
+                       on: {click: function () { act("cancel", id); }}})]
+      : [el("button", {type: "button", class: "button primary challenge-accept", text: L.accept,
+                       on: {click: function (e) { e.target.disabled = true; act("accept", id, {client_seed: seed()}); }}}),
+         el("button", {type: "button", class: "button secondary challenge-decline", text: L.decline,
+                       on: {click: function () { act("decline", id); }}})];
+    var item = el("div", {class: "site-notice challenge-notice" + (mine ? " sent" : " received"),
+                          dataset: {challenge: id}}, [
+      el("strong", {text: fmt(mine ? L.challengeTo : L.challengeFrom, {name: mine ? payload.to : payload.from})}),
+      el("span", {class: "challenge-terms", text: terms(payload)}),
+      el("span", {class: "challenge-actions"}, buttons),
+    ]);
+    box.appendChild(item);
+    var left = Date.parse(payload.expires_at) - Date.now();
+    window.setTimeout(function () {
+      if (challenges[id]) { drop(id); flash(L.expired); }
+    }, Math.max(0, left));
+  }
+
+  function answered(p) {
+    var mine = challenges[p.id] ? challenges[p.id].mine : null;
+    drop(p.id);
+    if (p.status === "accepted" && p.url) {
+      flash(L.accepted);
+      if (window.location.pathname !== p.url) window.location.assign(p.url);
+    } else if (p.status === "declined" && mine !== false) {
+      flash(fmt(L.declined, {name: p.to}));
+    } else if (p.status === "cancelled" && mine !== true) {
+      flash(fmt(L.cancelled, {name: p.from}));
+    }
+  }
+
+  function handle(kind, payload) {
+    if (kind === "challenge") show(payload, false);
+    else if (kind === "challenge_sent") show(payload, true);
+    else if (kind === "challenge_answer") answered(payload);
+    document.dispatchEvent(new CustomEvent("basra:notice", {detail: {kind: kind, payload: payload}}));
+  }
+
+  var attempt = 0;
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var ws = new WebSocket(scheme + window.location.host + cfg.wsPath);
+    ws.addEventListener("open", function () { attempt = 0; box.dataset.live = "true"; });
+    ws.addEventListener("message", function (event) {
+      var msg;
+      try { msg = JSON.parse(event.data); } catch (e) { return; }
+      if (msg.type === "pending") {
+        Object.keys(challenges).forEach(drop);
+        msg.notices.forEach(function (n) { handle(n.kind, n.payload); });
+      } else if (msg.type === "notice") {
+        handle(msg.kind, msg.payload);
+      }
+    });
+    ws.addEventListener("close", function (event) {
+      box.dataset.live = "false";
+      // 4401: not signed in (any more); reconnecting cannot help.
+      if (closed || event.code === 4401) return;
+      var delay = Math.min(15000, 500 * Math.pow(2, attempt));
+      attempt += 1;
+      window.setTimeout(connect, delay / 2 + Math.random() * delay / 2);
+    });
+  }
+  window.addEventListener("pagehide", function () { closed = true; });
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted) { closed = false; connect(); }
+  });
+  window.BasraNotices = {challenges: function () { return challenges; }};
+  connect();
+})();

@@ -1,0 +1,128 @@
+"""Playing with friends, as people see it: a private table joined by its invite link, a
+challenge from a profile seen and answered live wherever the other player is, and a rematch
+both players ask for (and one that ends when a player leaves).
+
+Real daphne, real sockets: the challenge travels over the notice socket /ws/me/ every page of a
+signed-in player opens; the rematch over the table sockets.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import open_lobby, root, sign_up
+
+pytestmark = pytest.mark.e2e
+
+TABLE = re.compile(r"/table/(\d+)/$")
+
+
+def table_id(page: Page) -> int:
+    return int(TABLE.search(page.url).group(1))
+
+
+def notices_live(page: Page) -> None:
+    expect(page.locator("#site-notices")).to_have_attribute("data-live", "true")
+
+
+def test_a_private_table_is_joined_only_with_its_invite_link(new_page):
+    alice, bob = new_page(), new_page()
+    sign_up(alice, "pria")
+    sign_up(bob, "prib")
+    open_lobby(alice)
+    alice.check('input[name="private"]')
+    alice.click("#create-table-button")
+    alice.wait_for_url(TABLE)
+    match_id = table_id(alice)
+    link = alice.locator("#invite-url").input_value()
+    assert f"/table/{match_id}/invite/" in link
+
+    open_lobby(bob)  # not listed in the lobby
+    expect(bob.locator(f'.table-row[data-match-id="{match_id}"]')).to_have_count(0)
+    bob.goto(f"/table/{match_id}/")  # the page by its number: the join is refused
+    bob.click("#join-button")
+    bob.wait_for_url(f"**/table/{match_id}/")
+    expect(bob.locator(".messages .error")).to_contain_text("invite link")
+    expect(bob.locator("#join-button")).to_be_visible()  # still not seated
+
+    bob.goto(link)  # the invite link shows the table with a join that works
+    expect(root(bob)).to_have_attribute("data-status", "open")
+    bob.click("#join-button")
+    expect(root(bob)).to_have_attribute("data-status", "playing")
+    expect(root(alice)).to_have_attribute("data-status", "playing")
+
+
+def challenge(page: Page, username: str) -> None:
+    page.goto(f"/players/{username}/")
+    page.click("#challenge-open")
+    page.check('input[name="challenge-mode"][value="casual"]')
+    page.check('input[name="challenge-move_seconds"][value="none"]')
+    page.fill('input[name="challenge-target"]', "11")
+    page.click("#challenge-send")
+    expect(page.locator(".challenge-notice.sent")).to_be_visible()
+
+
+def test_a_challenge_is_seen_live_and_both_go_to_the_table_then_rematch(new_page):
+    alice, bob = new_page(), new_page()
+    sign_up(alice, "cha")
+    sign_up(bob, "chb")
+    open_lobby(bob)  # bob waits in the lobby
+    notices_live(bob)
+
+    # Declined first: alice is told at once.
+    challenge(alice, "chb")
+    notice = bob.locator(".challenge-notice.received")
+    expect(notice).to_contain_text("cha")
+    notice.locator(".challenge-decline").click()
+    expect(notice).to_have_count(0)
+    expect(alice.locator("#site-notices")).to_contain_text("declined")
+
+    # Then accepted: both browsers go to the new table, which has started.
+    challenge(alice, "chb")
+    bob.locator(".challenge-notice.received .challenge-accept").click()
+    bob.wait_for_url(TABLE)
+    alice.wait_for_url(TABLE)
+    assert table_id(alice) == table_id(bob)
+    first = table_id(alice)
+    for page in (alice, bob):
+        expect(root(page)).to_have_attribute("data-status", "playing")
+
+    # Alice resigns; both ask for a rematch; both browsers go to the new table.
+    alice.click("#resign-button")
+    alice.click("#confirm-yes")
+    for page in (alice, bob):
+        expect(root(page)).to_have_attribute("data-finished", "true")
+    alice.click("#rematch-button")
+    expect(alice.locator("#rematch")).to_have_attribute("data-state", "asked")
+    expect(bob.locator("#rematch")).to_have_attribute("data-state", "offered")
+    expect(bob.locator("#rematch")).to_contain_text("cha")
+    bob.click("#rematch-button")
+    for page in (alice, bob):
+        page.wait_for_url(re.compile(rf"/table/(?!{first}/)\d+/$"))
+        expect(root(page)).to_have_attribute("data-status", "playing")
+    assert table_id(alice) == table_id(bob) != first
+
+    # A rematch ends when a player leaves the finished table.
+    bob.click("#resign-button")
+    bob.click("#confirm-yes")
+    expect(root(alice)).to_have_attribute("data-finished", "true")
+    expect(root(bob)).to_have_attribute("data-finished", "true")
+    bob.click("#rematch-button")
+    expect(alice.locator("#rematch")).to_have_attribute("data-state", "offered")
+    alice.goto("/")
+    expect(bob.locator("#rematch")).to_have_attribute("data-state", "gone")
+    expect(bob.locator("#rematch-button")).to_have_count(0)
+
+
+def test_the_challenger_can_cancel_and_the_other_sees_it_go(new_page):
+    alice, bob = new_page(), new_page()
+    sign_up(alice, "cca")
+    sign_up(bob, "ccb")
+    bob.goto("/ladder/")  # any page of the site
+    notices_live(bob)
+    challenge(alice, "ccb")
+    expect(bob.locator(".challenge-notice.received")).to_be_visible()
+    alice.locator(".challenge-notice.sent .challenge-cancel").click()
+    expect(bob.locator(".challenge-notice.received")).to_have_count(0)
+    expect(bob.locator("#site-notices")).to_contain_text("cancelled")
