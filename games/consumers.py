@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import actions, broadcast, liveness, reads
+from games import actions, broadcast, liveness, phrases, reads
 from games.errors import GameError
 from games.sockets import JsonSocket, SessionEnded, session_exists, session_user_is
 from games.workers import in_worker
@@ -102,6 +102,7 @@ class TableConsumer(JsonSocket):
             # before is seen by the first read (``_state``), before any seat view is sent.
             await self._join(broadcast.account_group(self.user.pk))
             await self._join(broadcast.user_group(self.match_id, self.user.pk))
+        await self._join(phrases.group(self.match_id))
         await self.refresh(connecting=True)
         if self.closing or self.gone:
             return
@@ -302,6 +303,8 @@ class TableConsumer(JsonSocket):
             await self.act(actions.resign)
         elif kind == "abort":
             await self.act(actions.abort_match)
+        elif kind == "phrase":
+            await self.phrase(message)
         else:
             await self.send_error("unknown_type")
 
@@ -362,6 +365,36 @@ class TableConsumer(JsonSocket):
             if error.code in ("stale", "timed_out"):
                 await self.refresh()
 
+    async def phrase(self, message: dict) -> None:
+        """``{"type": "phrase", "id": "good_luck"}``: a seated player's quick phrase, sent to
+        every socket of the table as ``{"type": "phrase", "seat", "id"}`` (``games.phrases``).
+
+        Refused, and nothing sent: ``bad_message`` (``id`` not a string), ``login_required``,
+        ``not_seated`` (a spectator), ``bad_phrase`` (not an id of the list),
+        ``phrase_too_soon`` (within ``BASRA_PHRASE_SECONDS`` of the player's last one). No
+        database work: the seat is the socket's own (``self.seat``), the limit one cache call.
+        """
+        phrase_id = message.get("id")
+        if not isinstance(phrase_id, str):
+            await self.send_error("bad_message")
+        elif not self.logged_in:
+            await self.send_error("login_required")
+        elif self.seat is None:
+            await self.send_error("not_seated")
+        elif not phrases.is_phrase(phrase_id):
+            await self.send_error("bad_phrase")
+        elif not await phrases.admit(self.match_id, self.user.pk):
+            await self.send_error("phrase_too_soon")
+        else:
+            await self.channel_layer.group_send(
+                phrases.group(self.match_id),
+                {"type": "table.phrase", "seat": self.seat, "id": phrase_id},
+            )
+
+    async def table_phrase(self, event: dict) -> None:
+        """Group message: a player's quick phrase (:meth:`phrase`), passed on as it is."""
+        await self.send_json({"type": "phrase", "seat": event["seat"], "id": event["id"]})
+
     async def table_state(self, event: dict) -> None:
         """Group message: the state after a change, built for the group it came through
         (``games.broadcast.send_states``: the message as JSON text, with its ``seq``, ``you``
@@ -400,6 +433,7 @@ class TableConsumer(JsonSocket):
         key = getattr(self.scope.get("session"), "session_key", None)
         if key and self.logged_in and event["session"] == broadcast.session_tag(key):
             await self._become_spectator()
+            await self._tell_logged_out()
 
     async def session_recheck(self, event: dict) -> None:
         """Group message (account group): the user's password changed, so their other sessions
@@ -408,7 +442,13 @@ class TableConsumer(JsonSocket):
         self.session_good_until = 0.0
         if self.logged_in and not await in_worker(session_user_is)(self.scope, self.user):
             await self._become_spectator()
+            await self._tell_logged_out()
             await self.refresh(force=True)
+
+    async def _tell_logged_out(self) -> None:
+        """``{"type": "logged_out"}``: this socket's session ended (a logout, maybe in another
+        tab); the page says so and offers to log in again. No hand is in it, and no read."""
+        await self.send_json({"type": "logged_out"})
 
     async def _become_spectator(self) -> None:
         """This socket's session ended: from now on it is an anonymous spectator's.

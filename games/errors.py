@@ -66,6 +66,9 @@ class ErrorCode(StrEnum):
     OPPONENT_RETURNED = "opponent_returned"
     RESIGN_OFFERED = "resign_offered"
     ABORT_NOT_ALLOWED = "abort_not_allowed"
+    # Quick phrases at a table (games/phrases.py; sockets only).
+    BAD_PHRASE = "bad_phrase"
+    PHRASE_TOO_SOON = "phrase_too_soon"
 
 
 #: The message of each code, translated when it is read (``gettext_lazy``).
@@ -122,6 +125,8 @@ MESSAGES = {
     ErrorCode.ABORT_NOT_ALLOWED: _(
         "The match can be aborted only before its first play; resign instead."
     ),
+    ErrorCode.BAD_PHRASE: _("That is not one of the table's phrases: nothing was sent."),
+    ErrorCode.PHRASE_TOO_SOON: _("Wait a few seconds before sending another phrase."),
 }
 
 #: Values some messages name (``%(count)s``).

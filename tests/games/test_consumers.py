@@ -252,8 +252,10 @@ async def test_a_logged_out_socket_cannot_play(make_player, open_socket):
     turn = views["alice"]["round"]["turn"]
     name = ("alice", "bob")[turn]
     cookie = (alice, bob)[turn].cookie
-    # Log out in another tab, through the site's logout form: the open socket remains.
+    # Log out in another tab, through the site's logout form: the open socket remains, and is
+    # told (the page says so and offers to log in again).
     await db(log_out)(cookie)
+    assert await sockets[name].receive_json_from() == {"type": "logged_out"}
     before = await log_size(match.pk)
     view = views[name]
     await sockets[name].send_json_to(
@@ -546,7 +548,8 @@ async def test_a_password_change_elsewhere_ends_the_old_sessions_socket_at_once(
     assert checks.count("alice") == 1 and view_a["type"] == "state"
     view_b = await b.receive_json_from()
     await db(set_password_elsewhere)(alice.user)
-    # The old session ended: at once a spectator's socket, no hand.
+    # The old session ended: the page is told, and at once a spectator's socket, no hand.
+    assert await a.receive_json_from() == {"type": "logged_out"}
     gone = await a.receive_json_from()
     assert gone["type"] == "state" and gone["you"] is None and gone["round"]["hand"] == []
     assert checks.count("alice") == 2
