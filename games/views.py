@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_POST
 
-from games import actions, reads, records
+from games import actions, reads, records, table_page
 from games.errors import GameError
 from games.forms import CreateTableForm, PlayComputerForm
 from games.models import Match, bot_choices, bot_display_name
@@ -356,6 +356,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The live table: the state as this user may see it, then live updates over the socket."""
     match = get_object_or_404(Match, pk=match_id)
     state = reads.table_state(match_id=match.id, user=request.user)
+    extras = table_page.config()
     config = {
         "matchId": match.id,
         "wsPath": f"/ws/table/{match.id}/",
@@ -363,8 +364,10 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         "csrfToken": get_token(request),
         "urls": _url_templates(),
         "state": state,
-        "labels": table_labels(),
+        "labels": table_labels() | table_page.labels(),
+        "talk": extras["talk"],
     }
+    config["urls"]["login"] = extras["login"]
     return render(request, "games/table.html", {"match": match, "config": config})
 
 
