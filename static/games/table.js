@@ -127,6 +127,10 @@
     }
     var actions = el("div", {class: "table-row-actions"});
     var seedBox = null;
+    // A redraw (a state arriving) must not undo what is in the seed box now, typed or pasted.
+    var typed = $("client-seed");
+    if (typed && seated && typed.closest("#seed-form")) seedDraft = typed.value;
+    else if (typed && !seated && typed.closest("#join-form")) joinSeed = typed.value;
     if (seated) {
       actions.appendChild(B.postForm(url("leave"), cfg.csrfToken, L.leave, "secondary"));
       // My client seed, mine to change until the start.
@@ -910,6 +914,8 @@
       if (gap) socket.send({type: "sync"});
     } else if (msg.type === "closed") {
       showClosed(msg.message);
+    } else if (msg.type === "error" && (msg.code === "bad_phrase" || msg.code === "phrase_too_soon")) {
+      showError(msg.message || msg.code);  // about a phrase: the table itself is as it was
     } else if (msg.type === "error") {
       pending = false;
       if (msg.code === "login_required" && cfg.username) loggedOut = true;

@@ -333,8 +333,11 @@ def test_a_phrase_goes_round_a_real_table(new_page, request):
     page.locator("#talk-menu button[data-phrase='hello']").click()
     # The server sends it back to every socket of the table, this one included.
     expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")
-    # The next one within three seconds is refused and nothing is shown.
+    # The page offers no other one for three seconds; sent anyway, the server refuses it.
     expect(page.locator("#talk-menu button[data-phrase='oops']")).to_be_disabled()
+    page.evaluate("Basra.table.socket.send({type: 'phrase', id: 'oops'})")
+    expect(page.locator("#table-error")).to_have_text("Wait a few seconds before sending another phrase.")
+    expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")
 
 
 # --- states that say themselves ----------------------------------------------------------------
