@@ -638,7 +638,7 @@
       conn.replaceChildren(el("strong", {text: L.connLost}), " ",
                            el("span", {text: isSeated() ? L.connLostCards : L.connLostWatch}));
     }
-    root.dataset.connection = socketStatus;
+    root.dataset.connection = lost ? "lost" : socketStatus;
     var session = $("session-banner");
     session.hidden = !loggedOut;
     if (loggedOut) {
