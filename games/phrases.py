@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
@@ -75,8 +76,10 @@ async def admit(match_id: int, user_id: int) -> bool:
     """Whether user ``user_id`` may send a phrase at table ``match_id`` now; if so, the next
     one waits ``BASRA_PHRASE_SECONDS`` (seconds, rounded up to a whole second: the cache's
     unit). One atomic ``add`` in the cache (Redis ``SET NX EX`` when it is shared); ``0``
-    turns the limit off."""
+    turns the limit off. In a thread of its own (not Channels' one shared sync thread, which
+    ``cache.aadd`` would use: the sockets keep off it, ``games.sockets.JsonSocket``)."""
     seconds = settings.BASRA_PHRASE_SECONDS
     if seconds <= 0:
         return True
-    return await cache.aadd(_key(match_id, user_id), 1, timeout=math.ceil(seconds))
+    add = sync_to_async(cache.add, thread_sensitive=False)
+    return await add(_key(match_id, user_id), 1, timeout=math.ceil(seconds))
