@@ -103,6 +103,8 @@
    * Web Animations API), then removed; then() runs when it has landed. */
   function fly(code, labels, from, path, options) {
     var ghost = B.cardNode(code, labels, {size: "small", extraClass: "fly-card"});
+    var root = document.getElementById("table");
+    if (root) root.dataset.lastFlight = code;  // for the browser tests: what moved last
     ghost.setAttribute("aria-hidden", "true");
     ghost.removeAttribute("role");
     document.body.appendChild(ghost);

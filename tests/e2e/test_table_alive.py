@@ -198,13 +198,13 @@ def test_a_play_flies_to_the_floor_and_a_basra_is_celebrated(new_page, request):
     fake.state["round"]["turn"] = 1
     fake.push(opponent_played("9C"))
     # The card is on its way to the floor (a copy over the page), then lands.
-    expect(page.locator(".fly-card[data-card='9C']")).to_have_count(1)
+    expect(root(page)).to_have_attribute("data-last-flight", "9C")
     expect(page.locator(".fly-card")).to_have_count(0)
     expect(page.locator("#floor .card[data-card='9C']")).to_be_visible()
     assert root(page).get_attribute("data-last-sound") in ("play", "turn")
     # A basra: the capture sweeps to omar's seat, and the table says "Basra!".
     fake.push(opponent_played("8D", taken=["8H"], basra="basra"))
-    expect(page.locator(".fly-card[data-card='8H']")).to_have_count(1)
+    expect(root(page)).to_have_attribute("data-last-flight", "8H")  # the taken card, last
     celebration = page.locator("#celebration")
     expect(celebration).to_be_visible()
     expect(celebration).to_have_attribute("data-kind", "basra")
@@ -225,6 +225,7 @@ def test_reduced_motion_moves_nothing_but_still_celebrates(new_page, request):
     expect(celebration).to_be_visible()
     expect(celebration).to_have_class(re.compile(r"\bstill\b"))
     assert page.locator(".fly-card").count() == 0
+    assert root(page).get_attribute("data-last-flight") is None
     assert celebration.evaluate("n => getComputedStyle(n).animationName") == "none"
 
 

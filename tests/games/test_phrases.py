@@ -111,3 +111,13 @@ def test_every_phrase_is_translated_to_arabic():
     assert list(texts) == list(phrases.PHRASES)
     assert all(texts[key] != english[key] for key in texts)
     assert phrases.is_phrase("fire") and not phrases.is_phrase("hello!") and not phrases.is_phrase(1)
+
+
+def test_the_table_pages_new_labels_are_in_arabic():
+    from games import table_page
+
+    with translation.override("en"):
+        english = table_page.labels()
+    with translation.override("ar"):
+        arabic = table_page.labels()
+    assert all(arabic[key] != english[key] for key in english), arabic
