@@ -324,6 +324,7 @@ def test_quick_phrases_in_arabic(new_page, request):
     expect(bubble).to_be_visible()
     assert bubble.inner_text() != "Good game!"
     assert re.search("[\u0600-\u06FF]", bubble.inner_text())
+    screenshot(page, "phrases-arabic")
 
 
 def test_a_phrase_goes_round_a_real_table(new_page, request):
