@@ -871,11 +871,36 @@
         B.fx.sound(play.taken && play.taken.length ? "capture" : "play");
       }
     }
+    if (!fresh && old && state.prev_seq === old.seq) lastOfRound(old);
     var wasMine = !!old && old.you === state.you && turnWasMine(old);
     if (isMyTurn() && !wasMine && old) {
       // After the card's own sound, when a play made it my turn.
       window.setTimeout(function () { B.fx.sound("turn"); }, fresh ? 450 : 0);
       B.fx.notifyTurn(L.yourTurn, B.fmt(L.tableNumber, {id: cfg.matchId}), "basra-turn-" + cfg.matchId);
+    }
+  }
+
+  /** The round's last play is not in the new state (it shows the next round dealt), but a
+   * basra made by it is: the round's result counts one more than the state before. */
+  function lastOfRound(old) {
+    var results = state.round_results || [];
+    var result = results[results.length - 1];
+    if (!result || !old.round || old.round.number !== result.number ||
+        (old.round_results || []).length !== results.length - 1) return;
+    var rules = state.match.rules;
+    var made = null;
+    [0, 1].forEach(function (side) {
+      if (rules.jack_basra_points && result.jack_basras[side] / rules.jack_basra_points > old.round.jack_basras[side]) {
+        made = {kind: "jack_basra", side: side};
+      } else if (rules.basra_points && result.basras[side] / rules.basra_points > old.round.basras[side]) {
+        made = {kind: "basra", side: side};
+      }
+    });
+    if (made) {
+      B.fx.celebrate(made.kind, made.kind === "jack_basra" ? L.jackBasra : L.basra, sideNames(made.side));
+      B.fx.sound("basra");
+    } else {
+      B.fx.sound("capture");
     }
   }
 

@@ -217,6 +217,23 @@ def test_a_play_flies_to_the_floor_and_a_basra_is_celebrated(new_page, request):
     expect(celebration).to_contain_text("Jack basra!")
 
 
+def test_a_basra_on_the_last_play_of_a_round_is_celebrated(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+
+    def next_round(state):
+        # omar's last card swept the floor: the state shows round 2 dealt, and round 1's
+        # result counts one basra more for his side than the state before.
+        state["round"].update({"number": 2, "dealer": 0, "turn": 1, "floor": ["2S", "9C", "QD", "6H"],
+                               "hand": ["3C", "JD", "10S", "5H"], "last_play": None})
+        state["round_results"] = [dict(RESULT, basras=[0, 10])]
+    fake.push(next_round)
+    celebration = page.locator("#celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration).to_have_attribute("data-kind", "basra")
+    expect(celebration).to_contain_text("omar")
+
+
 def test_reduced_motion_moves_nothing_but_still_celebrates(new_page, request):
     fake = open_table(new_page, request, reduced_motion="reduce")
     page = fake.page
