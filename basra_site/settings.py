@@ -19,6 +19,10 @@ Environment variables:
                     time is given back to every table (default 5).
     BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
                     before it plays (default "0.6,1.5").
+    BASRA_ROUND_PAUSE_SECONDS   seconds after a round ends before the next round's first play
+                    has its clock start, to read the score (default 5).
+    BASRA_PHRASE_SECONDS        seconds between two quick phrases of one player at a table
+                    (default 3).
     BASRA_SESSION_RECHECK_SECONDS  seconds a table socket trusts its session check (default 10).
     BASRA_SOCKET_BURST, BASRA_SOCKET_RATE  per-socket rate limit: a burst of frames (default 8),
                     then frames a second (default 4); frames over it get ``rate_limited``.
@@ -270,6 +274,11 @@ BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", 
 # A clock tick that finds its previous one longer ago than this treats the gap as an outage: the
 # time is given back to every table (games/clock.py), so a restart makes nobody absent.
 BASRA_CLOCK_OUTAGE_SECONDS = float(os.environ.get("BASRA_CLOCK_OUTAGE_SECONDS", "5"))
+# Seconds after a round's last play before the next round's first play has its clock start
+# (games/actions/play.py, apply_play): time to read the round's score.
+BASRA_ROUND_PAUSE_SECONDS = max(0.0, float(os.environ.get("BASRA_ROUND_PAUSE_SECONDS", "5")))
+# Seconds a seated player waits between two quick phrases at a table (games/phrases.py).
+BASRA_PHRASE_SECONDS = max(0.0, float(os.environ.get("BASRA_PHRASE_SECONDS", "3")))
 BASRA_BOT_DELAY_SECONDS = tuple(
     float(part) for part in os.environ.get("BASRA_BOT_DELAY_SECONDS", "0.6,1.5").split(",")
 )

@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import actions, broadcast, liveness, lobby, reads, watching
+from games import actions, broadcast, liveness, lobby, phrases, reads, watching
 from games.errors import GameError
 from games.sockets import JsonSocket, SessionEnded, session_exists, session_user_is
 from games.table_beats import table_beats
@@ -421,6 +421,8 @@ class TableConsumer(JsonSocket):
             await self.act(actions.abort_match)
         elif kind == "rematch":
             await self.rematch(message)
+        elif kind == "phrase":
+            await self.phrase(message)
         else:
             await self.send_error("unknown_type")
 
@@ -480,6 +482,36 @@ class TableConsumer(JsonSocket):
             await self.send_error(error.code, error.message)
             if error.code in ("stale", "timed_out"):
                 await self.refresh()
+
+    async def phrase(self, message: dict) -> None:
+        """``{"type": "phrase", "id": "good_luck"}``: a seated player's quick phrase, sent to
+        every socket of the table as ``{"type": "phrase", "seat", "id"}`` (``games.phrases``).
+
+        Refused, and nothing sent: ``bad_message`` (``id`` not a string), ``login_required``,
+        ``not_seated`` (a spectator), ``bad_phrase`` (not an id of the list),
+        ``phrase_too_soon`` (within ``BASRA_PHRASE_SECONDS`` of the player's last one). No
+        database work: the seat is the socket's own (``self.seat``), the limit one cache call.
+        """
+        phrase_id = message.get("id")
+        if not isinstance(phrase_id, str):
+            await self.send_error("bad_message")
+        elif not self.logged_in:
+            await self.send_error("login_required")
+        elif self.seat is None:
+            await self.send_error("not_seated")
+        elif not phrases.is_phrase(phrase_id):
+            await self.send_error("bad_phrase")
+        elif not await phrases.admit(self.match_id, self.user.pk):
+            await self.send_error("phrase_too_soon")
+        else:
+            await self.channel_layer.group_send(
+                broadcast.table_group(self.match_id),
+                {"type": "table.phrase", "seat": self.seat, "id": phrase_id},
+            )
+
+    async def table_phrase(self, event: dict) -> None:
+        """Group message: a player's quick phrase (:meth:`phrase`), passed on as it is."""
+        await self.send_json({"type": "phrase", "seat": event["seat"], "id": event["id"]})
 
     async def rematch(self, message: dict) -> None:
         """``{"type": "rematch", "client_seed"?}``: ask for (or accept) a rematch of the finished
@@ -558,6 +590,7 @@ class TableConsumer(JsonSocket):
         key = getattr(self.scope.get("session"), "session_key", None)
         if key and self.logged_in and event["session"] == broadcast.session_tag(key):
             await self._become_spectator()
+            await self._tell_logged_out()
 
     async def session_recheck(self, event: dict) -> None:
         """Group message (account group): the user's password changed, so their other sessions
@@ -566,7 +599,13 @@ class TableConsumer(JsonSocket):
         self.session_good_until = 0.0
         if self.logged_in and not await in_worker(session_user_is)(self.scope, self.user):
             await self._become_spectator()
+            await self._tell_logged_out()
             await self.refresh(force=True)
+
+    async def _tell_logged_out(self) -> None:
+        """``{"type": "logged_out"}``: this socket's session ended (a logout, maybe in another
+        tab); the page says so and offers to log in again. No hand is in it, and no read."""
+        await self.send_json({"type": "logged_out"})
 
     async def _become_spectator(self) -> None:
         """This socket's session ended: from now on it is an anonymous spectator's.
@@ -574,7 +613,7 @@ class TableConsumer(JsonSocket):
         The seat's last seen-update (its grace before "absent" counts from the logout, as from
         a closed socket's), out of the user's account group (it stays in the table's): the next
         state it sends on is the spectators' view, and a ``play``, ``claim`` or ``resign`` is answered with
-        ``login_required``. Nothing is sent now: the page keeps what it shows until that state.
+        ``login_required``. A seat's socket now counts as a spectator's (``Watcher`` row).
         """
         user, seat = self.user, self.seat
         # First, before any wait: a seat view already on its way is dropped from now on
@@ -583,6 +622,7 @@ class TableConsumer(JsonSocket):
         await self._leave(broadcast.account_group(user.pk))
         if seat is not None:
             await in_worker(actions.player_seen)(match_id=self.match_id, user=user)
+            await self._set_watching(True)
 
     async def _close(self, code: int) -> None:
         self.closing = True

@@ -89,6 +89,9 @@ class ErrorCode(StrEnum):
     CHALLENGE_PENDING = "challenge_pending"
     REMATCH_NOT_OVER = "rematch_not_over"
     REMATCH_GONE = "rematch_gone"
+    # Quick phrases at a table (games/phrases.py; sockets only).
+    BAD_PHRASE = "bad_phrase"
+    PHRASE_TOO_SOON = "phrase_too_soon"
 
 
 #: The message of each code, translated when it is read (``gettext_lazy``).
@@ -179,6 +182,8 @@ MESSAGES = {
     ),
     ErrorCode.REMATCH_NOT_OVER: _("A rematch can be asked for only once the match is over."),
     ErrorCode.REMATCH_GONE: _("No rematch: a player has left the table."),
+    ErrorCode.BAD_PHRASE: _("That is not one of the table's phrases: nothing was sent."),
+    ErrorCode.PHRASE_TOO_SOON: _("Wait a few seconds before sending another phrase."),
 }
 
 def _analyses_per_user() -> dict[str, int]:

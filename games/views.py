@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import actions, errors, reads, records
+from games import actions, errors, reads, records, table_page
 from games import lobby as lobby_reads
 from games.errors import GameError
 from games.forms import CreateTableForm, PlayComputerForm
@@ -377,6 +377,7 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
     urls = _url_templates()
     if invite is not None:
         urls["join"] += "?" + urlencode({"invite": invite})
+    extras = table_page.config()
     config = {
         "matchId": match.id,
         "wsPath": f"/ws/table/{match.id}/",
@@ -384,8 +385,10 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "csrfToken": get_token(request),
         "urls": urls,
         "state": state,
-        "labels": table_labels() | rematch_labels(),
+        "labels": table_labels() | rematch_labels() | table_page.labels(),
+        "talk": extras["talk"],
     }
+    config["urls"]["login"] = extras["login"]
     invite_link = None
     if match.private and match.status == Match.Status.OPEN and state["you"] is not None:
         invite_link = request.build_absolute_uri(

@@ -172,19 +172,24 @@ class Change:
         self.needs_lock()
         self.match.seating_token = uuid.uuid4()
 
-    def set_deadline(self) -> None:
+    def set_deadline(self, pause: float = 0.0) -> None:
         """``match.deadline``: when the seat to move runs out (a person) or plays (the computer,
-        after :func:`bot_delay`); ``None`` when no clock runs (not playing, no time per play)."""
+        after :func:`bot_delay`); ``None`` when no clock runs (not playing, no time per play).
+
+        :param pause: seconds before that wait begins (the first play of a new round: time to
+            read the last round's score, ``BASRA_ROUND_PAUSE_SECONDS``).
+        """
         match = self.match
         match.deadline = None
         if match.status != Match.Status.PLAYING or self.live.over or self.live.round is None:
             return
         turn = self.live.round.turn
         mover = next((s for s in self.seats if s.seat == turn), None)
+        start = self.now + timedelta(seconds=pause) if pause else self.now
         if mover is not None and mover.bot:
-            match.deadline = self.now + bot_delay()
+            match.deadline = start + bot_delay()
         elif match.move_seconds:
-            match.deadline = self.now + timedelta(seconds=match.move_seconds)
+            match.deadline = start + timedelta(seconds=match.move_seconds)
 
     def write(self) -> None:
         """Write the events appended since the last write and the row.

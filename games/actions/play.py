@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import engine, reads
@@ -27,7 +28,8 @@ BOT_TIME_LIMIT = 0.5
 
 def apply_play(change: Change, seat: int, card: engine.Card, extra: dict | None = None) -> None:
     """Play ``card`` for ``seat``: the ``play`` event, and after the last play of a round
-    ``round_end`` then the match's end or the next ``deal``; the new deadline.
+    ``round_end`` then the match's end or the next ``deal``; the new deadline (after a new
+    deal, ``BASRA_ROUND_PAUSE_SECONDS`` later than usual).
 
     :param extra: more payload for the ``play`` event (``timeout``, ``bot``).
     :raises GameError: the engine's refusal (``not_your_turn``, ``card_not_in_hand``, …).
@@ -59,6 +61,10 @@ def apply_play(change: Change, seat: int, card: engine.Card, extra: dict | None 
             finish(change, live.winner, Match.Result.TARGET)
             return
         seating.deal(change)
+        # The next round's first play: its clock starts after a pause, so that the score of
+        # the round just ended can be read (the computer waits too).
+        change.set_deadline(pause=settings.BASRA_ROUND_PAUSE_SECONDS)
+        return
     change.set_deadline()
 
 

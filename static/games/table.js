@@ -160,6 +160,10 @@
     })) : null;
     var actions = el("div", {class: "table-row-actions"});
     var seedBox = null;
+    // A redraw (a state arriving) must not undo what is in the seed box now, typed or pasted.
+    var typed = $("client-seed");
+    if (typed && seated && typed.closest("#seed-form")) seedDraft = typed.value;
+    else if (typed && !seated && typed.closest("#join-form")) joinSeed = typed.value;
     if (seated) {
       actions.appendChild(B.postForm(url("leave"), cfg.csrfToken, L.leave, "secondary"));
       // My client seed, mine to change until the start.
@@ -360,7 +364,8 @@
     banner.textContent = text;
     banner.classList.toggle("mine", mine);
     banner.hidden = text === "";
-    document.title = (mine ? "\u25CF " : "") + baseTitle;
+    // A tab in the background says whose turn it is in its title (browsers show it on the tab).
+    document.title = mine ? "\u25CF " + L.yourTurn + " \u00B7 " + baseTitle : baseTitle;
   }
 
   function seatBox(seat) {
@@ -414,6 +419,7 @@
       : [el("p", {class: "empty-note", text: L.floorEmpty})]);
     $("stock-info").textContent = B.fmt(L.stock, {count: r.stock_size});
     renderLastPlay(r.last_play);
+    B.talk.decorate();
   }
 
   function renderLastPlay(play) {
@@ -508,6 +514,7 @@
       breakdownOpen = true;
     }
     shownRounds = results.length;
+    renderRoundSummary(results);
     if (!breakdownOpen || !results.length) { box.hidden = true; box.replaceChildren(); }
     else {
       var last = results[results.length - 1];
@@ -517,8 +524,12 @@
         leftoverNote(last.leftover),
       ];
       if (!state.result) {
-        children.push(el("button", {type: "button", class: "button", id: "breakdown-close", text: L["continue"],
-          on: {click: function () { breakdownOpen = false; renderBreakdown(); }}}));
+        children.push(el("div", {class: "table-row-actions"}, [
+          el("button", {type: "button", class: "button", id: "breakdown-close", text: L["continue"],
+            on: {click: function () { breakdownOpen = false; renderBreakdown(); }}}),
+          results.length > 1 ? el("button", {type: "button", class: "button secondary", id: "breakdown-all",
+            text: L.allRounds, on: {click: openHistory}}) : null,
+        ]));
       }
       // replaceChildren would write a null (no leftover cards) as the text "null".
       box.replaceChildren.apply(box, children.filter(Boolean));
@@ -526,6 +537,8 @@
     }
     var history = $("history");
     history.hidden = results.length === 0;
+    // Every round's score, one tap away from anywhere on the page (the tools' "Scores").
+    $("rounds-button").hidden = results.length === 0;
     var body = results.map(function (res, i) {
       var totals = cumulativeTotals(i);
       return el("tr", {}, [
@@ -534,11 +547,34 @@
         el("td", {text: res.total[1] + " (" + totals[1] + ")"}),
       ]);
     });
-    $("history-body").replaceChildren(el("table", {class: "score-table"}, [
-      el("thead", {}, [el("tr", {}, [el("td"), el("th", {scope: "col", text: sideNames(0)}),
-                                     el("th", {scope: "col", text: sideNames(1)})])]),
-      el("tbody", {}, body),
-    ]));
+    var historyTable = function (rows) {
+      return el("table", {class: "score-table"}, [
+        el("thead", {}, [el("tr", {}, [el("td"), el("th", {scope: "col", text: sideNames(0)}),
+                                       el("th", {scope: "col", text: sideNames(1)})])]),
+        el("tbody", {}, rows),
+      ]);
+    };
+    $("history-body").replaceChildren(historyTable(body));
+    $("history-dialog-body").replaceChildren(historyTable(body.map(function (row) { return row.cloneNode(true); })));
+  }
+
+  /** One line above the table while the last round's score is open: the round's points, and
+   * a link down to the whole breakdown (under the hand, so that the new hand stays in sight). */
+  function renderRoundSummary(results) {
+    var line = $("round-summary");
+    var show = breakdownOpen && results.length > 0 && !state.result;
+    line.hidden = !show;
+    if (!show) { line.replaceChildren(); return; }
+    var last = results[results.length - 1];
+    line.replaceChildren(
+      el("span", {text: B.fmt(L.roundPoints, {number: last.number}) + " "}),
+      el("bdi", {text: sideNames(0)}), " +" + last.total[0] + " \u00B7 ",
+      el("bdi", {text: sideNames(1)}), " +" + last.total[1] + " ",
+      el("a", {href: "#breakdown", id: "round-summary-link", text: L.seeScore,
+               on: {click: function (event) {
+                 event.preventDefault();
+                 $("breakdown").scrollIntoView({behavior: B.fx.reducedMotion() ? "auto" : "smooth", block: "nearest"});
+               }}}));
   }
 
   /** Why the match ended early, naming the winner or the loser as the reader needs (null when
@@ -608,13 +644,52 @@
     renderTurn();
     renderBoard();
     renderHand();
+    B.talk.update(isSeated(), live);
     renderBreakdown();
     renderResult();
     renderFair();
     noteTimeout();
     renderNotices();
     renderActions();
+    renderBanners();
     tick();
+  }
+
+  function openHistory() {
+    var dialog = $("history-dialog");
+    if (!dialog.open) dialog.showModal();
+  }
+
+  var loggedOut = false;  // this tab's session ended (a logout here or in another tab)
+
+  /** The states a reader must not have to guess: the connection lost (over the table, saying
+   * why the cards do not answer), this tab logged out, and watching rather than playing. */
+  function renderBanners() {
+    var conn = $("conn-banner");
+    var lost = socketStatus === "reconnecting" && !(state && state.result);
+    conn.hidden = !lost;
+    if (lost) {
+      conn.replaceChildren(el("strong", {text: L.connLost}), " ",
+                           el("span", {text: isSeated() ? L.connLostCards : L.connLostWatch}));
+    }
+    root.dataset.connection = lost ? "lost" : socketStatus;
+    var session = $("session-banner");
+    session.hidden = !loggedOut;
+    if (loggedOut) {
+      session.replaceChildren(el("span", {text: L.loggedOut + " "}),
+                              el("a", {class: "button primary", id: "login-link", href: loginUrl(), text: L.logIn}));
+    }
+    var watching = $("watching-banner");
+    var watcher = !!state && !isSeated() && state.match.status !== "open" && !loggedOut;
+    watching.hidden = !watcher;
+    if (watcher) {
+      watching.replaceChildren.apply(watching, [el("span", {text: L.spectating})].concat(
+        cfg.username ? [] : [" ", el("a", {id: "login-link", href: loginUrl(), text: L.logInToPlay})]));
+    }
+  }
+
+  function loginUrl() {
+    return cfg.urls.login + "?next=" + encodeURIComponent(window.location.pathname);
   }
 
   /** The connection chip: "Finished" once the match is over (nothing live is left to show),
@@ -642,6 +717,11 @@
     var r = state && state.round;
     var botTurn = r && r.turn !== null && isBot(r.turn);
     var text = "";
+    if (left !== null && r && !r.over && !botTurn && state.move_seconds) {
+      // After a round ends the first play's clock starts a little later (the pause to read the
+      // score, docs/protocol.md "The pause between rounds"): it stands at the full time till then.
+      left = Math.min(left, state.move_seconds * 1000);
+    }
     if (left !== null && r && !r.over) {
       text = botTurn ? L.thinking : B.fmt(L.secondsLeft, {seconds: Math.max(0, Math.ceil(left / 1000))});
     }
@@ -806,9 +886,75 @@
 
   var opening = false;  // the socket just opened and no state came through it yet
 
+  /** What the new state brings that a person should see or hear happen: the card played
+   * (moving), a basra (celebrated), a capture, their turn coming (a sound, and in a background
+   * tab a notification). */
+  function liven(before, old) {
+    var r = state.round;
+    var play = r && r.last_play;
+    var oldPlay = old && old.round && old.round.last_play;
+    var newRound = old && old.round && r && old.round.number !== r.number;
+    var fresh = old && old.seq !== state.seq && play &&
+                (!oldPlay || newRound || JSON.stringify(oldPlay) !== JSON.stringify(play));
+    if (fresh) {
+      B.fx.animatePlay(before, play, isSeated() ? state.you : null, L);
+      if (play.basra) {
+        B.fx.celebrate(play.basra, play.basra === "jack_basra" ? L.jackBasra : L.basra, seatName(play.seat));
+        B.fx.sound("basra");
+      } else {
+        B.fx.sound(play.taken && play.taken.length ? "capture" : "play");
+      }
+    }
+    if (!fresh && old && state.prev_seq === old.seq) lastOfRound(old);
+    var wasMine = !!old && old.you === state.you && turnWasMine(old);
+    if (isMyTurn() && !wasMine && old) {
+      // After the card's own sound, when a play made it my turn.
+      window.setTimeout(function () { B.fx.sound("turn"); }, fresh ? 450 : 0);
+      B.fx.notifyTurn(L.yourTurn, B.fmt(L.tableNumber, {id: cfg.matchId}), "basra-turn-" + cfg.matchId);
+    }
+  }
+
+  /** The round's last play is not in the new state (it shows the next round dealt), but a
+   * basra made by it is: the round's result counts one more than the state before. */
+  function lastOfRound(old) {
+    var results = state.round_results || [];
+    var result = results[results.length - 1];
+    if (!result || !old.round || old.round.number !== result.number ||
+        (old.round_results || []).length !== results.length - 1) return;
+    var rules = state.match.rules;
+    var made = null;
+    [0, 1].forEach(function (side) {
+      if (rules.jack_basra_points && result.jack_basras[side] / rules.jack_basra_points > old.round.jack_basras[side]) {
+        made = {kind: "jack_basra", side: side};
+      } else if (rules.basra_points && result.basras[side] / rules.basra_points > old.round.basras[side]) {
+        made = {kind: "basra", side: side};
+      }
+    });
+    if (made) {
+      B.fx.celebrate(made.kind, made.kind === "jack_basra" ? L.jackBasra : L.basra, sideNames(made.side));
+      B.fx.sound("basra");
+    } else {
+      B.fx.sound("capture");
+    }
+  }
+
+  function turnWasMine(old) {
+    var r = old.round;
+    return !!(r && !r.over && !old.result && old.you !== null && r.turn === old.you);
+  }
+
   function onMessage(msg) {
     // Other scripts of the page (static/games/rematch.js) see every message too.
     if (B.table) B.table.listeners.forEach(function (listener) { listener(msg); });
+    if (msg.type === "phrase") {
+      B.talk.receive(msg);
+      return;
+    }
+    if (msg.type === "logged_out") {
+      loggedOut = true;
+      if (state) render();
+      return;
+    }
     if (msg.type === "state") {
       if (state !== null && msg.seq < state.seq) return;  // an older state arriving late
       // One change may add several events, so seq can jump; prev_seq (null in a snapshot) is
@@ -816,12 +962,16 @@
       // was missed: this state is complete, but ask for the current one in case it was overtaken.
       var gap = state !== null && msg.prev_seq !== null && msg.prev_seq !== undefined &&
                 msg.prev_seq !== state.seq;
+      var old = state;
+      var before = B.fx.snapshot();
       state = msg;
       firstState = opening;
       opening = false;
       noteServerTime(msg);
       pending = false;
+      if (isSeated()) loggedOut = false;
       render();
+      liven(before, old);
       if (gap) socket.send({type: "sync"});
     } else if (msg.type === "closed") {
       showClosed(msg.message);
@@ -833,10 +983,15 @@
     } else if (msg.type === "error" && /^watch_/.test(msg.code)) {
       // Not seated, and this table does not let this viewer watch: the server closes the socket.
       showClosed(msg.message);
+    } else if (msg.type === "error" && (msg.code === "bad_phrase" || msg.code === "phrase_too_soon")) {
+      showError(msg.message || msg.code);  // about a phrase: the table itself is as it was
     } else if (msg.type === "error") {
       pending = false;
-      if (state) renderHand();
-      showError(msg.message || msg.code);
+      if (msg.code === "login_required" && cfg.username) loggedOut = true;
+      if (state) { renderHand(); renderBanners(); }
+      // "stale": another tab (or a double click) played first; the fresh state that follows
+      // is the whole answer, nothing went wrong.
+      if (msg.code !== "stale") showError(msg.message || msg.code);
       // After "stale" and "timed_out" the server sends the fresh state by itself.
       if (msg.code !== "stale" && msg.code !== "timed_out") socket.send({type: "sync"});
     }
@@ -855,6 +1010,10 @@
     confirmThen(L.abortConfirm, L.abortYes, "abort");
   });
   window.setInterval(function () { if (state) tick(); }, 250);
+  $("rounds-button").addEventListener("click", openHistory);
+  B.fx.toggleButton($("sound-button"), "sound");
+  B.fx.toggleButton($("phrases-mute-button"), "phrases", function (on) { if (!on) B.talk.mutedNow(); });
+  B.fx.notifyButton($("notify-button"));
 
   state = cfg.state;
   noteServerTime(state);
@@ -868,7 +1027,8 @@
       if (status === "closed" && root.dataset.status !== "closed") showClosed(null);
       live = status === "live";
       if (!live) pending = false;
-      if (state) { renderHand(); renderActions(); renderNotices(); }
+      if (state) { renderHand(); renderActions(); renderNotices(); renderBanners(); }
+      B.talk.update(!!state && isSeated(), live);
     },
   });
   // Leaving a running match through the site's own links asks first (the seat is not given up:
@@ -882,6 +1042,7 @@
     if (!window.confirm(L.leaveConfirm)) event.preventDefault();
   });
 
+  B.talk.init(cfg.talk, L, function (message) { return socket.send(message); });
   // For the browser tests and for debugging from the console.
   B.table = {socket: socket, state: function () { return state; }, listeners: []};
 })();

@@ -1,0 +1,424 @@
+"""The live table as players expect it (issue 10): the round's end, a table that moves and
+sounds, quick phrases, and states that say themselves (connection lost, logged out, watching).
+
+Most tests drive a real table page (signed up, table created through the lobby) whose socket is
+answered by the test (``FakeTable``, Playwright's ``route_web_socket``), so that each state is
+there at once; the states follow docs/protocol.md. The last test talks to the real server.
+"""
+
+import copy
+import json
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_computer import play_the_computer
+from tests.e2e.test_table import PHONE, create_table, root, screenshot, sign_up
+from tests.e2e.test_table_notices import seat
+
+pytestmark = pytest.mark.e2e
+
+NOW = "2026-11-29T12:30:36.100000+00:00"
+
+#: A 2-player match, round 1, seen from seat 0 (alice), whose turn it is.
+PLAYING = {
+    "type": "state", "seq": 100, "prev_seq": None,
+    "match": {"id": 1, "status": "playing", "players": 2, "rated": False,
+              "rules": {"players": 2, "target": 101, "majority_points": 30, "basra_points": 10,
+                        "jack_basra_points": 20, "card_points": False, "seven_diamonds": "wild"},
+              "shuffle": None},
+    "seats": [seat(0, "alice"), seat(1, "omar")],
+    "you": 0,
+    "round": {"number": 1, "dealer": 1, "turn": 0, "floor": ["10D", "8H", "4H"],
+              "hand": ["4D", "7S", "AC", "KH"], "hand_sizes": [4, 4], "stock_size": 36,
+              "pile_sizes": [0, 0], "basras": [0, 0], "jack_basras": [0, 0],
+              "last_play": None, "over": False},
+    "scores": [0, 0], "target": 101, "round_results": [], "result": None,
+    "move_seconds": None, "deadline": None, "now": NOW, "client_seed": None,
+}
+
+RESULT = {"number": 1, "cards": [30, 22], "majority": [30, 0], "basras": [10, 20],
+          "jack_basras": [0, 0], "card_points": [0, 0], "total": [40, 20],
+          "leftover": {"side": 0, "cards": ["5C"]}}
+
+
+class FakeTable:
+    """The server's part of the table socket: answers ``sync`` with ``self.state``; with
+    ``refuse`` set, closes every socket the page opens (the server is unreachable)."""
+
+    def __init__(self, page: Page, state: dict):
+        self.page = page
+        self.state = copy.deepcopy(state)
+        self.sent: list[dict] = []
+        self.sockets = []
+        self.refuse = False
+        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
+
+    def _route(self, ws) -> None:
+        if self.refuse:
+            ws.close()
+            return
+        self.sockets.append(ws)
+
+        def from_page(message):
+            data = json.loads(message)
+            self.sent.append(data)
+            if data.get("type") == "sync":
+                ws.send(json.dumps(self.state))
+
+        ws.on_message(from_page)
+
+    def wait_sent(self, predicate) -> dict:
+        for _ in range(100):
+            for message in self.sent:
+                if predicate(message):
+                    return message
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"the page never sent it: {self.sent}")
+
+    def send(self, message: dict) -> None:
+        self.sockets[-1].send(json.dumps(message))
+
+    def push(self, change) -> dict:
+        """Change a copy of the state with ``change(state)``, send it, wait until it is drawn."""
+        state = copy.deepcopy(self.state)
+        change(state)
+        state["prev_seq"] = self.state["seq"]
+        state["seq"] = self.state["seq"] + 1
+        self.state = state
+        self.send(state)
+        expect(root(self.page)).to_have_attribute("data-seq", str(state["seq"]))
+        return state
+
+
+def open_table(new_page, request, state=PLAYING, **context) -> FakeTable:
+    page = new_page(**context)
+    fake = FakeTable(page, state)
+    sign_up(page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
+    create_table(page, players=2, target=11)
+    expect(root(page)).to_have_attribute("data-seq", str(state["seq"]))
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    return fake
+
+
+def opponent_played(card, taken=(), basra=None, turn=0):
+    def change(state):
+        r = state["round"]
+        r["last_play"] = {"seat": 1, "card": card, "taken": list(taken), "basra": basra,
+                          "timeout": False, "bot": None}
+        r["floor"] = [c for c in r["floor"] if c not in taken] + ([] if taken else [card])
+        r["hand_sizes"][1] -= 1
+        r["turn"] = turn
+    return change
+
+
+def assert_cards_in_sight(page: Page) -> None:
+    """Every card of the hand lies inside the viewport and nothing covers its middle."""
+    cards = page.locator("#hand button.card")
+    assert cards.count() == 4
+    report = cards.evaluate_all("""bs => bs.map(b => {
+        const r = b.getBoundingClientRect();
+        const x = r.left + r.width / 2, y = r.top + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        return {card: b.dataset.card, inside: r.top >= 0 && r.left >= 0 &&
+                r.bottom <= innerHeight && r.right <= innerWidth,
+                uncovered: !!hit && b.contains(hit)};
+    })""")
+    assert all(c["inside"] and c["uncovered"] for c in report), report
+
+
+# --- the round's end ---------------------------------------------------------------------------
+
+
+def four_players(state: dict) -> dict:
+    state = copy.deepcopy(state)
+    state["match"]["players"] = state["match"]["rules"]["players"] = 4
+    state["seats"] = [seat(0, "alice"), seat(1, "omar"), seat(2, "dina"), seat(3, "rana")]
+    state["round"]["hand_sizes"] = [4, 4, 4, 4]
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_round_score_leaves_the_new_hand_in_sight_on_a_phone(new_page, request, players):
+    state = PLAYING if players == 2 else four_players(PLAYING)
+    fake = open_table(new_page, request, state=state, **PHONE)
+    page = fake.page
+
+    def next_round(state):
+        state["round"].update({"number": 2, "dealer": 0, "turn": 1, "floor": ["2S", "9C", "QD", "6H"],
+                               "hand": ["3C", "JD", "10S", "5H"], "hand_sizes": [4] * players,
+                               "stock_size": 36, "pile_sizes": [0, 0], "basras": [0, 0],
+                               "last_play": None})
+        state["round_results"] = [RESULT]
+        state["scores"] = [40, 20]
+    fake.push(next_round)
+    breakdown = page.locator("#breakdown")
+    expect(breakdown).to_be_visible()
+    expect(breakdown.locator("tr[data-row='total']")).to_contain_text("40")
+    page.evaluate("window.scrollTo(0, 0)")
+    summary = page.locator("#round-summary")
+    names = ("alice", "omar") if players == 2 else ("alice & dina", "omar & rana")
+    expect(summary).to_contain_text(f"Round 1: {names[0]} +40 \u00B7 {names[1]} +20")
+    assert_cards_in_sight(page)
+    assert summary.bounding_box()["y"] + summary.bounding_box()["height"] <= 844
+    screenshot(page, f"round-end-phone-{players}")
+    # Closed, every round's score is still one tap away.
+    page.click("#breakdown-close")
+    expect(breakdown).to_be_hidden()
+    expect(summary).to_be_hidden()
+    page.click("#rounds-button")
+    dialog = page.locator("#history-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("tbody tr")).to_have_count(1)
+    expect(dialog.locator("tbody tr")).to_contain_text("40 (40)")
+
+
+def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
+    now = datetime(2026, 11, 29, 12, 30, 36, tzinfo=timezone.utc)
+    state = copy.deepcopy(PLAYING)
+    # The new round's deadline lies the pause (5 s) beyond the time per play (30 s).
+    state.update({"move_seconds": 30, "now": now.isoformat(),
+                  "deadline": (now + timedelta(seconds=35)).isoformat(), "round_results": [RESULT]})
+    fake = open_table(new_page, request, state=state)
+    page = fake.page
+    expect(page.locator("#my-clock")).to_have_text("30 s")
+    page.wait_for_timeout(2500)
+    expect(page.locator("#my-clock")).to_have_text("30 s")  # still paused
+    expect(page.locator("#my-clock")).not_to_have_text("30 s", timeout=6000)  # then it runs
+
+
+# --- moving, celebrating, sounding -------------------------------------------------------------
+
+
+def test_a_play_flies_to_the_floor_and_a_basra_is_celebrated(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+    fake.state["round"]["turn"] = 1
+    fake.push(opponent_played("9C"))
+    # The card is on its way to the floor (a copy over the page), then lands.
+    expect(root(page)).to_have_attribute("data-last-flight", "9C")
+    expect(page.locator(".fly-card")).to_have_count(0)
+    expect(page.locator("#floor .card[data-card='9C']")).to_be_visible()
+    assert root(page).get_attribute("data-last-sound") in ("play", "turn")
+    # A basra: the capture sweeps to omar's seat, and the table says "Basra!".
+    fake.push(opponent_played("8D", taken=["8H"], basra="basra"))
+    expect(root(page)).to_have_attribute("data-last-flight", "8H")  # the taken card, last
+    celebration = page.locator("#celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration).to_have_attribute("data-kind", "basra")
+    expect(celebration).to_contain_text("Basra!")
+    expect(celebration).to_contain_text("omar")
+    screenshot(page, "basra")
+    expect(celebration).to_be_hidden(timeout=5000)
+    fake.push(opponent_played("JS", taken=["10D"], basra="jack_basra"))
+    expect(celebration).to_have_attribute("data-kind", "jack_basra")
+    expect(celebration).to_contain_text("Jack basra!")
+
+
+def test_a_basra_on_the_last_play_of_a_round_is_celebrated(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+
+    def next_round(state):
+        # omar's last card swept the floor: the state shows round 2 dealt, and round 1's
+        # result counts one basra more for his side than the state before.
+        state["round"].update({"number": 2, "dealer": 0, "turn": 1, "floor": ["2S", "9C", "QD", "6H"],
+                               "hand": ["3C", "JD", "10S", "5H"], "last_play": None})
+        state["round_results"] = [dict(RESULT, basras=[0, 10])]
+    fake.push(next_round)
+    celebration = page.locator("#celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration).to_have_attribute("data-kind", "basra")
+    expect(celebration).to_contain_text("omar")
+
+
+def test_reduced_motion_moves_nothing_but_still_celebrates(new_page, request):
+    fake = open_table(new_page, request, reduced_motion="reduce")
+    page = fake.page
+    fake.push(opponent_played("8D", taken=["8H"], basra="basra"))
+    celebration = page.locator("#celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration).to_have_class(re.compile(r"\bstill\b"))
+    assert page.locator(".fly-card").count() == 0
+    assert root(page).get_attribute("data-last-flight") is None
+    assert celebration.evaluate("n => getComputedStyle(n).animationName") == "none"
+
+
+def test_sound_can_be_muted_and_stays_muted(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+    fake.push(opponent_played("9C"))
+    expect(root(page)).to_have_attribute("data-last-sound", re.compile("play|turn"))
+    button = page.locator("#sound-button")
+    expect(button).to_have_attribute("aria-pressed", "true")
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    expect(root(page)).to_have_attribute("data-seq", str(fake.state["seq"]))
+    expect(page.locator("#sound-button")).to_have_attribute("aria-pressed", "false")
+    fake.push(opponent_played("2C"))
+    assert root(page).get_attribute("data-last-sound") is None
+
+
+NOTIFICATIONS_STUB = """
+    Object.defineProperty(document, "visibilityState", {get: () => "hidden"});
+    window.__notes = [];
+    window.__asked = 0;
+    class FakeNotification {
+        constructor(title, options) { window.__notes.push({title, body: options.body}); }
+        close() {}
+    }
+    FakeNotification.permission = "default";
+    FakeNotification.requestPermission = () => {
+        window.__asked += 1;
+        FakeNotification.permission = "granted";
+        return Promise.resolve("granted");
+    };
+    window.Notification = FakeNotification;
+"""
+
+
+def test_a_background_tab_says_it_is_your_turn(new_page, request):
+    page = new_page()
+    page.add_init_script(NOTIFICATIONS_STUB)
+    state = copy.deepcopy(PLAYING)
+    state["round"]["turn"] = 1
+    fake = FakeTable(page, state)
+    sign_up(page, "u" + str(abs(hash(request.node.name)) % 10**8))
+    create_table(page, players=2, target=11)
+    expect(root(page)).to_have_attribute("data-seq", "100")
+    # The browser is asked only on a click.
+    assert page.evaluate("window.__asked") == 0
+    page.click("#notify-button")
+    expect(page.locator("#notify-button")).to_be_hidden()
+    assert page.evaluate("window.__asked") == 1
+    assert not page.title().startswith("\u25CF")
+    fake.push(opponent_played("9C"))
+    assert page.title().startswith("\u25CF Your turn")
+    notes = page.evaluate("window.__notes")
+    assert [n["title"] for n in notes] == ["Your turn"]
+
+
+# --- quick phrases -------------------------------------------------------------------------------
+
+
+def test_quick_phrases_are_sent_shown_and_mutable(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+    page.click("#talk-button")
+    menu = page.locator("#talk-menu")
+    expect(menu).to_be_visible()
+    menu.locator("button[data-phrase='good_luck']").click()
+    assert fake.wait_sent(lambda m: m.get("type") == "phrase") == {"type": "phrase", "id": "good_luck"}
+    expect(menu).to_be_hidden()
+    # The server sends it to everyone: shown by the seat that said it, then gone.
+    fake.send({"type": "phrase", "seat": 0, "id": "good_luck"})
+    fake.send({"type": "phrase", "seat": 1, "id": "clap"})
+    expect(page.locator(".seat-box[data-seat='0'] .phrase-bubble")).to_have_text("Good luck!")
+    expect(page.locator(".seat-box[data-seat='1'] .phrase-bubble")).to_have_text("\N{CLAPPING HANDS SIGN}")
+    screenshot(page, "phrases")
+    # A new state redraws the seats: the phrase stays until its time is up.
+    fake.push(opponent_played("9C"))
+    expect(page.locator(".seat-box[data-seat='1'] .phrase-bubble")).to_be_visible()
+    expect(page.locator(".phrase-bubble")).to_have_count(0, timeout=6000)
+    # Muted, remembered in this browser.
+    page.click("#phrases-mute-button")
+    page.reload()
+    expect(page.locator("#phrases-mute-button")).to_have_attribute("aria-pressed", "false")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    fake.send({"type": "phrase", "seat": 1, "id": "hello"})
+    page.wait_for_timeout(300)
+    expect(page.locator(".phrase-bubble")).to_have_count(0)
+
+
+def test_quick_phrases_in_arabic(new_page, request):
+    fake = open_table(new_page, request, locale="ar", extra_http_headers={"Accept-Language": "ar"})
+    page = fake.page
+    fake.send({"type": "phrase", "seat": 1, "id": "good_game"})
+    bubble = page.locator(".seat-box[data-seat='1'] .phrase-bubble")
+    expect(bubble).to_be_visible()
+    assert bubble.inner_text() != "Good game!"
+    assert re.search("[\u0600-\u06FF]", bubble.inner_text())
+    screenshot(page, "phrases-arabic")
+
+
+def test_a_phrase_goes_round_a_real_table(new_page, request):
+    page = new_page()
+    sign_up(page, "p" + str(abs(hash(request.node.name)) % 10**8))
+    play_the_computer(page, clock="none")
+    page.click("#talk-button")
+    page.locator("#talk-menu button[data-phrase='hello']").click()
+    # The server sends it back to every socket of the table, this one included.
+    expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")
+    # The page offers no other one for three seconds; sent anyway, the server refuses it.
+    expect(page.locator("#talk-menu button[data-phrase='oops']")).to_be_disabled()
+    page.evaluate("Basra.table.socket.send({type: 'phrase', id: 'oops'})")
+    expect(page.locator("#table-error")).to_have_text("Wait a few seconds before sending another phrase.")
+    expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")
+
+
+# --- states that say themselves ----------------------------------------------------------------
+
+
+def test_a_lost_connection_shows_over_the_table_why_the_cards_do_not_answer(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+    banner = page.locator("#conn-banner")
+    expect(banner).to_be_hidden()
+    fake.refuse = True
+    fake.sockets[-1].close()
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Connection lost")
+    expect(banner).to_contain_text("Your cards are disabled until the table is back.")
+    screenshot(page, "connection-lost")
+    for card in page.locator("#hand button.card").all():
+        expect(card).to_be_disabled()
+    # The banner lies over the table.
+    box, board = banner.bounding_box(), page.locator("#board").bounding_box()
+    assert board["y"] <= box["y"] < board["y"] + board["height"]
+    fake.refuse = False
+    expect(banner).to_be_hidden(timeout=20_000)
+    expect(page.locator("#hand button.card").first).to_be_enabled()
+
+
+def test_a_stale_answer_is_no_error(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+    page.locator("#hand button.card[data-card='4D']").click()
+    fake.wait_sent(lambda m: m.get("type") == "play")
+    # Another tab of alice played first: the server says "stale" and sends the new state.
+    fake.send({"type": "error", "code": "stale", "message": "Someone played first."})
+    fake.push(lambda s: s["round"].update(turn=1, hand=["7S", "AC", "KH"], hand_sizes=[3, 4]))
+    page.wait_for_timeout(200)
+    expect(page.locator("#table-error")).to_be_hidden()
+    # A real refusal is still shown.
+    fake.send({"type": "error", "code": "not_your_turn", "message": "It is not your turn."})
+    expect(page.locator("#table-error")).to_have_text("It is not your turn.")
+
+
+def test_a_logged_out_tab_says_so_with_a_login_link(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+    session = page.locator("#session-banner")
+    expect(session).to_be_hidden()
+    fake.send({"type": "logged_out"})
+    expect(session).to_be_visible()
+    expect(session).to_contain_text("logged out")
+    link = page.locator("#session-banner a")
+    match_id = root(page).get_attribute("data-match-id")
+    expect(link).to_have_attribute("href", f"/accounts/login/?next=%2Ftable%2F{match_id}%2F")
+    fake.push(lambda s: s.update(you=None) or s["round"].update(hand=[]))
+    expect(session).to_be_visible()
+    expect(page.locator("#watching-banner")).to_be_hidden()
+
+
+def test_spectators_see_they_are_watching(new_page, request):
+    state = copy.deepcopy(PLAYING)
+    state["you"] = None
+    state["round"]["hand"] = []
+    fake = open_table(new_page, request, state=state)
+    page = fake.page
+    expect(page.locator("#watching-banner")).to_have_text("You are watching this table.")
+    expect(page.locator("#talk")).to_be_hidden()

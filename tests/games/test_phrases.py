@@ -1,0 +1,123 @@
+"""Quick phrases at a table (games/phrases.py, ``TableConsumer.phrase``; docs/protocol.md
+"Quick phrases"): seated players send an id of a fixed list, everyone at the table receives it,
+one every ``BASRA_PHRASE_SECONDS`` per player; anything else is refused and nothing is sent.
+"""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+from django.utils import translation
+
+from games import phrases
+from tests.games.helpers import expect_error, log_size, seated_match, table_path
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+@pytest.fixture(autouse=True)
+def _fresh_limits(settings):
+    settings.BASRA_PHRASE_SECONDS = 3
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest_asyncio.fixture
+async def table(make_player, open_socket, known_decks):
+    """A 2-player match being played: alice's and bob's sockets and an anonymous spectator's,
+    each past its first state."""
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    sockets = {
+        "alice": await open_socket(table_path(match.pk), alice.cookie),
+        "bob": await open_socket(table_path(match.pk), bob.cookie),
+        "watcher": await open_socket(table_path(match.pk)),
+    }
+    for comm in sockets.values():
+        assert (await comm.receive_json_from())["type"] == "state"
+    return match, sockets
+
+
+@pytest.mark.asyncio
+async def test_a_phrase_reaches_everyone_at_the_table(table):
+    match, sockets = table
+    before = await log_size(match.pk)
+    await sockets["bob"].send_json_to({"type": "phrase", "id": "good_luck"})
+    for comm in sockets.values():
+        assert await comm.receive_json_from() == {"type": "phrase", "seat": 1, "id": "good_luck"}
+    await sockets["alice"].send_json_to({"type": "phrase", "id": "clap"})  # an emoji
+    for comm in sockets.values():
+        assert await comm.receive_json_from() == {"type": "phrase", "seat": 0, "id": "clap"}
+    # Not a move: nothing is written to the match's log.
+    assert await log_size(match.pk) == before
+
+
+@pytest.mark.asyncio
+async def test_one_phrase_every_few_seconds_per_player(table, settings):
+    match, sockets = table
+    await sockets["alice"].send_json_to({"type": "phrase", "id": "hello"})
+    for comm in sockets.values():
+        assert (await comm.receive_json_from())["id"] == "hello"
+    await sockets["alice"].send_json_to({"type": "phrase", "id": "oops"})
+    await expect_error(sockets["alice"], "phrase_too_soon")
+    for name in ("bob", "watcher"):
+        assert await sockets[name].receive_nothing(timeout=0.1)
+    # The limit is per player: bob may speak meanwhile.
+    await sockets["bob"].send_json_to({"type": "phrase", "id": "thanks"})
+    for comm in sockets.values():
+        assert (await comm.receive_json_from())["id"] == "thanks"
+
+
+@pytest.mark.asyncio
+async def test_a_forged_phrase_is_refused_and_nothing_sent(table):
+    match, sockets = table
+    for forged in ("<script>", "hello ", "HELLO", "free text"):
+        await sockets["alice"].send_json_to({"type": "phrase", "id": forged})
+        await expect_error(sockets["alice"], "bad_phrase")
+    for bad in (None, 7, ["hello"]):
+        await sockets["alice"].send_json_to({"type": "phrase", "id": bad})
+        await expect_error(sockets["alice"], "bad_message")
+    for name in ("bob", "watcher"):
+        assert await sockets[name].receive_nothing(timeout=0.1)
+    # A refused phrase does not count against the limit.
+    await sockets["alice"].send_json_to({"type": "phrase", "id": "hello"})
+    assert (await sockets["bob"].receive_json_from())["id"] == "hello"
+
+
+@pytest.mark.asyncio
+async def test_spectators_cannot_send(table, make_player, open_socket):
+    match, sockets = table
+    await sockets["watcher"].send_json_to({"type": "phrase", "id": "hello"})
+    await expect_error(sockets["watcher"], "login_required")
+    carol = await db(make_player)("carol")  # logged in, but no seat here
+    comm = await open_socket(table_path(match.pk), carol.cookie)
+    assert (await comm.receive_json_from())["you"] is None
+    await comm.send_json_to({"type": "phrase", "id": "hello"})
+    await expect_error(comm, "not_seated")
+    for name in ("alice", "bob"):
+        assert await sockets[name].receive_nothing(timeout=0.1)
+
+
+def test_every_phrase_is_translated_to_arabic():
+    with translation.override("ar"):
+        texts = phrases.texts()["phrases"]
+    with translation.override("en"):
+        english = phrases.texts()["phrases"]
+    assert list(texts) == list(phrases.PHRASES)
+    assert all(texts[key] != english[key] for key in texts)
+    assert phrases.is_phrase("fire") and not phrases.is_phrase("hello!") and not phrases.is_phrase(1)
+
+
+def test_the_table_pages_new_labels_are_in_arabic():
+    from games import table_page
+
+    with translation.override("en"):
+        english = table_page.labels()
+    with translation.override("ar"):
+        arabic = table_page.labels()
+    assert all(arabic[key] != english[key] for key in english), arabic
