@@ -15,7 +15,8 @@ From its start to its end a server process also runs :data:`serving`: the beat t
 table clock it is up (``games.sockets.ServerBeat``), and, when ``BASRA_CLOCK_IN_SERVER`` (the
 default without a shared channel layer, ``make run``), the table clock itself with its thinking
 workers (``games.clock.Runner``) on this process's event loop, so that its broadcasts reach the
-sockets here. Daphne imports this module after installing Twisted's asyncio reactor: the start
+sockets here; the apps built on the core hear ``games.signals.server_started`` and may run their
+own work there too (the tournaments' scheduler, without Redis). Daphne imports this module after installing Twisted's asyncio reactor: the start
 is hooked to the reactor (:func:`_hook_daphne`). Other ASGI servers (uvicorn) send the ASGI
 lifespan events (:class:`Lifespan`).
 """
@@ -46,12 +47,14 @@ class Serving:
     def __init__(self) -> None:
         self.clock = None
         self.started = False
+        self.stops: list = []
 
     def start(self) -> None:
         """Start the beat, and the clock if ``BASRA_CLOCK_IN_SERVER`` (on the event loop)."""
         from django.conf import settings
 
         from games import clock
+        from games.signals import server_started
         from games.sockets import server_beat
 
         if self.started:
@@ -61,11 +64,17 @@ class Serving:
         if settings.BASRA_CLOCK_IN_SERVER:
             self.clock = clock.Runner()
             self.clock.start()
+        # The apps' own work in this process (the tournaments' scheduler without Redis).
+        answers = server_started.send(Serving, in_process=settings.BASRA_CLOCK_IN_SERVER)
+        self.stops = [stop for _receiver, stop in answers if stop is not None]
 
     async def stop(self) -> None:
-        """Stop the clock and its workers, then the beat."""
+        """Stop the apps' work, the clock and its workers, then the beat."""
         from games.sockets import server_beat
 
+        stops, self.stops = self.stops, []
+        for stop in stops:
+            await stop()
         if self.clock is not None:
             await self.clock.stop()
             self.clock = None

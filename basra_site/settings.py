@@ -45,7 +45,8 @@ Environment variables:
     BASRA_ANALYSIS_STALE_SECONDS  a running analysis whose worker gave no sign of life for this long
                     is marked failed, to be asked for again (default 120).
     BASRA_SERVE_COMMANDS        comma-separated management commands `manage.py serve` runs next to
-                    daphne (default "run_tournaments", the tournaments' scheduler; "" for none).
+                    daphne (default with Redis "run_tournaments", the tournaments' scheduler;
+                    without, "": the scheduler then ticks inside daphne).
     BASRA_CHALLENGE_SECONDS     how long a challenge waits for its answer before it expires
                     (default 180; games/actions/challenges.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
@@ -315,11 +316,15 @@ BASRA_ANALYSIS_WORKERS = max(1, int(os.environ.get("BASRA_ANALYSIS_WORKERS", str
 BASRA_ANALYSIS_PER_USER = max(1, int(os.environ.get("BASRA_ANALYSIS_PER_USER", "2")))
 BASRA_ANALYSIS_STALE_SECONDS = float(os.environ.get("BASRA_ANALYSIS_STALE_SECONDS", "120"))
 
-# Management commands `manage.py serve` (`make run`) starts next to daphne and stops with it, by
-# name (the core never imports the apps): the tournaments' scheduler starts events on time.
+# Management commands `manage.py serve` starts next to daphne and stops with it, by name (the
+# core never imports the apps): with Redis the tournaments' scheduler, which starts events on
+# time. Without Redis (`make run`) it ticks inside daphne instead (games/tournaments/scheduler.py):
+# only there do its notices reach the sockets.
 BASRA_SERVE_COMMANDS = tuple(
     name.strip()
-    for name in os.environ.get("BASRA_SERVE_COMMANDS", "run_tournaments").split(",")
+    for name in os.environ.get(
+        "BASRA_SERVE_COMMANDS", "" if BASRA_CLOCK_IN_SERVER else "run_tournaments"
+    ).split(",")
     if name.strip()
 )
 

@@ -36,3 +36,12 @@ record_headers = Signal()
 #: (2 or 4) and ``seats`` (``[{"seat", "username", "bot", "name", ...}]``, ``username`` ``None``
 #: for a computer seat).
 lobby_matches_read = Signal()
+
+#: Sent by a web server process when it starts (``basra_site.asgi.Serving``), on its event loop,
+#: so that an app built on the core can run work of its own there: with the in-memory channel
+#: layer (``make run``: no ``REDIS_URL``) only work done in the server process reaches its
+#: sockets (the tournaments' scheduler then ticks here, ``games.tournaments.scheduler``).
+#: Arguments: ``sender`` the ``Serving`` class; ``in_process`` whether the server's broadcasts
+#: reach only its own process (``BASRA_CLOCK_IN_SERVER``). A receiver returns ``None`` or a
+#: coroutine function the server awaits when it stops.
+server_started = Signal()

@@ -18,8 +18,8 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.signals import match_finished, record_headers
-        from games.tournaments import profile, services
+        from games.signals import match_finished, record_headers, server_started
+        from games.tournaments import profile, scheduler, services
         from games.tournaments.record_headers import event_header
 
         match_finished.connect(
@@ -27,3 +27,4 @@ class TournamentsConfig(AppConfig):
         )
         profile_context.connect(profile.add_event_results, dispatch_uid="tournaments.profile")
         record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")
+        server_started.connect(scheduler.start_in_server, dispatch_uid="tournaments.scheduler")

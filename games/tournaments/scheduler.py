@@ -1,8 +1,17 @@
-"""What time alone changes in the events: ``manage.py run_tournaments`` (and ``manage.py
-serve``) call :func:`tick` (``games.tournaments.services``)."""
+"""What time alone changes in the events: :func:`tick`, called every :data:`TICK_SECONDS`.
+
+Where it runs: with a shared channel layer (Redis) ``manage.py run_tournaments``, a process of its
+own (``manage.py serve`` starts it, ``BASRA_SERVE_COMMANDS``); without one (``make run``), inside
+the web server process, on its event loop (:func:`start_in_server`, the core's
+``server_started`` signal), because the notices it sends (``games.tournaments.news``: "your table
+is ready") reach only the sockets of the process that sends them.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from django.db.models import Exists, OuterRef
@@ -14,6 +23,40 @@ from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import Game, Pairing, Tournament
 from games.tournaments.rounds import start
 from games.tournaments.tables import finish_event, open_table, unfinished
+from games.workers import in_worker
+
+logger = logging.getLogger(__name__)
+
+#: Seconds between two ticks.
+TICK_SECONDS = 5.0
+
+
+def start_in_server(
+    sender: object, *, in_process: bool, interval: float | None = None, **kwargs: object
+) -> Callable[[], Awaitable[None]] | None:
+    """The core's ``server_started`` receiver: without a shared channel layer (``in_process``),
+    tick every ``interval`` seconds (default :data:`TICK_SECONDS`) on the server's event loop,
+    the database work on its worker threads; returns the coroutine function that stops it. With
+    one, nothing (``run_tournaments`` ticks in its own process)."""
+    if not in_process:
+        return None
+    every = TICK_SECONDS if interval is None else interval
+
+    async def loop() -> None:
+        while True:
+            try:
+                await in_worker(tick)()
+            except Exception:  # noqa: BLE001 - a database hiccup must not stop the events
+                logger.exception("tournaments: tick failed")
+            await asyncio.sleep(every)
+
+    task = asyncio.get_running_loop().create_task(loop())
+
+    async def stop() -> None:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    return stop
 
 
 def tick(now: datetime | None = None) -> dict[str, int]:

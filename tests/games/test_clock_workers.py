@@ -298,3 +298,30 @@ async def test_the_asgi_lifespan_starts_and_stops_the_beat(settings):
     await asyncio.wait_for(app, 5)
     assert outbox[-1] == {"type": "lifespan.shutdown.complete"}
     assert sockets.server_beat.task is None and not asgi.serving.started
+
+
+async def test_a_starting_server_tells_the_apps_and_stops_their_work(settings):
+    """``games.signals.server_started``: the apps built on the core hear that a server process
+    starts (whether its broadcasts stay in the process) and the stop they return is awaited
+    when it stops."""
+    from games.signals import server_started
+
+    settings.BASRA_CLOCK_IN_SERVER = False
+    heard, stopped = [], []
+
+    def receiver(sender, *, in_process, **kwargs):
+        heard.append(in_process)
+
+        async def stop():
+            stopped.append(True)
+
+        return stop
+
+    server_started.connect(receiver, dispatch_uid="test.server_started")
+    try:
+        asgi.serving.start()
+        assert heard == [False] and stopped == []
+        await asgi.serving.stop()
+        assert stopped == [True]
+    finally:
+        server_started.disconnect(dispatch_uid="test.server_started")

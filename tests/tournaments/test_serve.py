@@ -1,11 +1,22 @@
-"""``manage.py serve`` (``make run``) runs the tournaments' scheduler next to daphne, so a
-newcomer's site starts its events on time (issue 13)."""
+"""The tournaments' scheduler runs wherever the site is served, so a newcomer's site starts its
+events on time (issue 13): with Redis ``manage.py serve`` starts ``run_tournaments`` next to
+daphne; without (``make run``) it ticks inside daphne (the core's ``server_started`` signal)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 from django.core.management import get_commands
 
 from games.management.commands import serve
+from games.tournaments import scheduler
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class FakeProcess:
@@ -39,8 +50,9 @@ def run_serve(monkeypatch) -> list[list[str]]:
     return FakeProcess.started
 
 
-def test_serve_starts_the_tournament_scheduler(monkeypatch, settings):
+def test_serve_starts_the_commands_of_the_setting(monkeypatch, settings):
     settings.BASRA_CLOCK_IN_SERVER = True
+    settings.BASRA_SERVE_COMMANDS = ("run_tournaments",)
     started = run_serve(monkeypatch)
     assert started[0][0].endswith("daphne") and "8765" in started[0]
     assert [args[-1] for args in started[1:]] == ["run_tournaments"]
@@ -50,6 +62,7 @@ def test_serve_starts_the_tournament_scheduler(monkeypatch, settings):
 
 def test_serve_with_redis_runs_the_clock_and_the_scheduler(monkeypatch, settings):
     settings.BASRA_CLOCK_IN_SERVER = False
+    settings.BASRA_SERVE_COMMANDS = ("run_tournaments",)
     started = run_serve(monkeypatch)
     assert sorted(args[-1] for args in started[1:]) == ["run_clock", "run_tournaments"]
 
@@ -58,3 +71,36 @@ def test_the_commands_serve_runs_are_a_setting(monkeypatch, settings):
     settings.BASRA_CLOCK_IN_SERVER = True
     settings.BASRA_SERVE_COMMANDS = ()
     assert len(run_serve(monkeypatch)) == 1  # daphne alone
+
+
+def serve_commands(**env: str) -> str:
+    """``BASRA_SERVE_COMMANDS`` as the settings compute it in a fresh process with ``env``."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in {"REDIS_URL", "BASRA_SERVE_COMMANDS", "BASRA_CLOCK_IN_SERVER"}}
+    code = "import django; django.setup(); from django.conf import settings; " \
+           "print(','.join(settings.BASRA_SERVE_COMMANDS))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean | env,
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def test_the_scheduler_is_a_process_of_its_own_only_with_redis():
+    base = {"DJANGO_SETTINGS_MODULE": "basra_site.settings"}
+    assert serve_commands(**base) == ""  # make run: it ticks inside daphne
+    assert serve_commands(**base, REDIS_URL="redis://127.0.0.1:6379/15") == "run_tournaments"
+
+
+@pytest.mark.asyncio
+async def test_without_a_shared_layer_the_scheduler_ticks_in_the_server(monkeypatch):
+    ticks = []
+    monkeypatch.setattr(scheduler, "tick", lambda: ticks.append(1) or {})
+    assert scheduler.start_in_server(None, in_process=False) is None  # run_tournaments does it
+    stop = scheduler.start_in_server(None, in_process=True, interval=0.02)
+    for _ in range(100):
+        if len(ticks) >= 3:
+            break
+        await asyncio.sleep(0.02)
+    await stop()
+    done = len(ticks)
+    await asyncio.sleep(0.1)
+    assert done >= 3 and len(ticks) == done  # it ticked, and stopped
