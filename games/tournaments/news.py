@@ -67,13 +67,13 @@ def tell_table(t: Tournament, p: Pairing, game: Game, user_ids: Iterable[int]) -
         send_notice(user_id, TABLE, payload)
 
 
-def tell_table_over(t: Tournament, p: Pairing, match_ids: Iterable[int]) -> None:
-    """Tell the players of pairing ``p`` that the tables ``match_ids`` no longer wait for them
+def tell_table_over(p: Pairing, match_ids: Iterable[int]) -> None:
+    """Tell the players of pairing ``p`` that its tables ``match_ids`` no longer wait for them
     (``tournament_table_over``), after the commit."""
     players = member_ids(p.a) + (member_ids(p.b) if p.b_id is not None else [])
     for match_id in match_ids:
         for user_id in players:
-            send_notice(user_id, TABLE_OVER, {"match_id": match_id, "tournament_id": t.pk})
+            send_notice(user_id, TABLE_OVER, {"match_id": match_id, "tournament_id": p.tournament_id})
 
 
 def tell_news(t: Tournament, entrants: Iterable[Entrant], news: str, *, round_number: int | None = None) -> None:

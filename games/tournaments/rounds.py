@@ -264,7 +264,7 @@ def record_result(
             won = p.a if winner == game.a_side else p.b
             game.winner = won
             game.save(update_fields=["winner"])
-        news.tell_table_over(t, p, [match_id])
+        news.tell_table_over(p, [match_id])
         if p.finished:
             return p
         if winner is None:

@@ -82,7 +82,7 @@ def finish_pairing(p: Pairing, winner: Entrant | None, now: datetime, *, forfeit
     p.save(update_fields=["winner", "score_a", "score_b", "forfeit", "finished_at"])
     if p.b_id is not None:
         live = p.games.filter(winner__isnull=True, aborted=False).values_list("match_id", flat=True)
-        news.tell_table_over(p.tournament, p, list(live))
+        news.tell_table_over(p, list(live))
 
 
 def finish_event(t: Tournament, now: datetime) -> None:
