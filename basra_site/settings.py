@@ -136,6 +136,8 @@ TEMPLATES = [
                 "games.ratings.context_processors.win_chances",
                 # The notice socket's settings and labels on every page (games/notices.py).
                 "games.context_processors.notices",
+                # The labels of the tournaments' notices (games/tournaments/news.py).
+                "games.tournaments.context_processors.notices",
             ],
         },
     },

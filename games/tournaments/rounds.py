@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.actions.store import write_transaction
 from games.models import Match
-from games.tournaments import pairing
+from games.tournaments import news, pairing
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
 from games.tournaments.errors import Code, TournamentError
@@ -26,7 +26,8 @@ def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tour
 
     ``user``: the organiser or staff; ``None`` when the scheduler (:func:`tick`) starts it at
     its time. Partnerships still waiting for their partner are dropped. Seeds: by rating (ties:
-    the earlier registration first) or at random (``secrets``).
+    the earlier registration first) or at random (``secrets``). Every entrant's players are told
+    that it started (``news``), and each seated player that their table is ready.
 
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
         ``already_started``, ``too_few_entrants`` (fewer than 2 active entrants).
@@ -53,6 +54,7 @@ def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tour
             t.ends_at = now + timedelta(minutes=t.arena_minutes)
         t.save(update_fields=["status", "started_at", "ends_at"])
         audit(t, user, AuditEntry.Action.START, now, entrants=len(entrants))
+        news.tell_news(t, entrants, "started")
         pair_next(t, now)
         return t
 
@@ -237,7 +239,8 @@ def record_result(
     then the next match's table opens, sides swapped). An aborted match (before its first
     play) is set up again, up to :data:`MAX_ABORTS` times, then both entrants lose by
     forfeit. A match whose pairing already has a result (a forfeit) only keeps its winner.
-    Then :func:`after_result`: the next round or arena wave.
+    Then :func:`after_result`: the next round or arena wave. The match's players are told that
+    it no longer waits for them (``news.tell_table_over``).
 
     :raises TournamentError: ``not_found`` (not a tournament table), ``result_reported`` (this
         match's result is already recorded).
@@ -261,6 +264,7 @@ def record_result(
             won = p.a if winner == game.a_side else p.b
             game.winner = won
             game.save(update_fields=["winner"])
+        news.tell_table_over(p, [match_id])
         if p.finished:
             return p
         if winner is None:

@@ -25,7 +25,9 @@ This module is the services' one address; each lives in the module of its area:
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
 - ``organiser``: ``pause``, ``resume``, ``record_forfeit``, ``correct_result``;
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``); ``standings``: ``standings``,
-  ``arena_board``, ``knockout_places``.
+  ``arena_board``, ``knockout_places``;
+- ``news``: what the players are told through the site's notices (``games.notices``), after the
+  commit: a table that waits for them, a table that no longer counts, the start, a bye, the end.
 """
 
 from games.tournaments.checks import BEST_OF_3_WINS, DEFAULT_RATING, MAX_ABORTS, rating_of

@@ -9,6 +9,7 @@ from django.db import transaction
 
 from games import actions
 from games.errors import GameError
+from games.tournaments import news
 from games.tournaments.checks import log
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 
@@ -22,9 +23,13 @@ def unfinished(t: Tournament):
 
 
 def open_pairing(t: Tournament, p: Pairing, now: datetime) -> None:
-    """A bye is a win at once; a pairing with a withdrawn entrant is a forfeit; else a table."""
+    """A bye is a win at once (its players are told: ``news``); a pairing with a withdrawn
+    entrant is a forfeit; else a table."""
     if p.b_id is None:
-        finish_pairing(p, p.a if p.a.status != Entrant.Status.WITHDRAWN else None, now)
+        present = p.a.status != Entrant.Status.WITHDRAWN
+        finish_pairing(p, p.a if present else None, now)
+        if present:
+            news.tell_news(t, [p.a], "bye", round_number=p.round.number)
         return
     gone = [e for e in (p.a, p.b) if e.status == Entrant.Status.WITHDRAWN]
     if gone:
@@ -39,7 +44,8 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
 
     The sides alternate from match to match (``a`` holds side 0 in odd-numbered ones). The
     first player of side 0 creates the table (``create_table``), the others join their seats
-    (``join_table``); the match starts when the last one sits down. A refusal of the core
+    (``join_table``); the match starts when the last one sits down, and each of them is told
+    after the commit, wherever they are on the site (``news.tell_table``). A refusal of the core
     (``too_many_open_tables``, for one) leaves the pairing without a table: :func:`tick` tries
     again, and nothing else is undone.
     """
@@ -56,24 +62,33 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
             )
             for member, seat in seats[1:]:
                 actions.join_table(user=member, match_id=match.pk, seat=seat, now=now)
-            return Game.objects.create(pairing=p, number=number, match=match, a_side=a_side)
+            game = Game.objects.create(pairing=p, number=number, match=match, a_side=a_side)
+            news.tell_table(t, p, game, [member.pk for member, _seat in seats])
+            return game
     except GameError as error:
         log.warning("tournament %s pairing %s: no table yet (%s)", t.pk, p.pk, error)
         return None
 
 
 def finish_pairing(p: Pairing, winner: Entrant | None, now: datetime, *, forfeit: bool = False) -> None:
-    """Write ``p``'s result: a win 1, a loss 0; ``winner`` ``None``: both lost (double forfeit)."""
+    """Write ``p``'s result: a win 1, a loss 0; ``winner`` ``None``: both lost (double forfeit).
+    The players of a table of ``p`` still being played (a forfeit) are told it no longer
+    counts (``news.tell_table_over``)."""
     p.winner = winner
     p.score_a = 1.0 if winner is not None and winner.pk == p.a_id else 0.0
     p.score_b = None if p.b_id is None else (1.0 if winner is not None and winner.pk == p.b_id else 0.0)
     p.forfeit = forfeit
     p.finished_at = now
     p.save(update_fields=["winner", "score_a", "score_b", "forfeit", "finished_at"])
+    if p.b_id is not None:
+        live = p.games.filter(winner__isnull=True, aborted=False).values_list("match_id", flat=True)
+        news.tell_table_over(p, list(live))
 
 
 def finish_event(t: Tournament, now: datetime) -> None:
+    """The event is over: every active entrant's players are told (``news``)."""
     t.status = Tournament.Status.FINISHED
     t.finished_at = now
     t.save(update_fields=["status", "finished_at"])
     t.rounds.filter(finished_at__isnull=True).update(finished_at=now)
+    news.tell_news(t, active(t), "finished")

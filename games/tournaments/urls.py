@@ -8,7 +8,6 @@ from games.tournaments import views
 urlpatterns = [
     path("", views.event_list, name="tournaments"),
     path("new/", views.event_create, name="tournament_create"),
-    path("my-tables.json", views.waiting_tables, name="tournament_my_tables"),
     path("<int:tournament_id>/", views.event_page, name="tournament"),
     path("<int:tournament_id>/register/", views.register, name="tournament_register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),

@@ -12,13 +12,11 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.models import Match
 from games.tournaments import services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
@@ -194,32 +192,6 @@ def forfeit(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpRe
 
 def correct(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
     return _result_action(services.correct_result, lambda: _("The result is corrected."))(request, tournament_id, pairing_id)
-
-
-def waiting_tables(request: HttpRequest) -> JsonResponse:
-    """The signed-in player's tournament tables being played now, for the notice every page
-    shows (``static/tournaments/notify.js``): ``{"tables": [{"url", "event", "label"}]}``."""
-    if not request.user.is_authenticated:
-        return JsonResponse({"tables": []})
-    me = request.user.pk
-    games = (
-        Game.objects.filter(
-            winner__isnull=True, aborted=False, pairing__finished_at__isnull=True,
-            match__status=Match.Status.PLAYING, match__seats__user_id=me,
-        )
-        .select_related("pairing__tournament")
-        .order_by("-pk")[:5]
-    )
-    return JsonResponse({"tables": [
-        {
-            "url": reverse("table", args=[g.match_id]),
-            "event": g.pairing.tournament.name,
-            "label": _("Your table in %(event)s is waiting: go to table %(id)s") % {
-                "event": g.pairing.tournament.name, "id": g.match_id,
-            },
-        }
-        for g in games
-    ]})
 
 
 def game_links(pairing: Pairing) -> list[Game]:

@@ -6,6 +6,9 @@
  *
  *   document.addEventListener("basra:notice", function (e) { if (e.detail.kind === "x") ... });
  *
+ * The pending list the socket sends when it (re)connects also goes first as a whole, as a
+ * "basra:pending" event (detail: {notices: [{kind, payload}, ...]}), before each of its notices.
+ *
  * Plain script, no dependency: it reconnects by itself (0.5 s, 1 s, 2 s, ... up to 15 s). */
 (function () {
   "use strict";
@@ -135,6 +138,8 @@
       var msg;
       try { msg = JSON.parse(event.data); } catch (e) { return; }
       if (msg.type === "pending") {
+        // The whole list of what still waits (a page script may start over from it), then each.
+        document.dispatchEvent(new CustomEvent("basra:pending", {detail: {notices: msg.notices}}));
         Object.keys(challenges).forEach(drop);
         msg.notices.forEach(function (n) { handle(n.kind, n.payload); });
       } else if (msg.type === "notice") {

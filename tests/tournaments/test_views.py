@@ -191,20 +191,18 @@ def test_pages_and_errors_in_arabic():
     assert "قادمة" in listing and "نظّم بطولة" in listing
 
 
-def test_every_page_tells_a_player_their_tournament_table_is_waiting():
-    org, a, b, c = users("org", "a", "b", "c")
-    t = event(org, "round_robin")
-    enter(t, [a, b])
-    url = reverse("tournament_my_tables")
-    assert Client().get(url).json() == {"tables": []}
-    assert client_for(a).get(url).json() == {"tables": []}
+def test_every_page_of_a_signed_in_player_listens_for_the_tournaments_notices():
+    org, a = users("org", "a")
     page = client_for(a).get(reverse("lobby")).content.decode()
-    assert f'data-url="{url}"' in page and "tournaments/notify.js" in page
-    services.start(user=org, tournament_id=t.pk)
-    (game,) = live_games(t)
-    for player in (a, b):
-        (table,) = client_for(player).get(url).json()["tables"]
-        assert table["url"] == reverse("table", args=[game.match_id]) and table["event"] == t.name
-    assert client_for(c).get(url).json() == {"tables": []}
-    actions.resign(user=b, match_id=game.match_id)
-    assert client_for(a).get(url).json() == {"tables": []}
+    # The labels come translated with the page; the script listens to the site's notice socket
+    # (no polling, no URL of its own).
+    assert 'id="tournament-notice-config"' in page and "tournaments/notify.js" in page
+    assert page.index("tournaments/notify.js") < page.index("games/notices.js")
+    assert "Your table in %(event)s (round %(round)s) is waiting" in page
+    assert "my-tables.json" not in page
+    anonymous = Client().get(reverse("lobby")).content.decode()
+    assert "tournaments/notify.js" not in anonymous and "tournament-notice-config" not in anonymous
+    client = client_for(a)
+    client.cookies["django_language"] = "ar"
+    labels = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar").context["tournament_notices"]["labels"]
+    assert labels["started"] == "بدأت %(event)s."

@@ -1,25 +1,25 @@
 // Tells a signed-in player, on any page of the site, that a tournament table is waiting for
-// them (the pairing's table was created with them seated): a notice with the table's link,
-// unless this page is that table already. It asks every few seconds (the site has no
-// site-wide socket yet).
+// them (a pairing's table was created with them seated): a bar with the table's link, unless
+// this page is that table already; and the event's other news (it started, a bye, it is over)
+// as a short notice. No socket or polling of its own: it listens to the site's notice socket
+// (static/games/notices.js, which dispatches "basra:notice" on document; the kinds and payloads
+// are in games/tournaments/news.py), and is told on connect of the tables still being played
+// (the pending provider). Labels come translated from the page (#tournament-notice-config).
 (function () {
   "use strict";
-  const EVERY_MS = 10000;
-  const script = document.currentScript;
-  const url = script && script.dataset.url;
-  if (!url) return;
+  const node = document.getElementById("tournament-notice-config");
+  if (!node) return;
+  const L = JSON.parse(node.textContent).labels;
+  const tables = new Map(); // match id -> payload of a "tournament_table" notice
   let box = null;
-  async function check() {
-    try {
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
-      if (response.ok) show((await response.json()).tables || []);
-    } catch (error) {
-      // Try again at the next turn.
-    }
-    window.setTimeout(check, EVERY_MS);
+
+  function fmt(label, values) {
+    return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
+      values && key in values ? String(values[key]) : whole);
   }
-  function show(tables) {
-    const others = tables.filter((t) => t.url !== window.location.pathname);
+
+  function render() {
+    const others = [...tables.values()].filter((t) => t.url !== window.location.pathname);
     if (!others.length) {
       if (box) box.remove();
       box = null;
@@ -40,9 +40,51 @@
     box.replaceChildren(...others.map((t) => {
       const link = document.createElement("a");
       link.href = t.url;
-      link.textContent = t.label;
+      link.dataset.matchId = t.match_id;
+      link.textContent = fmt(t.round ? L.tableRound : L.table, {event: t.event, round: t.round, id: t.match_id});
       return link;
     }));
   }
-  check();
+
+  function news(p) {
+    const label = L[p.news];
+    const area = document.getElementById("site-notices");
+    if (!label || !area) return;
+    const item = document.createElement("div");
+    item.className = "site-notice tournament-news";
+    item.dataset.news = p.news;
+    item.setAttribute("role", "status");
+    const link = document.createElement("a");
+    link.href = p.event_url;
+    link.textContent = fmt(label, {event: p.event, round: p.round});
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "link";
+    close.textContent = L.dismiss;
+    close.addEventListener("click", () => item.remove());
+    item.append(link, close);
+    area.appendChild(item);
+    window.setTimeout(() => item.remove(), 15000);
+  }
+
+  // The socket (re)connected: its pending list holds every table still waiting; start over.
+  document.addEventListener("basra:pending", (event) => {
+    tables.clear();
+    for (const n of event.detail.notices) {
+      if (n.kind === "tournament_table") tables.set(n.payload.match_id, n.payload);
+    }
+    render();
+  });
+
+  document.addEventListener("basra:notice", (event) => {
+    const {kind, payload} = event.detail || {};
+    if (kind === "tournament_table") {
+      tables.set(payload.match_id, payload);
+      render();
+    } else if (kind === "tournament_table_over") {
+      if (tables.delete(payload.match_id)) render();
+    } else if (kind === "tournament_news") {
+      news(payload);
+    }
+  });
 })();

@@ -1,0 +1,64 @@
+"""The tournaments' notices over the real notice socket /ws/me/ (docs/protocol.md, "Notices"):
+a table the event opens reaches the seated players' sockets, and no one else's; a page opened
+later is told of it by the pending provider."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from django.urls import reverse
+
+from games import actions
+from games.tournaments import services
+from tests.tournaments.helpers import enter, event, live_games
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+db = database_sync_to_async
+
+
+async def test_a_table_notice_reaches_the_seated_players_sockets_only(make_player, open_socket):
+    org, alice, bob, carol = [await db(make_player)(name) for name in ("org", "alice", "bob", "carol")]
+    t = await db(event)(org.user, "round_robin")
+    await db(enter)(t, [alice.user, bob.user])
+    sockets = {p.username: await open_socket("/ws/me/", p.cookie) for p in (alice, bob, carol)}
+    for comm in sockets.values():
+        assert await comm.receive_json_from() == {"type": "pending", "notices": []}
+
+    await db(services.start)(user=org.user, tournament_id=t.pk)
+    (game,) = await db(live_games)(t)
+    url = reverse("table", args=[game.match_id])
+    for name in ("alice", "bob"):
+        started = await sockets[name].receive_json_from()
+        assert started["type"] == "notice" and started["kind"] == "tournament_news"
+        assert started["payload"]["news"] == "started" and started["payload"]["tournament_id"] == t.pk
+        table = await sockets[name].receive_json_from()
+        assert table == {"type": "notice", "kind": "tournament_table", "payload": {
+            "match_id": game.match_id, "url": url, "tournament_id": t.pk, "event": t.name,
+            "event_url": reverse("tournament", args=[t.pk]), "round": 1, "game": 1,
+        }}
+    assert await sockets["carol"].receive_nothing(timeout=0.3)
+
+    # A page alice opens now is told of her table on connect (the pending provider); carol's not.
+    late = await open_socket("/ws/me/", alice.cookie)
+    pending = await late.receive_json_from()
+    assert pending["type"] == "pending"
+    assert [(n["kind"], n["payload"]["url"]) for n in pending["notices"]] == [("tournament_table", url)]
+    other = await open_socket("/ws/me/", carol.cookie)
+    assert await other.receive_json_from() == {"type": "pending", "notices": []}
+
+    # The match ends: the table no longer waits for them, and the next page offers nothing.
+    await db(actions.resign)(user=bob.user, match_id=game.match_id)
+    for comm in (sockets["alice"], sockets["bob"], late):
+        frames = []
+        while True:
+            frame = await comm.receive_json_from()
+            frames.append(frame)
+            if frame.get("kind") == "tournament_table_over":
+                break
+        assert frame["payload"] == {"match_id": game.match_id, "tournament_id": t.pk}
+    # That was the event's one round: it is over, and they are told so.
+    finished = await late.receive_json_from()
+    assert finished["kind"] == "tournament_news" and finished["payload"]["news"] == "finished"
+    await late.send_json_to({"type": "sync"})
+    assert await late.receive_json_from() == {"type": "pending", "notices": []}
