@@ -91,6 +91,7 @@ def test_the_scheduler_is_a_process_of_its_own_only_with_redis():
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_without_a_shared_layer_the_scheduler_ticks_in_the_server(monkeypatch):
     ticks = []
     monkeypatch.setattr(scheduler, "tick", lambda: ticks.append(1) or {})
