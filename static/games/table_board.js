@@ -1,0 +1,214 @@
+/* The live table's drawing of a state (table.js calls these after each state): the chips of the
+ * table, the scoreboard, whose turn it is, the seats round the floor, the last play and my hand.
+ * A card click sends one play and disables the hand until the next state or error arrives.
+ * Built on window.Basra.tableKit (table_state.js). */
+(function () {
+  "use strict";
+  var B = window.Basra;
+  var T = B.tableKit;
+  var el = B.el;
+  var L = T.L;
+  var root = T.root;
+  var $ = T.$;
+  var botBadge = T.botBadge, botShortName = T.botShortName, isMyTurn = T.isMyTurn, mySide = T.mySide,
+      players = T.players, position = T.position, seatName = T.seatName, seatOf = T.seatOf;
+
+  var baseTitle = document.title;
+
+  // --- drawing -------------------------------------------------------------------------------
+
+  function renderMeta() {
+    var m = T.state.match;
+    $("table-meta").replaceChildren(
+      el("span", {class: "chip", text: B.fmt(L.players, {count: m.players})}),
+      el("span", {class: "chip", text: B.fmt(L.target, {target: T.state.target})}),
+      el("span", {class: "chip" + (m.rated ? " chip-rated" : ""), text: m.rated ? L.rated : L.casual}),
+      el("span", {class: "chip", text: T.state.move_seconds ? B.fmt(L.perPlay, {seconds: T.state.move_seconds}) : L.noClock})
+    );
+  }
+
+  /** A seat's name for the narrow score boxes: a computer seat is its badge and level. */
+  function shortSeatName(seat) {
+    var found = seatOf(seat);
+    if (found && !found.username && found.bot) {
+      return el("bdi", {class: "side-member bot"}, [botBadge(), botShortName(seat)]);
+    }
+    var name = seatName(seat) || L.emptySeat;
+    return el("bdi", {class: "side-member", title: name, text: name});
+  }
+
+  /** The side's names as nodes, "a & b" for partners, wrapping rather than cut. */
+  function sideMembers(side) {
+    var nodes = [];
+    for (var seat = side; seat < players(); seat += 2) {
+      if (nodes.length) nodes.push(" & ");
+      nodes.push(shortSeatName(seat));
+    }
+    return nodes;
+  }
+
+  /** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator. */
+  function sideLabel(side) {
+    var mine = mySide();
+    if (mine === null) return B.fmt(L.side, {number: side + 1});
+    if (players() === 2) return side === mine ? L.youLabel : L.opponent;
+    return side === mine ? L.yourSide : L.opponents;
+  }
+
+  function renderScoreboard() {
+    var r = T.state.round;
+    var board = $("scoreboard");
+    if (T.state.match.status === "open") { board.replaceChildren(); return; }
+    var sides = [0, 1].map(function (side) {
+      var stat = function (label, value, key) {
+        return el("div", {class: "stat", dataset: {stat: key}}, [
+          el("span", {class: "stat-label", text: label}),
+          el("span", {class: "stat-value", text: String(value)}),
+        ]);
+      };
+      var onTurn = r && !r.over && !T.state.result && r.turn % 2 === side;
+      return el("div", {
+        class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : ""),
+        dataset: {side: side},
+      }, [
+        el("div", {class: "side-label", text: sideLabel(side)}),
+        el("div", {class: "side-name"}, sideMembers(side)),
+        el("div", {class: "side-score", dataset: {score: T.state.scores[side]}, text: String(T.state.scores[side])}),
+        el("div", {class: "side-stats"}, [
+          stat(L.pile, r ? r.pile_sizes[side] : 0, "pile"),
+          stat(L.basras, r ? r.basras[side] : 0, "basras"),
+          T.state.match.rules.jack_basra_points ? stat(L.jackBasras, r ? r.jack_basras[side] : 0, "jack-basras") : null,
+        ]),
+      ]);
+    });
+    board.replaceChildren(sides[0], sides[1]);
+  }
+
+  function renderTurn() {
+    var banner = $("turn-banner");
+    var r = T.state.round;
+    var text = "";
+    var mine = false;
+    if (T.state.result) text = L.matchOver;
+    else if (T.state.match.status === "playing" && r && !r.over) {
+      mine = isMyTurn();
+      text = mine ? L.yourTurn : B.fmt(L.turnOf, {name: seatName(r.turn) || ""});
+      text = B.fmt(L.round, {number: r.number}) + " · " + text;
+    } else if (r && r.over) text = B.fmt(L.roundScore, {number: r.number});
+    banner.textContent = text;
+    banner.classList.toggle("mine", mine);
+    banner.hidden = text === "";
+    // A tab in the background says whose turn it is in its title (browsers show it on the tab).
+    document.title = mine ? "\u25CF " + L.yourTurn + " \u00B7 " + baseTitle : baseTitle;
+  }
+
+  function seatBox(seat) {
+    var r = T.state.round;
+    var isViewer = seat === T.state.you;
+    var found = seatOf(seat);
+    // A computer seat shows its level next to the computer badge (the full name is long).
+    var name = found && !found.username && found.bot ? botShortName(seat)
+      : seatName(seat) || L.emptySeat;
+    var size = r ? r.hand_sizes[seat] : 0;
+    var badges = [];
+    if (r && r.dealer === seat) badges.push(el("span", {class: "badge dealer", title: L.dealer, text: L.dealer}));
+    var info = seatOf(seat) || {};
+    if (info.absent && !info.bot) badges.push(el("span", {class: "badge absent", text: L.absent}));
+    var onTurn = r && !r.over && r.turn === seat && !T.state.result;
+    var backs = null;
+    if (!isViewer) {
+      backs = el("div", {class: "backs"}, []);
+      for (var i = 0; i < size; i++) backs.appendChild(B.cardBack("mini"));
+    }
+    return el("div", {
+      class: "seat-box" + (onTurn ? " on-turn" : "") +
+             (isViewer ? " me" : "") + (seat % 2 === mySide() ? " partner-side" : "") +
+             (info.bot ? " bot" : "") + (info.absent ? " absent" : ""),
+      dataset: {seat: seat, handSize: size, bot: info.bot || null},
+    }, [
+      el("div", {class: "seat-name"}, [
+        info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
+        el("span", {class: "name", title: seatName(seat) || null, text: name}),
+        isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
+      ]),
+      backs,
+      el("div", {class: "seat-info"}, [el("span", {class: "hand-count", text: B.fmt(L.cardsInHand, {count: size})})].concat(badges)),
+      onTurn ? el("div", {class: "countdown", "aria-hidden": "true"}) : null,
+    ]);
+  }
+
+  function renderBoard() {
+    var board = $("board");
+    var r = T.state.round;
+    if (T.state.match.status === "open" || !r) { board.hidden = true; return; }
+    board.hidden = false;
+    board.dataset.players = players();
+    board.querySelectorAll(".seat-slot").forEach(function (slot) { slot.replaceChildren(); });
+    for (var seat = 0; seat < players(); seat++) {
+      board.querySelector('.seat-slot[data-pos="' + position(seat) + '"]').appendChild(seatBox(seat));
+    }
+    var floor = $("floor");
+    floor.replaceChildren.apply(floor, r.floor.length
+      ? r.floor.map(function (code) { return B.cardNode(code, L, {size: "small"}); })
+      : [el("p", {class: "empty-note", text: L.floorEmpty})]);
+    $("stock-info").textContent = B.fmt(L.stock, {count: r.stock_size});
+    renderLastPlay(r.last_play);
+    B.talk.decorate();
+  }
+
+  function renderLastPlay(play) {
+    var box = $("last-play");
+    if (!play) { box.replaceChildren(); box.hidden = true; return; }
+    box.hidden = false;
+    var taken = play.taken || [];
+    var parts = [
+      el("span", {class: "last-label", text: B.fmt(L.played, {name: seatName(play.seat) || ""})}),
+      B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
+      el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
+    ];
+    taken.forEach(function (code) { parts.push(B.cardNode(code, L, {size: "mini"})); });
+    // The server played this card because the seat's time ran out (absent field: not told).
+    if (play.timeout === true) parts.push(el("span", {class: "last-label timed-out", text: L.timedOutMark}));
+    if (play.basra) {
+      parts.push(el("span", {
+        class: "badge basra-badge", dataset: {basra: play.basra},
+        text: play.basra === "jack_basra" ? L.jackBasra : L.basra,
+      }));
+    }
+    box.replaceChildren.apply(box, parts);
+  }
+
+  function renderHand() {
+    var hand = $("hand");
+    var r = T.state.round;
+    var playing = r && T.state.match.status === "playing" && T.state.you !== null && T.state.you !== undefined;
+    if (!playing) { hand.replaceChildren(); hand.hidden = true; root.dataset.myTurn = "false"; return; }
+    hand.hidden = false;
+    var canPlay = isMyTurn() && !T.pending && T.live;
+    root.dataset.myTurn = String(isMyTurn());
+    root.dataset.pending = String(T.pending);
+    hand.classList.toggle("active", canPlay);
+    hand.replaceChildren.apply(hand, (r.hand || []).map(function (code) {
+      var button = B.cardNode(code, L, {tag: "button"});
+      button.disabled = !canPlay;
+      button.addEventListener("click", function () { play(code); });
+      return button;
+    }));
+  }
+
+  function play(code) {
+    if (T.pending || !isMyTurn()) return;
+    if (!T.socket.send({type: "play", card: code, seq: T.state.seq})) return;
+    T.pending = true;
+    renderHand();
+    // Every play is answered by a state or an error; if the answer was lost (a server-side
+    // channel can drop a message), ask for the state rather than keep the hand locked.
+    var sentAt = T.state.seq;
+    window.setTimeout(function () {
+      if (T.pending && T.state.seq === sentAt) T.socket.send({type: "sync"});
+    }, 5000);
+  }
+
+  Object.assign(T, {renderBoard: renderBoard, renderHand: renderHand, renderMeta: renderMeta,
+    renderScoreboard: renderScoreboard, renderTurn: renderTurn});
+})();

@@ -1,0 +1,209 @@
+/* The live table's clock and what it tells the reader besides the cards: the connection chip and
+ * the banners (connection lost, logged out, watching), the countdowns, the notices (replaced, away,
+ * timed out, resign offers, the claim), the resign and abort buttons and their "are you sure?".
+ * Built on window.Basra.tableKit (table_state.js). */
+(function () {
+  "use strict";
+  var B = window.Basra;
+  var T = B.tableKit;
+  var el = B.el;
+  var cfg = T.cfg;
+  var L = T.L;
+  var root = T.root;
+  var $ = T.$;
+  var isBot = T.isBot, isMyTurn = T.isMyTurn, isSeated = T.isSeated, mySide = T.mySide,
+      players = T.players, seatName = T.seatName, seatOf = T.seatOf;
+
+  var myTimeout = null;    // {card, round}: the server played this card for me (time ran out)
+
+  /** The states a reader must not have to guess: the connection lost (over the table, saying
+   * why the cards do not answer), this tab logged out, and watching rather than playing. */
+  function renderBanners() {
+    var conn = $("conn-banner");
+    var lost = T.socketStatus === "reconnecting" && !(T.state && T.state.result);
+    conn.hidden = !lost;
+    if (lost) {
+      conn.replaceChildren(el("strong", {text: L.connLost}), " ",
+                           el("span", {text: isSeated() ? L.connLostCards : L.connLostWatch}));
+    }
+    root.dataset.connection = lost ? "lost" : T.socketStatus;
+    var session = $("session-banner");
+    session.hidden = !T.loggedOut;
+    if (T.loggedOut) {
+      session.replaceChildren(el("span", {text: L.loggedOut + " "}),
+                              el("a", {class: "button primary", id: "login-link", href: loginUrl(), text: L.logIn}));
+    }
+    var watching = $("watching-banner");
+    var watcher = !!T.state && !isSeated() && T.state.match.status !== "open" && !T.loggedOut;
+    watching.hidden = !watcher;
+    if (watcher) {
+      watching.replaceChildren.apply(watching, [el("span", {text: L.spectating})].concat(
+        cfg.username ? [] : [" ", el("a", {id: "login-link", href: loginUrl(), text: L.logInToPlay})]));
+    }
+  }
+
+  function loginUrl() {
+    return cfg.urls.login + "?next=" + encodeURIComponent(window.location.pathname);
+  }
+
+  /** The connection chip: "Finished" once the match is over (nothing live is left to show),
+   * otherwise the socket's state. */
+  function renderLiveStatus() {
+    B.showStatus($("live-status"), T.state && T.state.result ? "finished" : T.socketStatus, L);
+  }
+
+  // --- the clock, notices, claim and resign ----------------------------------------------------
+
+  /** Milliseconds left to the deadline, in the server's time (null: no clock running). */
+  function remaining() {
+    if (!T.state || !T.state.deadline || T.state.result) return null;
+    return Date.parse(T.state.deadline) - (Date.now() + clockOffset);
+  }
+
+  /** Redraw the countdowns (every quarter second, and after every state). */
+  function tick() {
+    var left = remaining();
+    var r = T.state && T.state.round;
+    var botTurn = r && r.turn !== null && isBot(r.turn);
+    var text = "";
+    if (left !== null && r && !r.over && !botTurn && T.state.move_seconds) {
+      // After a round ends the first play's clock starts a little later (the pause to read the
+      // score, docs/protocol.md "The pause between rounds"): it stands at the full time till then.
+      left = Math.min(left, T.state.move_seconds * 1000);
+    }
+    if (left !== null && r && !r.over) {
+      text = botTurn ? L.thinking : B.fmt(L.secondsLeft, {seconds: Math.max(0, Math.ceil(left / 1000))});
+    }
+    document.querySelectorAll("#board .countdown").forEach(function (node) {
+      node.textContent = text;
+      node.classList.toggle("low", !botTurn && left !== null && left < 5000);
+    });
+    var mine = $("my-clock");
+    mine.textContent = isMyTurn() && left !== null ? text : "";
+    mine.hidden = mine.textContent === "";
+    mine.classList.toggle("low", left !== null && left < 5000);
+    root.dataset.remaining = left === null ? "" : String(Math.max(0, Math.ceil(left / 1000)));
+  }
+
+  /** How far the server's clock is ahead of this browser's (ms), from a state's "now". */
+  var clockOffset = 0;
+  function noteServerTime(msg) {
+    if (msg.now) clockOffset = Date.parse(msg.now) - Date.now();
+  }
+
+  function opponentSeat() { return T.state.you === null ? null : (T.state.you + 1) % 2; }
+
+  /** My partner's seat entry (4 players, seated), or null. */
+  function partnerInfo() {
+    if (!isSeated() || players() !== 4) return null;
+    return seatOf((T.state.you + 2) % 4);
+  }
+
+  /** My partner cannot answer a resign offer (away, or played by the computer): the server
+   * then takes my resignation at once (docs/protocol.md "Clock, absence, claim and resign"). */
+  function partnerGone() {
+    var partner = partnerInfo();
+    return !!(partner && (partner.bot || partner.absent));
+  }
+
+  /** The question before resigning, saying what a click does now. */
+  function resignQuestion() {
+    if (players() !== 4) return L.resignConfirm;
+    var partner = partnerInfo();
+    if (partner && partner.resign_offer && !partner.bot) return L.resignConfirmPartnerOffered;
+    if (partnerGone()) return L.resignConfirmPartnerGone;
+    return L.resignConfirmPair;
+  }
+
+  function canClaim() {
+    if (!isSeated() || players() !== 2 || T.state.match.status !== "playing" || T.state.result) return false;
+    var other = seatOf(opponentSeat());
+    var me = seatOf(T.state.you);
+    return !!(other && other.absent && !other.bot && other.username && me && !me.bot);
+  }
+
+  /** Remember a card the server played for me when my time ran out, until my next own play
+   * (or the next round, or the end): later plays by others replace last_play but not the news. */
+  function noteTimeout() {
+    var r = T.state.round;
+    var play = r && r.last_play;
+    if (!isSeated() || !r || T.state.result || T.state.match.status !== "playing" || isBot(T.state.you)) {
+      myTimeout = null;
+    } else if (play && play.seat === T.state.you) {
+      myTimeout = play.timeout === true ? {card: play.card, round: r.number} : null;
+    } else if (myTimeout && myTimeout.round !== r.number) {
+      myTimeout = null;
+    }
+  }
+
+  function renderNotices() {
+    var box = $("notices");
+    var items = [];
+    var playing = T.state.match.status === "playing" && !T.state.result;
+    if (playing) {
+      (T.state.seats || []).forEach(function (s) {
+        var mine = s.seat === T.state.you;
+        var partner = isSeated() && players() === 4 && s.seat === (T.state.you + 2) % 4;
+        if (s.bot && s.username) {
+          items.push([mine ? L.youReplaced : B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}),
+                      "replaced", s.seat]);
+        } else if (s.absent && mine && T.live) {
+          // Opening the table brings an absent player back (a "returned" right after this
+          // socket's first state); still absent later means only a play will.
+          items.push([T.firstState ? L.youAbsentBack : L.youAbsent, "absent", s.seat]);
+        } else if (s.absent && players() === 2 && isSeated()) {
+          items.push([B.fmt(L.opponentLeft, {name: s.username}), "opponent-left", s.seat]);
+        }
+        // A player the computer replaced can no longer resign: their side's offers are not theirs.
+        var replaced = isBot(T.state.you) && !!(seatOf(T.state.you) || {}).username;
+        if (s.resign_offer && !(replaced && s.seat % 2 === mySide())) {
+          items.push([mine ? (partnerGone() ? L.youOfferedPartnerGone : L.youOffered)
+                      : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: seatName(s.seat)}),
+                      "resign-offer", s.seat]);
+        }
+      });
+      if (myTimeout) {
+        items.push([B.fmt(L.youTimedOut, {card: B.cardName(myTimeout.card, L)}), "timeout", T.state.you]);
+      }
+    }
+    box.replaceChildren.apply(box, items.map(function (item) {
+      var notice = el("p", {class: "notice", dataset: {notice: item[1], seat: item[2]}}, [item[0]]);
+      if (item[1] === "opponent-left" && canClaim()) {
+        notice.appendChild(el("button", {type: "button", class: "button primary", id: "claim-button",
+          text: L.claim, on: {click: function () { confirmThen(L.claimConfirm, L.claimYes, "claim"); }}}));
+      }
+      return notice;
+    }));
+    box.hidden = items.length === 0;
+  }
+
+  function renderActions() {
+    var me = isSeated() ? seatOf(T.state.you) : null;
+    var show = !!(me && !me.bot && T.state.match.status === "playing" && !T.state.result);
+    var button = $("resign-button");
+    button.hidden = !show;
+    // After an offer the button waits for the partner, unless the partner can no longer answer.
+    button.disabled = !T.live || !!(me && me.resign_offer && !partnerGone());
+    // Before the match's first play it can be called off instead (nobody wins, never rated).
+    var r = T.state.round;
+    var abort = $("abort-button");
+    abort.hidden = !(show && r && r.number === 1 && !r.last_play && !T.state.round_results.length);
+    abort.disabled = !T.live;
+  }
+
+  /** Ask "are you sure?" in the page's dialog, then send {"type": action}. */
+  function confirmThen(question, yes, action) {
+    var dialog = $("confirm-dialog");
+    $("confirm-text").textContent = question;
+    $("confirm-yes").textContent = yes;
+    dialog.returnValue = "";
+    dialog.onclose = function () {
+      if (dialog.returnValue === "yes") T.socket.send({type: action});
+    };
+    dialog.showModal();
+  }
+
+  Object.assign(T, {confirmThen: confirmThen, noteServerTime: noteServerTime, noteTimeout: noteTimeout,
+    renderActions: renderActions, renderBanners: renderBanners, renderLiveStatus: renderLiveStatus,
+    renderNotices: renderNotices, resignQuestion: resignQuestion, tick: tick});
+})();

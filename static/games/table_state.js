@@ -1,0 +1,103 @@
+/* The live table's shared part: the state drawn and what the table's scripts share about it
+ * (the socket, a play pending, the socket live, this tab logged out), and the functions that read
+ * the state (whose seat, whose turn, the names shown). Loaded first of them; they hang it off
+ * window.Basra.tableKit. Other scripts of the page use window.Basra.table (table.js). */
+(function () {
+  "use strict";
+  var B = window.Basra;
+  var el = B.el;
+  var cfg = B.config("table-config");
+  var L = cfg.labels;
+  var root = document.getElementById("table");
+  var $ = function (id) { return document.getElementById(id); };
+
+  var T = B.tableKit = {
+    cfg: cfg, L: L, root: root, $: $,
+    state: null,        // the latest state message
+    pending: false,     // a play was sent and not answered yet
+    live: false,        // the socket is open: a click can reach the server
+    firstState: false,  // the state drawn is the first one since the socket opened
+    loggedOut: false,   // this tab's session ended (a logout here or in another tab)
+    socketStatus: "connecting",  // the socket's state, for the connection chip and banner
+    socket: null,       // the table's B.LiveSocket (table.js)
+  };
+
+  function url(name) {
+    return cfg.urls[name].replace("{id}", cfg.matchId);
+  }
+
+  // --- reading the state -------------------------------------------------------------------
+
+  function players() { return T.state.match.players; }
+
+  function seatOf(seat) {
+    return (T.state.seats || []).filter(function (s) { return s.seat === seat; })[0] || null;
+  }
+
+  /** 1, 2, … among the computer seats (no person) when the table has more than one, else null:
+   * two computer seats never read the same ("Computer 1 (Greedy)", games.models.seat_display_names). */
+  function botNumber(seat) {
+    var bots = (T.state.seats || []).filter(function (s) { return !s.username && s.bot; })
+      .map(function (s) { return s.seat; }).sort();
+    return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
+  }
+
+  /** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
+  function botShortName(seat) {
+    var found = seatOf(seat);
+    var level = L.botLevels[found.bot] || found.bot;
+    var number = botNumber(seat);
+    return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
+  }
+
+  /** The name shown for a seat: the person's, or "Computer (level)" for a computer seat. */
+  function seatName(seat) {
+    var found = seatOf(seat);
+    if (!found) return null;
+    if (found.username) return found.username;
+    if (!found.bot) return null;
+    var number = botNumber(seat);
+    return number ? B.fmt(L.botNumbered, {number: number, level: L.botLevels[found.bot] || found.bot})
+                  : (L.bots[found.bot] || found.bot);
+  }
+
+  function isSeated() { return T.state.you !== null && T.state.you !== undefined; }
+
+  /** The computer plays this seat now (a computer seat, or a person it replaced). */
+  function isBot(seat) { var s = seatOf(seat); return !!(s && s.bot); }
+
+  function sideNames(side) {
+    var names = [];
+    for (var seat = side; seat < players(); seat += 2) names.push(seatName(seat) || L.emptySeat);
+    return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
+  }
+
+  /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
+  function viewer() { return T.state.you === null || T.state.you === undefined ? 0 : T.state.you; }
+
+  function mySide() { return T.state.you === null || T.state.you === undefined ? null : T.state.you % 2; }
+
+  /** Screen position of a seat, turning the table so that the viewer sits at the bottom. */
+  function position(seat) {
+    var n = players();
+    var rel = (seat - viewer() + n) % n;
+    if (n === 2) return rel === 0 ? "bottom" : "top";
+    return ["bottom", "right", "top", "left"][rel];
+  }
+
+  function isMyTurn() {
+    var r = T.state && T.state.round;
+    // A seat the computer took over is not the person's to play any more.
+    return !!(r && !r.over && T.state.match.status === "playing" && T.state.you !== null &&
+              T.state.you !== undefined && r.turn === T.state.you && !T.state.result &&
+              !isBot(T.state.you));
+  }
+
+  function botBadge(title) {
+    return B.botIcon(title || L.botBadge);
+  }
+
+  Object.assign(T, {botBadge: botBadge, botShortName: botShortName, isBot: isBot, isMyTurn: isMyTurn,
+    isSeated: isSeated, mySide: mySide, players: players, position: position, seatName: seatName,
+    seatOf: seatOf, sideNames: sideNames, url: url});
+})();
