@@ -1,6 +1,6 @@
 """What the live table page's scripts need on top of ``games.views.table_labels``: the labels of
 the round's end, the connection and session banners and the quick phrases, and the phrases
-themselves (``static/games/table.js``, ``table_fx.js``, ``table_talk.js``). Translated when
+themselves (``static/games/table.js`` and its ``table_*.js`` parts, ``table_fx.js``, ``table_talk.js``). Translated when
 called (the request's language), like the other labels: the page's scripts get every string
 from the ``table-config`` JSON, not from a JavaScript catalog.
 """
