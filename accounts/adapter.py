@@ -1,6 +1,8 @@
 """The allauth adapter of the site: reserved, over-long and e-mail-like usernames, the e-mail
 subject prefix, the site's name and domain in e-mails."""
 
+import unicodedata
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -47,6 +49,10 @@ class AccountAdapter(DefaultAccountAdapter):
                 gettext("This name is reserved. Please choose another one."),
                 code="username_reserved",
             )
+        # Unicode compatibility forms are one name: full-width "ａｌｉｃｅ" is "alice" (NFKC, as
+        # Django's ``AbstractBaseUser.normalize_username``), so a look-alike of a taken name is
+        # taken too, and the name is stored in its plain form.
+        username = unicodedata.normalize("NFKC", username)
         return super().clean_username(username, shallow=shallow)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:

@@ -586,11 +586,15 @@ class TableConsumer(JsonSocket):
     async def session_ended(self, event: dict) -> None:
         """Group message (account group): a session of this user was logged out
         (``broadcast.send_session_ended``, ``{"session": tag}``); if it is the one this socket
-        was opened with, :meth:`_become_spectator`."""
+        was opened with, :meth:`_become_spectator`, say so (``logged_out``) and send the
+        spectators' view of the table."""
         key = getattr(self.scope.get("session"), "session_key", None)
         if key and self.logged_in and event["session"] == broadcast.session_tag(key):
             await self._become_spectator()
             await self._tell_logged_out()
+            # At once the spectators' view, so the page stops showing the hand and the seat's
+            # buttons (a fresh tester saw them until the next click).
+            await self.refresh(force=True)
 
     async def session_recheck(self, event: dict) -> None:
         """Group message (account group): the user's password changed, so their other sessions

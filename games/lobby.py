@@ -181,7 +181,8 @@ def live_matches(user: Any, now: datetime | None = None) -> list[dict]:
     sockets it has, ``games.watching.watcher_counts``); each seat of a person may carry a
     ``rating`` (an int) added by the receivers of ``signals.lobby_matches_read``.
     """
-    matches = _playing().exclude(watchers=Match.Watchers.NOBODY)
+    # A private table is listed nowhere (its players shared its invite link, not the table).
+    matches = _playing().exclude(watchers=Match.Watchers.NOBODY).exclude(private=True)
     logged_in = user is not None and user.is_authenticated
     if logged_in:
         matches = matches.exclude(seats__user=user)

@@ -117,6 +117,10 @@ def table_labels() -> dict:
             "runs, and if you stay away the computer may take your seat or your opponent may "
             "claim the win."
         ),
+        "leaveConfirmNoClock": _(
+            "Leave this table while the match goes on? Your seat stays yours, but if you stay "
+            "away the computer may take your seat or your opponent may claim the win."
+        ),
         "turnOf": _("%(name)s to play"),
         "round": _("Round %(number)s"),
         "dealer": _("Dealer"),

@@ -40,6 +40,12 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(_("Upload a record file or paste a record."), code="empty")
         try:
             record = json.loads(raw)
+        except RecursionError:
+            # Arrays nested deeper than the parser's recursion limit ("[[[[…]]]]"): not a record.
+            raise forms.ValidationError(
+                _("This is not JSON: %(error)s"), code="json",
+                params={"error": _("nested too deeply")},
+            ) from None
         except (UnicodeDecodeError, ValueError) as error:
             raise forms.ValidationError(
                 _("This is not JSON: %(error)s"), code="json", params={"error": error}

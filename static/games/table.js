@@ -212,15 +212,23 @@
       B.talk.update(!!T.state && isSeated(), T.live);
     },
   });
-  // Leaving a running match through the site's own links asks first (the seat is not given up:
-  // the clock counts a seat gone after a while, and the computer may take it over).
+  // Leaving a running match through the site's own links, or the header's log-out and language
+  // forms, asks first (the seat is not given up: the clock counts a seat gone after a while, and
+  // the computer may take it over).
+  function leavingAsks(event) {
+    if (!T.state || T.state.match.status !== "playing" || T.state.result || !isSeated() ||
+        isBot(T.state.you)) return;
+    var question = T.state.move_seconds ? L.leaveConfirm : L.leaveConfirmNoClock;
+    if (!window.confirm(question)) event.preventDefault();
+  }
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a[href]");
     if (!link || link.target === "_blank" || link.hasAttribute("download")) return;
     if (link.getAttribute("href").charAt(0) === "#") return;
-    if (!T.state || T.state.match.status !== "playing" || T.state.result || !isSeated() ||
-        isBot(T.state.you)) return;
-    if (!window.confirm(L.leaveConfirm)) event.preventDefault();
+    leavingAsks(event);
+  });
+  document.querySelectorAll(".site-header form").forEach(function (form) {
+    form.addEventListener("submit", leavingAsks);
   });
 
   B.talk.init(cfg.talk, L, function (message) { return T.socket.send(message); });

@@ -92,6 +92,12 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
     mine.locator(".match-link").click()
     alice.wait_for_url(f"**/table/{match_id}/")
     expect(root(alice)).to_have_attribute("data-you", "0")
+    # The header's log-out asks too (a fresh tester logged out of a running match unasked).
+    alice.once("dialog", lambda dialog: answer(dialog, False))
+    alice.click("form[action*='logout'] button")
+    assert len(questions) == 3 and "Leave this table" in questions[2]
+    assert alice.url.endswith(f"/table/{match_id}/")
+    expect(alice.locator(".site-header .whoami")).to_be_visible()
     # A spectator leaves without a question.
     carol.on("dialog", lambda dialog: pytest.fail("a spectator was asked: " + dialog.message))
     carol.click("a.back-link")

@@ -262,6 +262,8 @@ async def test_a_logged_out_socket_cannot_play(make_player, open_socket):
     # told (the page says so and offers to log in again).
     await db(log_out)(cookie)
     assert await sockets[name].receive_json_from() == {"type": "logged_out"}
+    watched = await sockets[name].receive_json_from()  # the spectators' view at once
+    assert watched["you"] is None and watched["round"]["hand"] == []
     before = await log_size(match.pk)
     view = views[name]
     await sockets[name].send_json_to(

@@ -377,6 +377,8 @@ async def test_after_a_logout_the_sessions_socket_no_longer_receives_the_hand(
         await asyncio.sleep(0.01)
     assert seen_calls.count("alice") == seen_before + 1  # the seat's last seen-update
     assert await old.receive_json_from() == {"type": "logged_out"}  # the page is told
+    watched = await old.receive_json_from()  # the spectators' view at once
+    assert watched["you"] is None and watched["round"]["hand"] == []
     await db(actions.play_card)(user=bob.user, match_id=match.pk,
                                  card=bob_view["round"]["hand"][0], seq=bob_view["seq"])
     mine = await other.receive_json_from()  # alice's other session still gets her seat view
@@ -427,6 +429,8 @@ async def test_a_seat_view_already_on_its_way_at_the_logout_is_dropped(
         await asyncio.sleep(0.01)
     assert not socket.logged_in
     assert await old.receive_json_from() == {"type": "logged_out"}
+    watched = await old.receive_json_from()  # the spectators' view at once
+    assert watched["you"] is None and watched["round"]["hand"] == []
     # A change's states, queued on this socket's channel before the logout was seen: the
     # socket is an anonymous spectator's now and sends on the spectators' view, not alice's.
     later = dict(view, seq=view["seq"] + 1, prev_seq=view["seq"])

@@ -161,6 +161,7 @@ def test_an_illegal_play_at_round_2_play_17_is_refused_and_nothing_is_stored(pla
     ("{not json", "This is not JSON"),
     ('{"format": "basra-record/1", "rules": {}, "seats": ["a"], "rounds": []}', "seats"),
     ("", "Upload a record file or paste a record"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # a fresh tester's 500
 ])
 def test_a_malformed_record_is_refused(db, text, words):
     response = Client().post(reverse("replays:import"), {"text": text})
