@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import CreateTableForm
@@ -95,6 +98,9 @@ class TournamentForm(CreateTableForm):
         if fmt == Tournament.Format.ARENA and not data.get("arena_minutes"):
             self.add_error("arena_minutes", _("How long does the arena last?"))
         starts, closes = data.get("starts_at"), data.get("registration_closes")
+        if starts and starts < timezone.now() - timedelta(minutes=1):
+            # A fresh tester's event "starting" 30 minutes ago was cancelled at once, unasked.
+            self.add_error("starts_at", _("The start must not be in the past."))
         if starts and closes and closes > starts:
             self.add_error("registration_closes", _("Registration must close by the start."))
         order = [data.get(f"tiebreak_{k}") for k in (1, 2, 3) if data.get(f"tiebreak_{k}")]

@@ -80,3 +80,15 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     bob.wait_for_url(f"**{table_href}")
     expect(bob.locator("#hand button.card")).to_have_count(4)
     expect(bob.locator("#tournament-notice")).to_have_count(0)
+
+    # The event page refreshes its live parts every few seconds: the organiser's choice in a
+    # forfeit's list stays chosen (a fresh tester's forfeit went to the wrong player when a
+    # refresh put the list back to its first entry).
+    organiser.goto(event_url)
+    chooser = organiser.locator("form.organiser-result select[name=winner]").first
+    second = chooser.locator("option").nth(1).get_attribute("value")
+    chooser.select_option(second)
+    organiser.evaluate("document.activeElement.blur()")
+    organiser.wait_for_timeout(6500)  # past the page's 5 s refresh
+    chooser = organiser.locator("form.organiser-result select[name=winner]").first
+    assert chooser.input_value() == second

@@ -56,6 +56,14 @@ def test_create_form_makes_an_event_organised_by_the_player():
     bad = client.post(reverse("tournament_create"), {"name": "x", "format": "swiss", "players": "2",
                                                      "starts_at": starts, "target": "101"})
     assert bad.status_code == 200 and Tournament.objects.count() == 1
+    # A start in the past is refused (it was created and cancelled at once).
+    past = (timezone.now() - timedelta(minutes=30)).strftime("%Y-%m-%dT%H:%M")
+    late = client.post(reverse("tournament_create"), {
+        "name": "Past start", "format": "round_robin", "players": "2", "starts_at": past,
+        "seeding": "rating", "best_of": "1", "target": "101", "mode": "casual",
+    })
+    assert late.status_code == 200 and "must not be in the past" in late.content.decode()
+    assert Tournament.objects.count() == 1
 
 
 def test_create_needs_a_login():

@@ -8,6 +8,30 @@
   const eventNode = document.getElementById("event");
   let timer = null;
   let over = false;
+  // What the organiser has chosen in a form of the old part (a forfeit's winner, a corrected
+  // result) goes into the same form of the fresh one: a refresh put every list back to its first
+  // entry, and a fresh tester's forfeit went to the wrong player.
+  function keepChoices(old, fresh) {
+    old.querySelectorAll("form[action]").forEach((form) => {
+      const action = form.getAttribute("action");
+      const twin = Array.from(fresh.querySelectorAll("form[action]"))
+        .find((f) => f.getAttribute("action") === action);
+      if (!twin) return;
+      form.querySelectorAll("select[name], input[name], textarea[name]").forEach((control) => {
+        if (control.type === "hidden") return;
+        const other = twin.querySelector(`[name="${CSS.escape(control.name)}"]`);
+        if (!other) return;
+        if (control.type === "checkbox" || control.type === "radio") other.checked = control.checked;
+        else other.value = control.value;
+      });
+    });
+  }
+  // A part the user is working in (a list open, a box being typed in) is left for the next turn.
+  function busy(node) {
+    const active = document.activeElement;
+    return !!active && active !== document.body && node.contains(active)
+      && /^(SELECT|INPUT|TEXTAREA)$/.test(active.tagName);
+  }
   async function refresh() {
     window.clearTimeout(timer);
     try {
@@ -17,7 +41,11 @@
       for (const id of ["event-live", "my-tables", "event-status"]) {
         const fresh = doc.getElementById(id);
         const old = document.getElementById(id);
-        if (fresh && old) old.replaceWith(fresh);
+        if (fresh && old && busy(old)) continue;
+        if (fresh && old) {
+          keepChoices(old, fresh);
+          old.replaceWith(fresh);
+        }
         else if (fresh && id === "my-tables") document.querySelector(".actions").prepend(fresh);
         else if (old && !fresh) old.remove();
       }
