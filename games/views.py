@@ -412,6 +412,7 @@ def rematch_labels() -> dict:
         "rematchAccept": _("Accept the rematch"),
         "rematchAsked": _("You asked for a rematch; waiting for %(names)s."),
         "rematchOffered": _("%(names)s asks for a rematch with the same rules."),
+        "rematchOfferedMany": _("%(names)s ask for a rematch with the same rules."),
         "rematchGone": _("No rematch: a player has left the table."),
         "rematchStarting": _("The rematch starts…"),
     }

@@ -42,7 +42,8 @@
       parts.push(B.el("span", {text: B.fmt(L.rematchAsked, {names: names(offer.waiting, state)})}));
     } else if (accepted.length) {
       box.dataset.state = "offered";
-      parts.push(B.el("span", {text: B.fmt(L.rematchOffered, {names: names(accepted, state)})}));
+      var offered = accepted.length > 1 ? L.rematchOfferedMany : L.rematchOffered;
+      parts.push(B.el("span", {text: B.fmt(offered, {names: names(accepted, state)})}));
     } else {
       box.dataset.state = "none";
     }

@@ -97,11 +97,22 @@ def test_leave_requires_login(client, alice):
 
 
 @pytest.mark.parametrize("name", ["table_create", "table_leave"])
-def test_actions_refuse_get(alice, name):
+def test_an_action_opened_as_a_page_does_nothing_and_goes_back(alice, name):
+    """``GET`` of an action's address does nothing (the action needs its form); the browser is
+    sent back where it came from (or the lobby) with a message, not shown a bare 405."""
     match = new_table(alice)
     kwargs = {} if name == "table_create" else {"match_id": match.id}
-    response = logged_in(alice).get(reverse(name, kwargs=kwargs))
-    assert response.status_code == 405
+    client = logged_in(alice)
+    response = client.get(reverse(name, kwargs=kwargs))
+    assert response.status_code == 302 and response["Location"] == reverse("lobby")
+    assert Seat.objects.filter(match=match, user=alice).exists()  # nothing changed
+    page = client.get(response["Location"]).content.decode()
+    assert "That address is an action" in page
+    table = reverse("table", args=[match.id])
+    back = client.get(reverse(name, kwargs=kwargs), HTTP_REFERER=f"http://testserver{table}")
+    assert back.status_code == 302 and back["Location"] == f"http://testserver{table}"
+    away = client.get(reverse(name, kwargs=kwargs), HTTP_REFERER="https://evil.example/")
+    assert away["Location"] == reverse("lobby")  # never to another site
 
 
 def test_get_of_a_join_link_shows_the_table_and_takes_no_seat(client, alice, bob):

@@ -1,0 +1,34 @@
+"""Site-wide request handling of our own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
+
+
+class ActionLinkMiddleware:
+    """An action's address opened as a page (``GET`` of a form's ``POST`` target: a challenge's
+    "accept", a table's "leave", pasted or opened from the history) goes back to the page it was
+    reached from, or the lobby, with a message, instead of a browser's bare "HTTP ERROR 405" (a
+    fresh tester's report). Nothing is done: the action still needs its form and CSRF token.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or request.method != "GET":
+            return response
+        messages.info(request, gettext("That address is an action: use its button on the page."))
+        back = request.META.get("HTTP_REFERER", "")
+        if back and back != request.build_absolute_uri() and url_has_allowed_host_and_scheme(
+            back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        ):
+            return redirect(back)
+        return redirect("lobby")
