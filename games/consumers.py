@@ -445,18 +445,22 @@ class TableConsumer(JsonSocket):
                 self.session_good_until = now + settings.BASRA_SESSION_RECHECK_SECONDS
             return service(user=self.user, match_id=self.match_id, **kwargs)
 
-    async def act(self, service: Any) -> None:
-        """``{"type": "claim"}``, ``{"type": "resign"}`` or ``{"type": "abort"}``: the result comes
-        back as a state."""
+    async def act(self, service: Any, **kwargs: Any) -> GameError | None:
+        """A seated player's action (``{"type": "claim"}``, ``"resign"``, ``"abort"``, a play, a
+        rematch): ``service(user=…, match_id=…, **kwargs)`` as this socket's user; the result
+        comes back through the table's group. A refusal is sent as an ``error`` and returned;
+        ``login_required`` when the socket is not (or no longer) logged in."""
         if not self.logged_in:
             await self.send_error("login_required")
-            return
+            return None
         try:
-            await in_worker(self._as_user)(service)
+            await in_worker(self._as_user)(service, **kwargs)
         except SessionEnded:
             await self._session_gone()
         except GameError as error:
             await self.send_error(error.code, error.message)
+            return error
+        return None
 
     async def _session_gone(self) -> None:
         """The session was found ended at an action: ``login_required``, and from now on this is
@@ -471,17 +475,9 @@ class TableConsumer(JsonSocket):
         if not isinstance(card, str) or not isinstance(seq, int) or isinstance(seq, bool):
             await self.send_error("bad_message")
             return
-        if not self.logged_in:
-            await self.send_error("login_required")
-            return
-        try:
-            await in_worker(self._as_user)(actions.play_card, card=card, seq=seq)
-        except SessionEnded:
-            await self._session_gone()
-        except GameError as error:
-            await self.send_error(error.code, error.message)
-            if error.code in ("stale", "timed_out"):
-                await self.refresh()
+        error = await self.act(actions.play_card, card=card, seq=seq)
+        if error is not None and error.code in ("stale", "timed_out"):
+            await self.refresh()
 
     async def phrase(self, message: dict) -> None:
         """``{"type": "phrase", "id": "good_luck"}``: a seated player's quick phrase, sent to
@@ -520,15 +516,7 @@ class TableConsumer(JsonSocket):
         if seed is not None and not isinstance(seed, str):
             await self.send_error("bad_message")
             return
-        if not self.logged_in:
-            await self.send_error("login_required")
-            return
-        try:
-            await in_worker(self._as_user)(actions.ask_rematch, client_seed=seed)
-        except SessionEnded:
-            await self._session_gone()
-        except GameError as error:
-            await self.send_error(error.code, error.message)
+        await self.act(actions.ask_rematch, client_seed=seed)
 
     async def table_news(self, event: dict) -> None:
         """Group message: a frame for every socket of the table (a rematch offer or its start,

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import actions, broadcast, notices
-from games.errors import GameError
 from games.models import Challenge, Match, Seat
+from tests.games.helpers import refused
 
 pytestmark = pytest.mark.django_db
 
@@ -33,12 +33,6 @@ def nothing_changed(before: int, matches: int = 0) -> None:
     assert Challenge.objects.count() == before
     assert Match.objects.count() == matches
 
-
-def refused(code: str, action, **kwargs) -> None:
-    with pytest.raises(GameError) as error:
-        action(**kwargs)
-    assert error.value.code == code
-    assert error.value.message
 
 
 def test_a_challenge_is_sent_live_to_both(make_player, sent, django_capture_on_commit_callbacks):

@@ -97,3 +97,15 @@ async def expect_error(comm, code: str) -> dict:
     assert message["code"] == code, message
     assert message["message"]
     return message
+
+
+def refused(code: str, call: Callable[..., Any], **kwargs: Any) -> None:
+    """Assert that ``call(**kwargs)`` raises ``GameError`` ``code``, with a message."""
+    import pytest
+
+    from games.errors import GameError
+
+    with pytest.raises(GameError) as info:
+        call(**kwargs)
+    assert info.value.code == code
+    assert info.value.message

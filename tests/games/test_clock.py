@@ -13,10 +13,9 @@ from django.utils import timezone
 from games import actions, broadcast, clock, engine, reads
 from games import cache as table_cache
 from games import log as event_log
-from games.errors import GameError
 from games.engine.bots import BOTS, GreedyBot
 from games.models import Event, Match, Seat
-from tests.games.helpers import event_kinds, seated_match, users_by_seat
+from tests.games.helpers import event_kinds, refused, seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -34,12 +33,6 @@ def _long_grace(settings):
     # here it stands for time that passed with the clock running.
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 10**9
 
-
-def refused(code: str, call, **kwargs) -> None:
-    with pytest.raises(GameError) as info:
-        call(**kwargs)
-    assert info.value.code == code
-    assert info.value.message
 
 
 def snapshot(match: Match) -> tuple:

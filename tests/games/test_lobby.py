@@ -12,10 +12,9 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import actions, clock, liveness, lobby, reads, watching
-from games.errors import GameError
 from games.models import Event, Match, Seat, Watcher, seat_display_names
 from games.ratings.models import PlayerRating
-from tests.games.helpers import seated_match
+from tests.games.helpers import refused, seated_match
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +29,6 @@ def _long_grace(settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = 10_000
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 10**9
 
-
-def refused(code: str, call, **kwargs) -> None:
-    with pytest.raises(GameError) as info:
-        call(**kwargs)
-    assert info.value.code == code
-    assert info.value.message
 
 
 def seating_of(match: Match) -> tuple:

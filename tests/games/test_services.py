@@ -17,11 +17,11 @@ from games import log as event_log
 from games.actions import funnel, seating
 from games.engine import shuffle
 from games.models import Event, Match, Seat
-from games.errors import GameError
 from tests.games.helpers import (
     event_kinds,
     play_out,
     play_turn,
+    refused,
     seated_match,
     timeless,
     users_by_seat,
@@ -34,13 +34,6 @@ pytestmark = pytest.mark.django_db
 def users(make_player):
     return [make_player(name).user for name in ("alice", "bob", "carol", "dave", "erin")]
 
-
-def refused(code: str, call, **kwargs) -> None:
-    """Assert that ``call(**kwargs)`` raises GameError ``code`` with a message."""
-    with pytest.raises(GameError) as info:
-        call(**kwargs)
-    assert info.value.code == code
-    assert info.value.message
 
 
 def snapshot(match: Match) -> tuple:
