@@ -69,6 +69,7 @@ class ErrorCode(StrEnum):
     OPPONENT_RETURNED = "opponent_returned"
     RESIGN_OFFERED = "resign_offered"
     ABORT_NOT_ALLOWED = "abort_not_allowed"
+    BAD_WINNER = "bad_winner"
     # Analyses of finished matches (the replays app, games/replays/jobs.py).
     ANALYSIS_LOGIN_REQUIRED = "analysis_login_required"
     TOO_MANY_ANALYSES = "too_many_analyses"
@@ -154,6 +155,7 @@ MESSAGES = {
     ErrorCode.ABORT_NOT_ALLOWED: _(
         "The match can be aborted only before its first play; resign instead."
     ),
+    ErrorCode.BAD_WINNER: _("The winner of a match is side 0 or side 1, or nobody."),
     ErrorCode.ANALYSIS_LOGIN_REQUIRED: _("Log in to ask for an analysis."),
     ErrorCode.TOO_MANY_ANALYSES: _(
         "You already have %(count)s analyses waiting or running: ask for another one when one "

@@ -55,6 +55,7 @@ class Match(models.Model):
         CLAIM = "claim", _("Won on a claim (the opponent left)")
         RESIGN = "resign", _("Resigned")
         ABORT = "abort", _("Aborted before the first play")
+        DECIDED = "decided", _("Decided away from the table (a forfeit or a withdrawal)")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

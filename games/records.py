@@ -21,6 +21,20 @@ POOLS = {2: "1v1", 4: "partnership"}
 APP_MAY_SET = frozenset({"event"})
 
 
+def termination(match: Match) -> str:
+    """The ``termination`` header of a finished ``match``: one of RULES.md's values
+    (``"target"``, ``"claim"``, ``"resign"``, ``"abort"``).
+
+    A match decided away from the table (``Match.Result.DECIDED``: a tournament forfeit or
+    withdrawal), which that list does not name, reads as the side that lost it resigning
+    (``"resign"``), or, when nobody won, as called off (``"abort"``, ``winner`` null).
+    """
+    result = str(match.result or "")
+    if result == Match.Result.DECIDED:
+        return "abort" if match.winner_side is None else "resign"
+    return result
+
+
 def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
     """``match``'s ``basra-record/1`` record, JSON-ready (RULES.md, "Game record").
 
@@ -63,7 +77,7 @@ def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
         "event": "",
         "result": f"{scores[0]}-{scores[1]}",
         "winner": match.winner_side if finished else None,
-        "termination": str(match.result or "") if finished else "",
+        "termination": termination(match) if finished else "",
     }
     core = set(record["headers"]) - APP_MAY_SET
     for _receiver, extra in record_headers.send(sender=Match, match=match):

@@ -9,14 +9,16 @@ ends (STYLE.md, "Write it like this").
 from django.dispatch import Signal
 
 #: Sent by ``games.actions.endings.finish``, the one function every ending of a match goes
-#: through (target reached, claim, resignation, abort before the first play), inside the
+#: through (target reached, claim, resignation, abort before the first play, a decision away
+#: from the table: ``endings.end_by_decision``), inside the
 #: transaction that ends it, after the match row and its ``match_end`` event are written.
 #: A receiver that raises rolls the whole ending back: the match stays as it was, playable.
 #:
 #: Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row as written (status
 #: ``finished``, ``scores``, ``finished_at``); ``winner`` the winning side, 0 or 1, or ``None``
-#: (an abort); ``result`` how it ended, a ``Match.Result`` value ("target", "claim", "resign",
-#: "abort").
+#: (an abort, or a decision that nobody won); ``result`` how it ended, a ``Match.Result`` value
+#: ("target", "claim", "resign", "abort", "decided": the caller of ``end_by_decision``, an app,
+#: has recorded the outcome already, and a rating app does not rate it).
 match_finished = Signal()
 
 #: Sent by ``games.records.match_record``, the one writer of a match's ``basra-record/1``

@@ -220,6 +220,10 @@ def table_labels() -> dict:
         "reasonResignPair": _("%(names)s resigned."),
         "reasonYouResigned": _("You resigned."),
         "reasonSideResigned": _("Your side resigned."),
+        "reasonDecided": _("Decided away from the table (a tournament forfeit or withdrawal)."),
+        "matchDecidedNobody": _(
+            "Decided away from the table (a tournament forfeit or withdrawal): nobody won."
+        ),
         # The provably fair shuffle (RULES.md, "Provably fair shuffle"): seeds and the verifier.
         "yourSeed": _("Your client seed"),
         "seedHelp": _(

@@ -10,12 +10,12 @@ broadcast on commit). The protocol these actions serve is ``docs/protocol.md``.
 - ``challenges``: a challenge from a player's profile, accepted, declined or cancelled.
 - ``rematch``: a rematch of a finished match, asked for by every person.
 - ``endings``: ``finish`` (every ending; sends ``games.signals.match_finished``), claim, resign,
-  abort.
+  abort, and ``end_by_decision`` (an app decided the match away from the table).
 
 Refusals raise ``games.errors.GameError`` before anything is written.
 """
 
-from games.actions.endings import abort_match, claim_win, resign
+from games.actions.endings import abort_match, claim_win, end_by_decision, resign
 from games.actions.funnel import bot_delay
 from games.actions.play import (
     BOT_TIME_LIMIT,
@@ -62,6 +62,7 @@ __all__ = [
     "TIMEOUTS_ABSENT",
     "BotTurn",
     "abort_match",
+    "end_by_decision",
     "accept_challenge",
     "ask_rematch",
     "cancel_challenge",

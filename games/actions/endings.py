@@ -1,5 +1,5 @@
 """How a match ends: :func:`finish`, the one function every ending goes through, and the actions
-that end a match before its target (claim, resignation, abort).
+that end a match before its target (claim, resignation, abort, a decision from outside the table).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ def finish(change: Change, winner: int | None, result: str) -> None:
     """End the match: ``match_end``, the row's end fields, and ``match_finished``.
 
     Every way a match ends (the target reached, a claim, a resignation, an abort before the first
-    play) goes through here (after lila's ``round/Finisher.scala``), so the finished row always
+    play, a decision from outside the table) goes through here (after lila's ``round/Finisher.scala``), so the finished row always
     looks the same to whatever reads it later. The row and its events are written first, then
     ``games.signals.match_finished`` is sent, inside the transaction: a receiver that raises
     rolls the ending back and the match stays playable. Nothing may be logged after it.
 
-    :param winner: the winning side, 0 or 1; ``None`` for an abort.
+    :param winner: the winning side, 0 or 1; ``None`` for an abort (or a decision that nobody won).
     :param result: a ``Match.Result`` value.
     :raises funnel.Moved: a compare-and-set change found the row moved on (the funnel retries).
     """
@@ -155,6 +155,34 @@ def abort_match(*, user: Any, match_id: int, now: datetime | None = None) -> int
             raise GameError("abort_not_allowed")
         change.log(Event.Kind.ABORT, {}, seat=mine.seat)
         finish(change, None, Match.Result.ABORT)
+        return change.match.seq
+
+    return funnel.run(match_id, body, now=now)
+
+
+def end_by_decision(*, match_id: int, winner: int | None, now: datetime | None = None) -> int:
+    """End a match being played by a decision taken away from the table: an app built on the
+    core (a tournament organiser's forfeit, a withdrawal) has already decided its outcome.
+
+    Logs ``match_end`` (``"reason": "decided"``) through :func:`finish`, so the row is finished
+    (``result`` ``decided``, ``winner_side`` ``winner``), ``match_finished`` is sent inside the
+    transaction and every socket of the table gets the final state after the commit; the table
+    can no longer be played, claimed or resigned (``match_over``). The scores stay those of the
+    finished rounds. Called inside the caller's transaction, it locks the match row there: the
+    caller takes the match's lock before any lock of its own that a ``match_finished`` receiver
+    takes (the tournaments app: the match, then the event).
+
+    :param winner: the side that wins, 0 or 1; ``None``: nobody wins (both sides lose).
+    :returns: the table's new ``seq``.
+    :raises GameError: ``bad_winner`` (not 0, 1 or ``None``), ``not_found``, ``not_started``
+        (still waiting for players), ``match_over`` (already finished).
+    """
+    if winner is not None and winner not in (0, 1):
+        raise GameError("bad_winner")
+
+    def body(change: Change) -> int:
+        in_play(change.match)
+        finish(change, winner, Match.Result.DECIDED)
         return change.match.seq
 
     return funnel.run(match_id, body, now=now)

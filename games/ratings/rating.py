@@ -8,8 +8,9 @@ match in the pool. What is rated (the issue "Ratings, ladder, profiles and match
   person's seat the computer took over after they left a match for four still counts for them:
   they sat down to a rated match). The core refuses rated tables with computer seats
   (``bot_not_rated``); this is checked again here.
-- an abort (``result`` "abort", no winner) is not rated; every other ending (target, claim,
-  resignation) is a win for the winning side and a loss for the other.
+- an abort (``result`` "abort", no winner) is not rated, nor a match decided away from the
+  table (``result`` "decided": a tournament forfeit or withdrawal, not played out); every other
+  ending (target, claim, resignation) is a win for the winning side and a loss for the other.
 - 1v1 (tables for two): :func:`glicko2.rate_match` against the opponent's rating at the start.
 - partnership (tables for four): each player is rated as in a 1v1 against
   :func:`glicko2.composite_opponent` of their partner and their two opponents (the
@@ -40,6 +41,8 @@ from games.ratings.models import PlayerRating, Pool, RatedMatch, RatingChange
 
 #: ``Match.Result`` value of an abort (the core's, repeated so this module reads no core enum).
 ABORT = "abort"
+#: ``Match.Result`` value of a match decided away from the table (a forfeit, a withdrawal).
+DECIDED = "decided"
 
 
 class VoidRefused(Exception):
@@ -53,9 +56,11 @@ class VoidRefused(Exception):
 def on_match_finished(sender: Any, match: Any, winner: int | None, result: str, **kwargs: Any):
     """Receiver of ``games.signals.match_finished``: rate the match if it is rated.
 
-    Runs inside the transaction that ends the match; an error here rolls the ending back.
+    Runs inside the transaction that ends the match; an error here rolls the ending back. A
+    match decided away from the table (``decided``: a tournament forfeit or withdrawal, not
+    played out) is not rated, like an abort.
     """
-    if not match.rated or winner is None or result == ABORT:
+    if not match.rated or winner is None or result in (ABORT, DECIDED):
         return
     rate_finished_match(match, winner)
 

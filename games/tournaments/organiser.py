@@ -13,7 +13,7 @@ from games.tournaments.checks import Format, audit, check_organiser, lock, locke
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
 from games.tournaments.rounds import after_result
-from games.tournaments.tables import finish_pairing
+from games.tournaments.tables import decide_live_tables, finish_pairing, live_games, lock_matches
 
 
 def pause(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
@@ -65,15 +65,22 @@ def _winner_of(p: Pairing, winner_id: int | None) -> Entrant | None:
 def record_forfeit(
     *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None
 ) -> Pairing:
-    """The organiser records a forfeit: ``winner_id`` wins (``None``: both lose). A table still
-    being played goes on, but its result no longer counts. Kept in the audit trail.
+    """The organiser records a forfeit: ``winner_id`` wins (``None``: both lose). A table of the
+    pairing still being played ends there and then, decided (the core's ``end_by_decision``:
+    finished, result ``decided``, the forfeit's winner its winner, not rated, no longer
+    playable). Kept in the audit trail.
+
+    Locks: the pairing's live matches first, then the event (the order ``match_finished``
+    takes them in).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
         ``not_running``, ``result_reported`` (the pairing has a result: correct it instead),
         ``bad_winner``.
     """
     now = timezone.now() if now is None else now
+    pairings = Pairing.objects.filter(pk=pairing_id)
     with write_transaction():
+        lock_matches([g.match_id for g in live_games(pairings)])
         t, p = locked_pairing(pairing_id)
         check_organiser(t, user)
         if t.status != Tournament.Status.RUNNING:
@@ -85,7 +92,9 @@ def record_forfeit(
         winner = _winner_of(p, winner_id)
         if winner is None and t.format == Format.KNOCKOUT:
             raise TournamentError(Code.BAD_WINNER)  # a bracket needs someone to go on
+        live = live_games(pairings)
         finish_pairing(p, winner, now, forfeit=True)
+        decide_live_tables(live, now)
         audit(t, user, AuditEntry.Action.FORFEIT, now, pairing_row=p,
                winner=winner.name if winner else None)
         after_result(t, now)

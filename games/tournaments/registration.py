@@ -12,14 +12,19 @@ from django.utils import timezone
 
 from games import actions, engine
 from games.actions.store import write_transaction
-from games.errors import GameError
 from games.models import MOVE_SECONDS
 from games.tournaments import pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
-from games.tournaments.models import Entrant, Tournament
+from games.tournaments.models import Entrant, Pairing, Tournament
 from games.tournaments.rounds import after_result
-from games.tournaments.tables import finish_pairing, unfinished
+from games.tournaments.tables import (
+    decide_live_tables,
+    finish_pairing,
+    live_games,
+    lock_matches,
+    unfinished,
+)
 
 
 def create_tournament(
@@ -197,16 +202,21 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
 
     Before the start the entry is removed, free. During the event the entrant is ``withdrawn``:
     its unfinished pairing is forfeited (the opponent wins), it is paired no more, and its live
-    table is resigned for it after the event's transaction (a round robin's later pairings
-    against it are forfeits too).
+    table ends there and then, decided for the opponent (the core's ``end_by_decision``: not
+    rated, no longer playable; a round robin's later pairings against it are forfeits too).
+
+    Locks: the entrant's live matches first, then the event (the order ``match_finished``
+    takes them in).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_registered``,
         ``not_running`` (the event is over).
     """
     require_login(user)
     now = timezone.now() if now is None else now
-    live: list[int] = []
+    mine = Q(a__user=user) | Q(a__partner=user) | Q(b__user=user) | Q(b__partner=user)
+    before = Pairing.objects.filter(tournament_id=tournament_id, finished_at__isnull=True).filter(mine)
     with write_transaction():
+        lock_matches([g.match_id for g in live_games(before)])
         t = lock(tournament_id)
         entrant = entry_of(t, user)
         if entrant is None or entrant.status == Entrant.Status.WITHDRAWN:
@@ -219,15 +229,10 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
         entrant.status = Entrant.Status.WITHDRAWN
         entrant.withdrawn_round = t.current_round
         entrant.save(update_fields=["status", "withdrawn_round"])
-        members = entrant.members()
-        for p in unfinished(t).filter(Q(a=entrant) | Q(b=entrant)):
-            live += [g.match_id for g in p.games.filter(winner__isnull=True, aborted=False)]
+        pairings = unfinished(t).filter(Q(a=entrant) | Q(b=entrant))
+        live = live_games(pairings)
+        for p in pairings:
             other = p.b if p.a_id == entrant.pk else p.a
             finish_pairing(p, other, now, forfeit=True)
+        decide_live_tables(live, now)
         after_result(t, now)
-    for match_id in live:
-        for member in members:
-            try:
-                actions.resign(user=member, match_id=match_id)
-            except GameError:
-                pass  # the match ended meanwhile, or a partner's resignation already did it

@@ -219,8 +219,11 @@ def on_match_finished(sender: Any, match: Match, winner: int | None, result: str
 
     Runs inside the transaction that ends the match; matches of no tournament cost one indexed
     query. A result that was already recorded (the signal again, or the organiser's forfeit
-    first) changes nothing.
+    first) changes nothing; a ``decided`` ending (a forfeit or a withdrawal ended the table:
+    ``tables.decide_live_tables``, which keeps the game's winner) is not recorded again.
     """
+    if result == Match.Result.DECIDED:
+        return
     if not Game.objects.filter(match_id=match.pk).exists():
         return
     try:

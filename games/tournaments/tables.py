@@ -9,6 +9,7 @@ from django.db import transaction
 
 from games import actions
 from games.errors import GameError
+from games.models import Match
 from games.tournaments import news
 from games.tournaments.checks import log
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
@@ -73,7 +74,7 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
 def finish_pairing(p: Pairing, winner: Entrant | None, now: datetime, *, forfeit: bool = False) -> None:
     """Write ``p``'s result: a win 1, a loss 0; ``winner`` ``None``: both lost (double forfeit).
     The players of a table of ``p`` still being played (a forfeit) are told it no longer
-    counts (``news.tell_table_over``)."""
+    counts (``news.tell_table_over``); the caller ends it (:func:`decide_live_tables`)."""
     p.winner = winner
     p.score_a = 1.0 if winner is not None and winner.pk == p.a_id else 0.0
     p.score_b = None if p.b_id is None else (1.0 if winner is not None and winner.pk == p.b_id else 0.0)
@@ -81,8 +82,52 @@ def finish_pairing(p: Pairing, winner: Entrant | None, now: datetime, *, forfeit
     p.finished_at = now
     p.save(update_fields=["winner", "score_a", "score_b", "forfeit", "finished_at"])
     if p.b_id is not None:
-        live = p.games.filter(winner__isnull=True, aborted=False).values_list("match_id", flat=True)
+        live = p.games.filter(
+            winner__isnull=True, aborted=False, match__status=Match.Status.PLAYING
+        ).values_list("match_id", flat=True)
         news.tell_table_over(p, list(live))
+
+
+def live_games(pairings) -> list[Game]:
+    """The games of ``pairings`` (a ``Pairing`` queryset) whose table is still being played."""
+    return list(
+        Game.objects.filter(
+            pairing__in=pairings, winner__isnull=True, aborted=False,
+            match__status=Match.Status.PLAYING,
+        )
+    )
+
+
+def lock_matches(match_ids: list[int]) -> None:
+    """Lock the ``Match`` rows ``match_ids`` (in ``pk`` order), before the event's lock: the
+    order of locks is always the match, then the event (``match_finished`` runs under the
+    match's lock and takes the event's)."""
+    list(
+        Match.objects.select_for_update(no_key=True).filter(pk__in=match_ids)
+        .order_by("pk").values_list("pk", flat=True)
+    )
+
+
+def decide_live_tables(games: list[Game], now: datetime) -> None:
+    """End each of ``games`` (tables still being played of pairings just decided by a forfeit)
+    through the core's ``end_by_decision``: the match is finished with the pairing's winner's
+    side the winner (``None``: nobody), so it can no longer be played or claimed and is not
+    rated. The game keeps that winner; this module's ``match_finished`` receiver skips the
+    ``decided`` ending (the pairing's result is already recorded). A table that ended
+    meanwhile is left as it is."""
+    for game in games:
+        p = Pairing.objects.get(pk=game.pairing_id)  # as just decided
+        side = None
+        if p.winner_id is not None:
+            side = game.a_side if p.winner_id == p.a_id else 1 - game.a_side
+        try:
+            actions.end_by_decision(match_id=game.match_id, winner=side, now=now)
+        except GameError as error:
+            log.info("tournament pairing %s: table %s already over (%s)", p.pk, game.match_id, error)
+            continue
+        if p.winner_id is not None:
+            game.winner_id = p.winner_id
+            game.save(update_fields=["winner"])
 
 
 def finish_event(t: Tournament, now: datetime) -> None:

@@ -130,7 +130,8 @@
   }
 
   /** Why the match ended early, naming the winner or the loser as the reader needs (null when
-   * the target was reached): a claim (2 players only) or a resignation. */
+   * the target was reached): a claim (2 players only), a resignation, or a decision away from
+   * the table (a tournament forfeit or withdrawal). */
   function resultReason(result, side) {
     var winner = sideNames(result.winner);
     var loser = sideNames(1 - result.winner);
@@ -144,6 +145,7 @@
       if (side !== null && side !== result.winner) return pair ? L.reasonSideResigned : L.reasonYouResigned;
       return pair ? B.fmt(L.reasonResignPair, {names: loser}) : B.fmt(L.reasonResignOne, {name: loser});
     }
+    if (result.reason === "decided") return L.reasonDecided;
     return null;
   }
 
@@ -152,12 +154,13 @@
     var result = T.state.result;
     if (!result) { banner.hidden = true; banner.replaceChildren(); return; }
     var side = mySide();
-    if (result.winner === null) {  // aborted before the first play: nobody won
+    if (result.winner === null) {  // aborted before the first play, or decided: nobody won
       banner.className = "result-banner";
       banner.dataset.winner = "";
       banner.dataset.reason = result.reason;
+      var nobody = result.reason === "decided" ? L.matchDecidedNobody : L.matchAborted;
       banner.replaceChildren(
-        el("strong", {class: "result-title", text: L.matchOver + " · " + L.matchAborted}),
+        el("strong", {class: "result-title", text: L.matchOver + " · " + nobody}),
         el("a", {class: "button", href: url("lobby"), text: L.backToLobby}));
       banner.hidden = false;
       return;

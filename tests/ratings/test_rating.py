@@ -151,6 +151,17 @@ def test_an_abort_is_not_rated(users):
     assert win_chances(match) is None
 
 
+def test_a_match_decided_away_from_the_table_is_not_rated(users):
+    # A tournament forfeit or withdrawal ended it (``end_by_decision``): it was not played out.
+    alice, bob = users[:2]
+    match = rated_match([alice, bob])
+    actions.end_by_decision(match_id=match.pk, winner=1)
+    match.refresh_from_db()
+    assert match.result == "decided" and match.winner_side == 1
+    assert not RatedMatch.objects.exists()
+    assert not PlayerRating.objects.exists()
+
+
 def test_a_second_finish_rates_nothing(users):
     alice, bob = users[:2]
     match = lose(rated_match([alice, bob]), bob)

@@ -136,7 +136,7 @@ def test_swiss_with_a_bye_a_late_entry_and_a_withdrawal():
         open_p5.refresh_from_db()
         assert open_p5.forfeit and open_p5.winner_id != p5.pk
         match = open_p5.games.get().match
-        assert match.status == Match.Status.FINISHED and match.result == "resign"
+        assert match.status == Match.Status.FINISHED and match.result == "decided"
     play_round(t)
     assert refresh(t).current_round == 3  # three of five rounds started: late entry is over
     with pytest.raises(services.TournamentError) as no_more:
@@ -239,7 +239,8 @@ def test_withdrawal_before_the_start_is_free_and_during_a_round_robin_forfeits_t
     services.withdraw(user=ps[3], tournament_id=t.pk)
     game.refresh_from_db()
     game.match.refresh_from_db()
-    assert game.match.status == Match.Status.FINISHED  # the live table was resigned
+    assert game.match.status == Match.Status.FINISHED  # the live table was decided
+    assert game.match.result == "decided" and game.winner_id not in (None, p4.pk)
     play_out(t)
     rest = Pairing.objects.filter(tournament=t).filter(a=p4) | Pairing.objects.filter(tournament=t, b=p4)
     assert rest.count() == 3 and all(p.forfeit and p.winner_id != p4.pk for p in rest)
@@ -289,7 +290,7 @@ def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_pla
     assert refresh(t).status == Tournament.Status.FINISHED
 
 
-def test_a_partnership_withdrawing_from_a_knockout_resigns_its_table_and_is_out():
+def test_a_partnership_withdrawing_from_a_knockout_ends_its_table_and_is_out():
     org, *ps = users("org", *[f"p{i}" for i in range(1, 9)])
     t = event(org, "knockout", players=4)
     enter(t, ps)
@@ -298,9 +299,11 @@ def test_a_partnership_withdrawing_from_a_knockout_resigns_its_table_and_is_out(
     game = next(g for g in live_games(t) if quitter.pk in (g.pairing.a_id, g.pairing.b_id))
     services.withdraw(user=ps[7], tournament_id=t.pk)  # the partner may withdraw the pair
     game.match.refresh_from_db()
-    assert game.match.status == Match.Status.FINISHED and game.match.result == "resign"
+    assert game.match.status == Match.Status.FINISHED and game.match.result == "decided"
     pairing = Pairing.objects.get(pk=game.pairing_id)
     assert pairing.forfeit and pairing.winner_id != quitter.pk
+    quitter_side = game.a_side if pairing.a_id == quitter.pk else 1 - game.a_side
+    assert game.match.winner_side == 1 - quitter_side
     play_out(t)
     assert refresh(t).status == Tournament.Status.FINISHED
     assert not Pairing.objects.filter(tournament=t, round__number=2).filter(Q(a=quitter) | Q(b=quitter)).exists()

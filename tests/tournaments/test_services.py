@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from games import actions
+from games.errors import GameError
 from games.tournaments import services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
@@ -164,8 +165,10 @@ def test_organiser_forfeit_and_correction_are_kept_in_the_audit_trail():
     p.refresh_from_db()
     assert p.forfeit and p.winner_id == p.b_id and p.score_b == 1.0
     refused("result_reported", t, services.record_forfeit, user=org, pairing_id=p.pk, winner_id=p.a_id)
-    # The table goes on, but its result no longer counts (the receiver changes nothing).
-    actions.resign(user=p.b.user, match_id=first.match_id)
+    # The table was ended with the forfeit: it can no longer be resigned (or played).
+    with pytest.raises(GameError) as error:
+        actions.resign(user=p.b.user, match_id=first.match_id)
+    assert error.value.code == "match_over"
     p.refresh_from_db()
     assert p.winner_id == p.b_id
     services.correct_result(user=org, pairing_id=p.pk, winner_id=p.a_id)
