@@ -122,6 +122,12 @@ def registration_open(t: Tournament, now: datetime | None = None) -> bool:
     return late_entry_open(t)
 
 
+def is_full(t: Tournament) -> bool:
+    """Whether ``t`` has as many entrants (withdrawn ones not counted) as its limit allows."""
+    taken = t.entrants.exclude(status=Entrant.Status.WITHDRAWN).count()
+    return t.max_entrants is not None and taken >= t.max_entrants
+
+
 def register(
     *, user: Any, tournament_id: int, partner: Any = None, now: datetime | None = None
 ) -> Entrant:
@@ -153,8 +159,7 @@ def register(
                 raise TournamentError(Code.PARTNER_REGISTERED)
         elif partner is not None:
             raise TournamentError(Code.PARTNER_NOT_ALLOWED)
-        taken = t.entrants.exclude(status=Entrant.Status.WITHDRAWN).count()
-        if t.max_entrants is not None and taken >= t.max_entrants:
+        if is_full(t):
             raise TournamentError(Code.EVENT_FULL)
         rating = rating_of(user, t.players)
         if partner is not None:

@@ -12,7 +12,7 @@ from typing import Any
 from django.utils import timezone
 
 from games.actions.store import write_transaction
-from games.models import Match
+from games.models import Event, Match
 from games.tournaments import news, pairing
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
@@ -233,6 +233,23 @@ def on_match_finished(sender: Any, match: Match, winner: int | None, result: str
             raise
 
 
+def _not_the_aborter(p: Pairing) -> Entrant | None:
+    """Who wins a pairing whose matches were aborted too often: the entrant who aborted fewer of
+    them (each ``abort`` event names its seat, ``games.actions.abort_match``); ``None`` (both
+    lose) when they aborted as many. A fresh tester saw one player's aborts cost the opponent,
+    who did nothing, the pairing too."""
+    games = {g.match_id: g for g in p.games.filter(aborted=True)}
+    counts = {p.a_id: 0, p.b_id: 0}
+    for match_id, seat in Event.objects.filter(
+        match_id__in=games, kind=Event.Kind.ABORT
+    ).values_list("match_id", "seat"):
+        side = seat % 2
+        counts[p.a_id if side == games[match_id].a_side else p.b_id] += 1
+    if counts[p.a_id] == counts[p.b_id]:
+        return None
+    return p.b if counts[p.a_id] > counts[p.b_id] else p.a
+
+
 def record_result(
     *, match_id: int, winner: int | None, result: str, now: datetime | None = None
 ) -> Pairing:
@@ -240,8 +257,8 @@ def record_result(
 
     A win decides the pairing (in a best-of-3 knockout pairing, the second win does; until
     then the next match's table opens, sides swapped). An aborted match (before its first
-    play) is set up again, up to :data:`MAX_ABORTS` times, then both entrants lose by
-    forfeit. A match whose pairing already has a result (a forfeit) only keeps its winner.
+    play) is set up again, up to :data:`MAX_ABORTS` times; then the entrant who aborted fewer
+    of them wins by forfeit (both lose when they aborted as many). A match whose pairing already has a result (a forfeit) only keeps its winner.
     Then :func:`after_result`: the next round or arena wave. The match's players are told that
     it no longer waits for them (``news.tell_table_over``).
 
@@ -272,7 +289,7 @@ def record_result(
             return p
         if winner is None:
             if p.games.filter(aborted=True).count() > MAX_ABORTS:
-                finish_pairing(p, None, now, forfeit=True)
+                finish_pairing(p, _not_the_aborter(p), now, forfeit=True)
             else:
                 open_table(t, p, game.number + 1, now)
                 return p

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.tournaments import services
+from games.tournaments import registration, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import TIEBREAK_NAMES, Entrant, Game, Pairing, Tournament
@@ -102,6 +102,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "can_manage": t.can_manage(request.user),
         "register_form": RegisterForm(),
         "registration_open": services.registration_open(t),
+        "full": registration.is_full(t),
         "audit": t.audit.select_related("actor", "pairing__round").order_by("-created_at", "-pk"),
     }
     return render(request, "tournaments/event.html", context)

@@ -261,6 +261,22 @@ def test_an_aborted_match_is_set_up_again():
     assert refresh(t).status == Tournament.Status.FINISHED
 
 
+def test_too_many_aborts_cost_the_pairing_to_the_one_who_aborted():
+    """A fresh tester's report: one player aborted three times and both lost by forfeit."""
+    from games.tournaments.checks import MAX_ABORTS
+
+    org, *ps = users("org", "p1", "p2")
+    t = event(org, "round_robin")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    for _ in range(MAX_ABORTS + 1):
+        (game,) = live_games(t)
+        actions.abort_match(user=ps[0], match_id=game.match_id)
+    pairing = Pairing.objects.get(tournament=t)
+    assert pairing.forfeit and pairing.winner is not None
+    assert pairing.winner.user == ps[1]
+
+
 def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_play():
     """Results by play (the compare-and-set way, the table kept in this process): the last play
     of a round's last match ends it, and the receiver opens the next round's tables in the same

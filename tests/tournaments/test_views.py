@@ -89,6 +89,22 @@ def test_register_withdraw_and_errors_on_the_event_page():
     assert strict.post(reverse("tournament_register", args=[t.pk])).status_code == 403
 
 
+def test_a_full_event_and_a_closed_registration_say_so_instead_of_a_register_button():
+    """A fresh tester met a Register button on a full event (the refusal came after the click)
+    and no word at all once registration had closed."""
+    org, a, b, c = users("org", "a", "b", "c")
+    full = event(org, "round_robin", max_entrants=2)
+    enter(full, [a, b])
+    page = client_for(c).get(reverse("tournament", args=[full.pk])).content.decode()
+    assert 'id="register-button"' not in page and "This tournament is full." in page
+    closed = event(org, "round_robin")
+    Tournament.objects.filter(pk=closed.pk).update(
+        registration_closes=timezone.now() - timedelta(minutes=1)
+    )
+    page = client_for(c).get(reverse("tournament", args=[closed.pk])).content.decode()
+    assert 'id="register-button"' not in page and "Registration is closed." in page
+
+
 def test_partner_invitation_and_acceptance_through_the_page():
     org, a, b = users("org", "a", "b")
     t = event(org, "round_robin", players=4)
