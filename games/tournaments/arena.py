@@ -42,13 +42,18 @@ def arena_results(t: Tournament) -> dict[int, list[str]]:
 def arena_wave(t: Tournament, now: datetime) -> None:
     """Pair the arena's waiting entrants (``pairing.arena_pairs``) and open their tables."""
     results, busy, last = arena_sheet(t)
-    waiting = [e for e in active(t).select_related("user", "partner") if e.pk not in busy]
+    entrants = list(active(t).select_related("user", "partner"))
+    waiting = [e for e in entrants if e.pk not in busy]
     if len(waiting) < 2:
         return
+    # "Not the last opponent" keeps two players from meeting again while others may come free;
+    # in an arena of two there is nobody else, and they would wait to the end (a fresh tester's
+    # two-player arena paired once and never again).
+    alone = len(entrants) == 2
     pairs = pairing.arena_pairs([
         pairing.ArenaPlayer(
             id=e.pk, score=pairing.arena_points(results.get(e.pk, [])).total, rating=e.rating,
-            last_opponent=last.get(e.pk),
+            last_opponent=None if alone else last.get(e.pk),
         )
         for e in waiting
     ])

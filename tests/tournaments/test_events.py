@@ -203,6 +203,20 @@ def test_arena_pairs_again_scores_streaks_and_ends_at_its_time():
     assert sum(line.score for line in services.standings(t)) > sum(line.score for line in board)
 
 
+def test_an_arena_of_two_pairs_them_again_after_each_match():
+    """A fresh tester's two-player arena paired once and never again: with nobody else to meet,
+    "not the last opponent" would keep both waiting to the end."""
+    org, *ps = users("org", "p1", "p2")
+    t = event(org, "arena", arena_minutes=30)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    for played in range(3):
+        (game,) = live_games(t)
+        play_out_one(game)
+    assert Pairing.objects.filter(tournament=t).count() == 4  # three played, the fourth live
+    assert len(live_games(t)) == 1
+
+
 def play_out_one(game: Game) -> None:
     loser = max((game.pairing.a, game.pairing.b), key=lambda e: e.user.username)
     for member in loser.members():
