@@ -178,6 +178,20 @@ def test_knockout_bracket_and_arena_leaderboard_are_drawn():
     assert "Leaderboard" in page and 'class="pts pts-2' in page
 
 
+def test_a_best_of_three_shows_the_games_won():
+    """A fresh tester read "1–0" after a player had won both games of a best of three."""
+    org, p1, p2 = users("org", "p1", "p2")
+    t = event(org, "knockout", best_of=3)
+    enter(t, [p1, p2])
+    services.start(user=org, tournament_id=t.pk)
+    for _ in range(2):
+        (game,) = live_games(t)
+        loser = game.pairing.b if game.pairing.a.user == p1 else game.pairing.a
+        actions.resign(user=loser.user, match_id=game.match_id)
+    page = Client().get(reverse("tournament", args=[t.pk])).content.decode()
+    assert '<span class="result">2–0' in page or '<span class="result">0–2' in page
+
+
 def test_arena_streak_mark():
     org, *ps = users("org", "p1", "p2", "p3", "p4")
     arena = event(org, "arena", arena_minutes=60)
