@@ -14,6 +14,7 @@ class Code(StrEnum):
     LOGIN_REQUIRED = "login_required"
     NOT_FOUND = "not_found"
     NOT_ORGANISER = "not_organiser"
+    OWN_PAIRING = "own_pairing"
     BAD_SETTINGS = "bad_settings"
     ALREADY_REGISTERED = "already_registered"
     PARTNER_REGISTERED = "partner_registered"
@@ -42,6 +43,9 @@ MESSAGES = {
     Code.LOGIN_REQUIRED: _("Log in first."),
     Code.NOT_FOUND: _("There is no such tournament, entrant or pairing."),
     Code.NOT_ORGANISER: _("Only the organiser (or staff) may do this."),
+    Code.OWN_PAIRING: _(
+        "You play in this pairing: a result of your own is decided by staff, not by you."
+    ),
     Code.BAD_SETTINGS: _("These tournament settings are not valid."),
     Code.ALREADY_REGISTERED: _("You are already registered for this tournament."),
     Code.PARTNER_REGISTERED: _("Your partner is already registered for this tournament."),

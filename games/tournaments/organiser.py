@@ -62,6 +62,19 @@ def _winner_of(p: Pairing, winner_id: int | None) -> Entrant | None:
     raise TournamentError(Code.BAD_WINNER)
 
 
+def _check_not_involved(user: Any, p: Pairing) -> None:
+    """An organiser who plays in the event may not decide a pairing of their own (staff may):
+    a fresh tester's organiser recorded forfeits in their own favour.
+
+    :raises TournamentError: ``own_pairing``.
+    """
+    if user.is_staff:
+        return
+    entrants = [e for e in (p.a, p.b) if e is not None]
+    if any(member.pk == user.pk for e in entrants for member in e.members()):
+        raise TournamentError(Code.OWN_PAIRING)
+
+
 def record_forfeit(
     *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None
 ) -> Pairing:
@@ -74,7 +87,8 @@ def record_forfeit(
     takes them in).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``not_running``, ``result_reported`` (the pairing has a result: correct it instead),
+        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_running``,
+        ``result_reported`` (the pairing has a result: correct it instead),
         ``bad_winner``.
     """
     now = timezone.now() if now is None else now
@@ -83,6 +97,7 @@ def record_forfeit(
         lock_matches([g.match_id for g in live_games(pairings)])
         t, p = locked_pairing(pairing_id)
         check_organiser(t, user)
+        _check_not_involved(user, p)
         if t.status != Tournament.Status.RUNNING:
             raise TournamentError(Code.NOT_RUNNING)
         if p.finished:
@@ -108,7 +123,7 @@ def correct_result(
     Standings follow; pairings already made stay. Kept in the audit trail (before and after).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``not_finished`` (no result yet: record a forfeit), ``bad_winner`` (not one of the
+        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_finished`` (no result yet: record a forfeit), ``bad_winner`` (not one of the
         pairing's entrants, a bye, or nobody in a knockout), ``next_round_paired`` (a knockout
         whose next round was paired on this result).
     """
@@ -116,6 +131,7 @@ def correct_result(
     with write_transaction():
         t, p = locked_pairing(pairing_id)
         check_organiser(t, user)
+        _check_not_involved(user, p)
         if not p.finished:
             raise TournamentError(Code.NOT_FINISHED)
         if p.b_id is None:

@@ -180,6 +180,28 @@ def test_organiser_forfeit_and_correction_are_kept_in_the_audit_trail():
     assert trail[1].pairing_id == p.pk and trail[1].actor == org
 
 
+def test_an_organiser_who_plays_cannot_decide_their_own_pairing():
+    """A fresh tester's organiser, entered in their own Swiss, recorded a forfeit in their own
+    favour; staff still may, and the organiser still decides the other pairings."""
+    org, *ps = users("org", "a", "b", "c")
+    t = event(org, "round_robin")
+    enter(t, [org, *ps])
+    services.start(user=org, tournament_id=t.pk)
+    games = live_games(t)
+    own = next(g.pairing for g in games if org in (g.pairing.a.user, g.pairing.b.user))
+    other = next(g.pairing for g in games if g.pairing.pk != own.pk)
+    mine = own.a_id if own.a.user == org else own.b_id
+    refused("own_pairing", t, services.record_forfeit, user=org, pairing_id=own.pk, winner_id=mine)
+    services.record_forfeit(user=org, pairing_id=other.pk, winner_id=other.a_id)
+    staff = users("staff")[0]
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    services.record_forfeit(user=staff, pairing_id=own.pk, winner_id=mine)
+    own.refresh_from_db()
+    assert own.forfeit and own.winner_id == mine
+    refused("own_pairing", t, services.correct_result, user=org, pairing_id=own.pk, winner_id=None)
+
+
 def test_a_knockout_result_cannot_be_corrected_once_the_next_round_is_paired():
     org, *ps = users("org", "a", "b", "c", "d")
     t = event(org, "knockout")
