@@ -72,10 +72,19 @@
       .then(function (response) { return response.json(); });
   }
 
+  // The accepting browser hears of its new table twice (the answer to its own request and the
+  // pushed notice): a second assign would abort the first navigation mid-way, so go once.
+  var goingTo = null;
+  function go(url) {
+    if (goingTo === url || window.location.pathname === url) return;
+    goingTo = url;
+    window.location.assign(url);
+  }
+
   function act(name, id, fields) {
     post(cfg.urls[name].replace("{id}", id), fields).then(function (answer) {
       if (answer.error) { flash(answer.message || answer.error, "error"); drop(id); return; }
-      if (answer.url) window.location.assign(answer.url);
+      if (answer.url) go(answer.url);
     }).catch(function () {});
   }
 
@@ -114,7 +123,7 @@
     drop(p.id);
     if (p.status === "accepted" && p.url) {
       flash(L.accepted);
-      if (window.location.pathname !== p.url) window.location.assign(p.url);
+      go(p.url);
     } else if (p.status === "declined" && mine !== false) {
       flash(fmt(L.declined, {name: p.to}));
     } else if (p.status === "cancelled" && mine !== true) {

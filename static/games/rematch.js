@@ -63,12 +63,17 @@
     box.hidden = parts.length === 0;
   }
 
+  var going = null;
   B.table.listeners.push(function (msg) {
     if (msg.type === "rematch") {
       offer = msg;
       asked = false;
       render();
-      if (msg.url && window.location.pathname !== msg.url) window.location.assign(msg.url);
+      // Once: a second assign (the start told again) would abort the first navigation.
+      if (msg.url && window.location.pathname !== msg.url && going !== msg.url) {
+        going = msg.url;
+        window.location.assign(msg.url);
+      }
     } else if (msg.type === "state") {
       window.setTimeout(render, 0);  // after table.js has taken the new state
     } else if (msg.type === "error") {
