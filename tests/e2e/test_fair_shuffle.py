@@ -80,6 +80,9 @@ def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new
     page.click("#seed-change")
     page.wait_for_url(f"**/table/{match_id}/")
     expect(page.locator("#client-seed")).to_have_value("salma's lucky seed")
+    # The socket's first state redraws the waiting room: the value set below by script (no
+    # typing, so no input event) must come after it (CI once saw it wiped).
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     # A seed the shuffle refuses: a clear error, the seed unchanged.
     page.locator("#client-seed").fill("x" * 64)
     page.evaluate("document.getElementById('client-seed').value += 'y'")  # past maxlength
