@@ -1,4 +1,5 @@
-"""Websocket consumers of the live tables and the lobby (``docs/protocol.md``).
+"""The websocket consumer of the live tables (``docs/protocol.md``); the lobby's is
+``games.lobby_socket``.
 
 Thin, as in the Channels tutorial ("Database Access"): they read ``scope["user"]``, join groups,
 parse a frame, call ``games.actions`` (writes) and ``games.reads`` in a database worker thread (``games.workers``) and turn a
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from datetime import datetime
 from typing import Any
@@ -20,7 +20,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from games import actions, broadcast, liveness, lobby, phrases, reads, watching
+from games import actions, broadcast, phrases, reads, watching
 from games.errors import GameError
 from games.sockets import JsonSocket, SessionEnded, session_exists, session_user_is
 from games.table_beats import table_beats
@@ -34,104 +34,11 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 #: The error codes of a spectator refused by ``games.watching.check_may_watch``.
 WATCH_REFUSED = ("watch_nobody", "watch_login_required")
-#: Seconds between two refreshes of a lobby socket (at most; less when ``liveness.heartbeat_seconds``
-#: is): its user counts as there for the open tables they sit at (``actions.seen_waiting``), and
-#: the matches, ages and who is online are sent again.
-LOBBY_REFRESH_SECONDS = 15.0
 #: Seconds after a state's ``deadline`` before a socket that heard nothing reads the table
 #: itself (the clock ticks every quarter second and may run in another process).
 WAKE_MARGIN = 0.5
 #: The longest wait between two such reads while the deadline stays passed (seconds).
 RECHECK_MAX = 5.0
-
-
-class LobbyConsumer(JsonSocket):
-    """``/ws/lobby/``: the open tables, sent on connect, on ``sync`` and after every change.
-
-    A socket that asks for the matches (``{"type": "matches"}``: the user's own being played,
-    the ones to watch) gets them at once, on every ``sync`` and every
-    :data:`LOBBY_REFRESH_SECONDS`, when the open tables are sent again too (their ages and who
-    is online change with time alone). While it is open, its user counts as there at the open
-    tables they sit at (``actions.seen_waiting``, every :data:`LOBBY_REFRESH_SECONDS`): a table
-    is not abandoned while its creator waits in the lobby. Rows are written for this socket's
-    user, in its language (``games.lobby``).
-    """
-
-    refresher: asyncio.Task | None = None
-    #: The client asked for the matches (``{"type": "matches"}``).
-    follows_matches = False
-
-    async def connect(self) -> None:
-        self.user = self.scope.get("user")
-        await super().connect()
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
-        await self.send_tables()
-        self.refresher = asyncio.ensure_future(self._refresh_now_and_then())
-
-    async def disconnect(self, code: int) -> None:
-        refresher, self.refresher = self.refresher, None
-        if refresher is not None:
-            refresher.cancel()
-            await asyncio.wait({refresher})
-        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
-
-    @property
-    def username(self) -> str | None:
-        user = self.user
-        return user.get_username() if user is not None and user.is_authenticated else None
-
-    def _rows(self, tables: list[dict]) -> list[dict]:
-        with translation.override(self.language):
-            return lobby.open_table_rows(tables, username=self.username)
-
-    def _tables(self) -> list[dict]:
-        """The open table rows for this socket (in a worker thread); its user is seen."""
-        actions.seen_waiting(user=self.user)
-        return self._rows(reads.open_tables())
-
-    def _matches(self) -> dict:
-        """The ``matches`` message for this socket (in a worker thread)."""
-        with translation.override(self.language):
-            return {
-                "type": "matches",
-                "mine": lobby.your_matches(self.user),
-                "live": lobby.live_matches(self.user),
-            }
-
-    async def send_tables(self) -> None:
-        """Send the open tables, and the matches if the client follows them."""
-        await self.send_json({"type": "tables", "tables": await in_worker(self._tables)()})
-        if self.follows_matches:
-            await self.send_json(await in_worker(self._matches)())
-
-    async def _refresh_now_and_then(self) -> None:
-        while not (self.closing or self.gone):
-            every = min(LOBBY_REFRESH_SECONDS, liveness.heartbeat_seconds())
-            await asyncio.sleep(every * random.uniform(0.9, 1.1))
-            if self.closing or self.gone:
-                return
-            try:
-                if self.follows_matches:
-                    await self.send_tables()
-                else:
-                    await in_worker(actions.seen_waiting)(user=self.user)
-            except Exception:  # noqa: BLE001 - a database hiccup must not end the refreshes
-                logger.exception("lobby refresh failed")
-
-    async def receive_message(self, message: dict) -> None:
-        kind = message.get("type")
-        if kind == "sync":
-            await self.send_tables()
-        elif kind == "matches":
-            self.follows_matches = True
-            await self.send_json(await in_worker(self._matches)())
-        else:
-            await self.send_error("unknown_type")
-
-    async def lobby_tables(self, event: dict) -> None:
-        """Group message: the open tables changed (the rows as ``reads.open_tables`` gives
-        them, written here for this socket)."""
-        await self.send_json({"type": "tables", "tables": self._rows(event["tables"])})
 
 
 class TableConsumer(JsonSocket):

@@ -4,7 +4,7 @@ watch, and the open tables (issue 10, "The site as players expect it").
 Nothing here writes. The rows are plain JSON-friendly dicts, the same for the page
 (``templates/games/lobby.html``) and the lobby socket (``docs/protocol.md`` "Lobby"); the texts
 in them (ages, names of computer seats, whose turn) are in the active language, so the socket
-decorates them in its own (``games.consumers.LobbyConsumer``).
+decorates them in its own (``games.lobby_socket.LobbyConsumer``).
 
 Ratings are not the core's: the live matches are sent through ``games.signals.lobby_matches_read``,
 and the ratings app adds each player's rating (``games.ratings.lobby``).

@@ -3,7 +3,8 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-from games.consumers import LobbyConsumer, TableConsumer
+from games.consumers import TableConsumer
+from games.lobby_socket import LobbyConsumer
 from games.notice_socket import NoticeConsumer
 
 
