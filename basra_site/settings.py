@@ -189,9 +189,10 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    # Sessions are read on every play (games.sockets.session_user_is: a logout in another tab
-    # must stop an open socket): Django's "cached_db" engine keeps them in Redis too, written
-    # through to the database, so that read is one Redis GET instead of a SQL query. Without
+    # Sessions are read again while sockets are open (games.table_beats, in batches, and
+    # games.sockets.session_user_is: a session that ended must stop an open socket): Django's
+    # "cached_db" engine keeps them in Redis too, written through to the database, so those
+    # reads are Redis GETs instead of SQL queries. Without
     # Redis the cache would be per process, which a logout in another process would not reach.
     CACHES = {
         "default": {

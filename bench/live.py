@@ -126,10 +126,31 @@ def memory(pid: int) -> tuple[int, int]:
     return values["VmRSS"], values["VmHWM"]
 
 
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU time a process (all its threads) has used so far, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time a process (all its threads) has used so far, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(cpu_split(pid))
+
+
+def phases(marks: list, sockets: int, plays: int) -> str:
+    """The servers' CPU by phase: per socket while connecting and closing, per play between
+    (user + system, ms; the system share in brackets)."""
+    parts = []
+    for (_, before), (phase, after) in zip(marks, marks[1:]):
+        user = sum(a[0] - b[0] for a, b in zip(after, before))
+        system = sum(a[1] - b[1] for a, b in zip(after, before))
+        per, unit = (plays, "play") if phase == "play" else (sockets, "socket")
+        parts.append(
+            f"{phase} {(user + system) * 1000 / max(per, 1):.2f} ms/{unit} "
+            f"(sys {system * 1000 / max(per, 1):.2f})"
+        )
+    return "  cpu by phase: " + "; ".join(parts)
 
 
 def make_tables(count: int) -> list[tuple[int, str, str]]:
@@ -185,9 +206,12 @@ class Figures:
 
 
 async def play_tables(
-    ports: list[int], tables, plays: int, think: float, route: str = "table"
+    ports: list[int], tables, plays: int, think: float, route: str = "table",
+    mark=lambda phase: None,
 ) -> tuple[Figures, float, float]:
     """Play ``plays`` moves at every table; returns figures, connect time and play time (s).
+
+    ``mark(phase)`` is called as each phase ends (``"connect"``, ``"play"``, ``"close"``).
 
     With several servers, ``route`` says where a socket goes, as a load balancer in front of
     them would send it: ``"table"``, every socket of table ``i`` to ``ports[i % len(ports)]``
@@ -236,6 +260,7 @@ async def play_tables(
         return_exceptions=True,
     )
     connect_time = time.perf_counter() - started
+    mark("connect")
 
     async def table(pair) -> None:
         (sock_a, state_a), (sock_b, state_b) = pair
@@ -266,10 +291,13 @@ async def play_tables(
     started = time.perf_counter()
     results = await asyncio.gather(*(table(pair) for pair in good), return_exceptions=True)
     play_time = time.perf_counter() - started
+    mark("play")
     figures.errors += [f"table: {r!r}" for r in results if isinstance(r, BaseException)]
     await asyncio.gather(
         *(sock.close() for pair in good for sock, _ in pair), return_exceptions=True
     )
+    await asyncio.sleep(1.0)  # the servers' disconnect work
+    mark("close")
     return figures, connect_time, play_time
 
 
@@ -348,13 +376,18 @@ def main() -> None:
         for n, think in runs:
             tables = make_tables(n)
             cpu = sum(cpu_seconds(s.pid) for s in servers)
+            marks = [("start", [cpu_split(s.pid) for s in servers])]
             figures, connect_time, play_time = asyncio.run(
-                play_tables(ports, tables, args.plays, think, args.route)
+                play_tables(
+                    ports, tables, args.plays, think, args.route,
+                    lambda phase: marks.append((phase, [cpu_split(s.pid) for s in servers])),
+                )
             )
             cpu = sum(cpu_seconds(s.pid) for s in servers) - cpu
             rss = [memory(s.pid) for s in servers]
             total = (sum(r[0] for r in rss), sum(r[1] for r in rss))
             print(report(n, think, figures, connect_time, play_time, total, cpu), flush=True)
+            print(phases(marks, 2 * n, len(figures.latencies)), flush=True)
             if args.timeline:
                 print(timeline(figures), flush=True)
     finally:

@@ -179,6 +179,27 @@ class TableConsumer(JsonSocket):
         self.moved = True
         self.news.set()
 
+    def session_due(self, by: float) -> tuple[str, int] | None:
+        """The heartbeat's session question: ``(session key, user id)`` if this socket is
+        logged in and trusts its session check only until ``by`` (``time.monotonic()``) or
+        less (``games.table_beats``)."""
+        key = getattr(self.scope.get("session"), "session_key", None)
+        if key and self.logged_in and self.session_good_until <= by:
+            return key, self.user.pk
+        return None
+
+    def session_checked(self, at: float, alive: bool) -> None:
+        """The heartbeat checked this socket's session at ``at`` (``time.monotonic()``): still
+        the user's, trusted for another ``BASRA_SESSION_RECHECK_SECONDS``; ended, the socket
+        checks it once more itself and becomes a spectator's (:meth:`session_recheck`, queued
+        behind the messages it is handling)."""
+        if alive:
+            self.session_good_until = max(
+                self.session_good_until, at + settings.BASRA_SESSION_RECHECK_SECONDS
+            )
+        elif self.logged_in:
+            self.inbox.put_nowait({"type": "session.recheck"})
+
     def watcher_channel(self) -> str | None:
         """The heartbeat's other question: this socket's channel if it has a ``Watcher`` row (a
         spectator's socket), to keep that row counted (``games.watching.watches_seen``)."""
@@ -339,10 +360,12 @@ class TableConsumer(JsonSocket):
 
         The check (the session read from its store and the user's row: about a sixth of a
         play's server time, measured with py-spy) is made again only after
-        ``BASRA_SESSION_RECHECK_SECONDS``: a logout turns the session's sockets into spectators
-        at once (:meth:`session_ended`) and a password change through the site makes them check
-        again before their next action (:meth:`session_recheck`); a session that ends any other
-        way (expiry, deleted by hand) is noticed within that time.
+        ``BASRA_SESSION_RECHECK_SECONDS``, and the process's heartbeat checks every socket's
+        session in batches before that (``games.table_beats``), so in a running server this
+        check is only the fallback. A logout turns the session's sockets into spectators at
+        once (:meth:`session_ended`) and a password change through the site makes them check
+        again (:meth:`session_recheck`); a session that ends any other way (expiry, deleted by
+        hand, the user disabled) is noticed by the heartbeat within that time.
         """
         with translation.override(self.language):
             now = time.monotonic()
@@ -496,7 +519,12 @@ class TableConsumer(JsonSocket):
         ended: this socket checks its session now, and becomes a spectator's if it ended (as
         after a logout: no later state of the seat, no hand, reaches it)."""
         self.session_good_until = 0.0
-        if self.logged_in and not await in_worker(session_user_is)(self.scope, self.user):
+        if not self.logged_in:
+            return
+        checked_at = time.monotonic()
+        if await in_worker(session_user_is)(self.scope, self.user):
+            self.session_good_until = checked_at + settings.BASRA_SESSION_RECHECK_SECONDS
+        else:
             await self._become_spectator()
             await self._tell_logged_out()
             await self.refresh(force=True)

@@ -1,4 +1,5 @@
-"""The table sockets' heartbeat: one write per server process and period, not one per socket.
+"""The table sockets' heartbeat: one write per server process and period, not one per socket;
+and their session checks, batched the same way.
 
 Every ``liveness.heartbeat_seconds()`` a task of the process sends ``actions.heartbeats`` the
 seats its open table sockets hold, the tables they show and its spectator sockets: the seats are
@@ -9,6 +10,15 @@ again. A few calls a period (one per :data:`CHUNK` sockets): with a beat per soc
 made 27 worker calls and 54 queries a second, about 4% of a live table's server CPU
 (bench/live.py, py-spy).
 
+The same task checks the sockets' sessions before the socket's own check runs out
+(``BASRA_SESSION_RECHECK_SECONDS``, :func:`session_tick`): every session due in one batch
+(``games.sockets.live_sessions``: one cache read and one query of users for a chunk), riding in
+the heartbeat's worker call when one is due. A socket whose session is still its user's trusts
+it for another window, so a play does not check it itself (that check, a session read and a
+user query, was about 7% of a live table's server CPU, py-spy, bench/live.py); one whose
+session ended (expired, deleted, the user disabled or the password changed) is told at once
+(``session_lost``), with no need for an action.
+
 A socket is in it from its first state to its disconnect (``TableConsumer``); the set holds
 sockets weakly, so a consumer that ended in any way is not beaten for.
 """
@@ -17,16 +27,43 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from typing import Protocol
 
+from django.conf import settings
+
 from games import actions, liveness
+from games.sockets import live_sessions
 from games.workers import in_worker
 
 logger = logging.getLogger(__name__)
 
 #: Sockets beaten for in one worker call (a few milliseconds of the database thread).
 CHUNK = 50
+#: The shortest wait between two session checks (seconds), whatever the window.
+SESSION_TICK_MIN = 0.5
+
+
+def session_tick() -> float | None:
+    """Seconds between two looks for sessions due: a third of ``BASRA_SESSION_RECHECK_SECONDS``,
+    at least :data:`SESSION_TICK_MIN`; ``None`` when the window is 0 (every action checks
+    itself). A look checks the sessions whose window runs out within one and a half ticks, so a
+    session is checked every two ticks, with a third of its window still to run."""
+    window = settings.BASRA_SESSION_RECHECK_SECONDS
+    return None if window <= 0 else max(window / 3, SESSION_TICK_MIN)
+
+
+def beat_work(
+    *, seated: list, tables: set, watching: list, sessions: list, heartbeat: bool
+) -> tuple[dict[int, int], set[str]]:
+    """One chunk's database work (in the worker thread): the heartbeat when ``heartbeat``
+    (``actions.heartbeats``: tables' ``seq``), the sessions' check when any
+    (``games.sockets.live_sessions``)."""
+    seqs = (
+        actions.heartbeats(seated=seated, tables=tables, watching=watching) if heartbeat else {}
+    )
+    return seqs, (live_sessions(sessions) if sessions else set())
 
 
 class Beating(Protocol):
@@ -45,6 +82,13 @@ class Beating(Protocol):
 
     def table_moved(self) -> None:
         """The table's ``seq`` is past the last state this socket sent: read it again."""
+
+    def session_due(self, by: float) -> tuple[str, int] | None:
+        """``(session key, user id)`` if the socket is logged in and its session check runs out
+        by ``by`` (``time.monotonic()``), else ``None``."""
+
+    def session_checked(self, at: float, alive: bool) -> None:
+        """Its session was checked at ``at`` (``time.monotonic()``): still the user's, or not."""
 
 
 class TableBeats:
@@ -68,34 +112,64 @@ class TableBeats:
         """Stop beating for ``socket`` (it closed)."""
         self._sockets.discard(socket)
 
-    async def beat(self) -> None:
+    async def beat(self, *, heartbeat: bool = True, sessions_by: float | None = None) -> None:
         """One beat now, for the sockets in (the task calls it every period), :data:`CHUNK`
         sockets a worker call: the process's plays share the one database thread with it, and
-        one call for 400 sockets held it for 50-70 ms (plays queued behind it)."""
+        one call for 400 sockets held it for 50-70 ms (plays queued behind it).
+
+        :param heartbeat: beat for the seats and tables (else only the sessions' check).
+        :param sessions_by: also check the sessions whose check runs out by then
+            (``time.monotonic()``); ``None``: none.
+        """
         sockets = [s for s in list(self._sockets) if not (s.closing or s.gone)]
         for start in range(0, len(sockets), CHUNK):
-            await self._beat(sockets[start:start + CHUNK])
+            await self._beat(sockets[start:start + CHUNK], heartbeat, sessions_by)
 
-    async def _beat(self, sockets: list[Beating]) -> None:
+    async def _beat(
+        self, sockets: list[Beating], heartbeat: bool, sessions_by: float | None
+    ) -> None:
+        due = {}
+        if sessions_by is not None:
+            for socket in sockets:
+                pair = socket.session_due(sessions_by)
+                if pair is not None:
+                    due[socket] = pair
+        if not heartbeat and not due:
+            return
         seated = [
             (s.match_id, user_id) for s in sockets if (user_id := s.seated_user()) is not None
         ]
         watching = [
             channel for s in sockets if (channel := s.watcher_channel()) is not None
         ]
-        seqs = await in_worker(actions.heartbeats)(
-            seated=seated, tables={s.match_id for s in sockets}, watching=watching
+        checked_at = time.monotonic()
+        seqs, alive = await in_worker(beat_work)(
+            seated=seated, tables={s.match_id for s in sockets}, watching=watching,
+            sessions=list(set(due.values())), heartbeat=heartbeat,
         )
         for socket in sockets:
             seq = seqs.get(socket.match_id)
             if seq is not None and seq > socket.seq:
                 socket.table_moved()
+        for socket, (key, _user) in due.items():
+            if not (socket.closing or socket.gone):
+                socket.session_checked(checked_at, key in alive)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_beat = loop.time() + liveness.heartbeat_seconds()
         while self._sockets:
-            await asyncio.sleep(liveness.heartbeat_seconds())
+            tick = session_tick()
+            now = loop.time()
+            wake = next_beat if tick is None else min(next_beat, now + tick)
+            await asyncio.sleep(max(0.0, wake - now))
+            heartbeat = loop.time() >= next_beat
+            if heartbeat:
+                next_beat = loop.time() + liveness.heartbeat_seconds()
+            # Due before the look after next: checked now, in the last third of their window.
+            sessions_by = None if tick is None else time.monotonic() + 1.5 * tick
             try:
-                await self.beat()
+                await self.beat(heartbeat=heartbeat, sessions_by=sessions_by)
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("table heartbeat failed")
 

@@ -1,0 +1,190 @@
+"""The sockets' session checks in batches (``games.sockets.live_sessions``, ``games.table_beats``).
+
+``live_sessions`` must decide exactly as Django's ``get_user`` does, one session at a time
+(``games.sockets.session_user_is``), for every way a session stops logging its user in; and a
+table socket whose heartbeat checks its session does not check it again at each play, while a
+session ended without the site's logout is told to the page without any action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from importlib import import_module
+from types import SimpleNamespace
+
+import pytest
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.contrib.sessions.models import Session
+from django.core.cache import caches
+from django.test import Client
+from django.utils import timezone
+
+from games import consumers, sockets
+from tests.games.helpers import expect_error, log_size, seated_match, table_path
+
+db = database_sync_to_async
+
+ENGINES = [
+    "django.contrib.sessions.backends.db",
+    "django.contrib.sessions.backends.cached_db",
+    "django.contrib.sessions.backends.cache",
+]
+
+
+def one_by_one(pairs) -> set[str]:
+    """The same question asked one session at a time, as a play asks it."""
+    return {
+        key for key, user in pairs
+        if sockets.session_user_is({"session": SimpleNamespace(session_key=key)},
+                                   SimpleNamespace(pk=user))
+    }
+
+
+def logged_in(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@pytest.fixture
+def engine_settings(settings, request):
+    """Sessions in the store ``request.param``, with a process-local cache when it needs one."""
+    settings.SESSION_ENGINE = request.param
+    settings.CACHES = {
+        **settings.CACHES,
+        "sessions-test": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+    settings.SESSION_CACHE_ALIAS = "sessions-test"
+    caches["sessions-test"].clear()
+    yield settings
+    caches["sessions-test"].clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("engine_settings", ENGINES, indirect=True)
+def test_the_batch_decides_every_session_as_django_does_one_at_a_time(
+    engine_settings, django_user_model
+):
+    """Alive; logged out; another user's; a changed password; a disabled user; a session made
+    under a secret key now only among the fallbacks, and one no longer among them; and, for
+    the database-backed stores, an expired row and a row the cache has lost."""
+    User = django_user_model
+    alice, bob, carol, dan, erin = (
+        User.objects.create_user(username=n, email=f"{n}@example.com", password=None)
+        for n in ("alice", "bob", "carol", "dan", "erin")
+    )
+    alive = logged_in(alice)
+    out = logged_in(alice)
+    import_module(settings.SESSION_ENGINE).SessionStore(session_key=out).delete()
+    bobs = logged_in(bob)
+    changed = logged_in(carol)
+    carol.set_unusable_password()
+    carol.save()
+    disabled = logged_in(dan)
+    User.objects.filter(pk=dan.pk).update(is_active=False)
+    pairs = [
+        (alive, alice.pk), (out, alice.pk), (bobs, alice.pk), (bobs, bob.pk),
+        (changed, carol.pk), (disabled, dan.pk), ("no-such-session-key-at-all", alice.pk),
+    ]
+    if settings.SESSION_ENGINE != ENGINES[2]:
+        expired = logged_in(erin)
+        Session.objects.filter(session_key=expired).update(
+            expire_date=timezone.now() - timedelta(seconds=1)
+        )
+        caches["sessions-test"].clear()  # what an expired cache entry is: gone
+        only_in_db = logged_in(erin)
+        caches["sessions-test"].clear()
+        pairs += [(expired, erin.pk), (only_in_db, erin.pk)]
+    found = sockets.live_sessions(pairs)
+    assert found == one_by_one(pairs)
+    expected = {alive, bobs} | ({only_in_db} if settings.SESSION_ENGINE != ENGINES[2] else set())
+    assert found == expected
+
+
+@pytest.mark.django_db
+def test_sessions_made_under_a_secret_key_now_a_fallback_stay_alive(settings, django_user_model):
+    """``SECRET_KEY_FALLBACKS`` (Django's key rotation): a session hashed with an old key that
+    is still a fallback logs its user in; once the old key is dropped, it no longer does."""
+    user = django_user_model.objects.create_user(username="alice", password=None)
+    settings.SECRET_KEY = "old-" + "k" * 50
+    key = logged_in(user)
+    settings.SECRET_KEY = "new-" + "k" * 50
+    settings.SECRET_KEY_FALLBACKS = ["old-" + "k" * 50]
+    assert sockets.live_sessions([(key, user.pk)]) == {key}
+    settings.SECRET_KEY_FALLBACKS = []
+    assert sockets.live_sessions([(key, user.pk)]) == set() == one_by_one([(key, user.pk)])
+
+
+def end_session_by_hand(cookie: str) -> None:
+    """The session is removed from its store without the site's logout (expiry, an admin)."""
+    import_module(settings.SESSION_ENGINE).SessionStore(session_key=cookie).delete()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_heartbeat_checks_sessions_so_plays_do_not(
+    make_player, open_socket, known_decks, settings, monkeypatch
+):
+    """With a 1.2 s window, sockets that stay open for 3 s have had their sessions checked by
+    the process's heartbeat (in batches) and still trusted: the plays after that check nothing
+    themselves."""
+    settings.BASRA_SESSION_RECHECK_SECONDS = 1.2
+    one, batched = [], []
+    real_one, real_batch = consumers.session_user_is, sockets.live_sessions
+
+    def counted_one(scope, user):
+        one.append(user.username)
+        return real_one(scope, user)
+
+    def counted_batch(pairs):
+        batched.append(len(pairs))
+        return real_batch(pairs)
+
+    monkeypatch.setattr(consumers, "session_user_is", counted_one)
+    monkeypatch.setattr("games.table_beats.live_sessions", counted_batch)
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([bob.user, alice.user])  # known decks: seat 1 plays first
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    b = await open_socket(table_path(match.pk), bob.cookie)
+    view_a, view_b = await a.receive_json_from(), await b.receive_json_from()
+    await asyncio.sleep(3.0)  # more than twice the window
+    await a.send_json_to(
+        {"type": "play", "card": view_a["round"]["hand"][0], "seq": view_a["seq"]}
+    )
+    after = await a.receive_json_from()
+    assert after["type"] == "state" and after["seq"] > view_a["seq"]
+    view_b = await b.receive_json_from()
+    await b.send_json_to(
+        {"type": "play", "card": view_b["round"]["hand"][0], "seq": view_b["seq"]}
+    )
+    assert (await b.receive_json_from())["seq"] > view_b["seq"]
+    assert one == []
+    assert sum(batched) >= 2  # both sockets' sessions, checked by the beat
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
+    make_player, open_socket, known_decks, settings
+):
+    """A session removed from its store without the site's logout (no push reaches the
+    socket): within the window the heartbeat finds it, and the page is told (``logged_out``)
+    and sent the spectators' view, no hand, before the player does anything; a play then is
+    refused and writes nothing."""
+    settings.BASRA_SESSION_RECHECK_SECONDS = 1.2
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([bob.user, alice.user])
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    assert view["you"] == 1 and view["round"]["hand"]
+    await db(end_session_by_hand)(alice.cookie)
+    told = await a.receive_json_from(timeout=5)
+    assert told == {"type": "logged_out"}
+    gone = await a.receive_json_from()
+    assert gone["type"] == "state" and gone["you"] is None and gone["round"]["hand"] == []
+    before = await log_size(match.pk)
+    await a.send_json_to({"type": "play", "card": view["round"]["hand"][0], "seq": gone["seq"]})
+    await expect_error(a, "login_required")
+    assert await log_size(match.pk) == before
