@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import datetime
 
-from games.tournaments import pairing
+from games.tournaments import busy, pairing
 from games.tournaments.models import Pairing, Tournament
 from games.tournaments.tables import active, open_table
 
@@ -15,7 +15,7 @@ def arena_sheet(t: Tournament) -> tuple[dict[int, list[str]], set[int], dict[int
     """One read of the arena's pairings: each entrant's results in the order they ended
     (``"win"``/``"loss"``), the entrants playing now, and each one's last opponent."""
     results: dict[int, list[str]] = defaultdict(list)
-    busy: set[int] = set()
+    playing: set[int] = set()
     last: dict[int, int] = {}
     rows = (
         Pairing.objects.filter(tournament=t)
@@ -24,14 +24,14 @@ def arena_sheet(t: Tournament) -> tuple[dict[int, list[str]], set[int], dict[int
     )
     for a, b, winner, finished_at in rows:
         if finished_at is None:
-            busy.update(x for x in (a, b) if x is not None)
+            playing.update(x for x in (a, b) if x is not None)
             continue
         for me in (a, b):
             if me is not None:
                 results[me].append("win" if winner == me else "loss")
         if b is not None:
             last[a], last[b] = b, a
-    return results, busy, last
+    return results, playing, last
 
 
 def arena_results(t: Tournament) -> dict[int, list[str]]:
@@ -40,10 +40,18 @@ def arena_results(t: Tournament) -> dict[int, list[str]]:
 
 
 def arena_wave(t: Tournament, now: datetime) -> None:
-    """Pair the arena's waiting entrants (``pairing.arena_pairs``) and open their tables."""
-    results, busy, last = arena_sheet(t)
+    """Pair the arena's waiting entrants (``pairing.arena_pairs``) and open their tables; an
+    entrant engaged in another event (``busy.engaged``) is left for a later wave."""
+    results, playing, last = arena_sheet(t)
     entrants = list(active(t).select_related("user", "partner"))
-    waiting = [e for e in entrants if e.pk not in busy]
+    waiting = [e for e in entrants if e.pk not in playing]
+    # A player engaged in another event (at a table there, or wanted by a pairing there that
+    # waits for its table) waits here until free: one tournament table at a time (``busy``).
+    elsewhere = busy.engaged(
+        [uid for e in waiting for uid in (e.user_id, e.partner_id) if uid is not None],
+        tournament_id=t.pk,
+    )
+    waiting = [e for e in waiting if e.user_id not in elsewhere and e.partner_id not in elsewhere]
     if len(waiting) < 2:
         return
     # "Not the last opponent" keeps two players from meeting again while others may come free;

@@ -9,13 +9,16 @@ from django.utils.translation import gettext as _
 
 def notice_labels() -> dict:
     """Translated strings of ``static/tournaments/notify.js`` (``%(name)s`` marks a placeholder:
-    ``event`` the event's name, ``round`` a round's number, ``id`` the table's number)."""
+    ``event`` the event's name, ``round`` a round's number, ``id`` the table's number,
+    ``inviter`` and ``partner`` usernames)."""
     return {
         "table": _("Your table in %(event)s is waiting: go to table %(id)s"),
         "tableRound": _("Your table in %(event)s (round %(round)s) is waiting: go to table %(id)s"),
         "started": _("%(event)s has started."),
         "bye": _("%(event)s, round %(round)s: you have a bye, a win."),
         "finished": _("%(event)s is over: see the final standings."),
+        "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
+        "declined": _("%(partner)s declined your invitation to play %(event)s together."),
         "dismiss": _("Close"),
     }
 

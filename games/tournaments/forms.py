@@ -27,8 +27,21 @@ def _when(label, *, required: bool, help_text=""):
     )
 
 
+#: The first tie-break's choice that means "no tie-breaks at all" (tied entrants share a place).
+NO_TIEBREAKS = "none"
+
+
 def tiebreak_choices() -> list[tuple[str, str]]:
     return [("", _("(none)"))] + [(t.value, TIEBREAK_NAMES[t]) for t in TieBreak]
+
+
+def first_tiebreak_choices() -> list[tuple[str, str]]:
+    """The first tie-break's list: the format's usual order (empty), no tie-breaks at all, or
+    one tie-break (the next two lists go on from it)."""
+    return [
+        ("", _("The format's usual order")),
+        (NO_TIEBREAKS, _("No tie-breaks: tied entrants share a place")),
+    ] + [(t.value, TIEBREAK_NAMES[t]) for t in TieBreak]
 
 
 class TournamentForm(CreateTableForm):
@@ -63,7 +76,10 @@ class TournamentForm(CreateTableForm):
     arena_minutes = forms.IntegerField(
         label=_("Arena: minutes"), required=False, min_value=1, max_value=MAX_ARENA_MINUTES, initial=60
     )
-    tiebreak_1 = forms.ChoiceField(label=_("First tie-break"), choices=tiebreak_choices, required=False)
+    tiebreak_1 = forms.ChoiceField(
+        label=_("First tie-break"), choices=first_tiebreak_choices, required=False,
+        help_text=_("Round robin and Swiss only. The usual order: direct encounter, Sonneborn-Berger, wins (round robin); Buchholz cut 1, Buchholz, Sonneborn-Berger (Swiss)."),
+    )
     tiebreak_2 = forms.ChoiceField(label=_("Second tie-break"), choices=tiebreak_choices, required=False)
     tiebreak_3 = forms.ChoiceField(label=_("Third tie-break"), choices=tiebreak_choices, required=False)
     client_seed = None
@@ -104,9 +120,19 @@ class TournamentForm(CreateTableForm):
         if starts and closes and closes > starts:
             self.add_error("registration_closes", _("Registration must close by the start."))
         order = [data.get(f"tiebreak_{k}") for k in (1, 2, 3) if data.get(f"tiebreak_{k}")]
-        if len(order) != len(set(order)):
+        if order[:1] == [NO_TIEBREAKS] and len(order) > 1:
+            self.add_error("tiebreak_2", _("No tie-breaks: leave the next two empty."))
+        elif len(order) != len(set(order)):
             self.add_error("tiebreak_2", _("Each tie-break once."))
         return data
+
+    def tiebreaks(self) -> list[str] | None:
+        """The chosen order (valid form only): ``None`` for the format's usual order, ``[]``
+        for no tie-breaks, else the tie-breaks chosen, in order."""
+        chosen = [self.cleaned_data[f"tiebreak_{k}"] for k in (1, 2, 3) if self.cleaned_data.get(f"tiebreak_{k}")]
+        if chosen[:1] == [NO_TIEBREAKS]:
+            return []
+        return chosen or None
 
     def settings(self) -> dict:
         data = self.cleaned_data
@@ -119,7 +145,7 @@ class TournamentForm(CreateTableForm):
             "double_round_robin": data["double_round_robin"], "third_place": data["third_place"],
             "best_of": data["best_of"], "swiss_rounds": data["swiss_rounds"],
             "arena_minutes": data["arena_minutes"],
-            "tiebreaks": [data[f"tiebreak_{k}"] for k in (1, 2, 3) if data.get(f"tiebreak_{k}")],
+            "tiebreaks": self.tiebreaks(),
         }
 
 

@@ -25,7 +25,9 @@ TIEBREAK_NAMES = {
     TieBreak.WINS: _("Number of wins"),
 }
 
-#: The tie-breaks an event gets when the organiser orders none, per format.
+#: The tie-breaks an event gets when the organiser leaves the order to the site, per format
+#: (``services.create_tournament`` stores them with the event; an empty order is "no
+#: tie-breaks": tied entrants share a place, FIDE C.07 2.1).
 DEFAULT_TIEBREAKS = {
     "round_robin": [TieBreak.DIRECT_ENCOUNTER, TieBreak.SONNEBORN_BERGER, TieBreak.WINS],
     "swiss": [TieBreak.BUCHHOLZ_CUT1, TieBreak.BUCHHOLZ, TieBreak.SONNEBORN_BERGER],
@@ -41,8 +43,11 @@ class Tournament(models.Model):
     ``best_of`` (1 or 3): knockout only. ``swiss_rounds``: Swiss only. ``arena_minutes``:
     arena only; ``ends_at`` is set at the start. ``registration_closes``: no registration after
     it (``None``: the start time); a Swiss event takes late entries until half its rounds have
-    started. ``max_entrants``: ``None`` for no limit. ``tiebreaks``: the organiser's order of
-    ``pairing.TieBreak`` values.
+    started. ``max_entrants``: ``None`` for no limit. ``tiebreaks``: the order of
+    ``pairing.TieBreak`` values, as the organiser chose it or the format's default
+    (:data:`DEFAULT_TIEBREAKS`) stored at creation; empty: no tie-breaks, tied entrants share a
+    place. ``starts_at`` is the planned start; ``started_at`` the real one (the organiser may
+    start early).
     """
 
     class Format(models.TextChoices):
@@ -151,8 +156,8 @@ class Tournament(models.Model):
         return None
 
     def tiebreak_order(self) -> list[str]:
-        """The tie-breaks in the organiser's order, or the format's default."""
-        return list(self.tiebreaks) or [t.value for t in DEFAULT_TIEBREAKS.get(self.format, [])]
+        """The event's tie-breaks in order (``pairing.TieBreak`` values; empty: none)."""
+        return list(self.tiebreaks)
 
 
 class Entrant(models.Model):

@@ -17,6 +17,11 @@ language from the labels of ``games.tournaments.context_processors``):
   ``"started"`` (to every entrant's players, at the start), ``"bye"`` (to the entrant's
   players: a bye in round ``round``, a win) or ``"finished"`` (to every active entrant's
   players when the event ends).
+- ``tournament_invite``, to a player invited as a partner (``registration.register``):
+  ``{"tournament_id", "event", "event_url", "entrant_id", "inviter"}`` (the inviter's
+  username); the event page has the Accept and Decline buttons.
+- ``tournament_declined``, to the inviter when the invited partner declines
+  (``registration.decline_partner``): ``{"tournament_id", "event", "event_url", "partner"}``.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from games.tournaments.models import Entrant, Game, Pairing, Tournament
 TABLE = "tournament_table"
 TABLE_OVER = "tournament_table_over"
 NEWS = "tournament_news"
+INVITE = "tournament_invite"
+DECLINED = "tournament_declined"
 
 #: The most tables :func:`pending_tables` offers one player (newest first).
 PENDING_LIMIT = 5
@@ -89,6 +96,24 @@ def tell_news(t: Tournament, entrants: Iterable[Entrant], news: str, *, round_nu
     for e in entrants:
         for user_id in member_ids(e):
             send_notice(user_id, NEWS, payload)
+
+
+def _event(t: Tournament) -> dict:
+    return {"tournament_id": t.pk, "event": t.name, "event_url": reverse("tournament", args=[t.pk])}
+
+
+def tell_invitation(t: Tournament, entrant: Entrant) -> None:
+    """Tell the partner ``entrant``'s player invited that an invitation waits for their
+    answer (``tournament_invite``), after the commit."""
+    payload = _event(t) | {"entrant_id": entrant.pk, "inviter": entrant.user.get_username()}
+    send_notice(entrant.partner_id, INVITE, payload)
+
+
+def tell_declined(t: Tournament, entrant: Entrant) -> None:
+    """Tell ``entrant``'s player that the partner they invited declined
+    (``tournament_declined``), after the commit."""
+    payload = _event(t) | {"partner": entrant.partner.get_username()}
+    send_notice(entrant.user_id, DECLINED, payload)
 
 
 def pending_tables(user: Any) -> list[tuple[str, dict]]:

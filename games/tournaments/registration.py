@@ -1,5 +1,5 @@
 """Creating an event and entering it: create, register (a partnership's partner is invited and
-accepts), withdraw (``games.tournaments.services``)."""
+accepts or declines), withdraw (``games.tournaments.services``)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from django.utils import timezone
 from games import actions, engine
 from games.actions.store import write_transaction
 from games.models import MOVE_SECONDS
-from games.tournaments import pairing
+from games.tournaments import news, pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
-from games.tournaments.models import Entrant, Pairing, Tournament
+from games.tournaments.models import DEFAULT_TIEBREAKS, Entrant, Pairing, Tournament
 from games.tournaments.rounds import after_result
 from games.tournaments.tables import (
     decide_live_tables,
@@ -46,14 +46,16 @@ def create_tournament(
     best_of: int = 1,
     swiss_rounds: int | None = None,
     arena_minutes: int | None = None,
-    tiebreaks: Sequence[str] = (),
+    tiebreaks: Sequence[str] | None = None,
 ) -> Tournament:
     """Create an event organised by ``user`` (any registered player).
 
     ``rules``: ``games.engine.Rules`` fields (``players`` may be among them and must then equal
     ``players``). A rated event needs a clock (``move_seconds`` one of ``games.models.
     MOVE_SECONDS``). Swiss needs ``swiss_rounds >= 1``, an arena ``arena_minutes >= 1``;
-    ``best_of`` is 1 or 3; ``tiebreaks`` are ``pairing.TieBreak`` values;
+    ``best_of`` is 1 or 3; ``tiebreaks`` are ``pairing.TieBreak`` values in order (``None``:
+    the format's default, ``models.DEFAULT_TIEBREAKS``; empty: none, tied entrants share a
+    place, FIDE C.07 2.1), each at most once;
     ``registration_closes`` is at the latest ``starts_at``; ``max_entrants`` at least 2.
 
     :raises TournamentError: ``login_required``; ``bad_settings`` for anything else above.
@@ -77,9 +79,14 @@ def create_tournament(
         raise TournamentError(Code.BAD_SETTINGS)
     try:
         rules_obj = engine.Rules(players=players, **rules)
-        order = [pairing.TieBreak(t).value for t in tiebreaks]
+        if tiebreaks is None:
+            order = [tb.value for tb in DEFAULT_TIEBREAKS.get(format, [])]
+        else:
+            order = [pairing.TieBreak(tb).value for tb in tiebreaks]
     except (TypeError, ValueError):
         raise TournamentError(Code.BAD_SETTINGS) from None
+    if len(order) != len(set(order)):
+        raise TournamentError(Code.BAD_SETTINGS)
     if not rules_obj.can_score:
         raise TournamentError(Code.BAD_SETTINGS)  # no match of it could ever end
     return Tournament.objects.create(
@@ -134,7 +141,8 @@ def register(
     """Register ``user`` (with ``partner`` invited, in a partnership event).
 
     Single players are active at once; a partnership is ``invited`` until the partner accepts
-    (:func:`accept_partner`). A Swiss late entry (while fewer than half the rounds have started)
+    (:func:`accept_partner`) or declines (:func:`decline_partner`); the partner is told live,
+    wherever they are on the site (``news.tell_invitation``). A Swiss late entry (while fewer than half the rounds have started)
     enters at the next round, with zero points for the rounds it missed.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``registration_closed`` (after the
@@ -164,11 +172,14 @@ def register(
         rating = rating_of(user, t.players)
         if partner is not None:
             rating = (rating + rating_of(partner, t.players)) / 2
-        return Entrant.objects.create(
+        entrant = Entrant.objects.create(
             tournament=t, user=user, partner=partner, rating=rating,
             status=Entrant.Status.INVITED if partner is not None else Entrant.Status.ACTIVE,
             first_round=t.current_round + 1,
         )
+        if partner is not None:
+            news.tell_invitation(t, entrant)
+        return entrant
 
 
 def accept_partner(*, user: Any, entrant_id: int, now: datetime | None = None) -> Entrant:
@@ -202,6 +213,31 @@ def accept_partner(*, user: Any, entrant_id: int, now: datetime | None = None) -
         return entrant
 
 
+def decline_partner(*, user: Any, entrant_id: int, now: datetime | None = None) -> None:
+    """The invited partner declines: the invitation (the ``invited`` entrant) is removed, and
+    the player who invited them is told live (``news.tell_declined``); they may invite someone
+    else.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_invited`` (``user`` is not
+        the invited partner), ``already_accepted``.
+    """
+    require_login(user)
+    tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentError(Code.NOT_FOUND)
+    with write_transaction():
+        t = lock(tournament_id)
+        entrant = Entrant.objects.filter(pk=entrant_id).select_related("user", "partner").first()
+        if entrant is None:
+            raise TournamentError(Code.NOT_FOUND)
+        if entrant.partner_id != user.pk:
+            raise TournamentError(Code.NOT_INVITED)
+        if entrant.status != Entrant.Status.INVITED:
+            raise TournamentError(Code.ALREADY_ACCEPTED)
+        news.tell_declined(t, entrant)
+        entrant.delete()
+
+
 def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
     """Withdraw ``user``'s entrant (either partner may).
 
@@ -209,6 +245,15 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
     its unfinished pairing is forfeited (the opponent wins), it is paired no more, and its live
     table ends there and then, decided for the opponent (the core's ``end_by_decision``: not
     rated, no longer playable; a round robin's later pairings against it are forfeits too).
+
+    What it keeps (FIDE practice; C.07 16.1.1: every round after a withdrawal is a zero-point
+    bye): the points of its matches already decided. A bye of the round still being played
+    (its round has not ended) is not kept: it becomes a zero-point bye, as if the entrant had
+    not been paired (a fresh organiser saw a player withdraw with the round's bye and rank
+    above players who played on). A knockout's bye carries no points and stays (the next
+    round's opponent wins by forfeit). In the standings the entrant is marked withdrawn and
+    listed after every entrant still in the event (``standings.standings``), so it is never
+    placed above them nor the winner.
 
     Locks: the entrant's live matches first, then the event (the order ``match_finished``
     takes them in).
@@ -234,6 +279,13 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
         entrant.status = Entrant.Status.WITHDRAWN
         entrant.withdrawn_round = t.current_round
         entrant.save(update_fields=["status", "withdrawn_round"])
+        if t.format != Format.KNOCKOUT:
+            byes = Pairing.objects.filter(
+                tournament=t, a=entrant, b__isnull=True, winner=entrant,
+                round__finished_at__isnull=True,
+            ).select_related("a")
+            for p in byes:
+                finish_pairing(p, None, p.finished_at or now)  # a zero-point bye
         pairings = unfinished(t).filter(Q(a=entrant) | Q(b=entrant))
         live = live_games(pairings)
         for p in pairings:

@@ -18,6 +18,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.actions.store import write_transaction
+from games.tournaments.arena import arena_wave
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import Game, Pairing, Tournament
@@ -61,11 +62,14 @@ def start_in_server(
 
 def tick(now: datetime | None = None) -> dict[str, int]:
     """What time alone changes: start the events whose time has come (cancel those with fewer
-    than 2 entrants), end the arenas whose time is up once their last match ended, and open the
-    tables the core refused before. Run by ``manage.py run_tournaments`` (the core's clock
-    never imports this app).
+    than 2 entrants), end the arenas whose time is up once their last match ended, pair the
+    running arenas' waiting players (one of them may have come free from another event's
+    table, ``busy``), and open the tables not opened before (the core refused, or a player was
+    engaged in another event), the pairing that has waited longest first. Run by ``manage.py
+    run_tournaments`` (the core's clock never imports this app).
 
-    :returns: counts ``{"started", "cancelled", "finished", "tables"}``.
+    :returns: counts ``{"started", "cancelled", "finished", "tables"}`` (``tables``: tables
+        opened for pairings that waited, arena waves not counted).
     """
     now = timezone.now() if now is None else now
     counts = {"started": 0, "cancelled": 0, "finished": 0, "tables": 0}
@@ -92,12 +96,21 @@ def tick(now: datetime | None = None) -> dict[str, int]:
             if t.status == Tournament.Status.RUNNING and not unfinished(t).exists():
                 finish_event(t, now)
                 counts["finished"] += 1
+    arenas = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, format=Format.ARENA, paused=False, ends_at__gt=now
+    )
+    for tournament_id in arenas.values_list("pk", flat=True):
+        with write_transaction():
+            t = lock(tournament_id)
+            if t.status == Tournament.Status.RUNNING and not t.paused and now < t.ends_at:
+                arena_wave(t, now)
     waiting = (
         Pairing.objects.filter(
             tournament__status=Tournament.Status.RUNNING, finished_at__isnull=True,
             b__isnull=False,
         )
         .exclude(Exists(Game.objects.filter(pairing=OuterRef("pk"), winner__isnull=True, aborted=False)))
+        .order_by("pk")
         .values_list("pk", flat=True)
     )
     for pairing_id in waiting:

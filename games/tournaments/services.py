@@ -19,15 +19,17 @@ time a match ends, until its end time; its running matches then finish and count
 This module is the services' one address; each lives in the module of its area:
 
 - ``checks``: constants, ``rating_of``, the event's row lock, the organiser check, the audit;
-- ``registration``: ``create_tournament``, ``register``, ``accept_partner``, ``withdraw``,
-  ``registration_open``;
+- ``registration``: ``create_tournament``, ``register``, ``accept_partner``,
+  ``decline_partner``, ``withdraw``, ``registration_open``; ``busy``: a player engaged in two
+  events at once (one tournament table at a time; the overlap warning);
 - ``rounds``: ``start``, ``pair_round``, ``on_match_finished``, ``record_result`` and what
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
 - ``organiser``: ``pause``, ``resume``, ``record_forfeit``, ``correct_result``;
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``); ``standings``: ``standings``,
   ``arena_board``, ``knockout_places``;
 - ``news``: what the players are told through the site's notices (``games.notices``), after the
-  commit: a table that waits for them, a table that no longer counts, the start, a bye, the end.
+  commit: a table that waits for them, a table that no longer counts, the start, a bye, the end,
+  a partner's invitation and its refusal.
 """
 
 from games.tournaments.checks import BEST_OF_3_WINS, DEFAULT_RATING, MAX_ABORTS, rating_of
@@ -36,6 +38,7 @@ from games.tournaments.organiser import correct_result, pause, record_forfeit, r
 from games.tournaments.registration import (
     accept_partner,
     create_tournament,
+    decline_partner,
     register,
     registration_open,
     withdraw,
@@ -54,6 +57,7 @@ __all__ = [
     "arena_board",
     "correct_result",
     "create_tournament",
+    "decline_partner",
     "knockout_places",
     "on_match_finished",
     "pair_round",

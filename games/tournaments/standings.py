@@ -3,7 +3,7 @@ FIDE C.07 tie-breaks, knockout places, the arena leaderboard (``games.tournament
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.tournaments import pairing
 from games.tournaments.arena import arena_results
@@ -28,12 +28,12 @@ class Line:
 def standings(t: Tournament) -> list[Line]:
     """The event's standings so far (round robin and Swiss: ``pairing.standings`` with the
     organiser's tie-breaks, FIDE C.07; knockout: :func:`knockout_places`; arena:
-    :func:`arena_board`)."""
+    :func:`arena_board`), withdrawn entrants last (:func:`withdrawn_last`)."""
     entrants = {e.pk: e for e in t.entrants.exclude(status=Entrant.Status.INVITED).select_related("user", "partner")}
     if t.format == Format.ARENA:
-        return arena_board(t, entrants)
+        return withdrawn_last(arena_board(t, entrants))
     if t.format == Format.KNOCKOUT:
-        return knockout_places(t, entrants)
+        return withdrawn_last(knockout_places(t, entrants))
     results = []
     for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False).select_related("round"):
         results.append(pairing.MatchResult(
@@ -45,11 +45,31 @@ def standings(t: Tournament) -> list[Line]:
         results, order, entrants=entrants, rounds=t.current_round or None,
         predetermined=t.format == Format.ROUND_ROBIN,
     )
-    return [
+    return withdrawn_last([
         Line(rank=s.rank, entrant=entrants[s.id], score=s.score,
              tiebreaks=[s.tiebreaks.get(k) for k in order])
         for s in lines if s.id in entrants
-    ]
+    ])
+
+
+def withdrawn_last(lines: list[Line]) -> list[Line]:
+    """``lines`` with the withdrawn entrants moved after every entrant still in the event, each
+    part in its own order, ranks numbered again (lines that shared a rank still share one).
+
+    A withdrawn entrant keeps the points of its matches already decided (they count for its
+    opponents' tie-breaks too, FIDE C.07 16.3), but it is shown withdrawn and never placed
+    above an entrant who played on, nor named the winner: a fresh organiser saw a player who
+    withdrew with a bye's point rank above players who played every round. (Prize rules of
+    chess events commonly do the same: a player who withdraws forfeits any place.)
+    """
+    staying = [line for line in lines if line.entrant.status != Entrant.Status.WITHDRAWN]
+    gone = [line for line in lines if line.entrant.status == Entrant.Status.WITHDRAWN]
+    out: list[Line] = []
+    for part in (staying, gone):
+        for k, line in enumerate(part):
+            shared = k > 0 and part[k - 1].rank == line.rank
+            out.append(replace(line, rank=out[-1].rank if shared else len(out) + 1))
+    return out
 
 
 def arena_board(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:

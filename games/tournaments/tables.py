@@ -10,7 +10,7 @@ from django.db import transaction
 from games import actions
 from games.errors import GameError
 from games.models import Match
-from games.tournaments import news
+from games.tournaments import busy, news
 from games.tournaments.checks import log
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 
@@ -48,13 +48,20 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
     (``join_table``); the match starts when the last one sits down, and each of them is told
     after the commit, wherever they are on the site (``news.tell_table``). A refusal of the core
     (``too_many_open_tables``, for one) leaves the pairing without a table: :func:`tick` tries
-    again, and nothing else is undone.
+    again, and nothing else is undone. So does a player engaged in another event (``busy``: at
+    a table there, or wanted first by a pairing there): a player sits at one tournament table
+    at a time, and this one opens when they are free.
     """
     a_side = (number - 1) % 2
     side0, side1 = (p.a, p.b) if a_side == 0 else (p.b, p.a)
     seats = [(side0.user, 0), (side1.user, 1)]
     if t.players == 4:
         seats += [(side0.partner, 2), (side1.partner, 3)]
+    elsewhere = busy.engaged([member.pk for member, _seat in seats], tournament_id=t.pk, pairing_id=p.pk)
+    if elsewhere:
+        log.info("tournament %s pairing %s: no table yet (players %s engaged elsewhere)",
+                 t.pk, p.pk, sorted(elsewhere))
+        return None
     try:
         with transaction.atomic():
             match = actions.create_table(

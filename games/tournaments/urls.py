@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:tournament_id>/register/", views.register, name="tournament_register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
     path("<int:tournament_id>/accept/<int:entrant_id>/", views.accept, name="tournament_accept"),
+    path("<int:tournament_id>/decline/<int:entrant_id>/", views.decline, name="tournament_decline"),
     path("<int:tournament_id>/start/", views.start, name="tournament_start"),
     path("<int:tournament_id>/pause/", views.pause, name="tournament_pause"),
     path("<int:tournament_id>/resume/", views.resume, name="tournament_resume"),

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.tournaments import registration, services
+from games.tournaments import busy, registration, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import TIEBREAK_NAMES, Entrant, Game, Pairing, Tournament
@@ -87,25 +87,63 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
             g for p in pairings if not p.finished and mine.pk in (p.a_id, p.b_id)
             for g in p.games.all() if g.winner_id is None and not g.aborted
         ]
-    order = t.tiebreak_order() if t.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS) else []
+    can_manage = t.can_manage(request.user)
+    _mark_busy_and_decidable(t, entrants, pairings, request.user, mine, can_manage)
+    uses_tiebreaks = t.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS)
+    order = t.tiebreak_order() if uses_tiebreaks else []
+    registration_open = services.registration_open(t)
+    clashes = []
+    if request.user.is_authenticated and ((mine is None and registration_open) or invitations):
+        clashes = busy.clashes(t, [request.user])  # said before the click (register, accept)
     context = {
+        "overlap_warning": overlap_warning(clashes) if clashes else "",
         "t": t,
         "entrants": entrants,
         "rounds": sorted(rounds.values(), key=lambda r: -r.number) if t.format != Tournament.Format.ARENA else [],
         "arena_pairings": list(reversed(pairings)) if t.format == Tournament.Format.ARENA else [],
         "bracket": sorted(rounds.values(), key=lambda r: r.number) if t.format == Tournament.Format.KNOCKOUT else [],
         "standings": services.standings(t) if t.status != Tournament.Status.UPCOMING else [],
+        "uses_tiebreaks": uses_tiebreaks,
         "tiebreak_names": [TIEBREAK_NAMES[TieBreak(k)] for k in order],
         "mine": mine,
         "my_tables": my_tables,
         "invitations": invitations,
-        "can_manage": t.can_manage(request.user),
+        "can_manage": can_manage,
+        "withdrawn": any(e.status == Entrant.Status.WITHDRAWN for e in entrants),
         "register_form": RegisterForm(),
-        "registration_open": services.registration_open(t),
+        "registration_open": registration_open,
         "full": registration.is_full(t),
         "audit": t.audit.select_related("actor", "pairing__round").order_by("-created_at", "-pk"),
     }
     return render(request, "tournaments/event.html", context)
+
+
+def _mark_busy_and_decidable(t, entrants, pairings, user, mine, can_manage) -> None:
+    """Set, for the event page: ``entrant.busy_in`` (the other event an active entrant's player
+    is engaged in, ``busy.engaged_entrants``; ``None``), ``pairing.can_decide`` (the organiser's
+    forfeit or correction form is offered: not to an organiser on their own pairing, which the
+    service refuses, ``own_pairing``; staff may) and ``pairing.waiting_for`` (``[(entrant's
+    name, other event)]`` for a pairing whose table waits for a player engaged elsewhere)."""
+    running = t.status == Tournament.Status.RUNNING
+    elsewhere = busy.engaged_entrants(
+        t, [e for e in entrants if e.status == Entrant.Status.ACTIVE]
+    ) if running else {}
+    for e in entrants:
+        e.busy_in = elsewhere.get(e.pk)
+    for p in pairings:
+        own = mine is not None and mine.pk in (p.a_id, p.b_id)
+        p.can_decide = can_manage and running and p.b_id is not None and (user.is_staff or not own)
+        live = [g for g in p.games.all() if g.winner_id is None and not g.aborted]
+        p.waiting_for = []
+        if running and not p.finished and not live and p.b_id is not None:
+            by_user = busy.engaged(
+                [uid for e in (p.a, p.b) for uid in (e.user_id, e.partner_id) if uid is not None],
+                tournament_id=t.pk, pairing_id=p.pk,
+            )
+            p.waiting_for = [
+                (e.name, by_user.get(e.user_id) or by_user.get(e.partner_id))
+                for e in (p.a, p.b) if e.user_id in by_user or e.partner_id in by_user
+            ]
 
 
 def _act(request: HttpRequest, tournament_id: int, call: Callable[[], object], done: str) -> HttpResponse:
@@ -127,11 +165,25 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.error(request, error)
         return redirect("tournament", tournament_id=tournament_id)
     partner = form.cleaned_data["partner"]
-    return _act(
-        request, tournament_id,
-        lambda: services.register(user=request.user, tournament_id=tournament_id, partner=partner),
-        _("Your partner is invited.") if partner else _("You are registered."),
-    )
+    try:
+        entrant = services.register(user=request.user, tournament_id=tournament_id, partner=partner)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("Your partner is invited.") if partner else _("You are registered."))
+        others = busy.clashes(entrant.tournament, [request.user, partner])
+        if others:
+            messages.warning(request, overlap_warning(others))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+def overlap_warning(others: list[Tournament]) -> str:
+    """The warning of an event whose time overlaps ``others`` (``busy.clashes``)."""
+    return _(
+        "This event's time overlaps %(events)s, where you are registered too. You play one "
+        "tournament table at a time: a table of either event waits until you are free, and "
+        "your opponent waits with it."
+    ) % {"events": ", ".join(o.name for o in others)}
 
 
 @require_POST
@@ -145,9 +197,24 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def accept(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
+    try:
+        entrant = services.accept_partner(user=request.user, entrant_id=entrant_id)
+    except TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("You are registered with your partner."))
+        others = busy.clashes(entrant.tournament, [request.user])
+        if others:
+            messages.warning(request, overlap_warning(others))
+    return redirect("tournament", tournament_id=tournament_id)
+
+
+@require_POST
+@login_required
+def decline(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
     return _act(request, tournament_id,
-                lambda: services.accept_partner(user=request.user, entrant_id=entrant_id),
-                _("You are registered with your partner."))
+                lambda: services.decline_partner(user=request.user, entrant_id=entrant_id),
+                _("You have declined the invitation."))
 
 
 def _organiser_action(service, done_message: str):

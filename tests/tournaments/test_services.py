@@ -288,3 +288,26 @@ def test_entrants_are_seeded_with_their_rating_in_the_events_pool():
     pairs = event(organiser, "swiss", players=4, swiss_rounds=3)
     [team] = enter(pairs, [a, b])
     assert team.rating == (1700 + 1500) / 2
+
+
+def test_no_tie_breaks_is_an_empty_order_and_the_default_is_stored_with_the_event():
+    import importlib
+
+    from django.apps import apps
+
+    (org,) = users("org")
+    none = event(org, "swiss", swiss_rounds=3, tiebreaks=[])
+    usual = event(org, "swiss", swiss_rounds=3)
+    assert none.tiebreak_order() == [] and refresh(none).tiebreaks == []
+    assert usual.tiebreak_order() == ["buchholz_cut1", "buchholz", "sonneborn_berger"]
+    arena = event(org, "arena", arena_minutes=5)
+    assert arena.tiebreaks == []  # no tie-breaks there
+    with pytest.raises(TournamentError):
+        event(org, "swiss", swiss_rounds=3, tiebreaks=["wins", "wins"])
+    # Events made before kept an empty order for "the format's default": the migration gives
+    # it to them, so their standings do not change.
+    Tournament.objects.filter(pk=usual.pk).update(tiebreaks=[])
+    migration = importlib.import_module("games.tournaments.migrations.0002_tiebreaks_default_stored")
+    migration.store_defaults(apps, None)
+    assert refresh(usual).tiebreaks == ["buchholz_cut1", "buchholz", "sonneborn_berger"]
+    assert refresh(arena).tiebreaks == []

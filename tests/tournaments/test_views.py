@@ -245,3 +245,87 @@ def test_every_page_of_a_signed_in_player_listens_for_the_tournaments_notices():
     client.cookies["django_language"] = "ar"
     labels = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar").context["tournament_notices"]["labels"]
     assert labels["started"] == "بدأت %(event)s."
+
+def test_the_event_page_shows_the_real_start_once_started():
+    """A fresh organiser pressed "Start now" an hour early: the page still said it starts at the
+    planned time."""
+    from django.template.defaultfilters import date as date_filter
+
+    org, a, b = users("org", "a", "b")
+    t = event(org, "round_robin", starts_in=60)
+    enter(t, [a, b])
+    planned = date_filter(t.starts_at, "SHORT_DATETIME_FORMAT")
+    page = Client().get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "Starts at (UTC)" in page and planned in page
+    services.start(user=org, tournament_id=t.pk)
+    t = refresh(t)
+    started = date_filter(t.started_at, "SHORT_DATETIME_FORMAT")
+    assert started != planned
+    page = Client().get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "Started at (UTC)" in page and "Starts at (UTC)" not in page.split('id="event-live"')[0]
+    assert started in page and planned not in page
+    listing = Client().get(reverse("tournaments")).content.decode()
+    assert started in listing and planned not in listing
+
+
+def form_data(**extra) -> dict:
+    starts = (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "name": "Tied up", "format": "round_robin", "players": "2", "starts_at": starts,
+        "seeding": "rating", "best_of": "1", "target": "101", "mode": "casual",
+        "move_seconds": "30", "majority_points": "30", "basra_points": "10",
+        "jack_basra_points": "30", "seven_diamonds": "wild",
+    }
+    return data | extra
+
+
+def test_an_organiser_can_choose_no_tie_breaks():
+    """A fresh organiser could not choose "no tie-breaks": an empty order meant the format's
+    default. Now the first list offers it, and tied entrants share a place."""
+    org, *ps = users("org", "p1", "p2", "p3")
+    client = client_for(org)
+    form = client.get(reverse("tournament_create")).content.decode()
+    assert "No tie-breaks: tied entrants share a place" in form
+    client.post(reverse("tournament_create"), form_data(tiebreak_1="none"))
+    t = Tournament.objects.get()
+    assert t.tiebreaks == [] and t.tiebreak_order() == []
+    # Left to the site, the format's usual order is stored with the event.
+    client.post(reverse("tournament_create"), form_data(name="Usual"))
+    usual = Tournament.objects.get(name="Usual")
+    assert usual.tiebreaks == ["direct_encounter", "sonneborn_berger", "wins"]
+    # "None" and a tie-break after it contradict each other.
+    bad = client.post(reverse("tournament_create"), form_data(name="Bad", tiebreak_1="none", tiebreak_2="wins"))
+    assert bad.status_code == 200 and not Tournament.objects.filter(name="Bad").exists()
+    # A cycle of three in a round robin (the pairing's second entrant always loses): a bye and
+    # a win each, all tied, one shared place, no tie-break columns.
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    play_out(t, loser=lambda g: g.pairing.b)
+    lines = services.standings(t)
+    assert [(line.rank, line.score, line.tiebreaks) for line in lines] == [(1, 2, [])] * 3
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "None: tied entrants share a place" in page and "Sonneborn" not in page
+
+
+def test_the_forfeit_form_is_not_offered_to_an_organiser_on_their_own_pairing():
+    """The service refuses it (``own_pairing``); the page offered it anyway. Staff still see it."""
+    org, *ps = users("org", "a", "b", "c")
+    t = event(org, "round_robin")
+    enter(t, [org, *ps])
+    services.start(user=org, tournament_id=t.pk)
+    games = live_games(t)
+    own = next(g.pairing for g in games if org in (g.pairing.a.user, g.pairing.b.user))
+    other = next(g.pairing for g in games if g.pairing.pk != own.pk)
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert reverse("tournament_forfeit", args=[t.pk, other.pk]) in page
+    assert reverse("tournament_forfeit", args=[t.pk, own.pk]) not in page
+    staff = users("staff")[0]
+    staff.is_staff = True
+    staff.save(update_fields=["is_staff"])
+    page = client_for(staff).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert reverse("tournament_forfeit", args=[t.pk, own.pk]) in page
+    # Its result, once in, cannot be corrected by the organiser either: no form.
+    services.record_forfeit(user=staff, pairing_id=own.pk, winner_id=own.a_id)
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert reverse("tournament_correct", args=[t.pk, own.pk]) not in page
+    assert reverse("tournament_forfeit", args=[t.pk, other.pk]) in page

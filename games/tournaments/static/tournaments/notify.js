@@ -1,10 +1,11 @@
 // Tells a signed-in player, on any page of the site, that a tournament table is waiting for
 // them (a pairing's table was created with them seated): a bar with the table's link, unless
-// this page is that table already; and the event's other news (it started, a bye, it is over)
-// as a short notice. No socket or polling of its own: it listens to the site's notice socket
-// (static/games/notices.js, which dispatches "basra:notice" on document; the kinds and payloads
-// are in games/tournaments/news.py), and is told on connect of the tables still being played
-// (the pending provider). Labels come translated from the page (#tournament-notice-config).
+// this page is that table already; and the event's other news (it started, a bye, it is over),
+// a partner's invitation and its refusal, as a short notice. No socket or polling of its own:
+// it listens to the site's notice socket (static/games/notices.js, which dispatches
+// "basra:notice" on document; the kinds and payloads are in games/tournaments/news.py), and is
+// told on connect of the tables still being played (the pending provider). Labels come
+// translated from the page (#tournament-notice-config).
 (function () {
   "use strict";
   const node = document.getElementById("tournament-notice-config");
@@ -46,17 +47,19 @@
     }));
   }
 
-  function news(p) {
-    const label = L[p.news];
+  // A short notice linking to the event page: its news ("started", "bye", "finished"), a
+  // partner's invitation ("invite") or its refusal ("declined").
+  function news(p, what) {
+    const label = L[what];
     const area = document.getElementById("site-notices");
     if (!label || !area) return;
     const item = document.createElement("div");
     item.className = "site-notice tournament-news";
-    item.dataset.news = p.news;
+    item.dataset.news = what;
     item.setAttribute("role", "status");
     const link = document.createElement("a");
     link.href = p.event_url;
-    link.textContent = fmt(label, {event: p.event, round: p.round});
+    link.textContent = fmt(label, p);
     const close = document.createElement("button");
     close.type = "button";
     close.className = "link";
@@ -84,7 +87,11 @@
     } else if (kind === "tournament_table_over") {
       if (tables.delete(payload.match_id)) render();
     } else if (kind === "tournament_news") {
-      news(payload);
+      news(payload, payload.news);
+    } else if (kind === "tournament_invite") {
+      news(payload, "invite");
+    } else if (kind === "tournament_declined") {
+      news(payload, "declined");
     }
   });
 })();
