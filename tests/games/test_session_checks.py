@@ -188,3 +188,68 @@ async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
     await a.send_json_to({"type": "play", "card": view["round"]["hand"][0], "seq": gone["seq"]})
     await expect_error(a, "login_required")
     assert await log_size(match.pk) == before
+
+
+class SessionSocket:
+    """What ``games.table_beats`` reads of a table socket, with a session window."""
+
+    def __init__(self, user_id: int, window: float) -> None:
+        import time
+
+        self.match_id, self.user_id, self.seq = user_id, user_id, 0
+        self.closing = self.gone = False
+        self.window = window
+        self.good_until = time.monotonic() + window
+        self.lapsed = 0  # renewals that came after the window had run out
+        self.checks = 0
+
+    def seated_user(self):
+        return self.user_id
+
+    def watcher_channel(self):
+        return None
+
+    def table_moved(self):
+        pass
+
+    def session_due(self, by):
+        return (f"key-{self.user_id}", self.user_id) if self.good_until <= by else None
+
+    def session_checked(self, at, alive):
+        import time
+
+        self.checks += 1
+        if time.monotonic() > self.good_until:
+            self.lapsed += 1
+        self.good_until = max(self.good_until, at + self.window)
+
+
+@pytest.mark.asyncio
+async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats_are_slow(
+    settings, monkeypatch
+):
+    """On a loaded server a beat waits behind the plays for the database thread (400 sockets:
+    8 worker calls). Looks come on a fixed cadence and take the sessions due within two
+    ticks, so no socket's window runs out before its session is checked again (it did in a
+    benchmark: the next look came a tick after a slow beat ended, too late for the last
+    chunks, and their plays checked their sessions themselves)."""
+    import time
+
+    from games import table_beats
+
+    settings.BASRA_SESSION_RECHECK_SECONDS = 3.0
+
+    def slow(*, seated, tables, watching, sessions, heartbeat):
+        time.sleep(0.4)  # a worker call waiting behind plays
+        return {}, {key for key, _ in sessions}
+
+    monkeypatch.setattr(table_beats, "beat_work", slow)
+    monkeypatch.setattr(table_beats, "CHUNK", 3)
+    beats = table_beats.TableBeats()
+    sockets = [SessionSocket(n, 3.0) for n in range(9)]
+    for socket in sockets:
+        beats.add(socket)
+    await asyncio.sleep(7.0)
+    beats._task.cancel()
+    assert all(s.checks >= 2 for s in sockets)
+    assert [s.lapsed for s in sockets] == [0] * 9
