@@ -225,6 +225,7 @@ class SessionSocket:
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)  # the worker hop looks after the thread's connection
 async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats_are_slow(
     settings, monkeypatch
 ):
