@@ -58,10 +58,13 @@ class TableConsumer(JsonSocket):
     period for all of them: the seat's ``Seat.last_seen`` (read by the clock to find absent
     seats), and a look at the table's ``seq``; a socket whose table moved on without it (a
     broadcast lost with a server that died after its commit) reads it again
-    (:meth:`table_moved`). A watch task per socket (:meth:`_watch`) does those reads, and re-reads
-    the table when the last state's ``deadline`` has passed without news: the clock may run in
-    another process, and with the in-memory channel layer (one process, no Redis) its
-    broadcasts cannot reach this one; with Redis they arrive first and the read never happens.
+    (:meth:`table_moved`). A look (:meth:`_look`, a task only while it reads) does those reads,
+    and re-reads the table when the last state's ``deadline`` has passed without news, woken by
+    a timer of the event loop (:meth:`_arm`): the clock may run in another process, and with the
+    in-memory channel layer (one process, no Redis) its broadcasts cannot reach this one; with
+    Redis they arrive first and the read never happens. A timer, not a task waiting for each
+    state's news: a state then costs a timer's move, not a task's wake-up and a new wait
+    (about 2% of a play's server CPU, py-spy, bench/live.py).
     """
 
     async def connect(self) -> None:
@@ -71,10 +74,10 @@ class TableConsumer(JsonSocket):
         self.groups_in: set[str] = set()
         self.seq = -1
         self.deadline: str | None = None
-        self.watch: asyncio.Task | None = None
+        self.watch: asyncio.Task | None = None  # a look reading the table (:meth:`_look`)
+        self.timer: asyncio.TimerHandle | None = None  # wakes a look at ``check_at``
         self.check_at: float | None = None
         self.recheck = 1.0
-        self.news = asyncio.Event()
         self.moved = False  # the heartbeat saw the table move on without this socket
         # Monotonic time until which the session is known good: the handshake has just read it
         # from its store with the user's row (channels' AuthMiddleware, Django's ``get_user``),
@@ -90,7 +93,6 @@ class TableConsumer(JsonSocket):
         if self.closing or self.gone:
             return
         table_beats.add(self)
-        self.watch = asyncio.ensure_future(self._watch())
 
     @property
     def logged_in(self) -> bool:
@@ -102,6 +104,9 @@ class TableConsumer(JsonSocket):
         leave the groups. Runs once (``JsonSocket.websocket_disconnect``)."""
         self.closing = True
         table_beats.discard(self)
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
         watch, self.watch = self.watch, None
         if watch is not None:
             watch.cancel()
@@ -143,31 +148,45 @@ class TableConsumer(JsonSocket):
             return  # the table is gone
         await broadcast.send_watchers(self.match_id, count)
 
-    async def _watch(self) -> None:
+    def _wake(self) -> None:
+        """The timer fired, or the heartbeat found the table moved on: start a look unless one
+        is running (it looks again before it ends)."""
+        self.timer = None
+        if self.closing or self.gone:
+            return
+        if self.watch is None or self.watch.done():
+            self.watch = asyncio.ensure_future(self._look())
+
+    def _arm(self) -> None:
+        """Set the timer for ``check_at`` (none when ``None``), replacing the one set before."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.check_at is not None and not (self.closing or self.gone):
+            self.timer = asyncio.get_running_loop().call_at(self.check_at, self._wake)
+
+    async def _look(self) -> None:
         """Reads of the table: when the heartbeat found it moved on without this socket, and when
-        a deadline passes with no news."""
+        a deadline passed with no news (then again later, 1 s, 2 s, … up to
+        :data:`RECHECK_MAX`, while the clock has not acted)."""
         loop = asyncio.get_running_loop()
         while not (self.closing or self.gone):
-            self.news.clear()
             if self.moved:
                 self.moved = False
                 # A change this socket never heard of: its broadcast was lost (the server that
                 # wrote it died before sending it), or it came from another process over the
                 # in-memory layer, which cannot carry it.
                 await self.refresh(force=False)
-                continue
-            wake = loop.time() + RECHECK_MAX * 12 if self.check_at is None else self.check_at
-            if await self._news_until(wake):
-                continue  # a new state (or the heartbeat's news): look again
-            if self.closing or self.gone:
-                return
-            if self.check_at is not None and loop.time() >= self.check_at:
+            elif self.check_at is not None and loop.time() >= self.check_at:
                 before = self.seq
                 await self.refresh(force=False)
-                if self.seq == before:
+                if self.seq == before and self.check_at is not None:
                     # The clock has not acted yet (or is not running): look again later.
                     self.check_at = loop.time() + self.recheck
                     self.recheck = min(self.recheck * 2, RECHECK_MAX)
+                    self._arm()
+            else:
+                return
 
     def seated_user(self) -> int | None:
         """The heartbeat's question (``games.table_beats``): the id of this socket's logged-in
@@ -175,9 +194,9 @@ class TableConsumer(JsonSocket):
         return self.user.pk if self.seat is not None and self.logged_in else None
 
     def table_moved(self) -> None:
-        """The heartbeat found the table's ``seq`` past the last state sent: the watch reads it."""
+        """The heartbeat found the table's ``seq`` past the last state sent: a look reads it."""
         self.moved = True
-        self.news.set()
+        self._wake()
 
     def session_due(self, by: float) -> tuple[str, int] | None:
         """The heartbeat's session question: ``(session key, user id)`` if this socket is
@@ -205,26 +224,6 @@ class TableConsumer(JsonSocket):
         spectator's socket), to keep that row counted (``games.watching.watches_seen``)."""
         return self.channel_name if self.watching else None
 
-    async def _news_until(self, wake: float) -> bool:
-        """Wait until a new state is sent (``news``) or the loop's clock reaches ``wake``;
-        whether a state came.
-
-        Not ``asyncio.wait_for``: on Python 3.11, when this task is cancelled in the same turn
-        of the loop as the inner wait completes (a state sent just before the disconnect), it
-        returns the inner result and the cancel is lost (CPython gh-86296, bpo-42130; fixed in
-        3.12), so the watch went on and the disconnect waited for it until daphne killed the
-        consumer 10 s later, without its last seen-update or group discards. ``asyncio.wait``
-        never takes a cancel for itself: it raises here, always, and the inner wait is then
-        cancelled.
-        """
-        waiter = asyncio.ensure_future(self.news.wait())
-        try:
-            timeout = max(0.0, wake - asyncio.get_running_loop().time())
-            done, _ = await asyncio.wait({waiter}, timeout=timeout)
-        finally:
-            waiter.cancel()
-        return bool(done)
-
     def _track(self, deadline: str | None) -> None:
         """Plan the next read after a state's ``deadline`` (server time; this is the server)."""
         if deadline is None:
@@ -233,7 +232,7 @@ class TableConsumer(JsonSocket):
             remaining = (datetime.fromisoformat(deadline) - timezone.now()).total_seconds()
             self.check_at = asyncio.get_running_loop().time() + max(0.0, remaining) + WAKE_MARGIN
         self.recheck = 1.0
-        self.news.set()
+        self._arm()
 
     async def _join(self, group: str) -> None:
         if group not in self.groups_in:

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -80,14 +81,35 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
 
 
 def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> None:
-    """A socket of ``user`` at the table is alive (heartbeat, disconnect): refresh ``last_seen``.
+    """A socket of ``user`` at the table is alive (its opening, its close, a logout): refresh
+    ``last_seen``.
 
     One ``UPDATE``, no lock and no event: the clock reads ``last_seen`` to find absent seats.
+    Written as SQL, the same statement the ORM's ``update`` writes: building it each time was
+    two thirds of the call (1.45 ms against 0.4 ms, on a socket's opening and its close).
     """
     if user is None or not user.is_authenticated:
         return
     now = timezone.now() if now is None else now
-    Seat.objects.filter(match_id=match_id, user_id=user.pk).update(last_seen=now)
+    last_seen = Seat._meta.get_field("last_seen")
+    with connection.cursor() as cursor:
+        cursor.execute(_seen_sql(), [last_seen.get_db_prep_save(now, connection), match_id, user.pk])
+
+
+_SEEN_SQL: dict[str, str] = {}
+
+
+def _seen_sql() -> str:
+    """``UPDATE`` of one person's ``last_seen`` at one table, for this database."""
+    sql = _SEEN_SQL.get(connection.vendor)
+    if sql is None:
+        quote, meta = connection.ops.quote_name, Seat._meta
+        sql = _SEEN_SQL[connection.vendor] = (
+            f"UPDATE {quote(meta.db_table)} SET {quote(meta.get_field('last_seen').column)} = %s "
+            f"WHERE {quote(meta.get_field('match').column)} = %s "
+            f"AND {quote(meta.get_field('user').column)} = %s"
+        )
+    return sql
 
 
 def seen_waiting(*, user: Any, now: datetime | None = None) -> int:

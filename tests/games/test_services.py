@@ -576,3 +576,38 @@ def test_a_kept_state_of_another_match_under_the_same_id_is_never_used(users):
     table_cache.cache.checkin(other, wrong)
     live = table_cache.cache.checkout(match)
     assert views(live, 2) == views(event_log.rebuild(match), 2)
+
+
+def test_player_seen_sets_last_seen_of_that_persons_seat_at_that_table_only(users):
+    """``actions.player_seen`` (its own SQL): the exact time, on the person's seat at the table,
+    and on no other seat of that table or of another table of theirs."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    match = seated_match(users[:2])
+    other = seated_match([users[0], users[2]])
+    before = timezone.now() - timedelta(hours=1)
+    Seat.objects.update(last_seen=before)
+    now = timezone.now().replace(microsecond=123456)
+    actions.player_seen(match_id=match.pk, user=users[0], now=now)
+    seen = {(s.match_id, s.user_id): s.last_seen for s in Seat.objects.all()}
+    assert seen[(match.pk, users[0].pk)] == now
+    assert seen[(match.pk, users[1].pk)] == before
+    assert seen[(other.pk, users[0].pk)] == before and seen[(other.pk, users[2].pk)] == before
+    actions.player_seen(match_id=match.pk, user=AnonymousUser(), now=now + timedelta(1))
+    assert Seat.objects.get(match=match, user=users[0]).last_seen == now
+
+
+def test_a_frame_is_the_compact_json_of_its_message(users):
+    """``broadcast.frame_text`` (orjson) writes what ``json.dumps`` with compact separators
+    writes: a table's state as a client parses it, and non-string keys as strings."""
+    import json
+
+    from games import broadcast
+
+    match = seated_match(users[:2])
+    state = reads.table_state(match_id=match.pk, user=users[0])
+    assert broadcast.frame_text(state) == json.dumps(state, separators=(",", ":"))
+    assert json.loads(broadcast.frame_text(state)) == state
+    assert broadcast.frame_text({1: "a", "b": [1.5, None, True]}) == '{"1":"a","b":[1.5,null,true]}'
