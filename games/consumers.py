@@ -118,10 +118,9 @@ class TableConsumer(JsonSocket):
                 logger.error("table socket watch failed", exc_info=watch.exception())
         try:
             if self.seat is not None and self.logged_in:
-                # The grace before "absent" counts from the moment the last socket went away.
-                await in_worker(actions.player_seen)(match_id=self.match_id, user=self.user)
-                # After the end: leaving the table ends any rematch offer (actions.rematch).
-                await in_worker(actions.rematch_left)(match_id=self.match_id, user=self.user)
+                # The grace before "absent" counts from the moment the last socket went away;
+                # after the end, leaving the table ends any rematch offer.
+                await in_worker(actions.seat_closed)(match_id=self.match_id, user=self.user)
         finally:
             # Also after a database error: no group keeps sending to a consumer that has ended.
             for group in list(self.groups_in):

@@ -34,6 +34,7 @@ from games.actions.presence import (
     player_connected,
     player_seen,
     resume_clock,
+    seat_closed,
     seen_waiting,
 )
 from games.actions.challenges import (
@@ -87,6 +88,7 @@ __all__ = [
     "player_seen",
     "resign",
     "resume_clock",
+    "seat_closed",
     "seen_waiting",
     "set_client_seed",
 ]

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import liveness, reads
-from games.actions import funnel
+from games.actions import funnel, rematch
 from games.actions.funnel import Change
 from games.actions.store import write_transaction
 from games.cache import seat_rows
@@ -94,6 +94,35 @@ def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> Non
     last_seen = Seat._meta.get_field("last_seen")
     with connection.cursor() as cursor:
         cursor.execute(_seen_sql(), [last_seen.get_db_prep_save(now, connection), match_id, user.pk])
+
+
+def seat_closed(*, match_id: int, user: Any, now: datetime | None = None) -> None:
+    """A seated person's table socket closed: :func:`player_seen` (the grace before "absent"
+    counts from the moment the last socket went away) and, when the match is over, no rematch
+    any more (``rematch.left``: leaving the table ends the offer).
+
+    One worker call for the close, and the match's status read with one small statement
+    before anything about a rematch is asked (that question was an ORM query on every close,
+    matches being played included).
+    """
+    if user is None or not user.is_authenticated:
+        return
+    player_seen(match_id=match_id, user=user, now=now)
+    if _status(match_id) == Match.Status.FINISHED:
+        rematch.left(match_id=match_id, user=user)
+
+
+def _status(match_id: int) -> str | None:
+    """``Match.status`` of ``match_id`` (``None``: no such match)."""
+    quote, meta = connection.ops.quote_name, Match._meta
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {quote(meta.get_field('status').column)} FROM {quote(meta.db_table)} "
+            f"WHERE {quote(meta.pk.column)} = %s",
+            [match_id],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 _SEEN_SQL: dict[str, str] = {}

@@ -611,3 +611,23 @@ def test_a_frame_is_the_compact_json_of_its_message(users):
     assert broadcast.frame_text(state) == json.dumps(state, separators=(",", ":"))
     assert json.loads(broadcast.frame_text(state)) == state
     assert broadcast.frame_text({1: "a", "b": [1.5, None, True]}) == '{"1":"a","b":[1.5,null,true]}'
+
+
+def test_a_closed_seat_socket_is_seen_and_ends_a_rematch_offer_only_after_the_end(users):
+    """``actions.seat_closed``: the seat is seen now; while the match is played nothing about a
+    rematch is written, after its end the offer is over (``gone``)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Rematch
+
+    match = seated_match(users[:2])
+    Seat.objects.update(last_seen=timezone.now() - timedelta(hours=1))
+    now = timezone.now()
+    actions.seat_closed(match_id=match.pk, user=users[0], now=now)
+    assert Seat.objects.get(match=match, user=users[0]).last_seen == now
+    assert not Rematch.objects.filter(match=match).exists()
+    actions.resign(user=users[1], match_id=match.pk)
+    actions.seat_closed(match_id=match.pk, user=users[0], now=now)
+    assert Rematch.objects.get(match=match).gone is True
