@@ -631,3 +631,37 @@ def test_a_closed_seat_socket_is_seen_and_ends_a_rematch_offer_only_after_the_en
     actions.resign(user=users[1], match_id=match.pk)
     actions.seat_closed(match_id=match.pk, user=users[0], now=now)
     assert Rematch.objects.get(match=match).gone is True
+
+
+def test_heartbeats_see_exactly_the_seats_named_and_give_each_tables_seq(users):
+    """``actions.heartbeats`` (one ``UPDATE`` by row values): every named seat is seen, no seat
+    that only shares a table or a person with them is; the ``seq`` of each named table that
+    exists; an absent person is back, a seat the computer took over stays the computer's."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    first = seated_match(users[:2])
+    second = seated_match([users[2], users[0]])
+    third = seated_match(users[3:5])
+    old = timezone.now() - timedelta(hours=1)
+    Seat.objects.update(last_seen=old)
+    Seat.objects.filter(match=third, user=users[3]).update(absent=True)
+    Seat.objects.filter(match=third, user=users[4]).update(absent=True, bot="greedy")
+    now = timezone.now()
+    seqs = actions.heartbeats(
+        seated=[(first.pk, users[0].pk), (second.pk, users[2].pk), (first.pk, users[2].pk),
+                (third.pk, users[3].pk), (third.pk, users[4].pk)],
+        tables=[first.pk, third.pk, 10**6], now=now,
+    )
+    seen = {(s.match_id, s.user_id): s.last_seen for s in Seat.objects.all()}
+    assert seen == {
+        (first.pk, users[0].pk): now, (first.pk, users[1].pk): old,
+        (second.pk, users[2].pk): now, (second.pk, users[0].pk): old,
+        (third.pk, users[3].pk): now, (third.pk, users[4].pk): now,
+    }
+    assert seqs == {first.pk: first.seq, third.pk: Match.objects.get(pk=third.pk).seq}
+    assert not Seat.objects.get(match=third, user=users[3]).absent
+    assert Event.objects.filter(match=third).order_by("-seq").first().kind == "returned"
+    kept = Seat.objects.get(match=third, user=users[4])
+    assert kept.absent and kept.bot == "greedy"
