@@ -11,13 +11,13 @@ made 27 worker calls and 54 queries a second, about 4% of a live table's server 
 (bench/live.py, py-spy).
 
 The same task checks the sockets' sessions before the socket's own check runs out
-(``BASRA_SESSION_RECHECK_SECONDS``, :func:`session_tick`): every session due in one batch
-(``games.sockets.live_sessions``: one cache read and one query of users for a chunk), riding in
-the heartbeat's worker call when one is due. A socket whose session is still its user's trusts
-it for another window, so a play does not check it itself (that check, a session read and a
-user query, was about 7% of a live table's server CPU, py-spy, bench/live.py); one whose
-session ended (expired, deleted, the user disabled or the password changed) is told at once
-(``session_lost``), with no need for an action.
+(``BASRA_SESSION_RECHECK_SECONDS``, :func:`session_tick`): the sessions due in batches
+(``games.sockets.live_sessions``: one cache read and one query of users for up to
+:data:`SESSION_CHUNK` sockets), before the heartbeat's calls when one is due. A socket whose
+session is still its user's trusts it for another window, so a play does not check it itself
+(that check, a session read and a user query, was about 7% of a live table's server CPU,
+py-spy, bench/live.py); one whose session ended (expired, deleted, the user disabled or the
+password changed) is told at once (``session_checked``), with no need for an action.
 
 A socket is in it from its first state to its disconnect (``TableConsumer``); the set holds
 sockets weakly, so a consumer that ended in any way is not beaten for.
@@ -41,6 +41,8 @@ logger = logging.getLogger(__name__)
 
 #: Sockets beaten for in one worker call (a few milliseconds of the database thread).
 CHUNK = 50
+#: Sessions checked in one worker call (one cache read and one query of users).
+SESSION_CHUNK = 200
 #: The shortest wait between two session checks (seconds), whatever the window.
 SESSION_TICK_MIN = 0.5
 
@@ -54,18 +56,6 @@ def session_tick() -> float | None:
     the plays for the database thread)."""
     window = settings.BASRA_SESSION_RECHECK_SECONDS
     return None if window <= 0 else max(window / 4, SESSION_TICK_MIN)
-
-
-def beat_work(
-    *, seated: list, tables: set, watching: list, sessions: list, heartbeat: bool
-) -> tuple[dict[int, int], set[str]]:
-    """One chunk's database work (in the worker thread): the heartbeat when ``heartbeat``
-    (``actions.heartbeats``: tables' ``seq``), the sessions' check when any
-    (``games.sockets.live_sessions``)."""
-    seqs = (
-        actions.heartbeats(seated=seated, tables=tables, watching=watching) if heartbeat else {}
-    )
-    return seqs, (live_sessions(sessions) if sessions else set())
 
 
 class Beating(Protocol):
@@ -119,43 +109,44 @@ class TableBeats:
         sockets a worker call: the process's plays share the one database thread with it, and
         one call for 400 sockets held it for 50-70 ms (plays queued behind it).
 
+        The sessions due go first, :data:`SESSION_CHUNK` a call: on a loaded server each call
+        waits behind the plays for the database thread, and sessions checked after eight
+        heartbeat calls came too late for their window (their plays then checked them).
+
         :param heartbeat: beat for the seats and tables (else only the sessions' check).
-        :param sessions_by: also check the sessions whose check runs out by then
-            (``time.monotonic()``); ``None``: none.
+        :param sessions_by: check the sessions whose check runs out by then
+            (``time.monotonic()``) first; ``None``: none.
         """
         sockets = [s for s in list(self._sockets) if not (s.closing or s.gone)]
-        for start in range(0, len(sockets), CHUNK):
-            await self._beat(sockets[start:start + CHUNK], heartbeat, sessions_by)
-
-    async def _beat(
-        self, sockets: list[Beating], heartbeat: bool, sessions_by: float | None
-    ) -> None:
-        due = {}
         if sessions_by is not None:
-            for socket in sockets:
-                pair = socket.session_due(sessions_by)
-                if pair is not None:
-                    due[socket] = pair
-        if not heartbeat and not due:
-            return
+            due = [(s, pair) for s in sockets if (pair := s.session_due(sessions_by)) is not None]
+            for start in range(0, len(due), SESSION_CHUNK):
+                await self._check_sessions(due[start:start + SESSION_CHUNK])
+        if heartbeat:
+            for start in range(0, len(sockets), CHUNK):
+                await self._beat(sockets[start:start + CHUNK])
+
+    async def _check_sessions(self, due: list[tuple[Beating, tuple[str, int]]]) -> None:
+        checked_at = time.monotonic()
+        alive = await in_worker(live_sessions)([pair for _socket, pair in due])
+        for socket, (key, _user) in due:
+            if not (socket.closing or socket.gone):
+                socket.session_checked(checked_at, key in alive)
+
+    async def _beat(self, sockets: list[Beating]) -> None:
         seated = [
             (s.match_id, user_id) for s in sockets if (user_id := s.seated_user()) is not None
         ]
         watching = [
             channel for s in sockets if (channel := s.watcher_channel()) is not None
         ]
-        checked_at = time.monotonic()
-        seqs, alive = await in_worker(beat_work)(
-            seated=seated, tables={s.match_id for s in sockets}, watching=watching,
-            sessions=list(set(due.values())), heartbeat=heartbeat,
+        seqs = await in_worker(actions.heartbeats)(
+            seated=seated, tables={s.match_id for s in sockets}, watching=watching
         )
         for socket in sockets:
             seq = seqs.get(socket.match_id)
             if seq is not None and seq > socket.seq:
                 socket.table_moved()
-        for socket, (key, _user) in due.items():
-            if not (socket.closing or socket.gone):
-                socket.session_checked(checked_at, key in alive)
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()

@@ -229,22 +229,28 @@ class SessionSocket:
 async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats_are_slow(
     settings, monkeypatch
 ):
-    """On a loaded server a beat waits behind the plays for the database thread (400 sockets:
-    8 worker calls). Looks come on a fixed cadence and take the sessions due within two
-    ticks, so no socket's window runs out before its session is checked again (it did in a
-    benchmark: the next look came a tick after a slow beat ended, too late for the last
-    chunks, and their plays checked their sessions themselves)."""
+    """On a loaded server every worker call of a beat waits behind the plays for the database
+    thread (400 sockets: 8 heartbeat calls). Looks come on a fixed cadence, take the sessions
+    due within two ticks, and check them before the heartbeat's calls, so no socket's window
+    runs out before its session is checked again (it did in a benchmark: sessions checked
+    along with the eighth heartbeat call came too late, and their plays checked them)."""
     import time
 
-    from games import table_beats
+    from games import actions, liveness, table_beats
 
     settings.BASRA_SESSION_RECHECK_SECONDS = 3.0
 
-    def slow(*, seated, tables, watching, sessions, heartbeat):
-        time.sleep(0.4)  # a worker call waiting behind plays
-        return {}, {key for key, _ in sessions}
+    def slow_sessions(pairs):
+        time.sleep(0.3)  # a worker call waiting behind plays
+        return {key for key, _ in pairs}
 
-    monkeypatch.setattr(table_beats, "beat_work", slow)
+    def slow_heartbeats(*, seated, tables, watching, now=None):
+        time.sleep(0.3)
+        return {}
+
+    monkeypatch.setattr(table_beats, "live_sessions", slow_sessions)
+    monkeypatch.setattr(actions, "heartbeats", slow_heartbeats)
+    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 1.0)
     monkeypatch.setattr(table_beats, "CHUNK", 3)
     beats = table_beats.TableBeats()
     sockets = [SessionSocket(n, 3.0) for n in range(9)]
