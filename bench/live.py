@@ -32,6 +32,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -94,12 +95,26 @@ def play_paths(logs: list[Path]) -> str:
     )
 
 
-def start_server(port: int, log: Path) -> subprocess.Popen:
-    """Start daphne and wait until it accepts connections."""
-    daphne = ROOT / ".venv" / "bin" / "daphne"
+def server_command(server: str, port: int) -> list[str]:
+    """The command line of one server process: daphne (as ``make run`` and the README's
+    production set-up run it), or uvicorn with its ``websockets`` protocol, lifespan events and
+    no per-message compression (daphne negotiates none either; ``pip install uvicorn``)."""
+    if server == "daphne":
+        daphne = ROOT / ".venv" / "bin" / "daphne"
+        return [str(daphne), "-b", "127.0.0.1", "-p", str(port), "basra_site.asgi:application"]
+    return [
+        str(ROOT / ".venv" / "bin" / "python"), "-m", "uvicorn", "basra_site.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port), "--ws", "websockets-sansio",
+        "--ws-per-message-deflate", "false", "--lifespan", "on", "--log-level", "warning",
+        "--no-access-log",
+    ]
+
+
+def start_server(port: int, log: Path, server: str = "daphne") -> subprocess.Popen:
+    """Start a server process (:func:`server_command`) and wait until it accepts connections."""
     stats_file(log).unlink(missing_ok=True)
     process = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "basra_site.asgi:application"],
+        server_command(server, port),
         cwd=ROOT,
         env={**server_env(), "BASRA_STATS_FILE": str(stats_file(log))},
         stdout=log.open("w"),
@@ -345,7 +360,9 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds between plays")
     parser.add_argument("--saturation", type=int, nargs="*", default=[],
                         help="table counts to run again with think time 0")
-    parser.add_argument("--servers", type=int, default=1, help="daphne processes")
+    parser.add_argument("--servers", type=int, default=1, help="server processes")
+    parser.add_argument("--asgi-server", choices=["daphne", "uvicorn"], default="daphne",
+                        help="the ASGI server the processes run")
     parser.add_argument("--route", choices=["table", "seat"], default="table",
                         help="with several servers: all of a table's sockets to one server "
                              "(table), or its seats to different ones (seat)")
@@ -364,9 +381,9 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     ports = [free_port() for _ in range(args.servers)]
     logs = [args.log.with_suffix(f".{index}.log") for index in range(args.servers)]
-    servers = [start_server(port, log) for port, log in zip(ports, logs)]
+    servers = [start_server(port, log, args.asgi_server) for port, log in zip(ports, logs)]
     print(
-        f"{args.servers} daphne process(es) {[s.pid for s in servers]}; "
+        f"{args.servers} {args.asgi_server} process(es) {[s.pid for s in servers]}; "
         f"CONN_MAX_AGE={os.environ.get('CONN_MAX_AGE', '0')}; {os.cpu_count()} CPUs; "
         f"load average before: {os.getloadavg()[0]:.1f}",
         flush=True,
@@ -392,7 +409,9 @@ def main() -> None:
                 print(timeline(figures), flush=True)
     finally:
         for server in servers:
-            server.terminate()
+            # uvicorn re-raises the signal it stopped on: SIGTERM would then skip the atexit
+            # hook that writes the play paths; an interrupt ends it as Ctrl-C does.
+            server.send_signal(signal.SIGINT if args.asgi_server == "uvicorn" else signal.SIGTERM)
         for server in servers:
             server.wait(10)
     print(play_paths(logs), flush=True)
