@@ -32,6 +32,9 @@ logger = logging.getLogger(__name__)
 CLOSE_NOT_FOUND = 4404
 #: Close code for a spectator the table does not let watch (``Match.watchers``; an HTTP 403).
 CLOSE_FORBIDDEN = 4403
+#: The largest table id there can be (``BigAutoField``: a signed 64-bit integer, PostgreSQL's
+#: ``bigint`` and SQLite's ``INTEGER``); a larger one in the path is no table, not a database error.
+MAX_MATCH_ID = 2**63 - 1
 #: The error codes of a spectator refused by ``games.watching.check_may_watch``.
 WATCH_REFUSED = ("watch_nobody", "watch_login_required")
 #: Seconds after a state's ``deadline`` before a socket that heard nothing reads the table
@@ -85,6 +88,10 @@ class TableConsumer(JsonSocket):
         self.session_good_until = time.monotonic() + settings.BASRA_SESSION_RECHECK_SECONDS
         self.watching = False  # this socket has a ``Watcher`` row (a spectator's socket)
         await super().connect()
+        if self.match_id > MAX_MATCH_ID:
+            await self.send_error("not_found")
+            await self._close(CLOSE_NOT_FOUND)
+            return
         if self.logged_in:
             # The account group first: a logout from now on reaches this socket, and one made
             # before is seen by the first read (``_state``), before any seat view is sent.

@@ -27,6 +27,9 @@ class NoticeConsumer(JsonSocket):
         self.user = self.scope.get("user")
         self.groups_in: list[str] = []
         if self.user is None or not self.user.is_authenticated:
+            # Accepted, then closed with the reason: a handshake refused outright reaches the
+            # page as 1006, which it would take for a dropped connection and retry.
+            await self.accept()
             await self.close(CLOSE_LOGIN)
             return
         await super().connect()

@@ -9,8 +9,11 @@ match in the pool. What is rated (the issue "Ratings, ladder, profiles and match
   they sat down to a rated match). The core refuses rated tables with computer seats
   (``bot_not_rated``); this is checked again here.
 - an abort (``result`` "abort", no winner) is not rated, nor a match decided away from the
-  table (``result`` "decided": a tournament forfeit or withdrawal, not played out); every other
-  ending (target, claim, resignation) is a win for the winning side and a loss for the other.
+  table (``result`` "decided": a tournament forfeit or withdrawal, not played out), nor a match
+  whose every play was the computer's (:func:`played_by_nobody`: everyone left before the first
+  play and the stand-ins or the clock played it out, as lichess aborts a game nobody moved in);
+  every other ending (target, claim, resignation) is a win for the winning side and a loss for
+  the other.
 - 1v1 (tables for two): :func:`glicko2.rate_match` against the opponent's rating at the start.
 - partnership (tables for four): each player is rated as in a 1v1 against
   :func:`glicko2.composite_opponent` of their partner and their two opponents (the
@@ -58,11 +61,31 @@ def on_match_finished(sender: Any, match: Any, winner: int | None, result: str, 
 
     Runs inside the transaction that ends the match; an error here rolls the ending back. A
     match decided away from the table (``decided``: a tournament forfeit or withdrawal, not
-    played out) is not rated, like an abort.
+    played out) is not rated, like an abort, nor one that only the computer played
+    (:func:`played_by_nobody`).
     """
     if not match.rated or winner is None or result in (ABORT, DECIDED):
         return
+    if played_by_nobody(match):
+        return
     rate_finished_match(match, winner)
+
+
+def played_by_nobody(match: Any) -> bool:
+    """Whether ``match`` had plays and none of them was a person's: each was the computer's
+    (``bot`` in the ``play`` event's payload: a stand-in for an absent person) or the clock's
+    (``timeout``). ``docs/protocol.md`` "Event log". A match ended before its first play (a
+    resignation, a claim) is not one of these.
+
+    One query, read in ``seq`` order until the first person's play.
+    """
+    plays = match.events.filter(kind="play").order_by("seq").values_list("payload", flat=True)
+    seen = False
+    for payload in plays.iterator(chunk_size=100):
+        seen = True
+        if not payload.get("bot") and payload.get("timeout") is not True:
+            return False
+    return seen
 
 
 def _days(since: datetime | None, now: datetime) -> float:

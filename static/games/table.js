@@ -139,6 +139,9 @@
     }
     if (msg.type === "logged_out") {
       T.loggedOut = true;
+      // The header too: this page's session has ended (a logout or a password change elsewhere).
+      document.querySelectorAll("[data-account-in]").forEach(function (el) { el.hidden = true; });
+      document.querySelectorAll("[data-account-out]").forEach(function (el) { el.hidden = false; });
       if (T.state) render();
       return;
     }

@@ -403,9 +403,14 @@ def test_a_logged_out_tab_says_so_with_a_login_link(new_page, request):
     page = fake.page
     session = page.locator("#session-banner")
     expect(session).to_be_hidden()
+    expect(page.locator(".site-header .whoami")).to_be_visible()
     fake.send({"type": "logged_out"})
     expect(session).to_be_visible()
     expect(session).to_contain_text("logged out")
+    # The header no longer names the user nor offers to log out (a tester saw "dave · Log out").
+    expect(page.locator(".site-header .whoami")).to_be_hidden()
+    expect(page.locator(".site-header [data-account-out]")).to_be_visible()
+    expect(page.locator(".site-header [data-account-out] a").first).to_have_text("Log in")
     link = page.locator("#session-banner a")
     match_id = root(page).get_attribute("data-match-id")
     expect(link).to_have_attribute("href", f"/accounts/login/?next=%2Ftable%2F{match_id}%2F")
