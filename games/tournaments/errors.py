@@ -36,6 +36,7 @@ class Code(StrEnum):
     BAD_WINNER = "bad_winner"
     ROUND_NOT_OVER = "round_not_over"
     NEXT_ROUND_PAIRED = "next_round_paired"
+    SAME_RESULT = "same_result"
     NO_ROUNDS = "no_rounds"
 
 
@@ -68,6 +69,7 @@ MESSAGES = {
     Code.ROUND_NOT_OVER: _("The current round has not ended yet."),
     Code.NEXT_ROUND_PAIRED: _("The next round is already paired on this result."),
     Code.NO_ROUNDS: _("An arena has no rounds to pair."),
+    Code.SAME_RESULT: _("That is already the result."),
 }
 
 

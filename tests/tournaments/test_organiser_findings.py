@@ -1,0 +1,49 @@
+"""A fresh organiser's findings on the tournaments app: a correction to the same result, the
+correction form where the service refuses it, a registration deadline in the past, a cancelled
+event that says why, a withdrawn player registering again, the partnership invitation's
+buttons and messages, the winner's label on the forfeit form."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import actions
+from games.tournaments import services
+from games.tournaments.models import AuditEntry
+from tests.tournaments.helpers import enter, event, live_games, users
+from tests.tournaments.test_services import refused
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_of(client: Client, t) -> str:
+    return client.get(reverse("tournament", args=[t.pk])).content.decode()
+
+
+def test_correcting_a_result_to_the_same_winner_is_refused_and_not_audited():
+    """The tester: "Correct the result" with the winner it has was accepted ("The result is
+    corrected.") and audited "p7 → p7"."""
+    org, *ps = users("org", "p7", "p8")
+    t = event(org, "round_robin")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    (game,) = live_games(t)
+    p = game.pairing
+    services.record_forfeit(user=org, pairing_id=p.pk, winner_id=p.a_id)
+    refused("same_result", t, services.correct_result, user=org, pairing_id=p.pk, winner_id=p.a_id)
+    response = client_for(org).post(reverse("tournament_correct", args=[t.pk, p.pk]),
+                                    {"winner": p.a_id}, follow=True)
+    text = response.content.decode()
+    assert "That is already the result." in text and "The result is corrected." not in text
+    assert not AuditEntry.objects.filter(tournament=t, action=AuditEntry.Action.CORRECT).exists()
