@@ -47,3 +47,25 @@ def test_correcting_a_result_to_the_same_winner_is_refused_and_not_audited():
     text = response.content.decode()
     assert "That is already the result." in text and "The result is corrected." not in text
     assert not AuditEntry.objects.filter(tournament=t, action=AuditEntry.Action.CORRECT).exists()
+
+
+def test_the_correction_form_is_not_offered_once_the_next_knockout_round_is_paired_on_it():
+    """The tester: "Correct the result" was offered on a knockout pairing whose next round
+    was paired on it; submitting said "The next round is already paired on this result."."""
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    t = event(org, "knockout")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    first = live_games(t)
+    done, other = first[0].pairing, first[1].pairing
+    loser = max((done.a, done.b), key=lambda e: e.user.username)
+    actions.resign(user=loser.user, match_id=first[0].match_id)
+    page = page_of(client_for(org), t)
+    assert reverse("tournament_correct", args=[t.pk, done.pk]) in page  # round 2 not paired yet
+    loser = max((other.a, other.b), key=lambda e: e.user.username)
+    actions.resign(user=loser.user, match_id=first[1].match_id)
+    page = page_of(client_for(org), t)
+    assert reverse("tournament_correct", args=[t.pk, done.pk]) not in page
+    assert reverse("tournament_correct", args=[t.pk, other.pk]) not in page
+    final = live_games(t)[0].pairing
+    assert reverse("tournament_forfeit", args=[t.pk, final.pk]) in page
