@@ -14,9 +14,10 @@ from django.utils import timezone
 
 from games import actions
 from games.tournaments import services
-from games.tournaments.models import AuditEntry
+from games.tournaments.models import AuditEntry, Tournament
 from tests.tournaments.helpers import enter, event, live_games, users
 from tests.tournaments.test_services import refused
+from tests.tournaments.test_views import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +70,18 @@ def test_the_correction_form_is_not_offered_once_the_next_knockout_round_is_pair
     assert reverse("tournament_correct", args=[t.pk, other.pk]) not in page
     final = live_games(t)[0].pairing
     assert reverse("tournament_forfeit", args=[t.pk, final.pk]) in page
+
+
+def test_registration_closing_in_the_past_is_refused_by_the_form():
+    """The tester created an event whose "Registration closes" was already past (its start in
+    the future): nobody could ever register."""
+    (org,) = users("org")
+    client = client_for(org)
+    past = (timezone.now() - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    response = client.post(reverse("tournament_create"), form_data(registration_closes=past))
+    assert response.status_code == 200
+    assert "Registration must not close in the past." in response.content.decode()
+    assert not Tournament.objects.exists()
+    soon = (timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
+    client.post(reverse("tournament_create"), form_data(registration_closes=soon))
+    assert Tournament.objects.count() == 1
