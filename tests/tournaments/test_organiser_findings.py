@@ -85,3 +85,21 @@ def test_registration_closing_in_the_past_is_refused_by_the_form():
     soon = (timezone.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
     client.post(reverse("tournament_create"), form_data(registration_closes=soon))
     assert Tournament.objects.count() == 1
+
+
+def test_a_cancelled_event_says_why_in_the_page_and_the_audit_trail():
+    """The tester's event with one entrant at its start showed only "Cancelled", nothing in
+    "Organiser's changes", and an empty "Organiser:" label."""
+    org, p1 = users("org", "p1")
+    t = event(org, "round_robin", starts_in=5)
+    enter(t, [p1])
+    assert services.tick(now=timezone.now() + timedelta(minutes=6))["cancelled"] == 1
+    (entry,) = AuditEntry.objects.filter(tournament=t)
+    assert (entry.actor, entry.action, entry.details) == (
+        None, AuditEntry.Action.CANCEL, {"reason": "too_few_entrants", "entrants": 1})
+    page = page_of(client_for(org), t)
+    assert "Cancelled: fewer than two entrants at the start." in page
+    assert "Organiser's changes" in page
+    assert "The site: Cancelled the event (fewer than two entrants at the start)" in page
+    assert "<strong>Organiser:</strong>" not in page
+    assert f">{org.username}</a>" in page  # the settings still name the organiser
