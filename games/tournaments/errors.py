@@ -37,6 +37,7 @@ class Code(StrEnum):
     ROUND_NOT_OVER = "round_not_over"
     NEXT_ROUND_PAIRED = "next_round_paired"
     SAME_RESULT = "same_result"
+    WITHDREW = "withdrew"
     NO_ROUNDS = "no_rounds"
 
 
@@ -70,6 +71,7 @@ MESSAGES = {
     Code.NEXT_ROUND_PAIRED: _("The next round is already paired on this result."),
     Code.NO_ROUNDS: _("An arena has no rounds to pair."),
     Code.SAME_RESULT: _("That is already the result."),
+    Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
 }
 
 

@@ -146,7 +146,8 @@ def register(
     enters at the next round, with zero points for the rounds it missed.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``registration_closed`` (after the
-        deadline, or once the event started, Swiss late entry aside), ``already_registered``,
+        deadline, or once the event started, Swiss late entry aside), ``withdrew`` (``user``
+        withdrew from the running event: a withdrawal is final), ``already_registered``,
         ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_registered``,
         ``event_full`` (the entrant limit reached).
     """
@@ -156,7 +157,10 @@ def register(
         t = lock(tournament_id)
         if not registration_open(t, now):
             raise TournamentError(Code.REGISTRATION_CLOSED)
-        if entry_of(t, user) is not None:
+        entry = entry_of(t, user)
+        if entry is not None and entry.status == Entrant.Status.WITHDRAWN:
+            raise TournamentError(Code.WITHDREW)
+        if entry is not None:
             raise TournamentError(Code.ALREADY_REGISTERED)
         if t.partnerships:
             if partner is None:

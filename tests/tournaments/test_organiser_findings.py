@@ -103,3 +103,17 @@ def test_a_cancelled_event_says_why_in_the_page_and_the_audit_trail():
     assert "The site: Cancelled the event (fewer than two entrants at the start)" in page
     assert "<strong>Organiser:</strong>" not in page
     assert f">{org.username}</a>" in page  # the settings still name the organiser
+
+
+def test_a_withdrawn_player_registering_again_is_told_they_withdrew():
+    """The tester's withdrawn player posting "register" again (a Swiss taking late entries) was
+    told "You are already registered for this tournament"."""
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    t = event(org, "swiss", swiss_rounds=5)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    services.withdraw(user=ps[0], tournament_id=t.pk)
+    assert services.registration_open(t)  # late entry still open to others
+    refused("withdrew", t, services.register, user=ps[0], tournament_id=t.pk)
+    response = client_for(ps[0]).post(reverse("tournament_register", args=[t.pk]), follow=True)
+    assert "You withdrew from this tournament and cannot enter it again." in response.content.decode()
