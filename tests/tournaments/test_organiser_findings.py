@@ -117,3 +117,19 @@ def test_a_withdrawn_player_registering_again_is_told_they_withdrew():
     refused("withdrew", t, services.register, user=ps[0], tournament_id=t.pk)
     response = client_for(ps[0]).post(reverse("tournament_register", args=[t.pk]), follow=True)
     assert "You withdrew from this tournament and cannot enter it again." in response.content.decode()
+
+
+def test_the_invitee_sees_only_the_invitation_and_the_inviter_the_waiting_line():
+    """The tester's invited partner (p3, invited by p2) saw under their own Accept/Decline
+    "Waiting for p3 to accept." and a Withdraw button."""
+    org, p2, p3 = users("org", "p2", "p3")
+    t = event(org, "round_robin", players=4)
+    e = services.register(user=p2, tournament_id=t.pk, partner=p3)
+    invitee = page_of(client_for(p3), t)
+    assert reverse("tournament_accept", args=[t.pk, e.pk]) in invitee
+    assert reverse("tournament_decline", args=[t.pk, e.pk]) in invitee
+    assert "Waiting for p3 to accept." not in invitee and 'id="withdraw-button"' not in invitee
+    assert 'id="register-button"' not in invitee
+    inviter = page_of(client_for(p2), t)
+    assert "Waiting for p3 to accept." in inviter and 'id="withdraw-button"' in inviter
+    assert reverse("tournament_accept", args=[t.pk, e.pk]) not in inviter
