@@ -38,6 +38,7 @@ class Code(StrEnum):
     NEXT_ROUND_PAIRED = "next_round_paired"
     SAME_RESULT = "same_result"
     WITHDREW = "withdrew"
+    PARTNER_INVITED = "partner_invited"
     NO_ROUNDS = "no_rounds"
 
 
@@ -72,6 +73,10 @@ MESSAGES = {
     Code.NO_ROUNDS: _("An arena has no rounds to pair."),
     Code.SAME_RESULT: _("That is already the result."),
     Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
+    Code.PARTNER_INVITED: _(
+        "Your partner has a pending invitation from another player for this tournament: "
+        "they must decline it first."
+    ),
 }
 
 

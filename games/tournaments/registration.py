@@ -148,7 +148,8 @@ def register(
     :raises TournamentError: ``login_required``, ``not_found``, ``registration_closed`` (after the
         deadline, or once the event started, Swiss late entry aside), ``withdrew`` (``user``
         withdrew from the running event: a withdrawal is final), ``already_registered``,
-        ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_registered``,
+        ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_invited`` (the partner has a pending invitation
+        from another player), ``partner_registered``,
         ``event_full`` (the entrant limit reached).
     """
     require_login(user)
@@ -167,7 +168,12 @@ def register(
                 raise TournamentError(Code.PARTNER_REQUIRED)
             if partner.pk == user.pk:
                 raise TournamentError(Code.PARTNER_SELF)
-            if entry_of(t, partner) is not None:
+            other = entry_of(t, partner)
+            if other is not None and other.status == Entrant.Status.INVITED and other.partner_id == partner.pk:
+                # One pending invitation a player: accepting one of several would have to
+                # drop the others (accept_partner checks the invitee's own entry only).
+                raise TournamentError(Code.PARTNER_INVITED)
+            if other is not None:
                 raise TournamentError(Code.PARTNER_REGISTERED)
         elif partner is not None:
             raise TournamentError(Code.PARTNER_NOT_ALLOWED)

@@ -133,3 +133,14 @@ def test_the_invitee_sees_only_the_invitation_and_the_inviter_the_waiting_line()
     inviter = page_of(client_for(p2), t)
     assert "Waiting for p3 to accept." in inviter and 'id="withdraw-button"' in inviter
     assert reverse("tournament_accept", args=[t.pk, e.pk]) not in inviter
+
+
+def test_inviting_a_player_with_a_pending_invitation_from_someone_else():
+    """The tester was told "Your partner is already registered for this tournament." about a
+    player who only had a pending invitation from another player."""
+    org, p1, p2, p3 = users("org", "p1", "p2", "p3")
+    t = event(org, "round_robin", players=4)
+    services.register(user=p2, tournament_id=t.pk, partner=p3)
+    refused("partner_invited", t, services.register, user=p1, tournament_id=t.pk, partner=p3)
+    response = client_for(p1).post(reverse("tournament_register", args=[t.pk]), {"partner": "p3"}, follow=True)
+    assert "Your partner has a pending invitation from another player" in response.content.decode()
