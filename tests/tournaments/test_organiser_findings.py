@@ -144,3 +144,15 @@ def test_inviting_a_player_with_a_pending_invitation_from_someone_else():
     refused("partner_invited", t, services.register, user=p1, tournament_id=t.pk, partner=p3)
     response = client_for(p1).post(reverse("tournament_register", args=[t.pk]), {"partner": "p3"}, follow=True)
     assert "Your partner has a pending invitation from another player" in response.content.decode()
+
+
+def test_the_forfeit_form_labels_its_list_as_the_winner():
+    """The tester saw "[p1 ▾] Record a forfeit": nothing said the name chosen is the winner."""
+    org, *ps = users("org", "p1", "p2")
+    t = event(org, "round_robin")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    (game,) = live_games(t)
+    page = page_of(client_for(org), t)
+    assert f'<label for="winner-{game.pairing_id}">Winner:</label>' in page
+    assert f'<select name="winner" id="winner-{game.pairing_id}">' in page
