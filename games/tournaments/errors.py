@@ -36,6 +36,9 @@ class Code(StrEnum):
     BAD_WINNER = "bad_winner"
     ROUND_NOT_OVER = "round_not_over"
     NEXT_ROUND_PAIRED = "next_round_paired"
+    SAME_RESULT = "same_result"
+    WITHDREW = "withdrew"
+    PARTNER_INVITED = "partner_invited"
     NO_ROUNDS = "no_rounds"
 
 
@@ -68,6 +71,12 @@ MESSAGES = {
     Code.ROUND_NOT_OVER: _("The current round has not ended yet."),
     Code.NEXT_ROUND_PAIRED: _("The next round is already paired on this result."),
     Code.NO_ROUNDS: _("An arena has no rounds to pair."),
+    Code.SAME_RESULT: _("That is already the result."),
+    Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
+    Code.PARTNER_INVITED: _(
+        "Your partner has a pending invitation from another player for this tournament: "
+        "they must decline it first."
+    ),
 }
 
 

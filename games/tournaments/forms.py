@@ -117,7 +117,10 @@ class TournamentForm(CreateTableForm):
         if starts and starts < timezone.now() - timedelta(minutes=1):
             # A fresh tester's event "starting" 30 minutes ago was cancelled at once, unasked.
             self.add_error("starts_at", _("The start must not be in the past."))
-        if starts and closes and closes > starts:
+        if closes and closes < timezone.now() - timedelta(minutes=1):
+            # A fresh organiser's event took no registration at all: closed on creation.
+            self.add_error("registration_closes", _("Registration must not close in the past."))
+        elif starts and closes and closes > starts:
             self.add_error("registration_closes", _("Registration must close by the start."))
         order = [data.get(f"tiebreak_{k}") for k in (1, 2, 3) if data.get(f"tiebreak_{k}")]
         if order[:1] == [NO_TIEBREAKS] and len(order) > 1:

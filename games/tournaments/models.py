@@ -333,10 +333,13 @@ class Game(models.Model):
 
 
 class AuditEntry(models.Model):
-    """One change an organiser (or staff) made to a running event, shown on the event page."""
+    """One change an organiser (or staff) made to an event, shown on the event page; ``actor``
+    ``None``: the site made it (the scheduler cancelling an event with fewer than two entrants
+    at its start, ``details`` ``{"reason": "too_few_entrants", "entrants": n}``)."""
 
     class Action(models.TextChoices):
         START = "start", _("Started the event")
+        CANCEL = "cancel", _("Cancelled the event")
         PAUSE = "pause", _("Paused the event")
         RESUME = "resume", _("Resumed the event")
         FORFEIT = "forfeit", _("Recorded a forfeit")
@@ -347,8 +350,8 @@ class AuditEntry(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="audit", verbose_name=_("tournament")
     )
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
-        verbose_name=_("by"),
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True,
+        blank=True, verbose_name=_("by"),
     )
     action = models.CharField(_("action"), max_length=10, choices=Action.choices)
     pairing = models.ForeignKey(

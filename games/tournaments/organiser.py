@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.actions.store import write_transaction
 from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
-from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
+from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament
 from games.tournaments.rounds import after_result
 from games.tournaments.tables import decide_live_tables, finish_pairing, live_games, lock_matches
 
@@ -116,6 +116,15 @@ def record_forfeit(
         return p
 
 
+def correctable(t: Tournament, p: Pairing) -> bool:
+    """Whether the result of ``p`` (a pairing of ``t``) may still be corrected as far as the
+    bracket goes: not in a knockout whose next round was paired on it (the winner went on).
+    The one check :func:`correct_result` and the event page (its form) share."""
+    if t.format != Format.KNOCKOUT:
+        return True
+    return not Round.objects.filter(tournament_id=t.pk, number__gt=p.round.number).exists()
+
+
 def correct_result(
     *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None
 ) -> Pairing:
@@ -123,9 +132,12 @@ def correct_result(
     Standings follow; pairings already made stay. Kept in the audit trail (before and after).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_finished`` (no result yet: record a forfeit), ``bad_winner`` (not one of the
-        pairing's entrants, a bye, or nobody in a knockout), ``next_round_paired`` (a knockout
-        whose next round was paired on this result).
+        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_finished`` (no
+        result yet: record a forfeit), ``bad_winner`` (not one of the pairing's entrants, a
+        bye, or nobody in a knockout), ``same_result`` (that is the result already: a fresh
+        organiser's "correction" to the same winner was accepted and audited "p7 → p7"),
+        ``next_round_paired`` (a knockout whose next round was paired on this result,
+        :func:`correctable`).
     """
     now = timezone.now() if now is None else now
     with write_transaction():
@@ -137,11 +149,12 @@ def correct_result(
         if p.b_id is None:
             raise TournamentError(Code.BAD_WINNER)
         winner = _winner_of(p, winner_id)
-        if t.format == Format.KNOCKOUT:
-            if winner is None:
-                raise TournamentError(Code.BAD_WINNER)
-            if t.rounds.filter(number__gt=p.round.number).exists():
-                raise TournamentError(Code.NEXT_ROUND_PAIRED)
+        if t.format == Format.KNOCKOUT and winner is None:
+            raise TournamentError(Code.BAD_WINNER)
+        if (winner.pk if winner else None) == p.winner_id:
+            raise TournamentError(Code.SAME_RESULT)
+        if not correctable(t, p):
+            raise TournamentError(Code.NEXT_ROUND_PAIRED)
         before = p.winner.name if p.winner_id else None
         finished_at = p.finished_at
         finish_pairing(p, winner, finished_at, forfeit=p.forfeit)

@@ -146,8 +146,10 @@ def register(
     enters at the next round, with zero points for the rounds it missed.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``registration_closed`` (after the
-        deadline, or once the event started, Swiss late entry aside), ``already_registered``,
-        ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_registered``,
+        deadline, or once the event started, Swiss late entry aside), ``withdrew`` (``user``
+        withdrew from the running event: a withdrawal is final), ``already_registered``,
+        ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_invited`` (the partner has a pending invitation
+        from another player), ``partner_registered``,
         ``event_full`` (the entrant limit reached).
     """
     require_login(user)
@@ -156,14 +158,22 @@ def register(
         t = lock(tournament_id)
         if not registration_open(t, now):
             raise TournamentError(Code.REGISTRATION_CLOSED)
-        if entry_of(t, user) is not None:
+        entry = entry_of(t, user)
+        if entry is not None and entry.status == Entrant.Status.WITHDRAWN:
+            raise TournamentError(Code.WITHDREW)
+        if entry is not None:
             raise TournamentError(Code.ALREADY_REGISTERED)
         if t.partnerships:
             if partner is None:
                 raise TournamentError(Code.PARTNER_REQUIRED)
             if partner.pk == user.pk:
                 raise TournamentError(Code.PARTNER_SELF)
-            if entry_of(t, partner) is not None:
+            other = entry_of(t, partner)
+            if other is not None and other.status == Entrant.Status.INVITED and other.partner_id == partner.pk:
+                # One pending invitation a player: accepting one of several would have to
+                # drop the others (accept_partner checks the invitee's own entry only).
+                raise TournamentError(Code.PARTNER_INVITED)
+            if other is not None:
                 raise TournamentError(Code.PARTNER_REGISTERED)
         elif partner is not None:
             raise TournamentError(Code.PARTNER_NOT_ALLOWED)

@@ -21,7 +21,7 @@ from games.actions.store import write_transaction
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
-from games.tournaments.models import Game, Pairing, Tournament
+from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Tournament
 from games.tournaments.rounds import start
 from games.tournaments.tables import finish_event, open_table, unfinished
 from games.workers import in_worker
@@ -62,7 +62,7 @@ def start_in_server(
 
 def tick(now: datetime | None = None) -> dict[str, int]:
     """What time alone changes: start the events whose time has come (cancel those with fewer
-    than 2 entrants), end the arenas whose time is up once their last match ended, pair the
+    than 2 entrants, in the audit trail by the site), end the arenas whose time is up once their last match ended, pair the
     running arenas' waiting players (one of them may have come free from another event's
     table, ``busy``), and open the tables not opened before (the core refused, or a player was
     engaged in another event), the pairing that has waited longest first. Run by ``manage.py
@@ -86,6 +86,13 @@ def tick(now: datetime | None = None) -> dict[str, int]:
                         t.status = Tournament.Status.CANCELLED
                         t.finished_at = now
                         t.save(update_fields=["status", "finished_at"])
+                        # By the site (no actor): the event page says why it was cancelled.
+                        AuditEntry.objects.create(
+                            tournament=t, actor=None, action=AuditEntry.Action.CANCEL,
+                            details={"reason": Code.TOO_FEW_ENTRANTS.value,
+                                     "entrants": t.entrants.filter(status=Entrant.Status.ACTIVE).count()},
+                            created_at=now,
+                        )
                         counts["cancelled"] += 1
     ended = Tournament.objects.filter(
         status=Tournament.Status.RUNNING, format=Format.ARENA, ends_at__lte=now

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.tournaments import busy, registration, services
+from games.tournaments import busy, organiser, registration, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import TIEBREAK_NAMES, Entrant, Game, Pairing, Tournament
@@ -122,7 +122,8 @@ def _mark_busy_and_decidable(t, entrants, pairings, user, mine, can_manage) -> N
     """Set, for the event page: ``entrant.busy_in`` (the other event an active entrant's player
     is engaged in, ``busy.engaged_entrants``; ``None``), ``pairing.can_decide`` (the organiser's
     forfeit or correction form is offered: not to an organiser on their own pairing, which the
-    service refuses, ``own_pairing``; staff may) and ``pairing.waiting_for`` (``[(entrant's
+    service refuses, ``own_pairing``; staff may; nor a correction the service refuses,
+    ``next_round_paired``, ``organiser.correctable``) and ``pairing.waiting_for`` (``[(entrant's
     name, other event)]`` for a pairing whose table waits for a player engaged elsewhere)."""
     running = t.status == Tournament.Status.RUNNING
     elsewhere = busy.engaged_entrants(
@@ -130,9 +131,14 @@ def _mark_busy_and_decidable(t, entrants, pairings, user, mine, can_manage) -> N
     ) if running else {}
     for e in entrants:
         e.busy_in = elsewhere.get(e.pk)
+    correctable: dict[int, bool] = {}  # by round number: one query a round, not a pairing
     for p in pairings:
         own = mine is not None and mine.pk in (p.a_id, p.b_id)
         p.can_decide = can_manage and running and p.b_id is not None and (user.is_staff or not own)
+        if p.can_decide and p.finished:
+            if p.round.number not in correctable:
+                correctable[p.round.number] = organiser.correctable(t, p)
+            p.can_decide = correctable[p.round.number]
         live = [g for g in p.games.all() if g.winner_id is None and not g.aborted]
         p.waiting_for = []
         if running and not p.finished and not live and p.b_id is not None:

@@ -71,12 +71,13 @@ def test_partner_accepting_twice_or_for_someone_else():
     refused("partner_self", t, services.register, user=a, tournament_id=t.pk, partner=a)
     invite = services.register(user=a, tournament_id=t.pk, partner=b)
     assert invite.status == Entrant.Status.INVITED
-    refused("partner_registered", t, services.register, user=c, tournament_id=t.pk, partner=b)
+    refused("partner_invited", t, services.register, user=c, tournament_id=t.pk, partner=b)
     refused("already_registered", t, services.register, user=b, tournament_id=t.pk, partner=c)
     refused("not_invited", t, services.accept_partner, user=c, entrant_id=invite.pk)
     refused("not_invited", t, services.accept_partner, user=a, entrant_id=invite.pk)
     services.accept_partner(user=b, entrant_id=invite.pk)
     refused("already_accepted", t, services.accept_partner, user=b, entrant_id=invite.pk)
+    refused("partner_registered", t, services.register, user=c, tournament_id=t.pk, partner=b)
     refused("not_found", t, services.accept_partner, user=b, entrant_id=invite.pk + 999)
 
 
