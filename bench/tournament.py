@@ -16,6 +16,8 @@ machine does not inflate) and wall time:
 Results (this machine, 2 cores shared with other work, seed 1): a 500-entrant Swiss round after 5
 rounds 0.16 s of CPU (rounds 1-8 between 0.03 and 0.16 s, round 9 0.45 s); an arena wave of
 1,000 waiting players 0.47 s; the four 64-entrant events 0.3 s together, all sanity checks OK.
+On a machine about 2.5 times slower (2026-12-01): the Swiss round 0.33-0.43 s, the arena wave
+1.16 s with groups of 100, 0.66 s with groups of 50 (``pairing.ARENA_GROUP_SIZE`` since).
 Without ``--services`` nothing touches the database.
 
 With ``--services`` (or ``--services-only``), the same four formats with ``--event`` entrants

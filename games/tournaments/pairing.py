@@ -409,8 +409,10 @@ def _match(ranked, costs) -> tuple[list[tuple[int, int]], int, int, int]:
 # --- arena -----------------------------------------------------------------------------------
 
 #: Waiting players are matched in groups of at most this many neighbours in the standings
-#: (lila's ``PairingSystem.maxGroupSize``), which keeps a wave of 1,000 under a second.
-ARENA_GROUP_SIZE = 100
+#: (lila's ``PairingSystem.maxGroupSize`` is 100). 50 keeps a wave of 1,000 under a second on a
+#: slow 2-core machine: 1.16-1.48 s of CPU with 100, 0.74 s with 50, for pairings as close in
+#: standing (mean score gap 0.032 either way, bench/tournament.py and a random wave).
+ARENA_GROUP_SIZE = 50
 #: Within a group, a player may be paired with the next this many players in the ranking.
 ARENA_WINDOW = 10
 
@@ -445,8 +447,8 @@ def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[tuple[int, int]]:
     ranking of at most that many (even) players, each matched on its own (a last group of fewer
     than 4 joins the one before), and within a group a player may meet only the next
     :data:`ARENA_WINDOW` players of the ranking (a pair further apart would cost at least
-    ``11 * 300``), so the work grows linearly with the wave: a wave of 1,000 takes about half a
-    second of CPU (bench/tournament.py).
+    ``11 * 300``), so the work grows linearly with the wave: a wave of 1,000 takes 0.4-0.75 s of
+    CPU (bench/tournament.py, on machines that differ by 2-3x).
 
     Source: lila (lichess) ``modules/tournament/src/main/arena/AntmaPairing.scala`` (the cost
     and the "just played together" exclusion) and ``PairingSystem.scala`` (``rankFactorFor``,
