@@ -201,18 +201,8 @@ def accept_partner(*, user: Any, entrant_id: int, now: datetime | None = None) -
     """
     require_login(user)
     now = timezone.now() if now is None else now
-    tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
-    if tournament_id is None:
-        raise TournamentError(Code.NOT_FOUND)
     with write_transaction():
-        t = lock(tournament_id)
-        entrant = Entrant.objects.filter(pk=entrant_id).select_related("user", "partner").first()
-        if entrant is None:
-            raise TournamentError(Code.NOT_FOUND)
-        if entrant.partner_id != user.pk:
-            raise TournamentError(Code.NOT_INVITED)
-        if entrant.status != Entrant.Status.INVITED:
-            raise TournamentError(Code.ALREADY_ACCEPTED)
+        t, entrant = _invitation_of(user, entrant_id)
         if t.status != Tournament.Status.UPCOMING and not late_entry_open(t):
             raise TournamentError(Code.REGISTRATION_CLOSED)
         if Entrant.objects.filter(tournament=t, user=user).exists():
@@ -232,20 +222,30 @@ def decline_partner(*, user: Any, entrant_id: int, now: datetime | None = None) 
         the invited partner), ``already_accepted``.
     """
     require_login(user)
+    with write_transaction():
+        t, entrant = _invitation_of(user, entrant_id)
+        news.tell_declined(t, entrant)
+        entrant.delete()
+
+
+def _invitation_of(user: Any, entrant_id: int) -> tuple[Tournament, Entrant]:
+    """The tournament (locked) and the ``invited`` entrant ``entrant_id`` whose invited partner
+    is ``user``; inside the caller's transaction (accepting, declining).
+
+    :raises TournamentError: ``not_found``, ``not_invited``, ``already_accepted``.
+    """
     tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
     if tournament_id is None:
         raise TournamentError(Code.NOT_FOUND)
-    with write_transaction():
-        t = lock(tournament_id)
-        entrant = Entrant.objects.filter(pk=entrant_id).select_related("user", "partner").first()
-        if entrant is None:
-            raise TournamentError(Code.NOT_FOUND)
-        if entrant.partner_id != user.pk:
-            raise TournamentError(Code.NOT_INVITED)
-        if entrant.status != Entrant.Status.INVITED:
-            raise TournamentError(Code.ALREADY_ACCEPTED)
-        news.tell_declined(t, entrant)
-        entrant.delete()
+    t = lock(tournament_id)
+    entrant = Entrant.objects.filter(pk=entrant_id).select_related("user", "partner").first()
+    if entrant is None:
+        raise TournamentError(Code.NOT_FOUND)
+    if entrant.partner_id != user.pk:
+        raise TournamentError(Code.NOT_INVITED)
+    if entrant.status != Entrant.Status.INVITED:
+        raise TournamentError(Code.ALREADY_ACCEPTED)
+    return t, entrant
 
 
 def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
