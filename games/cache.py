@@ -84,18 +84,19 @@ class LiveCache:
                     pass  # not a state these events follow from: replay the log instead
         return log.rebuild(match)
 
-    def checkin(self, match: Match, live: engine.Match) -> None:
+    def checkin(self, match: Match, live: engine.Match, *, owned: bool = False) -> None:
         """Keep ``live`` as the state of ``match`` at ``match.seq`` (after the commit that wrote it).
 
-        ``match`` must be the row as written; a copy of it is kept. Two commits' callbacks may run
-        out of order: an older ``seq`` never replaces a newer one.
+        ``match`` must be the row as written; a copy of it is kept, or ``match`` itself when
+        ``owned`` (the caller hands it over and never touches it again: the funnel's copies).
+        Two commits' callbacks may run out of order: an older ``seq`` never replaces a newer one.
         """
         with self._lock:
             entry = self._entries.get(match.pk)
             if entry and entry.token == str(match.cache_token) and entry.seq > match.seq:
                 return
             self._entries[match.pk] = Entry(
-                str(match.cache_token), match.seq, live, copy.copy(match)
+                str(match.cache_token), match.seq, live, match if owned else copy.copy(match)
             )
             self._entries.move_to_end(match.pk)
             while len(self._entries) > self.size:

@@ -10,6 +10,7 @@ of ``games.broadcast``, after the commit.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from datetime import datetime
@@ -17,12 +18,18 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 
 from games import actions, broadcast, phrases, reads, watching
 from games.errors import GameError
-from games.sockets import JsonSocket, SessionEnded, session_exists, session_user_is
+from games.sockets import (
+    JsonSocket,
+    SessionEnded,
+    scope_user,
+    session_exists,
+    session_user_is,
+)
 from games.table_beats import table_beats
 from games.workers import in_worker
 
@@ -42,6 +49,14 @@ WATCH_REFUSED = ("watch_nobody", "watch_login_required")
 WAKE_MARGIN = 0.5
 #: The longest wait between two such reads while the deadline stays passed (seconds).
 RECHECK_MAX = 5.0
+
+
+@functools.lru_cache(maxsize=4096)
+def deadline_timestamp(deadline: str) -> float:
+    """A state's ``deadline`` (ISO 8601 with its offset, ``docs/protocol.md``) as a POSIX
+    timestamp (seconds). Every socket of a table gets the same deadline with each state: it is
+    parsed once per process, not once per socket."""
+    return datetime.fromisoformat(deadline).timestamp()
 
 
 class TableConsumer(JsonSocket):
@@ -72,7 +87,7 @@ class TableConsumer(JsonSocket):
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         self.seat: int | None = None
         self.groups_in: set[str] = set()
         self.seq = -1
@@ -235,7 +250,7 @@ class TableConsumer(JsonSocket):
         if deadline is None:
             self.check_at = None
         else:
-            remaining = (datetime.fromisoformat(deadline) - timezone.now()).total_seconds()
+            remaining = deadline_timestamp(deadline) - time.time()
             self.check_at = asyncio.get_running_loop().time() + max(0.0, remaining) + WAKE_MARGIN
         self.recheck = 1.0
         self._arm()

@@ -10,7 +10,7 @@ import random
 from django.utils import translation
 
 from games import actions, broadcast, liveness, lobby, reads
-from games.sockets import JsonSocket
+from games.sockets import JsonSocket, scope_user
 from games.workers import in_worker
 
 logger = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class LobbyConsumer(JsonSocket):
     follows_matches = False
 
     async def connect(self) -> None:
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         await super().connect()
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.send_tables()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.utils import translation
 
 from games import broadcast, notices
-from games.sockets import JsonSocket, session_user_is
+from games.sockets import JsonSocket, scope_user, session_user_is
 from games.workers import in_worker
 
 #: Close code of a notice socket without a signed-in user (4401: HTTP 401 in the private range).
@@ -24,7 +24,7 @@ class NoticeConsumer(JsonSocket):
     """One page's notice socket (see the module)."""
 
     async def connect(self) -> None:
-        self.user = self.scope.get("user")
+        self.user = scope_user(self.scope)
         self.groups_in: list[str] = []
         if self.user is None or not self.user.is_authenticated:
             # Accepted, then closed with the reason: a handshake refused outright reaches the

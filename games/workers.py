@@ -90,7 +90,8 @@ def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` as a coroutine run on the database worker threads.
 
     The actions' broadcasts (``transaction.on_commit``) are handed back to the calling event
-    loop (``broadcast.CALLER_LOOP``), so the worker thread goes on at once.
+    loop, so the worker thread goes on at once: on PostgreSQL with the call's result
+    (``broadcast.Pending``), on SQLite as they come (``broadcast.CALLER_LOOP``).
 
     On PostgreSQL the call is the event loop's ``run_in_executor`` on the worker pool, in a copy
     of the caller's context (its contextvars, as ``asgiref``'s ``sync_to_async`` passes them):
@@ -111,12 +112,21 @@ def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
     async def run_pooled(*args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()
-        context.run(broadcast.CALLER_LOOP.set, loop)
-        return await loop.run_in_executor(
-            _pool(), context.run, _call_keeping_connection, function, args, kwargs
-        )
+        pending = broadcast.Pending()
+        context.run(_enter, loop, pending)
+        try:
+            return await loop.run_in_executor(
+                _pool(), context.run, _call_keeping_connection, function, args, kwargs
+            )
+        finally:
+            pending.close()
 
     return run_pooled
+
+
+def _enter(loop: asyncio.AbstractEventLoop, pending: broadcast.Pending) -> None:
+    broadcast.CALLER_LOOP.set(loop)
+    broadcast.PENDING.set(pending)
 
 
 _vendors: dict[str, str] = {}

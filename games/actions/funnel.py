@@ -88,7 +88,13 @@ class Change:
     """
 
     def __init__(
-        self, match: Match, now: datetime, *, live: engine.Match | None = None, cas: bool = False
+        self,
+        match: Match,
+        now: datetime,
+        *,
+        live: engine.Match | None = None,
+        cas: bool = False,
+        before: Match | None = None,
     ) -> None:
         self.match = match
         self.match_id = match.pk
@@ -100,7 +106,9 @@ class Change:
         self.finished = False
         self.deleted = False
         self._cas = cas
-        self._row = copy.copy(match)
+        # The row as it was, to keep with an untouched engine state (:meth:`_put_back`): a copy,
+        # or ``before``, a copy the caller hands over (the compare-and-set way's kept row).
+        self._row = copy.copy(match) if before is None else before
         self._live = live
         self._dirty = False
         self._written = 0
@@ -226,7 +234,7 @@ class Change:
     def _put_back(self) -> None:
         """Keep the engine state again if this change did not touch it (a refusal, a no-op)."""
         if self._live is not None and not self._dirty:
-            cache.checkin(self._row, self._live)
+            cache.checkin(self._row, self._live, owned=True)
 
     def _on_commit(self) -> None:
         """Register what follows the commit: keep the engine state, tell the sockets (each seat
@@ -247,7 +255,7 @@ class Change:
 
         def after_commit() -> None:
             if live is not None:
-                cache.checkin(row, live)
+                cache.checkin(row, live, owned=True)
             if announce == "state":
                 states = state_messages(
                     info, live, seq=seq, prev_seq=prev_seq, seats=[*seat_users, None]
@@ -327,7 +335,8 @@ def _compare_and_set(match_id: int, body: Callable[[Change], T], now: datetime, 
     row = entry.row
     if entry.seq != seen:
         if entry.seq > seen:
-            cache.checkin(row, entry.live)  # the request is stale: the locked way says so
+            # The request is stale: the locked way says so.
+            cache.checkin(row, entry.live, owned=True)
             return _FALLBACK
         # Behind: another process (the clock, another server) wrote since. Catch up.
         row = Match.objects.filter(pk=match_id).first()
@@ -338,7 +347,7 @@ def _compare_and_set(match_id: int, body: Callable[[Change], T], now: datetime, 
         except engine.BasraError:
             return _FALLBACK
         entry.live, entry.seq, entry.row = live, row.seq, row
-    change = Change(copy.copy(row), now, live=entry.live, cas=True)
+    change = Change(copy.copy(row), now, live=entry.live, cas=True, before=row)
     try:
         with store.compare_and_set_scope():
             result = body(change)
