@@ -171,9 +171,15 @@ class TableConsumer(JsonSocket):
 
     def _wake(self) -> None:
         """The timer fired, or the heartbeat found the table moved on: start a look unless one
-        is running (it looks again before it ends)."""
+        is running (it looks again before it ends). A timer set for an earlier ``check_at``
+        (states since moved it later, :meth:`_track`) is set again for the new one."""
         self.timer = None
         if self.closing or self.gone:
+            return
+        if not self.moved and (
+            self.check_at is None or asyncio.get_running_loop().time() < self.check_at
+        ):
+            self._arm()
             return
         if self.watch is None or self.watch.done():
             self.watch = asyncio.ensure_future(self._look())
@@ -253,7 +259,13 @@ class TableConsumer(JsonSocket):
             remaining = deadline_timestamp(deadline) - time.time()
             self.check_at = asyncio.get_running_loop().time() + max(0.0, remaining) + WAKE_MARGIN
         self.recheck = 1.0
-        self._arm()
+        # A timer already set no later than ``check_at`` stays: when it fires, ``_wake`` sets it
+        # again for the new time. Each state mostly moves the deadline later, so a socket's
+        # timer is moved once per deadline, not cancelled and set again with every state.
+        if self.check_at is not None and (
+            self.timer is None or self.timer.when() > self.check_at
+        ):
+            self._arm()
 
     async def _join(self, group: str) -> None:
         if group not in self.groups_in:

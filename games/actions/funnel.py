@@ -240,7 +240,9 @@ class Change:
         """Register what follows the commit: keep the engine state, tell the sockets (each seat
         its own ``state``; or the seating or closed notice), and the lobby."""
         match_id, announce, lobby = self.match_id, self.announce, self.lobby
-        row = copy.copy(self.match)
+        # The row to keep with the engine state: a copy, since a locked change's row is the
+        # caller's; a compare-and-set change's row is its own working copy, never used again.
+        row = self.match if self._cas else copy.copy(self.match)
         live = self._live
         if announce == "state" and live is None and self.match.status != Match.Status.OPEN:
             live = self.live

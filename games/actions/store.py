@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 import psycopg
 from django.db import connection, transaction
+from django.db import models
 from django.db.models import JSONField
 
 from games.models import Event, Match
@@ -128,13 +129,26 @@ def _json_text(value: Any) -> str | None:
     return None if value is None else orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+#: Fields whose value psycopg takes as it is on PostgreSQL: Django's ``get_db_prep_save`` gives
+#: them back unchanged (an ``int``, a ``str`` or ``TextChoices`` member, an aware ``datetime``, a
+#: ``UUID``), only more slowly.
+_AS_IS = (models.IntegerField, models.CharField, models.DateTimeField, models.UUIDField)
+
+
 def _preparer(model: Any, name: str) -> Callable[[Any], Any]:
     """The function turning ``model.name``'s value into the play statement's parameter: JSON as
-    text (:func:`_json_text`), anything else as Django would (``get_db_prep_save``)."""
+    text (:func:`_json_text`), the fields of :data:`_AS_IS` as they are, anything else as Django
+    would (``get_db_prep_save``)."""
     if _is_json(model, name):
         return _json_text
     field = model._meta.get_field(name)
+    if isinstance(field, _AS_IS):
+        return _as_is
     return lambda value: field.get_db_prep_save(value, connection)
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 #: :data:`PLAY_FIELDS`' preparers, found once (looking each field up on every play, and Django's

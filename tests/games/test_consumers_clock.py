@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games import actions, broadcast, clock, liveness, reads, sockets
+from games.cache import clear_caches
 from games.models import ClockTick, Event, Match, Seat, WebTick
 from tests.games.helpers import expect_error, seated_match, table_path
 
@@ -353,3 +354,41 @@ async def test_a_beat_holds_the_database_thread_a_few_sockets_at_a_time(monkeypa
     assert [seated + watching for seated, watching in calls] == [3, 3, 3, 1]
     assert sum(seated for seated, _ in calls) == 8 and sum(w for _, w in calls) == 2
     assert [s.moved for s in sockets] == [s.seq < 5 for s in sockets]
+
+
+async def test_a_deadline_moved_later_by_a_state_is_read_at_its_new_time(
+    make_player, open_socket, known_decks
+):
+    # A socket's timer, set for the first deadline, stays set when a state moves the deadline
+    # later (TableConsumer._track): it must neither read at the old time nor miss the new one.
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+
+    @db
+    def short_clock() -> None:
+        Match.objects.filter(pk=match.pk).update(
+            deadline=timezone.now() + timedelta(seconds=0.2), move_seconds=2
+        )
+        clear_caches()  # the kept row still has the table's 30 s a play
+
+    await short_clock()
+    a = await open_socket(table_path(match.pk), alice.cookie)
+    view = await a.receive_json_from()
+    hand = (await db(reads.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
+    await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0], seq=view["seq"])
+    played = await a.receive_json_from()
+    assert played["deadline"] > view["deadline"]
+
+    @db
+    def deadline_moved_silently() -> str:
+        # As the clock's outage rule does: no event, so no broadcast; only a read shows it.
+        later = timezone.now() + timedelta(seconds=5)
+        Match.objects.filter(pk=match.pk).update(deadline=later)
+        return later.isoformat()
+
+    silent = await deadline_moved_silently()
+    # The first deadline's time (+0.2 s, and the socket's 0.5 s margin) goes by: no read then.
+    assert await a.receive_nothing(timeout=1.2)
+    # The new deadline (2 s after the play) passes without news: the socket reads the table.
+    again = await a.receive_json_from(timeout=4)
+    assert again["seq"] == played["seq"] and again["deadline"] == silent
