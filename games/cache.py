@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from games import engine, log
-from games.models import Match, Seat
+from games.models import Match
+from games.queries import seat_values
 
 T = TypeVar("T")
 
@@ -174,15 +175,7 @@ def seat_rows(match: Match) -> tuple[SeatRow, ...]:
             rows = _seat_rows.get(key)
         if rows is not None:
             return rows
-    rows = tuple(
-        SeatRow(*values)
-        for values in Seat.objects.filter(match_id=match.pk)
-        .order_by("seat")
-        .values_list(
-            "seat", "user_id", "user__username", "bot", "absent", "timeouts", "resign_offered",
-            "client_seed",
-        )
-    )
+    rows = tuple(SeatRow(*values) for values in seat_values(match.pk))
     if match.status != Match.Status.OPEN:
         with _seat_rows_lock:
             _seat_rows[key] = rows

@@ -17,6 +17,7 @@ from games.cache import SeatRow, cache, seat_rows
 from games import watching
 from games.errors import GameError
 from games.messages import TableInfo, play_by, state_messages
+from games.queries import match_row
 from games.models import Event, Match, Seat
 
 
@@ -101,10 +102,9 @@ def table_state(*, match_id: int, user: Any, watching_rule: bool = False) -> dic
     :raises GameError: ``not_found``; with ``watching_rule``, ``watch_nobody`` or
         ``watch_login_required``.
     """
-    try:
-        match = Match.objects.get(pk=match_id)
-    except Match.DoesNotExist:
-        raise GameError("not_found") from None
+    match = match_row(match_id)
+    if match is None:
+        raise GameError("not_found")
     seats = seat_rows(match)
     you = None
     if user is not None and user.is_authenticated:

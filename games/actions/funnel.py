@@ -41,6 +41,7 @@ from games.cache import SeatRow, cache, seat_rows
 from games.errors import GameError, from_engine
 from games.messages import state_messages
 from games.models import Event, Match, Seat
+from games.queries import match_row
 
 T = TypeVar("T")
 
@@ -341,7 +342,7 @@ def _compare_and_set(match_id: int, body: Callable[[Change], T], now: datetime, 
             cache.checkin(row, entry.live, owned=True)
             return _FALLBACK
         # Behind: another process (the clock, another server) wrote since. Catch up.
-        row = Match.objects.filter(pk=match_id).first()
+        row = match_row(match_id)
         if row is None or row.seq != seen or str(row.cache_token) != entry.token:
             return _FALLBACK
         try:
