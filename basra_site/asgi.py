@@ -36,7 +36,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from basra_site.websocket import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.workers import AuthMiddlewareStack  # noqa: E402
+from games.sockets import AuthMiddlewareStack  # noqa: E402
 
 logger = logging.getLogger(__name__)
 

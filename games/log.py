@@ -13,6 +13,7 @@ from typing import Any
 
 from games import engine
 from games.models import Event, Match
+from games.queries import Compiled
 
 #: The kinds of event that change the engine's state; the others are consequences (round and
 #: match ends) or about the seats (absence, claims, …).
@@ -44,14 +45,20 @@ def record_from_events(rules: dict, events: Iterable[tuple[str, Any]]) -> dict:
     return {"format": "basra-record/1", "rules": dict(rules), "seats": seats, "rounds": rounds}
 
 
-def _engine_events(match_id: int, after: int, upto: int):
-    return (
-        Event.objects.filter(
-            match_id=match_id, seq__gt=after, seq__lte=upto, kind__in=ENGINE_KINDS
-        )
-        .order_by("seq")
-        .values_list("kind", "payload")
+#: ``(kind, payload)`` of a match's engine events after one ``seq`` up to another, compiled
+#: once (``games.queries``): read whenever a process first serves a table or catches up.
+_ENGINE_EVENTS = Compiled(
+    lambda match_id, after, upto: Event.objects.filter(
+        match_id=match_id, seq__gt=after, seq__lte=upto, kind__in=ENGINE_KINDS
     )
+    .order_by("seq")
+    .values_list("kind", "payload"),
+    count=3,
+)
+
+
+def _engine_events(match_id: int, after: int, upto: int) -> list[list[Any]]:
+    return _ENGINE_EVENTS.rows(match_id, after, upto)
 
 
 def rebuild(match: Match) -> engine.Match:

@@ -16,14 +16,16 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import QuerySet
 
 from games.models import Match, Seat
 
 #: Parameter values that mark where the caller's values go in the compiled statement: integers
-#: no real parameter of these queries equals.
-_MARKERS = (-7_301_946_518_237, -7_301_946_518_238, -7_301_946_518_239)
+#: no constant of these queries equals, within every integer field's range (Django compiles a
+#: comparison with a value out of its field's range away, parameter and all).
+_MARKERS = (2_147_301_941, 2_147_301_942, 2_147_301_943)
 
 
 class Compiled:
@@ -94,6 +96,16 @@ _seat_values = Compiled(
         *SEAT_COLUMNS
     )
 )
+
+
+_user_row = Compiled(lambda pk: get_user_model()._default_manager.filter(pk=pk))
+
+
+def user_row(user_id: Any) -> Any:
+    """The user ``user_id`` as ``ModelBackend.get_user`` reads it (``_default_manager``), or
+    ``None``; compiled once (see the module)."""
+    found = _user_row.instances(user_id)
+    return found[0] if found else None
 
 
 def match_row(match_id: int) -> Match | None:

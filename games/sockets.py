@@ -19,15 +19,19 @@ from types import SimpleNamespace
 from typing import Any
 
 from aiolimiter import AsyncLimiter
+from channels.auth import AuthMiddleware
+from channels.auth import get_user as channels_get_user
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDbStore
 from django.contrib.sessions.backends.db import SessionStore as DbStore
 from django.core.cache import caches
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
@@ -35,6 +39,7 @@ from django.utils.functional import LazyObject, empty
 
 from basra_site.websocket import SEND_ON_CLOSED
 from games import broadcast, errors, liveness
+from games.queries import user_row
 from games.workers import in_worker
 
 logger = logging.getLogger(__name__)
@@ -97,6 +102,51 @@ def session_user_is(scope: dict, user: Any) -> bool:
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
     current = auth.get_user(SimpleNamespace(session=store))
     return current.is_authenticated and current.pk == user.pk
+
+
+def handshake_user(scope: dict) -> Any:
+    """The user a websocket handshake's session logs in (``scope["session"]``, loaded here):
+    Channels' ``get_user`` (Django's ``auth.get_user`` for sockets), with the user's row read
+    through a compiled query (``games.queries.user_row``): the ORM's compiling was the
+    largest part of a socket's opening (py-spy, bench/live.py).
+
+    The common case is decided here, as Django decides it: the session names its user and one
+    of ``AUTHENTICATION_BACKENDS``, a backend whose ``get_user`` is ``ModelBackend``'s; that
+    backend lets the user in (``user_can_authenticate``); the session's hash is the user's
+    under the current ``SECRET_KEY`` or, as Django's ``get_user`` and :func:`live_sessions`
+    accept it, one of ``SECRET_KEY_FALLBACKS`` (Channels' own ``get_user`` flushes such a
+    session: a key rotation would log every socket out). Django then moves the session to a
+    new key; a socket cannot hand its browser a new cookie, so the session is left as it is
+    and the next page does that. Anything else (no user, a wrong hash, which is flushed,
+    another kind of backend) is left to Channels' ``get_user`` itself.
+
+    :returns: the user, or ``AnonymousUser``.
+    """
+    session = scope["session"]
+    model = auth.get_user_model()
+    try:
+        user_id = model._meta.pk.to_python(session[auth.SESSION_KEY])
+        backend_path = session[auth.BACKEND_SESSION_KEY]
+    except (KeyError, ValidationError):
+        return channels_get_user.func(scope)
+    if backend_path in settings.AUTHENTICATION_BACKENDS:
+        backend = auth.load_backend(backend_path)
+        if type(backend).get_user is ModelBackend.get_user:
+            user = user_row(user_id)
+            given = session.get(auth.HASH_SESSION_KEY)
+            if (
+                user is not None
+                and backend.user_can_authenticate(user)
+                and given
+                and any(
+                    constant_time_compare(given, expected)
+                    for expected in (
+                        user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()
+                    )
+                )
+            ):
+                return user
+    return channels_get_user.func(scope)
 
 
 def _sessions_data(keys: Collection[str]) -> dict[str, dict]:
@@ -418,3 +468,22 @@ class JsonSocket(AsyncWebsocketConsumer):
     async def receive_message(self, message: dict) -> None:
         """Handle one parsed frame (a JSON object)."""
         raise NotImplementedError
+
+
+class WorkerAuthMiddleware(AuthMiddleware):
+    """Channels' ``AuthMiddleware``, looking the session's user up on the worker threads.
+
+    Channels does the lookup (the session row, then the user row) on its one shared database
+    thread, opening and closing a connection each time, so a burst of sockets (800 within a
+    second, ``shared/bench/BENCH.md``) queues there past daphne's handshake timeout. Here the
+    same decision runs on the worker threads, which keep their connections
+    (:func:`handshake_user`).
+    """
+
+    async def resolve_scope(self, scope: dict) -> None:
+        scope["user"]._wrapped = await in_worker(handshake_user)(scope)
+
+
+def AuthMiddlewareStack(inner: Any) -> Any:  # noqa: N802 - named like Channels' own
+    """Channels' ``AuthMiddlewareStack`` (cookies, session, user) with :class:`WorkerAuthMiddleware`."""
+    return CookieMiddleware(SessionMiddleware(WorkerAuthMiddleware(inner)))

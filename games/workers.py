@@ -27,9 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from channels.auth import AuthMiddleware, get_user
 from channels.db import database_sync_to_async
-from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, connection, connections
 
@@ -138,21 +136,3 @@ def _vendor() -> str:
     if vendor is None:
         vendor = _vendors["default"] = connection.vendor
     return vendor
-
-
-class WorkerAuthMiddleware(AuthMiddleware):
-    """Channels' ``AuthMiddleware``, looking the session's user up on the worker threads.
-
-    Channels does the lookup (the session row, then the user row) on its one shared database
-    thread, opening and closing a connection each time, so a burst of sockets (800 within a
-    second, ``shared/bench/BENCH.md``) queues there past daphne's handshake timeout. Here the
-    same ``get_user`` runs on the worker threads, which keep their connections.
-    """
-
-    async def resolve_scope(self, scope: dict) -> None:
-        scope["user"]._wrapped = await in_worker(get_user.func)(scope)
-
-
-def AuthMiddlewareStack(inner: Any) -> Any:  # noqa: N802 - named like Channels' own
-    """Channels' ``AuthMiddlewareStack`` (cookies, session, user) with :class:`WorkerAuthMiddleware`."""
-    return CookieMiddleware(SessionMiddleware(WorkerAuthMiddleware(inner)))

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib import auth
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
 from django.test import Client
@@ -115,6 +116,65 @@ def test_sessions_made_under_a_secret_key_now_a_fallback_stay_alive(settings, dj
     assert sockets.live_sessions([(key, user.pk)]) == {key}
     settings.SECRET_KEY_FALLBACKS = []
     assert sockets.live_sessions([(key, user.pk)]) == set() == one_by_one([(key, user.pk)])
+
+
+def channels_decides(key: str):
+    from channels.auth import get_user
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    return get_user.func({"session": store(session_key=key)})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("engine_settings", ENGINES, indirect=True)
+def test_the_handshake_finds_the_user_channels_finds(engine_settings, django_user_model,
+                                                      monkeypatch):
+    """``sockets.handshake_user`` against Channels' ``get_user``, for every way a session can
+    stop logging its user in; the common case is decided without Channels' ``get_user``."""
+    User = django_user_model
+    alice, carol, dan = (
+        User.objects.create_user(username=n, email=f"{n}@example.com", password=None)
+        for n in ("alice", "carol", "dan")
+    )
+    alive = logged_in(alice)
+    out = logged_in(alice)
+    import_module(settings.SESSION_ENGINE).SessionStore(session_key=out).delete()
+    changed = logged_in(carol)
+    carol.set_unusable_password()
+    carol.save()
+    disabled = logged_in(dan)
+    User.objects.filter(pk=dan.pk).update(is_active=False)
+    gone = logged_in(User.objects.create_user(username="erin", password=None))
+    User.objects.filter(username="erin").delete()
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    for key in (alive, out, changed, disabled, gone, "no-such-session-key-at-all"):
+        ours = sockets.handshake_user({"session": store(session_key=key)})
+        theirs = channels_decides(key)
+        assert (ours.is_authenticated, ours.pk) == (theirs.is_authenticated, theirs.pk), key
+    asked = []
+    monkeypatch.setattr(sockets.channels_get_user, "func", lambda scope: asked.append(scope))
+    assert sockets.handshake_user({"session": store(session_key=alive)}).pk == alice.pk
+    assert asked == []
+
+
+@pytest.mark.django_db
+def test_the_handshake_keeps_a_session_made_under_a_fallback_key(settings, django_user_model):
+    """A session hashed under a secret key now among ``SECRET_KEY_FALLBACKS`` opens a socket
+    as its user, as Django's ``get_user`` and the heartbeat's check accept it (Channels' own
+    ``get_user`` would flush it), and stays as it is; once the old key is dropped, it does not."""
+    user = django_user_model.objects.create_user(username="alice", password=None)
+    settings.SECRET_KEY = "old-" + "k" * 50
+    key = logged_in(user)
+    old_hash = user.get_session_auth_hash()
+    settings.SECRET_KEY = "new-" + "k" * 50
+    settings.SECRET_KEY_FALLBACKS = ["old-" + "k" * 50]
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    session = store(session_key=key)
+    assert sockets.handshake_user({"session": session}).pk == user.pk
+    assert session.session_key == key and not session.modified
+    assert store(session_key=key)[auth.HASH_SESSION_KEY] == old_hash
+    settings.SECRET_KEY_FALLBACKS = []
+    assert not sockets.handshake_user({"session": store(session_key=key)}).is_authenticated
 
 
 def end_session_by_hand(cookie: str) -> None:
