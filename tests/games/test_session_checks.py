@@ -320,3 +320,29 @@ async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats
     beats._task.cancel()
     assert all(s.checks >= 2 for s in sockets)
     assert [s.lapsed for s in sockets] == [0] * 9
+
+
+@pytest.mark.asyncio
+async def test_a_sockets_session_is_its_cookies_and_its_frames_go_out_unwrapped():
+    """``SocketSessionMiddleware``: the cookie's session, read from its store only when used;
+    the application sends with the server's own ``send`` (Channels' session middleware wrapped
+    it, to look at the session on every frame)."""
+    seen = {}
+
+    async def inner(scope, receive, send):
+        seen.update(scope=scope, send=send)
+
+    async def server_send(message):
+        pass
+
+    middleware = sockets.SocketSessionMiddleware(inner)
+    await middleware({"type": "websocket", "cookies": {settings.SESSION_COOKIE_NAME: "k" * 32}},
+                     None, server_send)
+    session = seen["scope"]["session"]
+    # The cookie's key, and nothing read from the store yet.
+    assert session.session_key == "k" * 32 and not hasattr(session, "_session_cache")
+    assert seen["send"] is server_send
+    await middleware({"type": "websocket", "cookies": {}}, None, server_send)
+    assert seen["scope"]["session"]._session_key is None
+    with pytest.raises(ValueError):
+        await middleware({"type": "websocket"}, None, server_send)

@@ -1,9 +1,11 @@
-"""A consumer's worker call hands its broadcasts back with its result (``broadcast.Pending``,
-``games.workers.in_worker``), and none is lost when its caller stops waiting for it."""
+"""The database worker threads (``games.workers``): a call's result, error or broadcasts come
+back to its caller's loop (``broadcast.Pending``), none is lost when the caller stops waiting,
+and nothing that happens to a caller stops the threads."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 
 import pytest
@@ -92,3 +94,26 @@ async def test_a_call_its_caller_stopped_waiting_for_still_broadcasts(pooled):
     go_on.set()
     await asyncio.get_running_loop().run_in_executor(None, finished.wait, 5)
     assert (await _received(channel))["message"] == {"type": "late"}
+
+
+@pytest.mark.asyncio
+async def test_a_calls_error_reaches_its_caller(pooled):
+    def action() -> None:
+        raise KeyError("no such thing")
+
+    with pytest.raises(KeyError, match="no such thing"):
+        await workers.in_worker(action)()
+    assert await workers.in_worker(lambda: 41 + 1)() == 42
+
+
+@pytest.mark.asyncio
+async def test_the_threads_outlive_a_caller_whose_loop_closed(pooled):
+    # A server stopping closes its loop while a call still runs: the call's answer has nowhere
+    # to go, and the thread must go on serving the others.
+    go_on = threading.Event()
+    gone = asyncio.new_event_loop()
+    workers._pool().call(gone, contextvars.copy_context(), go_on.wait, (5,), {})
+    gone.close()
+    go_on.set()
+    for n in range(3):
+        assert await asyncio.wait_for(workers.in_worker(lambda n=n: n * 2)(), 5) == n * 2
