@@ -62,3 +62,37 @@ async def test_the_sites_own_origin_is_accepted(make_player):
     connected, _code = await comm.connect()
     assert connected
     await comm.disconnect()
+
+
+async def test_a_refused_play_is_told_in_the_sockets_language(make_player, open_socket):
+    """The actions run in no particular language; the refusal's text is the socket's
+    (``Accept-Language`` of its handshake), English and Arabic sockets side by side."""
+    from django.utils import translation
+
+    from games import errors
+    from tests.games.helpers import expect_error, table_path
+
+    alice = await database_sync_to_async(make_player)("alice")
+    bob = await database_sync_to_async(make_player)("bob")
+    match = await database_sync_to_async(seated_match)([alice.user, bob.user])
+    arabic = await open_socket(table_path(match.pk), alice.cookie, language="ar")
+    view = await arabic.receive_json_from()
+    if view["round"]["turn"] == view["you"]:  # the one not to move plays
+        await arabic.disconnect()
+        arabic = await open_socket(table_path(match.pk), bob.cookie, language="ar")
+        view = await arabic.receive_json_from()
+    mine = alice if view["you"] == (await database_sync_to_async(
+        lambda: match.seats.get(user=alice.user).seat)()) else bob
+    english = await open_socket(table_path(match.pk), mine.cookie, language="en")
+    await english.receive_json_from()
+    assert view["round"]["turn"] != view["you"]
+    for socket, language in ((arabic, "ar"), (english, "en"), (arabic, "ar")):
+        await socket.send_json_to(
+            {"type": "play", "card": view["round"]["hand"][0], "seq": view["seq"]}
+        )
+        error = await expect_error(socket, "not_your_turn")
+        with translation.override(language):
+            assert error["message"] == errors.message("not_your_turn")
+    with translation.override("ar"):
+        arabic_text = errors.message("not_your_turn")
+    assert arabic_text != errors.message("not_your_turn")  # it is translated
