@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 import psycopg
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db import models
 from django.db.models import JSONField
 
@@ -181,17 +181,19 @@ def _params(match: Match, seen: int, events: Sequence[Event], now: datetime) -> 
 
 def _one_statement(match: Match, seen: int, events: Sequence[Event], now: datetime) -> bool:
     params = _params(match, seen, events, now)
-    connection.ensure_connection()
-    if connection.connection.prepare_threshold is None:
+    # The thread's connection looked up once (each ``connection.`` is a lookup in a Local).
+    db = connections[DEFAULT_DB_ALIAS]
+    db.ensure_connection()
+    if db.connection.prepare_threshold is None:
         # Django turns psycopg's preparing off (``prepare_threshold=None``), which also makes
         # psycopg ignore ``prepare=True``. Django's own cursors bind client-side and never
         # prepare whatever the threshold; a threshold no statement reaches leaves any other
         # server-binding cursor unprepared as before.
-        connection.connection.prepare_threshold = 2**31 - 1
-    raw = _PreparedCursor(connection.connection)
+        db.connection.prepare_threshold = 2**31 - 1
+    raw = _PreparedCursor(db.connection)
     # Django's wrapper around it, as ``connection.cursor()`` would make: errors, query logging.
-    wrapped = connection.make_debug_cursor(raw) if connection.queries_logged else (
-        connection.make_cursor(raw)
+    wrapped = db.make_debug_cursor(raw) if db.queries_logged else (
+        db.make_cursor(raw)
     )
     with wrapped as cursor:
         cursor.execute(_play_sql(len(events)), params)
