@@ -17,6 +17,8 @@ Environment variables:
                     marked absent (default 60).
     BASRA_CLOCK_OUTAGE_SECONDS  a gap between clock ticks longer than this is an outage whose
                     time is given back to every table (default 5).
+    BASRA_RECONNECT_SECONDS     after an outage, extra seconds for a person to move, while their
+                    page reconnects (default 5).
     BASRA_BOT_DELAY_SECONDS     "low,high": a computer seat waits a uniform time in this range
                     before it plays (default "0.6,1.5").
     BASRA_ROUND_PAUSE_SECONDS   seconds after a round ends before the next round's first play
@@ -279,6 +281,9 @@ BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", 
 # A clock tick that finds its previous one longer ago than this treats the gap as an outage: the
 # time is given back to every table (games/clock.py), so a restart makes nobody absent.
 BASRA_CLOCK_OUTAGE_SECONDS = float(os.environ.get("BASRA_CLOCK_OUTAGE_SECONDS", "5"))
+# After such an outage, a person to move also gets this long for their page to reconnect
+# (games/actions/presence.py, _resume_deadline; the page retries every 2-4 s at most).
+BASRA_RECONNECT_SECONDS = max(0.0, float(os.environ.get("BASRA_RECONNECT_SECONDS", "5")))
 # Seconds after a round's last play before the next round's first play has its clock start
 # (games/actions/play.py, apply_play): time to read the round's score.
 BASRA_ROUND_PAUSE_SECONDS = max(0.0, float(os.environ.get("BASRA_ROUND_PAUSE_SECONDS", "5")))

@@ -336,19 +336,25 @@ def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
 
 
 def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:
-    """``moved`` (a deadline plus the outage), but no later than a whole wait from ``now``.
+    """``moved`` (a deadline plus the outage), but no later than a whole wait from ``now``;
+    for a person to move, both with ``BASRA_RECONNECT_SECONDS`` more.
 
-    A deadline set before the outage keeps exactly the time it had left. One set during it
-    (the web server ran while only the clock was down, and someone played) must not turn the
-    outage into extra time: the cap is the table's time per play, or for a computer to move
-    the longest human-looking delay (``BASRA_BOT_DELAY_SECONDS``).
+    A deadline set before the outage keeps exactly the time it had left, and a person to move
+    gets the few seconds their page needs to find the server again (it retries every few
+    seconds): a fresh tester lost a 10-second turn to that wait after a restart. One set
+    during the outage (the web server ran while only the clock was down, and someone played)
+    must not turn the outage into extra time: the cap is the table's time per play (and the
+    reconnect allowance), or for a computer to move the longest human-looking delay
+    (``BASRA_BOT_DELAY_SECONDS``).
     """
     turn = reads.seat_to_move(match)
     mover = next((s for s in seat_rows(match) if s.seat == turn), None)
     if mover is not None and mover.bot:
         wait = timedelta(seconds=max(settings.BASRA_BOT_DELAY_SECONDS))
     elif match.move_seconds:
-        wait = timedelta(seconds=match.move_seconds)
+        reconnect = timedelta(seconds=settings.BASRA_RECONNECT_SECONDS)
+        wait = timedelta(seconds=match.move_seconds) + reconnect
+        moved += reconnect
     else:
         return moved
     return min(moved, now + wait)

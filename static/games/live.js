@@ -148,8 +148,11 @@
   }
 
   /**
-   * A websocket to a same-origin path that reconnects after a close, waiting 0.5 s, 1 s, 2 s, …
-   * up to 15 s (with jitter, so a restarted server is not hit by every client at once).
+   * A websocket to a same-origin path that reconnects after a close, waiting 0.5 s, 1 s, 2 s,
+   * then 4 s at most (with jitter, half to all of it, so a restarted server is not hit by every
+   * client at once). Not longer: a player's clock runs again as soon as the server is back (it
+   * gives BASRA_RECONNECT_SECONDS for the page to return), and a fresh tester lost a 10-second
+   * turn to a 15-second wait.
    * handlers: onOpen(socket), onMessage(data),
    * onStatus("connecting"|"live"|"reconnecting"|"closed"); "closed" (close code 4404, the table is
    * gone, or 4403, watching it is not allowed) is final.
@@ -207,7 +210,7 @@
   LiveSocket.prototype.schedule = function () {
     if (this.timer !== null) return;
     this.status("reconnecting");
-    var delay = Math.min(15000, 500 * Math.pow(2, this.attempt));
+    var delay = Math.min(4000, 500 * Math.pow(2, Math.min(this.attempt, 3)));
     delay = delay / 2 + Math.random() * delay / 2;
     this.attempt += 1;
     this.timer = window.setTimeout(this.connect.bind(this), delay);

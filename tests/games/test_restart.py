@@ -32,6 +32,8 @@ def users(make_player):
 def _clock_settings(settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 5
+    # The exact time given back; the reconnect allowance has its own test.
+    settings.BASRA_RECONNECT_SECONDS = 0
 
 
 def run_clock(start: datetime, end: datetime, step: timedelta = timedelta(seconds=1)) -> int:
@@ -299,3 +301,34 @@ def test_run_clock_once_from_cron_logs_no_outage(users, known_decks, caplog):
     caplog.set_level("INFO", logger="games.clock")
     call_command("run_clock", "--once")
     assert [level for level, _message in gap_logs(caplog)] == ["INFO"]
+
+
+def test_a_person_to_move_gets_time_to_reconnect_after_a_restart(users, known_decks, settings):
+    # The fresh tester's report: at a 10 s table the page took 6-8 s to find the restarted
+    # server, the clock ran meanwhile, and the computer played the turn as a timeout.
+    settings.BASRA_RECONNECT_SECONDS = 5
+    match = seated_match(users[:2])
+    t = match.started_at
+    deadline = match.deadline
+    assert clock.tick(now=t + timedelta(seconds=10)) == 0  # 20 of the 30 seconds left
+    before = last_tick()
+    back = t + DOWN
+    assert clock.tick(now=back) == 0
+    match.refresh_from_db()
+    assert match.deadline == deadline + (back - before) + timedelta(seconds=5)
+    # The page is back 6 s later: the person still has their 20 seconds (and a little more).
+    assert run_clock(back + timedelta(seconds=1), back + timedelta(seconds=24)) == 0
+    assert not Event.objects.filter(match=match, kind="play").exists()
+
+
+def test_a_computer_to_move_gets_no_reconnect_time(users, known_decks, settings):
+    settings.BASRA_RECONNECT_SECONDS = 5
+    match = seated_match(users[:2])
+    Seat.objects.filter(match=match, seat=turn_of(match)).update(bot="greedy")
+    table_cache.clear_caches()
+    t = match.started_at
+    assert clock.tick(now=t) == 0
+    back = t + DOWN
+    assert clock.tick(now=back) == 0
+    match.refresh_from_db()
+    assert match.deadline <= back + timedelta(seconds=max(settings.BASRA_BOT_DELAY_SECONDS))
