@@ -133,20 +133,22 @@ def handshake_user(scope: dict) -> Any:
         backend = auth.load_backend(backend_path)
         if type(backend).get_user is ModelBackend.get_user:
             user = user_row(user_id)
-            given = session.get(auth.HASH_SESSION_KEY)
-            if (
-                user is not None
-                and backend.user_can_authenticate(user)
-                and given
-                and any(
-                    constant_time_compare(given, expected)
-                    for expected in (
-                        user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()
-                    )
-                )
-            ):
+            if user is not None and _logs_in(session, user, backend):
                 return user
     return channels_get_user.func(scope)
+
+
+def _logs_in(session: Any, user: Any, backend: ModelBackend) -> bool:
+    """Whether ``session`` (its data) still logs ``user`` in through ``backend``, as Django's
+    ``get_user`` decides it: the backend lets the user in, and the session's hash is the user's
+    under ``SECRET_KEY`` or one of ``SECRET_KEY_FALLBACKS``."""
+    if not backend.user_can_authenticate(user):
+        return False
+    given = session.get(auth.HASH_SESSION_KEY)
+    return bool(given) and any(
+        constant_time_compare(given, expected)
+        for expected in (user.get_session_auth_hash(), *user.get_session_auth_fallback_hash())
+    )
 
 
 def _sessions_data(keys: Collection[str]) -> dict[str, dict]:
@@ -217,13 +219,7 @@ def live_sessions(pairs: Collection[tuple[str, int]]) -> set[str]:
             if session_user_is({"session": SimpleNamespace(session_key=key)}, user):
                 alive.add(key)
             continue
-        if not backend.user_can_authenticate(user):
-            continue
-        given = session.get(auth.HASH_SESSION_KEY)
-        if given and any(
-            constant_time_compare(given, expected)
-            for expected in (user.get_session_auth_hash(), *user.get_session_auth_fallback_hash())
-        ):
+        if _logs_in(session, user, backend):
             alive.add(key)
     return alive
 
