@@ -8,6 +8,7 @@ session cookie, so they test what a browser would meet.
 from __future__ import annotations
 
 import gc
+import os
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,19 @@ from django.conf import settings
 from django.test import Client
 
 ORIGIN = "http://testserver"
+
+
+def pytest_configure(config):
+    """Settings for the whole run, before any test: a fast password hasher.
+
+    Django's PBKDF2 costs about 0.4 s of CPU a hash here, paid by every fixture that creates a
+    user with a password and every log-in; no test is about the hasher's strength (Django's
+    testing docs, "Speeding up the tests"). The browser tests' server, a process of its own,
+    keeps the real one.
+    """
+    from django.test.utils import override_settings
+
+    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
 
 
 @pytest.fixture(autouse=True)
