@@ -13,6 +13,9 @@ Environment variables:
     REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer and
                     Redis as the cache, which keeps the sessions (cached_db); when unset, the
                     in-memory layer (one process only) and sessions in the database alone.
+    BASRA_CHANNEL_PREFIX  the prefix of this site's channels, groups and cache keys in Redis
+                    (default "basra<N>" for REDIS_URL's database N): sites sharing one Redis
+                    server need different ones, since pub/sub ignores the database number.
     BASRA_ABSENT_GRACE_SECONDS  how long a seated player may be disconnected before the seat is
                     marked absent (default 60).
     BASRA_CLOCK_OUTAGE_SECONDS  a gap between clock ticks longer than this is an outage whose
@@ -180,30 +183,56 @@ elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and int(os.environ.get("DB_POOL_S
         "timeout": 10,
     }
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    CHANNEL_LAYERS = {
+def redis_site_prefix(url: str) -> str:
+    """The prefix of this site's names in Redis, from ``REDIS_URL``'s database: ``"basra4"``
+    for ``redis://host:6379/4`` (database 0 when the URL names none)."""
+    from urllib.parse import urlsplit
+
+    path = urlsplit(url).path.strip("/")
+    return f"basra{int(path) if path.isdigit() else 0}"
+
+
+def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
+    """``(CHANNEL_LAYERS, CACHES)`` for a site on the Redis server of ``url``, every channel,
+    group and key of it behind ``prefix``.
+
+    Redis pub/sub ignores the database number: a PUBLISH reaches the subscribers of every
+    database on the server ("Database & Scoping", Redis's pub/sub docs). Two sites on one server
+    (``/4`` and ``/6``) received each other's table states and notices until their channel
+    names carried a prefix of their own.
+    """
+    layers = {
         "default": {
             # Pub/sub: group membership lives in the process and a group send is one PUBLISH,
             # so a burst of sockets joining groups does not exhaust the Redis connection pool
             # as the list-based RedisChannelLayer does (shared/bench/BENCH.md).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [url], "prefix": f"{prefix}:"},
         }
     }
+    caches = {
+        "default": {
+            # Django's RedisCache, with one client (one connection pool) per process.
+            "BACKEND": "basra_site.redis_cache.SharedRedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": prefix,
+        }
+    }
+    return layers, caches
+
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+# The prefix of every channel, group and cache key of this site in Redis (redis_settings):
+# sites sharing one Redis server must have different ones; by default each database number
+# gives its own.
+BASRA_CHANNEL_PREFIX = os.environ.get("BASRA_CHANNEL_PREFIX") or redis_site_prefix(REDIS_URL)
+if REDIS_URL:
+    CHANNEL_LAYERS, CACHES = redis_settings(REDIS_URL, BASRA_CHANNEL_PREFIX)
     # Sessions are read again while sockets are open (games.table_beats, in batches, and
     # games.sockets.session_user_is: a session that ended must stop an open socket): Django's
     # "cached_db" engine keeps them in Redis too, written through to the database, so those
     # reads are Redis GETs instead of SQL queries. Without
     # Redis the cache would be per process, which a logout in another process would not reach.
-    CACHES = {
-        "default": {
-            # Django's RedisCache, with one client (one connection pool) per process.
-            "BACKEND": "basra_site.redis_cache.SharedRedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "basra",
-        }
-    }
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
