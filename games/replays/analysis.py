@@ -21,6 +21,7 @@ as each other for the search (:data:`NOISE`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Executor
 from typing import Any
@@ -44,11 +45,14 @@ WORST = 3
 def analyse_view(
     view: engine.SeatView, played: str, *, seed: str | int = 0,
     samples: int = SAMPLES, time_limit: float = TIME_LIMIT,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, Any]:
     """The strong bot's choice for ``view`` and what playing ``played`` gave up against it.
 
     :param view: the seat to move's view (``view.turn == view.seat``).
     :param played: the code of the card played, one of ``view.hand``.
+    :param clock: what ``time_limit`` is measured on (seconds); a clock that stands still
+        leaves ``samples`` alone to decide, the same answer on any machine.
     :returns: ``{"best": card code, "loss": points >= 0, "values": {card code: mean points}
         (one card of each class the rules tell apart; empty when the choice was forced),
         "forced": bool, "samples": deals sampled}``.
@@ -60,7 +64,7 @@ def analyse_view(
     rules = view.rules
     if all(same_class(card, other, rules) for other in view.hand):
         return {"best": played, "loss": 0.0, "values": {}, "forced": True, "samples": 0}
-    bot = StrongBot(seed=seed, samples=samples, time_limit=time_limit)
+    bot = StrongBot(seed=seed, samples=samples, time_limit=time_limit, clock=clock)
     values = bot.evaluate(view)
     order = greedy_values(view)
     best = max(values, key=lambda c: (values[c], round(order[c], 9)))

@@ -21,10 +21,16 @@ MODES = ("wild", "classic", "plain")
 FEW = settings(max_examples=40, deadline=None)
 
 
+def still() -> float:
+    """A clock that stands still: the strong bot's sample cap alone ends its search, whatever
+    the machine's speed (its time limit would cut a loaded machine's search short)."""
+    return 0.0
+
+
 def fast(name: str, seed: int = 1) -> bots_module.Bot:
     """A bot as the tests use it: the strong one with a small sample cap, so it is quick."""
     if name == "strong":
-        return StrongBot(seed=seed, time_limit=1.0, samples=3)
+        return StrongBot(seed=seed, time_limit=1.0, samples=3, clock=still)
     return BOTS[name](seed=seed, time_limit=1.0)
 
 
@@ -203,8 +209,9 @@ def test_changing_hidden_cards_does_not_change_a_bots_choice():
     assert view_a == view_b
     for name in BOTS:
         for seed in range(5):
-            bot_a = StrongBot(seed=seed, samples=10) if name == "strong" else fast(name, seed)
-            bot_b = StrongBot(seed=seed, samples=10) if name == "strong" else fast(name, seed)
+            strong = name == "strong"
+            bot_a = StrongBot(seed=seed, samples=10, clock=still) if strong else fast(name, seed)
+            bot_b = StrongBot(seed=seed, samples=10, clock=still) if strong else fast(name, seed)
             assert bot_a.choose(view_a) == bot_b.choose(view_b)
 
 
@@ -285,7 +292,7 @@ def test_greedy_counts_card_points_when_they_are_on(card_points, best):
 def test_strong_plays_a_card_of_the_hand_whatever_its_horizon(horizon, seed, players):
     m = position(players, "wild", False, seed)
     view = m.view(m.round.turn)
-    assert StrongBot(seed=seed, samples=3, horizon=horizon).choose(view) in view.hand
+    assert StrongBot(seed=seed, samples=3, horizon=horizon, clock=still).choose(view) in view.hand
 
 
 def test_a_bot_asked_out_of_turn_still_names_a_card_of_its_hand():
@@ -298,7 +305,7 @@ def test_a_bot_asked_out_of_turn_still_names_a_card_of_its_hand():
 
 def test_strong_takes_an_obvious_basra():
     view = make_view("9C 2D 3H 6S", "5S 4H")
-    assert StrongBot(seed=3, samples=20).choose(view) == Card.from_code("9C")
+    assert StrongBot(seed=3, samples=20, clock=still).choose(view) == Card.from_code("9C")
 
 
 class FakeClock:
@@ -337,7 +344,7 @@ def test_strong_never_thinks_more_than_a_second():
 
 
 def test_strong_stops_at_its_sample_cap():
-    bot = StrongBot(seed=1, samples=7)
+    bot = StrongBot(seed=1, samples=7, clock=still)
     bot.choose(make_view("9C 2D 3H 6S", "5S KH"))
     assert bot.last_samples == 7
 
@@ -357,7 +364,7 @@ def _play_match(names: tuple[str, str], seed: int, players: int = 2) -> dict:
     rng = random.Random(seed)
     m = Match(Rules(players=players, target=60), dealer=0)
     seats = [fast(names[s % 2], seed + s) if names[s % 2] != "strong"
-             else StrongBot(seed=seed + s, samples=2) for s in range(players)]
+             else StrongBot(seed=seed + s, samples=2, clock=still) for s in range(players)]
     while not m.over:
         deck = full_deck()
         rng.shuffle(deck)
@@ -389,8 +396,9 @@ def test_strong_is_deterministic_for_a_seed_with_a_sample_cap():
             continue  # one kind of card in hand: nothing to search
         tried += 1
         view = m.view(m.round.turn)
-        first = StrongBot(seed=seed, samples=8)
-        picks = [first.choose(view), first.choose(view), StrongBot(seed=seed, samples=8).choose(view)]
+        first = StrongBot(seed=seed, samples=8, clock=still)
+        again = StrongBot(seed=seed, samples=8, clock=still)
+        picks = [first.choose(view), first.choose(view), again.choose(view)]
         assert first.last_samples == 8
         assert picks[0] == picks[1] == picks[2]
     assert tried >= 6
