@@ -5,12 +5,15 @@ thinking workers with them; the scheduler starts an event at its time."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -39,7 +42,7 @@ def gone(pid: int) -> bool:
     return status.stdout.strip().startswith("Z") or not status.stdout.strip()
 
 
-def wait_until(predicate, seconds: float = 20) -> bool:
+def wait_until(predicate, seconds: float = 60) -> bool:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if predicate():
@@ -72,17 +75,47 @@ def runs(pid: int, command: str) -> bool:
 #: to daphne: three.
 SETUPS = {"clock_in_daphne": ("1", 1), "clock_apart": ("0", 3)}
 
+#: Every server of this module on one xdist worker (``make test`` runs ``--dist loadgroup``):
+#: the module-scoped servers are started once, not once per worker.
+pytestmark = pytest.mark.xdist_group("serve")
 
-@pytest.fixture(params=sorted(SETUPS))
-def served(tmp_path, request):
-    """A running ``manage.py serve`` on its own SQLite file and port: (process, port)."""
-    in_server, children = SETUPS[request.param]
+
+def serve_env(database: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    env["DATABASE_URL"] = f"sqlite:///{database}"
+    return env
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory) -> Path:
+    """A SQLite file migrated once for the module; each server gets a copy (a migration costs
+    seconds, a copy milliseconds)."""
+    database = tmp_path_factory.mktemp("serve") / "migrated.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
+                   env=serve_env(database), check=True)
+    return database
+
+
+@dataclass
+class Served:
+    """A running ``manage.py serve``: its process, port, SQLite file and set-up's name."""
+
+    proc: subprocess.Popen
+    port: int
+    database: Path
+    setup: str
+
+
+@contextmanager
+def serving(setup: str, migrated: Path, folder: Path):
+    """Start ``manage.py serve`` in ``setup`` on a copy of ``migrated``; wait until daphne
+    listens and the clock's thinking workers have started; kill the whole tree afterwards."""
+    in_server, children = SETUPS[setup]
+    database = folder / "serve.sqlite3"
+    shutil.copyfile(migrated, database)
+    env = serve_env(database)
     env["BASRA_CLOCK_IN_SERVER"] = in_server
     env["BASRA_BOT_WORKERS"] = "1"
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                   env=env, check=True)
     port = free_port()
     proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)], cwd=ROOT,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -91,17 +124,34 @@ def served(tmp_path, request):
         with socket.socket() as sock:
             return sock.connect_ex(("127.0.0.1", port)) == 0
 
-    assert wait_until(listening), "daphne did not start"
-    assert wait_until(lambda: len(children_of(proc.pid)) == children)
-    # The clock's thinking workers (and multiprocessing's resource tracker) have started.
-    assert wait_until(lambda: len(descendants_of(proc.pid)) >= children + 2)
-    yield proc, port
-    for pid in [*descendants_of(proc.pid), proc.pid]:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    proc.wait()
+    try:
+        # Generous waits: a loaded machine starts Python processes slowly.
+        assert wait_until(listening, 90), "daphne did not start"
+        assert wait_until(lambda: len(children_of(proc.pid)) == children, 60)
+        # The clock's thinking workers (and multiprocessing's resource tracker) have started.
+        assert wait_until(lambda: len(descendants_of(proc.pid)) >= children + 2, 60)
+        yield Served(proc, port, database, setup)
+    finally:
+        for pid in [*descendants_of(proc.pid), proc.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.wait()
+
+
+@pytest.fixture(params=sorted(SETUPS))
+def served(request, migrated, tmp_path):
+    """A ``manage.py serve`` of the test's own, for the tests that stop or kill it."""
+    with serving(request.param, migrated, tmp_path) as running:
+        yield running.proc, running.port
+
+
+@pytest.fixture(scope="module", params=sorted(SETUPS))
+def watched(request, migrated, tmp_path_factory):
+    """One ``manage.py serve`` per set-up for the tests that only look at it running."""
+    with serving(request.param, migrated, tmp_path_factory.mktemp(request.param)) as running:
+        yield running
 
 
 def test_a_signal_to_serve_stops_daphne_and_the_clock(served):
@@ -123,27 +173,27 @@ def test_when_daphne_dies_the_clock_stops_too(served):
     assert wait_until(lambda: all(gone(pid) for pid in kids))
 
 
-def test_daphne_beats_from_its_start_with_no_socket_open(served, tmp_path):
+def test_daphne_beats_from_its_start_with_no_socket_open(watched):
     # The clock tells "servers run, nobody is connected" from "no server is running" by this.
     def beat() -> str | None:
-        with sqlite3.connect(tmp_path / "serve.sqlite3") as conn:
+        with sqlite3.connect(watched.database) as conn:
             row = conn.execute("SELECT last_seen FROM games_webtick").fetchone()
         return row and row[0]
 
     assert wait_until(lambda: beat() is not None)
     first = beat()
-    assert wait_until(lambda: beat() != first, 5)
+    assert wait_until(lambda: beat() != first, 30)
 
 
-def test_without_a_shared_layer_the_clock_and_its_workers_run_in_daphne(served, request):
-    proc, _port = served
+def test_without_a_shared_layer_the_clock_and_its_workers_run_in_daphne(watched):
+    proc = watched.proc
     daphne = [pid for pid in children_of(proc.pid) if is_daphne(pid)]
     workers = [
         pid for pid in descendants_of(daphne[0])
         if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
     ]
     others = [pid for pid in children_of(proc.pid) if pid not in daphne]
-    if request.node.callspec.params["served"] == "clock_in_daphne":
+    if watched.setup == "clock_in_daphne":
         assert others == []  # the tournaments' scheduler ticks inside daphne too
         assert len(workers) == 1
     else:
@@ -185,22 +235,19 @@ for user in users:
 """
 
 
-def test_the_tournament_scheduler_starts_events_in_either_set_up(served, tmp_path, request):
+def test_the_tournament_scheduler_starts_events_in_either_set_up(watched):
     """Without Redis the scheduler ticks inside daphne (its notices reach only that process's
     sockets); with Redis it is a process next to daphne."""
-    proc, _port = served
-    scheduler = [pid for pid in children_of(proc.pid) if runs(pid, "run_tournaments")]
-    apart = request.node.callspec.params["served"] == "clock_apart"
+    scheduler = [pid for pid in children_of(watched.proc.pid) if runs(pid, "run_tournaments")]
+    apart = watched.setup == "clock_apart"
     assert len(scheduler) == (1 if apart else 0)
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
-    subprocess.run([sys.executable, "manage.py", "shell", "-c", DUE_EVENT], cwd=ROOT, env=env,
-                   check=True)
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", DUE_EVENT], cwd=ROOT,
+                   env=serve_env(watched.database), check=True)
 
     def status() -> str | None:
-        with sqlite3.connect(tmp_path / "serve.sqlite3") as conn:
+        with sqlite3.connect(watched.database) as conn:
             row = conn.execute("SELECT status FROM tournaments_tournament").fetchone()
         return row and row[0]
 
     # The scheduler ticks every 5 s: the event starts and its first round's table is opened.
-    assert wait_until(lambda: status() == "running", 20)
+    assert wait_until(lambda: status() == "running", 60)
