@@ -38,10 +38,14 @@ chromium:
 	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; }
 
-# The import rules (pyproject.toml, [tool.importlinter]) first, then the whole suite.
+# The import rules (pyproject.toml, [tool.importlinter]) first, then the whole suite on
+# TEST_WORKERS pytest-xdist workers (each with its own test database and Redis database,
+# tests/conftest.py); tests that share a server stay on one worker (--dist loadgroup). The 20
+# slowest tests are printed at the end. One area alone: README, "Tests".
+TEST_WORKERS ?= 3
 test: install chromium
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)
 
 bench-engine: install
 	$(PY) bench/engine.py

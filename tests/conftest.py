@@ -32,6 +32,38 @@ def pytest_configure(config):
     from django.test.utils import override_settings
 
     override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+    _redis_database_of_this_worker()
+
+
+def _redis_database_of_this_worker() -> None:
+    """Under pytest-xdist (``make test``), each worker on a Redis database of its own, so on a
+    channel prefix of its own (``basra_site.settings.redis_settings``).
+
+    Each worker has its own test database (pytest-django's ``_gw0``, ``_gw1`` suffixes), so the
+    same table ids; on one Redis database the workers' sockets would hear each other's tables,
+    and a test's ``cache.clear()`` would empty another worker's sessions. Worker ``gwK`` takes
+    database N + K of ``REDIS_URL``'s N (mod 16, Redis's default count).
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.test.utils import override_settings
+
+    from basra_site.settings import redis_settings, redis_site_prefix
+
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = settings.REDIS_URL
+    if not (url and worker.startswith("gw")):
+        return
+    parts = urlsplit(url)
+    path = parts.path.strip("/")
+    database = (int(path) if path.isdigit() else 0) + int(worker[2:])
+    url = urlunsplit(parts._replace(path=f"/{database % 16}"))
+    prefix = redis_site_prefix(url)
+    layers, caches = redis_settings(url, prefix)
+    override_settings(
+        REDIS_URL=url, BASRA_CHANNEL_PREFIX=prefix, CHANNEL_LAYERS=layers, CACHES=caches
+    ).enable()
+    os.environ["REDIS_URL"] = url
 
 
 @pytest.fixture(autouse=True)
