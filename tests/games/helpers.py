@@ -130,7 +130,7 @@ async def eventually(condition: Callable[[], Any], *, within: float = 30.0) -> N
 
 class VirtualClock:
     """Time that moves only when the test moves it, for code that takes a ``clock`` and a
-    ``sleep`` (``games.table_beats.TableBeats``).
+    ``sleep`` (``games.table_beats.TableBeats``, ``games.thinking.Thinking``).
 
     ``clock()`` is the time (seconds; the origin is arbitrary, as ``time.monotonic()``'s);
     ``await clock.sleep(seconds)`` returns when :meth:`advance` has moved time that far. Work
@@ -139,7 +139,7 @@ class VirtualClock:
 
     def __init__(self, start: float = 1000.0) -> None:
         self.now = start
-        self._sleepers: list[tuple[float, int, asyncio.Future]] = []
+        self._sleepers: list[tuple[float, int, asyncio.Future, asyncio.Task | None]] = []
         self._order = itertools.count()
 
     def __call__(self) -> float:
@@ -147,26 +147,29 @@ class VirtualClock:
 
     async def sleep(self, seconds: float) -> None:
         future = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (self.now + max(0.0, seconds), next(self._order), future))
+        entry = (self.now + max(0.0, seconds), next(self._order), future, asyncio.current_task())
+        heapq.heappush(self._sleepers, entry)
         await future
 
     def sleeping(self) -> int:
         """How many sleeps are waiting for time to move."""
-        return sum(not future.done() for _when, _n, future in self._sleepers)
+        return sum(not entry[2].done() for entry in self._sleepers)
+
+    def _asleep(self, task: asyncio.Task | None) -> bool:
+        return any(t is task and not f.done() for _w, _n, f, t in self._sleepers)
 
     async def advance(self, seconds: float) -> None:
         """Move time on by ``seconds``, waking each sleeper at its own time, in order. After
-        each wake-up, time stands still until every woken task sleeps again (the beats' task
-        does, as long as it has sockets): whatever it does then, however long it takes on
-        this machine, happens at that moment of the virtual time line (plus what it adds to
-        :attr:`now`)."""
+        each wake-up, time stands still until the woken task sleeps again or ends: whatever
+        it does meanwhile, however long that takes on this machine, happens at that moment of
+        the virtual time line (plus what it adds to :attr:`now`)."""
         until = self.now + seconds
         while self._sleepers and self._sleepers[0][0] <= until:
-            when, _n, future = heapq.heappop(self._sleepers)
+            when, _n, future, task = heapq.heappop(self._sleepers)
             if future.done():  # its task was cancelled
                 continue
             self.now = max(self.now, when)
-            asleep = self.sleeping()
             future.set_result(None)
-            await eventually(lambda asleep=asleep: self.sleeping() > asleep)
+            await asyncio.sleep(0)
+            await eventually(lambda task=task: task is None or task.done() or self._asleep(task))
         self.now = max(self.now, until)
