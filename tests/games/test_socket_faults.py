@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from datetime import timedelta
 from importlib import import_module
 
@@ -23,11 +22,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, broadcast, consumers, liveness, reads
+from games import actions, broadcast, consumers, liveness, reads, sockets, table_beats
 from games.actions import presence
+from games.cache import clear_caches
 from games.models import Event, Match, Seat
 from tests.conftest import communicator, ws_headers
-from tests.games.helpers import expect_error, log_size, seated_match, strings_in, table_path
+from tests.games.helpers import (
+    VirtualClock, eventually, expect_error, log_size, seated_match, strings_in, table_path,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -40,12 +42,30 @@ def last_seen(match_id: int, seat: int):
 
 
 @pytest.fixture
-def site_rate_limit(settings):
+def rate_time(monkeypatch) -> VirtualClock:
+    """The sockets' rate limits on a virtual clock (``sockets.rate_clock``): no token comes back
+    while a slow machine sends a burst, and one comes back when the test moves time on."""
+    clock = VirtualClock()
+    monkeypatch.setattr(sockets, "rate_clock", clock)
+    return clock
+
+
+@pytest.fixture
+def site_rate_limit(settings, rate_time):
     """The site's own rate limit (the defaults of ``basra_site.settings``), not the lifted one
-    of the other live-table tests (``tests/games/conftest.py``)."""
+    of the other live-table tests (``tests/games/conftest.py``), on a virtual clock."""
     settings.BASRA_SOCKET_BURST = 8
     settings.BASRA_SOCKET_RATE = 4.0
     return settings.BASRA_SOCKET_BURST, settings.BASRA_SOCKET_RATE
+
+
+@pytest.fixture
+def beats_clock(monkeypatch) -> VirtualClock:
+    """The process's table beats on a virtual clock: a beat comes when the test moves time on."""
+    clock = VirtualClock()
+    monkeypatch.setattr(table_beats.table_beats, "clock", clock)
+    monkeypatch.setattr(table_beats.table_beats, "sleep", clock.sleep)
+    return clock
 
 
 @pytest.fixture
@@ -107,7 +127,7 @@ def closing_client(path: str, cookie: str) -> tuple[WebsocketCommunicator, dict]
 
 
 async def test_a_state_sent_to_a_closed_client_ends_the_socket_and_the_seat_goes_absent(
-    make_player, open_socket, known_decks, settings, monkeypatch, seen_calls
+    make_player, open_socket, known_decks, settings, monkeypatch, seen_calls, beats_clock
 ):
     settings.BASRA_ABSENT_GRACE_SECONDS = 0.5
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.1)
@@ -119,27 +139,30 @@ async def test_a_state_sent_to_a_closed_client_ends_the_socket_and_the_seat_goes
     assert first["you"] == 0 and first["round"]["turn"] == 1
     b = await open_socket(table_path(match.pk), bob.cookie)
     await b.receive_json_from()
-    for _ in range(100):  # alice's socket beats on its own
-        if seen_calls.count("alice") >= 3:
-            break
-        await asyncio.sleep(0.02)
+    await eventually(lambda: beats_clock.sleeping() == 1)
+    await beats_clock.advance(0.3)  # alice's socket beats on its own
+    assert seen_calls.count("alice") >= 3
 
     client["closed"] = True  # alice closed the tab; the server has not said so yet
+    closed_at = timezone.now()
     hand = (await db(reads.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
     await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0], seq=first["seq"])
     # The state broadcast to alice finds her gone: her socket ends as if she had disconnected,
     # without a websocket.disconnect from the server, and without an error.
-    await asyncio.wait({a.future}, timeout=2)
+    await asyncio.wait({a.future}, timeout=30)  # real seconds: only a bound on a hang
     assert a.future.done() and a.future.exception() is None
     before = seen_calls.count("alice")
     gone_at = await last_seen(match.pk, 0)
-    assert timezone.now() - gone_at < timedelta(seconds=1)  # the last seen-update was done
+    assert gone_at >= closed_at  # the last seen-update was done (time stood still for beats)
 
-    await asyncio.sleep(1.0)  # twice the grace, ten beats of a watch that would live on
+    await beats_clock.advance(1.0)  # ten beats of a watch that would live on
     assert seen_calls.count("alice") == before  # no more beats
     assert await last_seen(match.pk, 0) == gone_at
-    # With no open socket, alice is absent once the grace has passed; bob may claim.
-    assert await db(actions.mark_absent)(match_id=match.pk, now=timezone.now()) == 1
+    # With no open socket, alice is absent once the grace has passed (bob kept beating); bob
+    # may claim.
+    later = gone_at + timedelta(seconds=1)  # twice the grace
+    await db(actions.player_seen)(match_id=match.pk, user=bob.user, now=later)
+    assert await db(actions.mark_absent)(match_id=match.pk, now=later) == 1
     assert (await b.receive_json_from())["round"]["last_play"]["seat"] == 1  # bob's own play
     assert (await b.receive_json_from())["seats"][0]["absent"] is True
     await b.send_json_to({"type": "claim"})
@@ -168,7 +191,7 @@ async def test_a_send_that_finds_the_client_gone_does_the_closing_work_once(
     client["closed"] = True
     before = seen_calls.count("alice")
     await a.send_json_to({"type": "sync"})  # answered with a state: the send fails
-    await asyncio.wait({a.future}, timeout=2)
+    await asyncio.wait({a.future}, timeout=30)  # real seconds: only a bound on a hang
     assert a.future.done() and a.future.exception() is None
     assert socket.watch is None and socket.groups_in == set()
     assert sorted(left) == sorted(groups)  # every group left, once
@@ -217,6 +240,11 @@ async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen
     [socket] = table_consumers
     stale = timezone.now() - timedelta(hours=1)
     await db(Seat.objects.filter(match=match).update)(last_seen=stale)
+    # The deadline the socket watches for is a day away: a disconnect that waited for the
+    # watch would hang, and the hang's bound below is far from the time a slow machine takes.
+    await db(Match.objects.filter(pk=match.pk).update)(deadline=timezone.now() + timedelta(days=1))
+    clear_caches()
+    socket.deadline = (await db(Match.objects.get)(pk=match.pk)).deadline.isoformat()
     disconnect = consumers.TableConsumer.disconnect
 
     async def right_after_a_state(self, code):
@@ -226,9 +254,7 @@ async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen
         await disconnect(self, code)
 
     monkeypatch.setattr(consumers.TableConsumer, "disconnect", right_after_a_state)
-    started = time.monotonic()
-    await a.disconnect(timeout=3)  # raises TimeoutError if the disconnect hangs
-    assert time.monotonic() - started < 1
+    await a.disconnect(timeout=30)  # raises TimeoutError if the disconnect hangs
     assert socket.watch is None and socket.groups_in == set()
     assert await last_seen(match.pk, 0) > stale  # the last seen-update happened
 
@@ -264,7 +290,7 @@ async def test_a_look_alike_letter_is_bad_card_and_plays_nothing(
 
 
 async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
-    make_player, open_socket, known_decks, site_rate_limit
+    make_player, open_socket, known_decks, site_rate_limit, rate_time
 ):
     burst, rate = site_rate_limit
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
@@ -285,7 +311,7 @@ async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
     # refused and answered again.
     assert await b.receive_nothing(timeout=0.1)
     assert await log_size(match.pk) == before  # none of the five plays was applied
-    await asyncio.sleep(1.2 / rate)  # a token back
+    rate_time.now += 1 / rate  # a token back
     await b.send_json_to(play)
     applied = await b.receive_json_from()
     assert applied["type"] == "state" and applied["seq"] > view["seq"]
