@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -263,13 +263,17 @@ class ServerBeat:
     who closed the tab is marked absent). A process where nothing called :meth:`start` (an ASGI
     server without lifespan events, the tests' communicators) beats at least while it has open
     sockets (:meth:`opened` to :meth:`closed`).
+
+    ``sleep``: how the task waits ``WEB_BEAT_SECONDS`` between two beats (``asyncio.sleep``;
+    tests give a virtual one, so that a beat comes when the test moves time on).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.sockets = 0
         self.task: asyncio.Task | None = None
         #: Beating from the server's start until :meth:`stop`, not only while sockets are open.
         self.lifelong = False
+        self.sleep = sleep
 
     def _ensure(self) -> None:
         loop = asyncio.get_running_loop()
@@ -321,7 +325,7 @@ class ServerBeat:
                 await in_worker(liveness.web_seen)()
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("server beat failed")
-            await asyncio.sleep(WEB_BEAT_SECONDS)
+            await self.sleep(WEB_BEAT_SECONDS)
 
 
 #: The one of this process.

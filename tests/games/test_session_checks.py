@@ -183,17 +183,6 @@ def end_session_by_hand(cookie: str) -> None:
     import_module(settings.SESSION_ENGINE).SessionStore(session_key=cookie).delete()
 
 
-@pytest.fixture
-def beats_clock(monkeypatch) -> VirtualClock:
-    """The process's beats and its sockets' session windows on a virtual time line: sessions
-    run out and the beat looks when the test moves time on (``VirtualClock.advance``), never
-    because this machine was slow."""
-    clock = VirtualClock()
-    monkeypatch.setattr(table_beats.table_beats, "clock", clock)
-    monkeypatch.setattr(table_beats.table_beats, "sleep", clock.sleep)
-    return clock
-
-
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_heartbeat_checks_sessions_so_plays_do_not(

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, broadcast, consumers, liveness, reads, sockets, table_beats
+from games import actions, broadcast, consumers, liveness, reads, sockets
 from games.actions import presence
 from games.cache import clear_caches
 from games.models import Event, Match, Seat
@@ -57,15 +57,6 @@ def site_rate_limit(settings, rate_time):
     settings.BASRA_SOCKET_BURST = 8
     settings.BASRA_SOCKET_RATE = 4.0
     return settings.BASRA_SOCKET_BURST, settings.BASRA_SOCKET_RATE
-
-
-@pytest.fixture
-def beats_clock(monkeypatch) -> VirtualClock:
-    """The process's table beats on a virtual clock: a beat comes when the test moves time on."""
-    clock = VirtualClock()
-    monkeypatch.setattr(table_beats.table_beats, "clock", clock)
-    monkeypatch.setattr(table_beats.table_beats, "sleep", clock.sleep)
-    return clock
 
 
 @pytest.fixture
