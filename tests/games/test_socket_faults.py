@@ -26,7 +26,7 @@ from games import actions, broadcast, consumers, liveness, reads, sockets
 from games.actions import presence
 from games.cache import clear_caches
 from games.models import Event, Match, Seat
-from tests.conftest import communicator, ws_headers
+from tests.conftest import communicator, patient_communicator, ws_headers
 from tests.games.helpers import (
     VirtualClock, eventually, expect_error, log_size, seated_match, strings_in, table_path,
 )
@@ -114,7 +114,7 @@ def closing_client(path: str, cookie: str) -> tuple[WebsocketCommunicator, dict]
 
         return await application(scope, receive, send_or_fail)
 
-    return WebsocketCommunicator(app, path, headers=ws_headers(cookie)), flag
+    return patient_communicator()(app, path, headers=ws_headers(cookie)), flag
 
 
 async def test_a_state_sent_to_a_closed_client_ends_the_socket_and_the_seat_goes_absent(
