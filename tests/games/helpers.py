@@ -1,4 +1,6 @@
-"""Helpers shared by the live-table tests: seating a table and playing it through the actions."""
+"""Helpers shared by the live-table tests: seating a table and playing it through the actions;
+waiting for what must happen (:func:`eventually`) and time that moves only when the test moves
+it (:class:`VirtualClock`), so that no test depends on the machine's speed."""
 
 from __future__ import annotations
 
@@ -130,7 +132,8 @@ async def eventually(condition: Callable[[], Any], *, within: float = 30.0) -> N
 
 class VirtualClock:
     """Time that moves only when the test moves it, for code that takes a ``clock`` and a
-    ``sleep`` (``games.table_beats.TableBeats``, ``games.thinking.Thinking``).
+    ``sleep`` (``games.table_beats.TableBeats``, ``games.thinking.Thinking``,
+    ``games.sockets.ServerBeat``, ``games.tournaments.scheduler.start_in_server``).
 
     ``clock()`` is the time (seconds; the origin is arbitrary, as ``time.monotonic()``'s);
     ``await clock.sleep(seconds)`` returns when :meth:`advance` has moved time that far. Work
