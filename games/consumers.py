@@ -97,10 +97,11 @@ class TableConsumer(JsonSocket):
         self.check_at: float | None = None
         self.recheck = 1.0
         self.moved = False  # the heartbeat saw the table move on without this socket
-        # Monotonic time until which the session is known good: the handshake has just read it
-        # from its store with the user's row (channels' AuthMiddleware, Django's ``get_user``),
-        # and the first read checks it still exists (:meth:`_state`).
-        self.session_good_until = time.monotonic() + settings.BASRA_SESSION_RECHECK_SECONDS
+        # Time until which the session is known good (on the beats' clock, ``time.monotonic()``,
+        # where the heartbeat renews it): the handshake has just read it from its store with the
+        # user's row (channels' AuthMiddleware, Django's ``get_user``), and the first read checks
+        # it still exists (:meth:`_state`).
+        self.session_good_until = table_beats.clock() + settings.BASRA_SESSION_RECHECK_SECONDS
         self.watching = False  # this socket has a ``Watcher`` row (a spectator's socket)
         await super().connect()
         if self.match_id > MAX_MATCH_ID:
@@ -227,15 +228,15 @@ class TableConsumer(JsonSocket):
 
     def session_due(self, by: float) -> tuple[str, int] | None:
         """The heartbeat's session question: ``(session key, user id)`` if this socket is
-        logged in and trusts its session check only until ``by`` (``time.monotonic()``) or
-        less (``games.table_beats``)."""
+        logged in and trusts its session check only until ``by`` (seconds on
+        ``table_beats.clock``, ``time.monotonic()``) or less (``games.table_beats``)."""
         key = getattr(self.scope.get("session"), "session_key", None)
         if key and self.logged_in and self.session_good_until <= by:
             return key, self.user.pk
         return None
 
     def session_checked(self, at: float, alive: bool) -> None:
-        """The heartbeat checked this socket's session at ``at`` (``time.monotonic()``): still
+        """The heartbeat checked this socket's session at ``at`` (``table_beats.clock``): still
         the user's, trusted for another ``BASRA_SESSION_RECHECK_SECONDS``; ended, the socket
         checks it once more itself and becomes a spectator's (:meth:`session_recheck`, queued
         behind the messages it is handling)."""
@@ -403,7 +404,7 @@ class TableConsumer(JsonSocket):
         again (:meth:`session_recheck`); a session that ends any other way (expiry, deleted by
         hand, the user disabled) is noticed by the heartbeat within that time.
         """
-        now = time.monotonic()
+        now = table_beats.clock()
         if now >= self.session_good_until:
             if not session_user_is(self.scope, self.user):
                 raise SessionEnded
@@ -556,7 +557,7 @@ class TableConsumer(JsonSocket):
         self.session_good_until = 0.0
         if not self.logged_in:
             return
-        checked_at = time.monotonic()
+        checked_at = table_beats.clock()
         if await in_worker(session_user_is)(self.scope, self.user):
             self.session_good_until = checked_at + settings.BASRA_SESSION_RECHECK_SECONDS
         else:

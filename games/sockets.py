@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -224,6 +224,29 @@ def live_sessions(pairs: Collection[tuple[str, int]]) -> set[str]:
     return alive
 
 
+def rate_clock() -> float:
+    """The time a socket's rate limit is measured on (seconds): the running event loop's, the
+    time ``aiolimiter`` reads itself. Tests put a virtual clock here, so that tokens come back
+    when the test moves time on, and a burst stays a burst however slow the machine."""
+    return asyncio.get_running_loop().time()
+
+
+class RateLimiter(AsyncLimiter):
+    """``aiolimiter.AsyncLimiter`` whose bucket drips by :func:`rate_clock`: aiolimiter's own
+    ``_leak`` (1.x), with the loop's time read through that function. Only ``has_capacity``
+    and an ``acquire`` that has the capacity are used (:meth:`JsonSocket._admit`): nothing
+    waits on the loop's timers."""
+
+    __slots__ = ()
+
+    def _leak(self) -> None:
+        now = rate_clock()
+        if self._level:
+            elapsed = now - self._last_check
+            self._level = max(self._level - elapsed * self._rate_per_sec, 0)
+        self._last_check = now
+
+
 #: Seconds between two ``WebTick`` writes of a running server process; well under
 #: ``BASRA_CLOCK_OUTAGE_SECONDS`` (default 5), after which the clock takes the servers for down.
 WEB_BEAT_SECONDS = 1.0
@@ -240,13 +263,17 @@ class ServerBeat:
     who closed the tab is marked absent). A process where nothing called :meth:`start` (an ASGI
     server without lifespan events, the tests' communicators) beats at least while it has open
     sockets (:meth:`opened` to :meth:`closed`).
+
+    ``sleep``: how the task waits ``WEB_BEAT_SECONDS`` between two beats (``asyncio.sleep``;
+    tests give a virtual one, so that a beat comes when the test moves time on).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.sockets = 0
         self.task: asyncio.Task | None = None
         #: Beating from the server's start until :meth:`stop`, not only while sockets are open.
         self.lifelong = False
+        self.sleep = sleep
 
     def _ensure(self) -> None:
         loop = asyncio.get_running_loop()
@@ -298,7 +325,7 @@ class ServerBeat:
                 await in_worker(liveness.web_seen)()
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("server beat failed")
-            await asyncio.sleep(WEB_BEAT_SECONDS)
+            await self.sleep(WEB_BEAT_SECONDS)
 
 
 #: The one of this process.
@@ -335,7 +362,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         that takes a gone client for a disconnect (ASGI: ``scope``, ``receive``, ``send``)."""
         self.inbox: asyncio.Queue[dict] = asyncio.Queue()
         burst = settings.BASRA_SOCKET_BURST
-        self.limiter = AsyncLimiter(burst, burst / settings.BASRA_SOCKET_RATE)
+        self.limiter = RateLimiter(burst, burst / settings.BASRA_SOCKET_RATE)
         self.refused_told_at: float | None = None
         reader = asyncio.ensure_future(self._read(receive))
 
@@ -389,7 +416,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         if self.limiter.has_capacity():
             await self.limiter.acquire()  # returns at once: the capacity is there
             return frame
-        now = asyncio.get_running_loop().time()
+        now = rate_clock()
         if self.refused_told_at is not None and (
             now - self.refused_told_at < 1 / settings.BASRA_SOCKET_RATE
         ):

@@ -29,6 +29,7 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from django.conf import settings
@@ -77,21 +78,34 @@ class Beating(Protocol):
 
     def session_due(self, by: float) -> tuple[str, int] | None:
         """``(session key, user id)`` if the socket is logged in and its session check runs out
-        by ``by`` (``time.monotonic()``), else ``None``."""
+        by ``by`` (seconds on :attr:`TableBeats.clock`), else ``None``."""
 
     def session_checked(self, at: float, alive: bool) -> None:
-        """Its session was checked at ``at`` (``time.monotonic()``): still the user's, or not."""
+        """Its session was checked at ``at`` (seconds on :attr:`TableBeats.clock`): still the
+        user's, or not."""
 
 
 class TableBeats:
     """The process's table sockets, beaten for together (see the module).
 
     One task per event loop (each test has its own loop), running while sockets are in.
+
+    ``clock``: the time line of the beats' cadence and of the sockets' session windows (seconds,
+    any origin; ``time.monotonic()``, which is also asyncio's ``loop.time()``); ``sleep``: how
+    the task waits ``seconds`` on that line (``asyncio.sleep``). Tests give a virtual pair, so
+    that beats and windows run out when the test moves time on, however slow the machine.
     """
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self._sockets: weakref.WeakSet[Beating] = weakref.WeakSet()
         self._task: asyncio.Task | None = None
+        self.clock = clock
+        self.sleep = sleep
 
     def add(self, socket: Beating) -> None:
         """Beat for ``socket`` from now on (call on the event loop)."""
@@ -114,8 +128,8 @@ class TableBeats:
         heartbeat calls came too late for their window (their plays then checked them).
 
         :param heartbeat: beat for the seats and tables (else only the sessions' check).
-        :param sessions_by: check the sessions whose check runs out by then
-            (``time.monotonic()``) first; ``None``: none.
+        :param sessions_by: check the sessions whose check runs out by then (seconds on
+            :attr:`clock`) first; ``None``: none.
         """
         sockets = [s for s in list(self._sockets) if not (s.closing or s.gone)]
         if sessions_by is not None:
@@ -127,7 +141,7 @@ class TableBeats:
                 await self._beat(sockets[start:start + CHUNK])
 
     async def _check_sessions(self, due: list[tuple[Beating, tuple[str, int]]]) -> None:
-        checked_at = time.monotonic()
+        checked_at = self.clock()
         alive = await in_worker(live_sessions)([pair for _socket, pair in due])
         for socket, (key, _user) in due:
             if not (socket.closing or socket.gone):
@@ -149,20 +163,20 @@ class TableBeats:
                 socket.table_moved()
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        next_beat = loop.time() + liveness.heartbeat_seconds()
-        next_look = loop.time()
+        clock = self.clock
+        next_beat = clock() + liveness.heartbeat_seconds()
+        next_look = clock()
         while self._sockets:
             tick = session_tick()
             if tick is not None:
                 # On a fixed cadence: a slow beat does not push the next look back.
-                next_look = max(next_look + tick, loop.time())
+                next_look = max(next_look + tick, clock())
             wake = next_beat if tick is None else min(next_beat, next_look)
-            await asyncio.sleep(max(0.0, wake - loop.time()))
-            heartbeat = loop.time() >= next_beat
+            await self.sleep(max(0.0, wake - clock()))
+            heartbeat = clock() >= next_beat
             if heartbeat:
-                next_beat = loop.time() + liveness.heartbeat_seconds()
-            sessions_by = None if tick is None else time.monotonic() + 2 * tick
+                next_beat = clock() + liveness.heartbeat_seconds()
+            sessions_by = None if tick is None else clock() + 2 * tick
             try:
                 await self.beat(heartbeat=heartbeat, sessions_by=sessions_by)
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats

@@ -35,7 +35,7 @@ import multiprocessing.connection
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import CancelledError, Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -109,9 +109,12 @@ class Thinking:
 
     ``executor``: where ``think(turn)`` runs (:func:`pool`; tests may give a thread pool);
     ``make_executor``: builds a new one if the pool breaks (a worker killed), default
-    :func:`pool`; ``loop``: the event loop that applies the cards (default: the running one).
-    A table is in flight from :meth:`submit` until its card is applied or dropped, and is never
-    submitted twice meanwhile.
+    :func:`pool`; ``loop``: the event loop that applies the cards (default: the running one);
+    ``think``: the bot (default ``actions.choose_card``); ``clock`` and ``sleep``: how a card
+    measures its wait for the deadline (seconds of ``time.monotonic()``, waited with
+    ``asyncio.sleep`` on ``loop``; tests give a virtual pair, so that a deadline comes when the
+    test moves time on, however slow the machine). A table is in flight from :meth:`submit`
+    until its card is applied or dropped, and is never submitted twice meanwhile.
     """
 
     def __init__(
@@ -121,6 +124,8 @@ class Thinking:
         make_executor: Callable[[], Executor] = pool,
         loop: asyncio.AbstractEventLoop | None = None,
         think: Callable[[actions.BotTurn], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         from games import actions
 
@@ -128,6 +133,8 @@ class Thinking:
         self.executor = executor if executor is not None else make_executor()
         self.loop = loop or asyncio.get_running_loop()
         self.think = think or actions.choose_card
+        self.clock = clock
+        self.sleep = sleep
         self._flights: dict[int, _Flight] = {}
         self._lock = threading.Lock()
         self._idle = asyncio.Event()
@@ -153,7 +160,7 @@ class Thinking:
         with self._lock:
             if turn.match_id in self._flights:
                 return False
-            self._flights[turn.match_id] = _Flight(turn, deadline, now, time.monotonic())
+            self._flights[turn.match_id] = _Flight(turn, deadline, now, self.clock())
         self.loop.call_soon_threadsafe(self._idle.clear)
         try:
             future = self.executor.submit(self.think, turn)
@@ -179,19 +186,18 @@ class Thinking:
         flight = self._flights.get(match_id)
         if flight is None:
             return
-        wait = (flight.deadline - flight.now).total_seconds() - (time.monotonic() - flight.started)
-        self.loop.call_later(max(0.0, wait), self._play_soon, match_id, future)
+        wait = (flight.deadline - flight.now).total_seconds() - (self.clock() - flight.started)
+        self.loop.create_task(self._play(match_id, future, max(0.0, wait)))
 
-    def _play_soon(self, match_id: int, future: Future) -> None:
-        self.loop.create_task(self._play(match_id, future))
-
-    async def _play(self, match_id: int, future: Future) -> None:
+    async def _play(self, match_id: int, future: Future, wait: float) -> None:
+        """Wait ``wait`` seconds (the rest of the table's delay), then apply the card."""
         from games.workers import in_worker
 
+        await self.sleep(wait)
         flight = self._flights.get(match_id)
         try:
             card = future.result()
-            played = await in_worker(self._apply)(flight, card)
+            played = await in_worker(self._apply)(flight, self.clock, card)
         except (Exception, CancelledError):  # noqa: BLE001 - one table must not stop the others
             logger.exception("thinking: the computer's move at match %s failed", match_id)
             played = False
@@ -205,15 +211,16 @@ class Thinking:
             self.dropped += 1
 
     @staticmethod
-    def _apply(flight: _Flight, card: Any) -> bool:
+    def _apply(flight: _Flight, clock: Callable[[], float], card: Any) -> bool:
         """On the database thread: ``bot_play`` the card if the table is still as the bot saw it
-        and its deadline has come (an outage given back moves it on: the next tick asks again)."""
+        and its deadline has come (an outage given back moves it on: the next tick asks again).
+        The play's time is read now, on ``clock`` (the one ``flight.started`` was read on)."""
         from games import actions
         from games.errors import GameError
         from games.models import Match
 
         turn = flight.turn
-        now = flight.now + timedelta(seconds=time.monotonic() - flight.started)
+        now = flight.now + timedelta(seconds=clock() - flight.started)
         if not Match.objects.filter(pk=turn.match_id, seq=turn.seq, deadline__lte=now).exists():
             return False
         try:

@@ -7,6 +7,7 @@ session cookie, so they test what a browser would meet.
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import random
@@ -160,13 +161,45 @@ def ws_headers(
     return headers
 
 
-def communicator(path: str, cookie: str | None = None, **kwargs):
-    """A ``WebsocketCommunicator`` on the site's ASGI application (not yet connected)."""
+#: Real seconds a test waits for a frame, a handshake or an ending that must come: only a bound
+#: on a hang. Channels' default is 1 s, which a loaded machine can take for one frame.
+HANG_SECONDS = 30.0
+
+
+@functools.cache
+def patient_communicator() -> type:
+    """Channels' ``WebsocketCommunicator`` with :data:`HANG_SECONDS` as the default timeout of
+    its waits for what must come (how long a frame takes is asserted nowhere);
+    ``receive_nothing`` keeps its own short wait. (Imported late: Channels needs settings.)"""
     from channels.testing import WebsocketCommunicator
 
+    class PatientCommunicator(WebsocketCommunicator):
+        async def connect(self, timeout=HANG_SECONDS):
+            return await super().connect(timeout)
+
+        async def receive_output(self, timeout=HANG_SECONDS):
+            return await super().receive_output(timeout)
+
+        async def receive_from(self, timeout=HANG_SECONDS):
+            return await super().receive_from(timeout)
+
+        async def receive_json_from(self, timeout=HANG_SECONDS):
+            return await super().receive_json_from(timeout)
+
+        async def disconnect(self, code=1000, timeout=HANG_SECONDS):
+            return await super().disconnect(code, timeout)
+
+        async def wait(self, timeout=HANG_SECONDS):
+            return await super().wait(timeout)
+
+    return PatientCommunicator
+
+
+def communicator(path: str, cookie: str | None = None, **kwargs):
+    """A :func:`patient_communicator` on the site's ASGI application (not yet connected)."""
     from basra_site.asgi import application
 
-    return WebsocketCommunicator(application, path, headers=ws_headers(cookie, **kwargs))
+    return patient_communicator()(application, path, headers=ws_headers(cookie, **kwargs))
 
 
 @pytest_asyncio.fixture

@@ -33,12 +33,18 @@ TICK_SECONDS = 5.0
 
 
 def start_in_server(
-    sender: object, *, in_process: bool, interval: float | None = None, **kwargs: object
+    sender: object,
+    *,
+    in_process: bool,
+    interval: float | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    **kwargs: object,
 ) -> Callable[[], Awaitable[None]] | None:
     """The core's ``server_started`` receiver: without a shared channel layer (``in_process``),
-    tick every ``interval`` seconds (default :data:`TICK_SECONDS`) on the server's event loop,
-    the database work on its worker threads; returns the coroutine function that stops it. With
-    one, nothing (``run_tournaments`` ticks in its own process)."""
+    tick every ``interval`` seconds (default :data:`TICK_SECONDS`, waited with ``sleep``;
+    tests give a virtual one) on the server's event loop, the database work on its worker
+    threads; returns the coroutine function that stops it. With one, nothing
+    (``run_tournaments`` ticks in its own process)."""
     if not in_process:
         return None
     every = TICK_SECONDS if interval is None else interval
@@ -49,7 +55,7 @@ def start_in_server(
                 await in_worker(tick)()
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the events
                 logger.exception("tournaments: tick failed")
-            await asyncio.sleep(every)
+            await sleep(every)
 
     task = asyncio.get_running_loop().create_task(loop())
 

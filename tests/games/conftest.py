@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from games import sockets, table_beats
+from tests.games.helpers import VirtualClock
+
 
 @pytest.fixture(autouse=True)
 def _socket_rate_limit_lifted(settings):
@@ -15,3 +18,23 @@ def _socket_rate_limit_lifted(settings):
     """
     settings.BASRA_SOCKET_BURST = 1_000_000
     settings.BASRA_SOCKET_RATE = 1_000_000.0
+
+
+@pytest.fixture
+def beats_clock(monkeypatch) -> VirtualClock:
+    """The process's table beats (``games.table_beats.table_beats``) and its sockets' session
+    windows on a virtual time line: a beat comes, and a session's window runs out, when the test
+    moves time on (``VirtualClock.advance``), never because this machine was slow."""
+    clock = VirtualClock()
+    monkeypatch.setattr(table_beats.table_beats, "clock", clock)
+    monkeypatch.setattr(table_beats.table_beats, "sleep", clock.sleep)
+    return clock
+
+
+@pytest.fixture
+def server_beat_clock(monkeypatch) -> VirtualClock:
+    """The server's beat (``games.sockets.server_beat``) waits on a virtual clock: the next
+    ``WebTick`` write comes when the test moves time on."""
+    clock = VirtualClock()
+    monkeypatch.setattr(sockets.server_beat, "sleep", clock.sleep)
+    return clock

@@ -1,7 +1,13 @@
-"""Helpers shared by the live-table tests: seating a table and playing it through the actions."""
+"""Helpers shared by the live-table tests: seating a table and playing it through the actions;
+waiting for what must happen (:func:`eventually`) and time that moves only when the test moves
+it (:class:`VirtualClock`), so that no test depends on the machine's speed."""
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -109,3 +115,64 @@ def refused(code: str, call: Callable[..., Any], **kwargs: Any) -> None:
         call(**kwargs)
     assert info.value.code == code
     assert info.value.message
+
+
+async def eventually(condition: Callable[[], Any], *, within: float = 30.0) -> None:
+    """Wait until ``condition()`` is true, looking at every turn of the event loop (and every
+    10 ms). ``within`` is real seconds, only a bound on a hang: a slow machine waits longer,
+    and nothing is asserted about how long it took.
+
+    :raises AssertionError: ``condition()`` was still false after ``within`` seconds.
+    """
+    end = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < end, f"still not so after {within} s: {condition}"
+        await asyncio.sleep(0.01)
+
+
+class VirtualClock:
+    """Time that moves only when the test moves it, for code that takes a ``clock`` and a
+    ``sleep`` (``games.table_beats.TableBeats``, ``games.thinking.Thinking``,
+    ``games.sockets.ServerBeat``, ``games.tournaments.scheduler.start_in_server``).
+
+    ``clock()`` is the time (seconds; the origin is arbitrary, as ``time.monotonic()``'s);
+    ``await clock.sleep(seconds)`` returns when :meth:`advance` has moved time that far. Work
+    that takes time in the story of a test says so by adding to :attr:`now` itself.
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+        self._sleepers: list[tuple[float, int, asyncio.Future, asyncio.Task | None]] = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        future = asyncio.get_running_loop().create_future()
+        entry = (self.now + max(0.0, seconds), next(self._order), future, asyncio.current_task())
+        heapq.heappush(self._sleepers, entry)
+        await future
+
+    def sleeping(self) -> int:
+        """How many sleeps are waiting for time to move."""
+        return sum(not entry[2].done() for entry in self._sleepers)
+
+    def _asleep(self, task: asyncio.Task | None) -> bool:
+        return any(t is task and not f.done() for _w, _n, f, t in self._sleepers)
+
+    async def advance(self, seconds: float) -> None:
+        """Move time on by ``seconds``, waking each sleeper at its own time, in order. After
+        each wake-up, time stands still until the woken task sleeps again or ends: whatever
+        it does meanwhile, however long that takes on this machine, happens at that moment of
+        the virtual time line (plus what it adds to :attr:`now`)."""
+        until = self.now + seconds
+        while self._sleepers and self._sleepers[0][0] <= until:
+            when, _n, future, task = heapq.heappop(self._sleepers)
+            if future.done():  # its task was cancelled
+                continue
+            self.now = max(self.now, when)
+            future.set_result(None)
+            await asyncio.sleep(0)
+            await eventually(lambda task=task: task is None or task.done() or self._asleep(task))
+        self.now = max(self.now, until)

@@ -10,10 +10,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import actions, broadcast, clock, liveness, reads, sockets
+from games import actions, broadcast, clock, consumers, liveness, reads, sockets
 from games.cache import clear_caches
 from games.models import ClockTick, Event, Match, Seat, WebTick
-from tests.games.helpers import expect_error, seated_match, table_path
+from tests.games.helpers import eventually, expect_error, seated_match, table_path
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -85,7 +85,9 @@ async def test_a_returning_socket_clears_the_absence(make_player, open_socket, k
     await expect_error(a, "opponent_returned")
 
 
-async def test_sockets_keep_last_seen(make_player, open_socket, known_decks, monkeypatch):
+async def test_sockets_keep_last_seen(
+    make_player, open_socket, known_decks, monkeypatch, beats_clock
+):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
     stale = timezone.now() - timedelta(hours=1)
@@ -97,17 +99,15 @@ async def test_sockets_keep_last_seen(make_player, open_socket, known_decks, mon
     assert connected_at > stale  # connecting counts
     assert (await seat_row(match.pk, 1)).last_seen == stale
     seen = [connected_at]
-    for _ in range(100):  # the process's heartbeat beats for the open socket
+    await eventually(lambda: beats_clock.sleeping() == 1)
+    for _ in range(2):  # the process's heartbeat beats for the open socket, once a period
+        await beats_clock.advance(0.1)
         seen.append((await seat_row(match.pk, 0)).last_seen)
-        if len(set(seen)) >= 3:
-            break
-        await asyncio.sleep(0.05)
-    assert len(set(seen)) >= 3 and seen == sorted(seen)  # two beats after the connect
+    assert len(set(seen)) == 3 and seen == sorted(seen)  # two beats after the connect
     assert (await seat_row(match.pk, 1)).last_seen == stale  # nobody beats for bob
-    monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 3600)
-    await a.disconnect()
+    await a.disconnect()  # time stands still for the beats: no beat comes meanwhile
     gone_at = (await seat_row(match.pk, 0)).last_seen
-    assert gone_at >= timezone.now() - timedelta(seconds=5)  # disconnecting counts too
+    assert gone_at > seen[-1]  # disconnecting counts too
 
 
 async def test_resign_over_the_socket(make_player, open_socket, known_decks):
@@ -185,7 +185,7 @@ async def test_a_socket_reads_the_table_when_a_deadline_passes_without_news(
     assert view["round"]["turn"] == 1 and view["deadline"] is not None
     monkeypatch.setattr(broadcast, "send_states", lambda *args, **kwargs: None)
     assert await db(clock.tick)(now=timezone.now()) == 1
-    moved = await a.receive_json_from(timeout=5)
+    moved = await a.receive_json_from(timeout=30)  # real seconds: only a bound on a hang
     assert moved["seq"] > view["seq"] and moved["round"]["turn"] == 0
     assert moved["round"]["last_play"]["seat"] == 1
     assert moved["seats"][1]["bot"] == "greedy"
@@ -215,12 +215,12 @@ async def test_a_deadline_moved_after_a_clock_outage_reaches_the_open_page(
     assert gap is not None
     moved = (await reload(match)).deadline
     assert moved.isoformat() != view["deadline"]
-    again = await a.receive_json_from(timeout=5)  # read when the old deadline passed
+    again = await a.receive_json_from(timeout=30)  # read when the old deadline passed
     assert again["seq"] == view["seq"] and again["deadline"] == moved.isoformat()
 
 
 async def test_a_socket_reads_a_change_whose_broadcast_was_lost(
-    make_player, open_socket, known_decks, monkeypatch
+    make_player, open_socket, known_decks, monkeypatch, beats_clock
 ):
     # The helper's report: a play committed, then its server died before the broadcast; the
     # other seat (on another server) never heard of it. The socket's beat looks at the seq.
@@ -234,12 +234,17 @@ async def test_a_socket_reads_a_change_whose_broadcast_was_lost(
     assert view["round"]["turn"] == 1
     seq = await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0],
                                        seq=view["seq"])
-    moved = await a.receive_json_from(timeout=3)
+    assert await a.receive_nothing()  # no beat yet (time stands still for it): nothing read
+    await eventually(lambda: beats_clock.sleeping() == 1)
+    await beats_clock.advance(0.2)  # one beat
+    moved = await a.receive_json_from(timeout=30)
     assert moved["seq"] == seq and moved["round"]["turn"] == 0
     assert moved["round"]["last_play"]["card"] == hand[0]
 
 
-async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(make_player, open_socket):
+async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(
+    make_player, open_socket, server_beat_clock
+):
     alice = await db(make_player)("alice")
 
     @db
@@ -247,47 +252,62 @@ async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(make_player, 
         return WebTick.objects.filter(pk=WebTick.ONE).values_list("last_seen", flat=True).first()
 
     assert await web_beat() is None
+    opened_at = timezone.now()
     lobby = await open_socket("/ws/lobby/", alice.cookie)
     await lobby.receive_json_from()
-    first = None
-    for _ in range(50):
-        first = await web_beat()
-        if first is not None:
-            break
-        await asyncio.sleep(0.05)
-    assert first is not None and timezone.now() - first < timedelta(seconds=2)
-    await asyncio.sleep(sockets.WEB_BEAT_SECONDS * 1.5)
+    await eventually(lambda: server_beat_clock.sleeping() == 1)  # it beat, and waits
+    first = await web_beat()
+    assert first is not None and first >= opened_at
+    await server_beat_clock.advance(sockets.WEB_BEAT_SECONDS)
     assert await web_beat() > first  # it goes on beating
     await lobby.disconnect()
     stopped = await web_beat()
-    await asyncio.sleep(sockets.WEB_BEAT_SECONDS * 1.5)
-    assert await web_beat() == stopped  # the last socket closed: no more beats
+    assert server_beat_clock.sleeping() == 0  # the last socket closed: nothing waits to beat
+    await server_beat_clock.advance(sockets.WEB_BEAT_SECONDS * 3)
+    assert await web_beat() == stopped  # no more beats
 
 
 async def test_open_sockets_keep_their_seats_present_under_a_short_grace(
-    make_player, open_socket, known_decks, settings
+    make_player, open_socket, known_decks, settings, monkeypatch, beats_clock
 ):
     """The sockets beat often enough for any absence grace (a quarter of it when it is shorter
-    than 15 s): a 1.2 s grace never marks two connected players absent."""
+    than 15 s): over twice a 1.2 s grace (of the beats' virtual time), both connected seats are
+    beaten for at least every 0.3 s, and a mark of the absent at each beat's time (in the
+    database's time) marks nobody."""
     settings.BASRA_ABSENT_GRACE_SECONDS = 1.2
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
     await db(Match.objects.filter(pk=match.pk).update)(
         started_at=timezone.now() - timedelta(minutes=5)
     )
+    beats = []  # (virtual time, seats beaten for)
+    real = actions.heartbeats
+
+    def recorded(**kwargs):
+        beats.append((beats_clock(), sorted(user for _match, user in kwargs["seated"])))
+        return real(**kwargs)
+
+    monkeypatch.setattr(actions, "heartbeats", recorded)
+    connected = beats_clock()
     sockets = [await open_socket(table_path(match.pk), p.cookie) for p in (alice, bob)]
     for comm in sockets:
         await comm.receive_json_from()
+    await eventually(lambda: beats_clock.sleeping() == 1)
     for _ in range(8):  # 2.4 s: twice the grace
-        await asyncio.sleep(0.3)
-        assert await db(actions.mark_absent)(match_id=match.pk, now=timezone.now()) == 0
+        await beats_clock.advance(0.3)
+        seen = max((await seat_row(match.pk, 0)).last_seen, (await seat_row(match.pk, 1)).last_seen)
+        assert await db(actions.mark_absent)(match_id=match.pk, now=seen) == 0
+    both = sorted([alice.user.pk, bob.user.pk])
+    assert len(beats) >= 8 and all(seated == both for _at, seated in beats)
+    times = [connected] + [at for at, _seated in beats]
+    assert max(b - a for a, b in zip(times, times[1:])) <= 1.2 / 4 + 1e-9
     assert [s.absent for s in [await seat_row(match.pk, 0), await seat_row(match.pk, 1)]] == [
         False, False
     ]
 
 
 async def test_one_heartbeat_call_beats_for_every_socket_of_the_process(
-    make_player, open_socket, known_decks, monkeypatch
+    make_player, open_socket, known_decks, monkeypatch, beats_clock
 ):
     """The process beats for its sockets together (``games.table_beats``): each call carries
     every seated socket's seat and every table shown, spectators' included."""
@@ -307,10 +327,9 @@ async def test_one_heartbeat_call_beats_for_every_socket_of_the_process(
                           (carol.cookie, other), (None, other)):
         comm = await open_socket(table_path(table.pk), cookie)
         await comm.receive_json_from()
-    for _ in range(100):
-        if len(calls) >= 2:
-            break
-        await asyncio.sleep(0.05)
+    await eventually(lambda: beats_clock.sleeping() == 1)
+    await beats_clock.advance(0.2)
+    assert len(calls) == 2
     seated = sorted([(match.pk, alice.user.pk), (match.pk, bob.user.pk), (other.pk, carol.user.pk)])
     assert calls[-1] == (seated, sorted([match.pk, other.pk]))
 
@@ -357,7 +376,7 @@ async def test_a_beat_holds_the_database_thread_a_few_sockets_at_a_time(monkeypa
 
 
 async def test_a_deadline_moved_later_by_a_state_is_read_at_its_new_time(
-    make_player, open_socket, known_decks
+    make_player, open_socket, known_decks, monkeypatch
 ):
     # A socket's timer, set for the first deadline, stays set when a state moves the deadline
     # later (TableConsumer._track): it must neither read at the old time nor miss the new one.
@@ -372,12 +391,23 @@ async def test_a_deadline_moved_later_by_a_state_is_read_at_its_new_time(
         clear_caches()  # the kept row still has the table's 30 s a play
 
     await short_clock()
+    opened = []
+    connect = consumers.TableConsumer.connect
+
+    async def recording(self):
+        opened.append(self)
+        await connect(self)
+
+    monkeypatch.setattr(consumers.TableConsumer, "connect", recording)
     a = await open_socket(table_path(match.pk), alice.cookie)
     view = await a.receive_json_from()
+    [socket] = opened
+    first_timer = socket.timer  # set for the first deadline
     hand = (await db(reads.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
     await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0], seq=view["seq"])
     played = await a.receive_json_from()
     assert played["deadline"] > view["deadline"]
+    assert socket.timer is first_timer  # kept, not moved with the state
 
     @db
     def deadline_moved_silently() -> str:
@@ -387,8 +417,13 @@ async def test_a_deadline_moved_later_by_a_state_is_read_at_its_new_time(
         return later.isoformat()
 
     silent = await deadline_moved_silently()
-    # The first deadline's time (+0.2 s, and the socket's 0.5 s margin) goes by: no read then.
-    assert await a.receive_nothing(timeout=1.2)
+    # The first deadline's time (+0.2 s, and the socket's 0.5 s margin) comes: the timer fires
+    # and is set again for the new time, and no read starts then (a read would send the
+    # silently moved deadline). Waited for as an event, not for a time.
+    await eventually(lambda: socket.timer is not first_timer)
+    if asyncio.get_running_loop().time() < socket.check_at:  # else a stall ran past both
+        assert socket.watch is None and socket.timer.when() == socket.check_at
+        assert await a.receive_nothing()
     # The new deadline (2 s after the play) passes without news: the socket reads the table.
-    again = await a.receive_json_from(timeout=4)
+    again = await a.receive_json_from(timeout=30)  # real seconds: only a bound on a hang
     assert again["seq"] == played["seq"] and again["deadline"] == silent

@@ -8,7 +8,6 @@ session ended without the site's logout is told to the page without any action.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 from importlib import import_module
 from types import SimpleNamespace
@@ -22,8 +21,10 @@ from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
-from games import consumers, sockets
-from tests.games.helpers import expect_error, log_size, seated_match, table_path
+from games import consumers, sockets, table_beats
+from tests.games.helpers import (
+    VirtualClock, eventually, expect_error, log_size, seated_match, table_path,
+)
 
 db = database_sync_to_async
 
@@ -185,11 +186,11 @@ def end_session_by_hand(cookie: str) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_heartbeat_checks_sessions_so_plays_do_not(
-    make_player, open_socket, known_decks, settings, monkeypatch
+    make_player, open_socket, known_decks, settings, monkeypatch, beats_clock
 ):
-    """With a 1.2 s window, sockets that stay open for 3 s have had their sessions checked by
-    the process's heartbeat (in batches) and still trusted: the plays after that check nothing
-    themselves."""
+    """With a 1.2 s window, sockets that stay open for 3 s (of the beats' virtual time) have had
+    their sessions checked by the process's heartbeat (in batches) and still trusted: the plays
+    after that check nothing themselves."""
     settings.BASRA_SESSION_RECHECK_SECONDS = 1.2
     one, batched = [], []
     real_one, real_batch = consumers.session_user_is, sockets.live_sessions
@@ -209,7 +210,8 @@ async def test_the_heartbeat_checks_sessions_so_plays_do_not(
     a = await open_socket(table_path(match.pk), alice.cookie)
     b = await open_socket(table_path(match.pk), bob.cookie)
     view_a, view_b = await a.receive_json_from(), await b.receive_json_from()
-    await asyncio.sleep(3.0)  # more than twice the window
+    await eventually(lambda: beats_clock.sleeping() == 1)  # the beats' task waits for time
+    await beats_clock.advance(3.0)  # more than twice the window
     await a.send_json_to(
         {"type": "play", "card": view_a["round"]["hand"][0], "seq": view_a["seq"]}
     )
@@ -227,12 +229,12 @@ async def test_the_heartbeat_checks_sessions_so_plays_do_not(
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
-    make_player, open_socket, known_decks, settings
+    make_player, open_socket, known_decks, settings, beats_clock
 ):
     """A session removed from its store without the site's logout (no push reaches the
-    socket): within the window the heartbeat finds it, and the page is told (``logged_out``)
-    and sent the spectators' view, no hand, before the player does anything; a play then is
-    refused and writes nothing."""
+    socket): within the window (of the beats' virtual time) the heartbeat finds it, and the
+    page is told (``logged_out``) and sent the spectators' view, no hand, before the player
+    does anything; a play then is refused and writes nothing."""
     settings.BASRA_SESSION_RECHECK_SECONDS = 1.2
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([bob.user, alice.user])
@@ -240,7 +242,10 @@ async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
     view = await a.receive_json_from()
     assert view["you"] == 1 and view["round"]["hand"]
     await db(end_session_by_hand)(alice.cookie)
-    told = await a.receive_json_from(timeout=5)
+    assert await a.receive_nothing()  # time stands still: no look yet, nothing told
+    await eventually(lambda: beats_clock.sleeping() == 1)
+    await beats_clock.advance(1.2)
+    told = await a.receive_json_from(timeout=30)  # real seconds: only a bound on a hang
     assert told == {"type": "logged_out"}
     gone = await a.receive_json_from()
     assert gone["type"] == "state" and gone["you"] is None and gone["round"]["hand"] == []
@@ -253,13 +258,11 @@ async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
 class SessionSocket:
     """What ``games.table_beats`` reads of a table socket, with a session window."""
 
-    def __init__(self, user_id: int, window: float) -> None:
-        import time
-
+    def __init__(self, user_id: int, window: float, clock: VirtualClock) -> None:
         self.match_id, self.user_id, self.seq = user_id, user_id, 0
         self.closing = self.gone = False
-        self.window = window
-        self.good_until = time.monotonic() + window
+        self.window, self.clock = window, clock
+        self.good_until = clock() + window
         self.lapsed = 0  # renewals that came after the window had run out
         self.checks = 0
 
@@ -276,10 +279,8 @@ class SessionSocket:
         return (f"key-{self.user_id}", self.user_id) if self.good_until <= by else None
 
     def session_checked(self, at, alive):
-        import time
-
         self.checks += 1
-        if time.monotonic() > self.good_until:
+        if self.clock() > self.good_until:
             self.lapsed += 1
         self.good_until = max(self.good_until, at + self.window)
 
@@ -293,30 +294,32 @@ async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats
     thread (400 sockets: 8 heartbeat calls). Looks come on a fixed cadence, take the sessions
     due within two ticks, and check them before the heartbeat's calls, so no socket's window
     runs out before its session is checked again (it did in a benchmark: sessions checked
-    along with the eighth heartbeat call came too late, and their plays checked them)."""
-    import time
+    along with the eighth heartbeat call came too late, and their plays checked them).
 
-    from games import actions, liveness, table_beats
+    On a virtual time line: each worker call takes 0.3 s of it, and 7 s of it go by."""
+    from games import actions, liveness
 
     settings.BASRA_SESSION_RECHECK_SECONDS = 3.0
+    clock = VirtualClock()
 
     def slow_sessions(pairs):
-        time.sleep(0.3)  # a worker call waiting behind plays
+        clock.now += 0.3  # a worker call waiting behind plays
         return {key for key, _ in pairs}
 
     def slow_heartbeats(*, seated, tables, watching, now=None):
-        time.sleep(0.3)
+        clock.now += 0.3
         return {}
 
     monkeypatch.setattr(table_beats, "live_sessions", slow_sessions)
     monkeypatch.setattr(actions, "heartbeats", slow_heartbeats)
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 1.0)
     monkeypatch.setattr(table_beats, "CHUNK", 3)
-    beats = table_beats.TableBeats()
-    sockets = [SessionSocket(n, 3.0) for n in range(9)]
+    beats = table_beats.TableBeats(clock=clock, sleep=clock.sleep)
+    sockets = [SessionSocket(n, 3.0, clock) for n in range(9)]
     for socket in sockets:
         beats.add(socket)
-    await asyncio.sleep(7.0)
+    await eventually(lambda: clock.sleeping() == 1)
+    await clock.advance(7.0)
     beats._task.cancel()
     assert all(s.checks >= 2 for s in sockets)
     assert [s.lapsed for s in sockets] == [0] * 9

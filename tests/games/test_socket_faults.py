@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from importlib import import_module
 
 import pytest
@@ -23,11 +22,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, broadcast, consumers, liveness, reads
+from games import actions, broadcast, consumers, liveness, reads, sockets
 from games.actions import presence
+from games.cache import clear_caches
 from games.models import Event, Match, Seat
-from tests.conftest import communicator, ws_headers
-from tests.games.helpers import expect_error, log_size, seated_match, strings_in, table_path
+from tests.conftest import communicator, patient_communicator, ws_headers
+from tests.games.helpers import (
+    VirtualClock, eventually, expect_error, log_size, seated_match, strings_in, table_path,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -40,9 +42,18 @@ def last_seen(match_id: int, seat: int):
 
 
 @pytest.fixture
-def site_rate_limit(settings):
+def rate_time(monkeypatch) -> VirtualClock:
+    """The sockets' rate limits on a virtual clock (``sockets.rate_clock``): no token comes back
+    while a slow machine sends a burst, and one comes back when the test moves time on."""
+    clock = VirtualClock()
+    monkeypatch.setattr(sockets, "rate_clock", clock)
+    return clock
+
+
+@pytest.fixture
+def site_rate_limit(settings, rate_time):
     """The site's own rate limit (the defaults of ``basra_site.settings``), not the lifted one
-    of the other live-table tests (``tests/games/conftest.py``)."""
+    of the other live-table tests (``tests/games/conftest.py``), on a virtual clock."""
     settings.BASRA_SOCKET_BURST = 8
     settings.BASRA_SOCKET_RATE = 4.0
     return settings.BASRA_SOCKET_BURST, settings.BASRA_SOCKET_RATE
@@ -103,11 +114,11 @@ def closing_client(path: str, cookie: str) -> tuple[WebsocketCommunicator, dict]
 
         return await application(scope, receive, send_or_fail)
 
-    return WebsocketCommunicator(app, path, headers=ws_headers(cookie)), flag
+    return patient_communicator()(app, path, headers=ws_headers(cookie)), flag
 
 
 async def test_a_state_sent_to_a_closed_client_ends_the_socket_and_the_seat_goes_absent(
-    make_player, open_socket, known_decks, settings, monkeypatch, seen_calls
+    make_player, open_socket, known_decks, settings, monkeypatch, seen_calls, beats_clock
 ):
     settings.BASRA_ABSENT_GRACE_SECONDS = 0.5
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 0.1)
@@ -119,27 +130,30 @@ async def test_a_state_sent_to_a_closed_client_ends_the_socket_and_the_seat_goes
     assert first["you"] == 0 and first["round"]["turn"] == 1
     b = await open_socket(table_path(match.pk), bob.cookie)
     await b.receive_json_from()
-    for _ in range(100):  # alice's socket beats on its own
-        if seen_calls.count("alice") >= 3:
-            break
-        await asyncio.sleep(0.02)
+    await eventually(lambda: beats_clock.sleeping() == 1)
+    await beats_clock.advance(0.3)  # alice's socket beats on its own
+    assert seen_calls.count("alice") >= 3
 
     client["closed"] = True  # alice closed the tab; the server has not said so yet
+    closed_at = timezone.now()
     hand = (await db(reads.table_state)(match_id=match.pk, user=bob.user))["round"]["hand"]
     await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0], seq=first["seq"])
     # The state broadcast to alice finds her gone: her socket ends as if she had disconnected,
     # without a websocket.disconnect from the server, and without an error.
-    await asyncio.wait({a.future}, timeout=2)
+    await asyncio.wait({a.future}, timeout=30)  # real seconds: only a bound on a hang
     assert a.future.done() and a.future.exception() is None
     before = seen_calls.count("alice")
     gone_at = await last_seen(match.pk, 0)
-    assert timezone.now() - gone_at < timedelta(seconds=1)  # the last seen-update was done
+    assert gone_at >= closed_at  # the last seen-update was done (time stood still for beats)
 
-    await asyncio.sleep(1.0)  # twice the grace, ten beats of a watch that would live on
+    await beats_clock.advance(1.0)  # ten beats of a watch that would live on
     assert seen_calls.count("alice") == before  # no more beats
     assert await last_seen(match.pk, 0) == gone_at
-    # With no open socket, alice is absent once the grace has passed; bob may claim.
-    assert await db(actions.mark_absent)(match_id=match.pk, now=timezone.now()) == 1
+    # With no open socket, alice is absent once the grace has passed (bob kept beating); bob
+    # may claim.
+    later = gone_at + timedelta(seconds=1)  # twice the grace
+    await db(actions.player_seen)(match_id=match.pk, user=bob.user, now=later)
+    assert await db(actions.mark_absent)(match_id=match.pk, now=later) == 1
     assert (await b.receive_json_from())["round"]["last_play"]["seat"] == 1  # bob's own play
     assert (await b.receive_json_from())["seats"][0]["absent"] is True
     await b.send_json_to({"type": "claim"})
@@ -168,7 +182,7 @@ async def test_a_send_that_finds_the_client_gone_does_the_closing_work_once(
     client["closed"] = True
     before = seen_calls.count("alice")
     await a.send_json_to({"type": "sync"})  # answered with a state: the send fails
-    await asyncio.wait({a.future}, timeout=2)
+    await asyncio.wait({a.future}, timeout=30)  # real seconds: only a bound on a hang
     assert a.future.done() and a.future.exception() is None
     assert socket.watch is None and socket.groups_in == set()
     assert sorted(left) == sorted(groups)  # every group left, once
@@ -199,10 +213,14 @@ async def test_between_states_a_socket_waits_on_a_timer_and_a_disconnect_cancels
     [socket] = table_consumers
     assert socket.watch is None and socket.timer is not None
     first = socket.timer
-    socket._track(view["deadline"])  # a state was just sent
+    # A state was just sent, its deadline a second sooner: the timer is moved. (With the same
+    # deadline the new time differs from the old by the drift between time.time() and the
+    # loop's clock, either way: a timer set no later stays, TableConsumer._track.)
+    sooner = datetime.fromisoformat(view["deadline"]) - timedelta(seconds=1)
+    socket._track(sooner.isoformat())
     assert first.cancelled() and socket.timer is not None and socket.timer is not first
     timer = socket.timer
-    await a.disconnect(timeout=3)
+    await a.disconnect()
     assert timer.cancelled() and socket.timer is None and socket.watch is None
 
 
@@ -217,6 +235,11 @@ async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen
     [socket] = table_consumers
     stale = timezone.now() - timedelta(hours=1)
     await db(Seat.objects.filter(match=match).update)(last_seen=stale)
+    # The deadline the socket watches for is a day away: a disconnect that waited for the
+    # watch would hang, and the hang's bound below is far from the time a slow machine takes.
+    await db(Match.objects.filter(pk=match.pk).update)(deadline=timezone.now() + timedelta(days=1))
+    clear_caches()
+    socket.deadline = (await db(Match.objects.get)(pk=match.pk)).deadline.isoformat()
     disconnect = consumers.TableConsumer.disconnect
 
     async def right_after_a_state(self, code):
@@ -226,9 +249,7 @@ async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen
         await disconnect(self, code)
 
     monkeypatch.setattr(consumers.TableConsumer, "disconnect", right_after_a_state)
-    started = time.monotonic()
-    await a.disconnect(timeout=3)  # raises TimeoutError if the disconnect hangs
-    assert time.monotonic() - started < 1
+    await a.disconnect(timeout=30)  # raises TimeoutError if the disconnect hangs
     assert socket.watch is None and socket.groups_in == set()
     assert await last_seen(match.pk, 0) > stale  # the last seen-update happened
 
@@ -264,7 +285,7 @@ async def test_a_look_alike_letter_is_bad_card_and_plays_nothing(
 
 
 async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
-    make_player, open_socket, known_decks, site_rate_limit
+    make_player, open_socket, known_decks, site_rate_limit, rate_time
 ):
     burst, rate = site_rate_limit
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
@@ -285,7 +306,7 @@ async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
     # refused and answered again.
     assert await b.receive_nothing(timeout=0.1)
     assert await log_size(match.pk) == before  # none of the five plays was applied
-    await asyncio.sleep(1.2 / rate)  # a token back
+    rate_time.now += 1 / rate  # a token back
     await b.send_json_to(play)
     applied = await b.receive_json_from()
     assert applied["type"] == "state" and applied["seq"] > view["seq"]
@@ -305,13 +326,14 @@ async def test_the_lobby_socket_is_limited_too(make_player, open_socket, site_ra
 
 
 async def test_frames_queued_when_the_socket_closes_are_dropped(
-    make_player, known_decks, monkeypatch
+    make_player, known_decks, monkeypatch, table_consumers
 ):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
     b = communicator(table_path(match.pk), bob.cookie)
     assert (await b.connect())[0]
     view = await b.receive_json_from()
+    [socket] = table_consumers
     calls = []
     started, release = threading.Event(), threading.Event()
     real = actions.play_card
@@ -319,23 +341,19 @@ async def test_frames_queued_when_the_socket_closes_are_dropped(
     def slow_play(**kwargs):
         calls.append(kwargs["card"])
         started.set()
-        release.wait(timeout=5)  # the database is slow: frames queue behind this one
+        release.wait(timeout=30)  # the database is slow: frames queue behind this one
         return real(**kwargs)
 
     monkeypatch.setattr(actions, "play_card", slow_play)
     hand = view["round"]["hand"]
     await b.send_json_to({"type": "play", "card": hand[0], "seq": view["seq"]})
-    for _ in range(100):
-        if started.is_set():
-            break
-        await asyncio.sleep(0.01)
-    assert started.is_set()
+    await eventually(started.is_set)
     for card in hand[1:] * 2:
         await b.send_json_to({"type": "play", "card": card, "seq": view["seq"] + 1})
     await b.send_input({"type": "websocket.disconnect", "code": 1001})  # the client goes
-    await asyncio.sleep(0.05)
+    await eventually(lambda: socket.gone)  # the socket has seen it go (not: 50 ms went by)
     release.set()
-    await b.wait(timeout=3)
+    await b.wait()
     assert calls == [hand[0]]  # the one under way when the client left; the six queued: none
 
 
@@ -375,10 +393,7 @@ async def test_after_a_logout_the_sessions_socket_no_longer_receives_the_hand(
 
     seen_before = seen_calls.count("alice")
     await db(log_out)(alice.cookie)  # in another tab of the browser of ``old``
-    for _ in range(100):
-        if seen_calls.count("alice") > seen_before:
-            break
-        await asyncio.sleep(0.01)
+    await eventually(lambda: seen_calls.count("alice") > seen_before)
     assert seen_calls.count("alice") == seen_before + 1  # the seat's last seen-update
     assert await old.receive_json_from() == {"type": "logged_out"}  # the page is told
     watched = await old.receive_json_from()  # the spectators' view at once
@@ -427,11 +442,7 @@ async def test_a_seat_view_already_on_its_way_at_the_logout_is_dropped(
     view = await old.receive_json_from()
     [socket] = table_consumers
     await db(log_out)(alice.cookie)
-    for _ in range(100):
-        if not socket.logged_in:
-            break
-        await asyncio.sleep(0.01)
-    assert not socket.logged_in
+    await eventually(lambda: not socket.logged_in)
     assert await old.receive_json_from() == {"type": "logged_out"}
     watched = await old.receive_json_from()  # the spectators' view at once
     assert watched["you"] is None and watched["round"]["hand"] == []

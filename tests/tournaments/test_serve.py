@@ -4,7 +4,6 @@ daphne; without (``make run``) it ticks inside daphne (the core's ``server_start
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
@@ -15,6 +14,7 @@ from django.core.management import get_commands
 
 from games.management.commands import serve
 from games.tournaments import scheduler
+from tests.games.helpers import VirtualClock, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,15 +93,16 @@ def test_the_scheduler_is_a_process_of_its_own_only_with_redis():
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_without_a_shared_layer_the_scheduler_ticks_in_the_server(monkeypatch):
+    # Its wait between ticks is on a virtual clock: a tick comes when the test moves time on.
     ticks = []
     monkeypatch.setattr(scheduler, "tick", lambda: ticks.append(1) or {})
     assert scheduler.start_in_server(None, in_process=False) is None  # run_tournaments does it
-    stop = scheduler.start_in_server(None, in_process=True, interval=0.02)
-    for _ in range(100):
-        if len(ticks) >= 3:
-            break
-        await asyncio.sleep(0.02)
+    clock = VirtualClock()
+    stop = scheduler.start_in_server(None, in_process=True, interval=0.02, sleep=clock.sleep)
+    await eventually(lambda: clock.sleeping() == 1)  # it ticked at once, and waits
+    await clock.advance(0.05)
+    assert len(ticks) == 3  # at the start, then every 0.02 s
     await stop()
-    done = len(ticks)
-    await asyncio.sleep(0.1)
-    assert done >= 3 and len(ticks) == done  # it ticked, and stopped
+    assert clock.sleeping() == 0  # nothing waits to tick again
+    await clock.advance(1.0)
+    assert len(ticks) == 3  # it stopped
