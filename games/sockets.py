@@ -18,7 +18,6 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from aiolimiter import AsyncLimiter
 from channels.auth import AuthMiddleware
 from channels.auth import get_user as channels_get_user
 from channels.consumer import get_handler_name
@@ -225,26 +224,37 @@ def live_sessions(pairs: Collection[tuple[str, int]]) -> set[str]:
 
 
 def rate_clock() -> float:
-    """The time a socket's rate limit is measured on (seconds): the running event loop's, the
-    time ``aiolimiter`` reads itself. Tests put a virtual clock here, so that tokens come back
-    when the test moves time on, and a burst stays a burst however slow the machine."""
+    """The time a socket's rate limit is measured on (seconds): the running event loop's. Tests
+    put a virtual clock here, so that tokens come back when the test moves time on, and a burst
+    stays a burst however slow the machine."""
     return asyncio.get_running_loop().time()
 
 
-class RateLimiter(AsyncLimiter):
-    """``aiolimiter.AsyncLimiter`` whose bucket drips by :func:`rate_clock`: aiolimiter's own
-    ``_leak`` (1.x), with the loop's time read through that function. Only ``has_capacity``
-    and an ``acquire`` that has the capacity are used (:meth:`JsonSocket._admit`): nothing
-    waits on the loop's timers."""
+class TokenBucket:
+    """A socket's rate limit: ``burst`` frames at once, then ``rate`` a second (a token bucket:
+    it holds up to ``burst`` tokens, gains ``rate`` a second, and a frame takes one).
 
-    __slots__ = ()
+    aiolimiter's ``AsyncLimiter`` meters the same way, but reads the loop's time itself (a test
+    cannot move it without its private ``_leak``) and is built to make callers wait on the
+    loop's timers, which a socket never does: a frame over the limit is dropped, not delayed.
+    """
 
-    def _leak(self) -> None:
-        now = rate_clock()
-        if self._level:
-            elapsed = now - self._last_check
-            self._level = max(self._level - elapsed * self._rate_per_sec, 0)
-        self._last_check = now
+    __slots__ = ("burst", "rate", "_tokens", "_at")
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = float(burst), float(rate)
+        self._tokens = self.burst
+        self._at: float | None = None
+
+    def take(self, now: float) -> bool:
+        """Take a token at ``now`` (seconds, :func:`rate_clock`): ``True`` if there was one."""
+        if self._at is not None:
+            self._tokens = min(self.burst, self._tokens + max(0.0, now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
 
 
 #: Seconds between two ``WebTick`` writes of a running server process; well under
@@ -362,7 +372,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         that takes a gone client for a disconnect (ASGI: ``scope``, ``receive``, ``send``)."""
         self.inbox: asyncio.Queue[dict] = asyncio.Queue()
         burst = settings.BASRA_SOCKET_BURST
-        self.limiter = RateLimiter(burst, burst / settings.BASRA_SOCKET_RATE)
+        self.limiter = TokenBucket(burst, settings.BASRA_SOCKET_RATE)
         self.refused_told_at: float | None = None
         reader = asyncio.ensure_future(self._read(receive))
 
@@ -400,7 +410,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         """The frame itself if the socket's rate limit lets it through, else a
         ``socket.refused`` note (answered with ``rate_limited``), or nothing.
 
-        A token bucket (``aiolimiter``'s leaky bucket is the same meter): a burst of
+        A token bucket (:class:`TokenBucket`): a burst of
         ``settings.BASRA_SOCKET_BURST`` frames (default 8), then ``BASRA_SOCKET_RATE`` a second
         (default 4). Sized for the fastest person: the table page sends one ``play`` per state
         it receives (it locks the hand until the answer), a ``sync`` after an error, a gap or
@@ -413,10 +423,9 @@ class JsonSocket(AsyncWebsocketConsumer):
         s): the page answers an error with a ``sync``, which would be refused and answered
         again, round after round.
         """
-        if self.limiter.has_capacity():
-            await self.limiter.acquire()  # returns at once: the capacity is there
-            return frame
         now = rate_clock()
+        if self.limiter.take(now):
+            return frame
         if self.refused_told_at is not None and (
             now - self.refused_told_at < 1 / settings.BASRA_SOCKET_RATE
         ):

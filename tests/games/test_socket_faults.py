@@ -313,6 +313,16 @@ async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
     assert await log_size(match.pk) != before
 
 
+async def test_the_token_bucket_gives_a_burst_then_its_rate_and_never_saves_more_than_a_burst():
+    bucket = sockets.TokenBucket(burst=3, rate=4.0)
+    assert [bucket.take(10.0) for _ in range(4)] == [True, True, True, False]
+    assert not bucket.take(10.0 + 0.9 / 4)  # not yet a whole token back
+    assert bucket.take(10.0 + 1 / 4)
+    assert not bucket.take(10.0 + 1 / 4)
+    # An hour idle refills the burst, no more.
+    assert [bucket.take(3610.0) for _ in range(4)] == [True, True, True, False]
+
+
 async def test_the_lobby_socket_is_limited_too(make_player, open_socket, site_rate_limit):
     burst, _rate = site_rate_limit
     lobby = await open_socket("/ws/lobby/")
