@@ -189,8 +189,9 @@ def patient_communicator() -> type:
         async def disconnect(self, code=1000, timeout=HANG_SECONDS):
             return await super().disconnect(code, timeout)
 
-        async def wait(self, timeout=HANG_SECONDS):
-            return await super().wait(timeout)
+        # ``wait`` keeps Channels' 1 s: it waits for the application to end *or cancels it*
+        # (asgiref swallows its own timeout), so a longer default only makes every test of a
+        # socket that lives on wait that long. A test that needs the end waits for it by name.
 
     return PatientCommunicator
 

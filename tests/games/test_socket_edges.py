@@ -18,7 +18,9 @@ async def test_an_unknown_socket_path_is_refused_not_a_server_error(make_player,
     comm = communicator(path, alice.cookie)
     connected, _code = await comm.connect()
     assert not connected  # refused at the handshake (403); no route error, no HTTP 500
-    await comm.wait()
+    await comm.send_input({"type": "websocket.disconnect", "code": 1006})  # as a server does
+    await comm.wait(30)  # the application ends, and raised nothing
+    assert comm.future.done() and not comm.future.cancelled()
 
 
 async def test_a_frame_nested_too_deep_is_bad_json_and_the_socket_lives_on(make_player, open_socket):
@@ -53,7 +55,9 @@ async def test_a_page_from_another_port_of_the_same_host_is_refused(make_player,
     comm = communicator("/ws/lobby/", alice.cookie, origin=origin)
     connected, _code = await comm.connect()
     assert not connected
-    await comm.wait()
+    await comm.send_input({"type": "websocket.disconnect", "code": 1006})  # as a server does
+    await comm.wait(30)
+    assert comm.future.done() and not comm.future.cancelled()
 
 
 async def test_the_sites_own_origin_is_accepted(make_player):

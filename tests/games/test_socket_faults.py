@@ -363,7 +363,7 @@ async def test_frames_queued_when_the_socket_closes_are_dropped(
     await b.send_input({"type": "websocket.disconnect", "code": 1001})  # the client goes
     await eventually(lambda: socket.gone)  # the socket has seen it go (not: 50 ms went by)
     release.set()
-    await b.wait()
+    await b.wait(30)  # the application ends: what it was going to do, it has done
     assert calls == [hand[0]]  # the one under way when the client left; the six queued: none
 
 
