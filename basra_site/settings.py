@@ -2,7 +2,9 @@
 
 Environment variables:
     SECRET_KEY      required when DEBUG is off.
-    DEBUG           "1"/"true" to turn on debug mode (default on, for `make run`).
+    DEBUG           "1"/"true" to turn on debug mode (default off: a server started any
+                    other way than `make run`, the tests or the benches, which set it, runs
+                    as production does).
     ALLOWED_HOSTS   comma-separated host names (default "127.0.0.1,localhost").
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. "https://basra.example".
     DATABASE_URL    e.g. postgres://postgres@127.0.0.1:5432/basra (PostgreSQL via psycopg 3);
@@ -80,7 +82,7 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY") or (
     "insecure-dev-key-only-for-local-debug" if DEBUG else None
 )
