@@ -41,7 +41,7 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     organiser.wait_for_url(re.compile(r"/tournaments/\d+/$"))
     event_url = organiser.url
 
-    for page, name in ((alice, "alice"), (bob, "bob")):
+    for page, name in ((alice, "tala"), (bob, "tarek")):
         sign_up(page, name)
         page.goto(event_url)
         page.click("#register-button")
