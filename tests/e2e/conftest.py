@@ -41,10 +41,14 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
-#: What every server under test runs with, on top of the environment.
+#: What every server under test runs with, on top of the environment: e-mail confirmation off,
+#: and the waits that only make a page look human, shortened where no browser test measures
+#: them (the computer's delay before its card, the pause between two rounds).
 SITE_ENV = {
     "DEBUG": "1",
     "ACCOUNT_EMAIL_VERIFICATION": "optional",
+    "BASRA_BOT_DELAY_SECONDS": "0.1,0.3",
+    "BASRA_ROUND_PAUSE_SECONDS": "1",
 }
 
 # Playwright's sync API runs an event loop in this thread; allow Django's sync-only calls anyway.
