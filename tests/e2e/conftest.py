@@ -20,7 +20,8 @@ SQLite file, or, when ``DATABASE_URL`` names a PostgreSQL server, of a database
 ``<name>_e2e_<pid>`` on it (the copies ``<name>_e2e_<pid>_<n>``, made with ``CREATE DATABASE …
 TEMPLATE``), all dropped afterwards. The channel layer is the in-memory one (one server
 process), so a server never shares Redis groups with other runs. Everything a test does goes
-through the browser, except where a test says why it must reach behind it (``site_database_url``).
+through the browser, except where a test says why it must reach behind it: ``site_database_url``
+and ``seed`` (a position played on through the site's own actions, ``tests/e2e/seed.py``).
 """
 
 import os
@@ -236,6 +237,24 @@ def site_url(site) -> str:
 def site_database_url(site) -> str:
     """The ``DATABASE_URL`` of the site under test (SQLite file or scratch PostgreSQL)."""
     return site.database_url
+
+
+@pytest.fixture
+def seed(site):
+    """``seed(command, *args)``: run ``tests/e2e/seed.py`` on the site's database (see there);
+    returns what it prints. Pages open on the table must be reloaded afterwards: its
+    broadcasts cannot reach the server's in-memory channel layer."""
+
+    def run(command: str, *args) -> str:
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), command, *map(str, args)],
+            cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=120,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"seed.py {command} failed:\n{done.stdout}{done.stderr}")
+        return done.stdout
+
+    return run
 
 
 class _Chromium:
