@@ -2,10 +2,9 @@
 
 A server runs as a child process (``daphne basra_site.asgi:application``), like Channels'
 ``ChannelsLiveServerTestCase`` does, so the websockets, sessions and static files are the real
-ones; next to it runs the table clock (``manage.py run_clock``), which plays for the computer
-seats and for timed-out players. The clock's broadcasts cannot cross the in-memory channel layer
-into daphne's process: the table sockets pick its changes up themselves when a deadline passes
-(``games.consumers.TableConsumer``), as they do under ``make run``.
+ones. As under ``make run`` (no ``REDIS_URL``), the table clock, which plays for the computer
+seats and for timed-out players, and the tournaments' scheduler run inside daphne
+(``BASRA_CLOCK_IN_SERVER``, README "The table clock").
 
 One server serves every browser test of a test process (a pytest-xdist worker has its own): it
 is started the first time a test asks for ``site_url`` and stopped at the end of the session.
@@ -175,11 +174,6 @@ class Sites:
                 site.processes.append(subprocess.Popen(
                     [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                      "basra_site.asgi:application"],
-                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                ))
-            with open(self.workdir / f"clock{number}.log", "wb") as log:
-                site.processes.append(subprocess.Popen(
-                    [sys.executable, "manage.py", "run_clock"],
                     cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 ))
             _wait_until_serving(site.url, site.processes[0], log_path)

@@ -1,5 +1,5 @@
 """Playing the computer in the browser: "Play the computer" from the lobby, a match to 11
-against the greedy bot (which the clock process plays after its short delay) played to its end,
+against the greedy bot (which the table clock plays after its short delay) played to its end,
 the bot badge and the countdown; then a second table resigned through the confirmation dialog.
 
 The match's first 32 plays are made through the site's own actions (``tests/e2e/seed.py``):
