@@ -265,6 +265,9 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 # form error); without EMAIL_HOST the verification e-mail is printed on the server's console.
 ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+# allauth's limit on sign-ups from one address (its default, 20 a minute), from the environment:
+# the browser tests' server (tests/e2e/conftest.py) signs up far more people from 127.0.0.1.
+ACCOUNT_RATE_LIMITS = {"signup": os.environ.get("BASRA_SIGNUP_RATE_LIMIT", "20/m/ip")}
 # Reserved usernames and the translated e-mail subject prefix (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}
