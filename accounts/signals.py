@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import broadcast
+from games.core.state import broadcast
 
 
 def recheck_live_sockets(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:

@@ -10,9 +10,10 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from games import actions, engine
-from games.actions.store import write_transaction
-from games.models import MOVE_SECONDS
+from games import engine
+from games.core import actions
+from games.core.actions.store import write_transaction
+from games.core.models import MOVE_SECONDS
 from games.tournaments import news, pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
@@ -51,7 +52,7 @@ def create_tournament(
     """Create an event organised by ``user`` (any registered player).
 
     ``rules``: ``games.engine.Rules`` fields (``players`` may be among them and must then equal
-    ``players``). A rated event needs a clock (``move_seconds`` one of ``games.models.
+    ``players``). A rated event needs a clock (``move_seconds`` one of ``games.core.models.
     MOVE_SECONDS``). Swiss needs ``swiss_rounds >= 1``, an arena ``arena_minutes >= 1``;
     ``best_of`` is 1 or 3; ``tiebreaks`` are ``pairing.TieBreak`` values in order (``None``:
     the format's default, ``models.DEFAULT_TIEBREAKS``; empty: none, tied entrants share a

@@ -7,9 +7,9 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import actions
-from games.errors import GameError
-from games.models import Match
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Match
 from games.tournaments import busy, news
 from games.tournaments.checks import log
 from games.tournaments.models import Entrant, Game, Pairing, Tournament

@@ -5,7 +5,7 @@ The server runs as a child process (``daphne basra_site.asgi:application``), lik
 ones; next to it runs the table clock (``manage.py run_clock``), as ``make run`` starts it, which
 plays for the computer seats and for timed-out players. The clock's broadcasts cannot cross the
 in-memory channel layer into daphne's process: the table sockets pick its changes up themselves
-when a deadline passes (``games.consumers.TableConsumer``), as they do under ``make run``. It gets a fresh database: a temporary SQLite file, or, when ``DATABASE_URL`` names a
+when a deadline passes (``games.core.sockets.table.TableConsumer``), as they do under ``make run``. It gets a fresh database: a temporary SQLite file, or, when ``DATABASE_URL`` names a
 PostgreSQL server, a new database ``<name>_e2e_<pid>`` on it that is dropped afterwards. Its channel
 layer is the in-memory one (one server process), so it never shares Redis groups with other runs.
 The test process never touches that database: everything goes through the browser.

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games import actions
-from games.models import Match
+from games.core import actions
+from games.core.models import Match
 from tests.games.helpers import play_out, play_turn, seated_match, users_by_seat
 
 
@@ -23,7 +23,7 @@ def random_choice(seed: int):
 
 @pytest.fixture
 def played(users) -> list[Match]:
-    """Matches played through ``games.actions`` and finished every way: two players to the
+    """Matches played through ``games.core.actions`` and finished every way: two players to the
     default target 101 (several rounds), four players to 31, a resignation in round 1, an abort
     before the first play, and one still being played."""
     full = seated_match(users[:2])

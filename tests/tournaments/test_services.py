@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games import actions
-from games.errors import GameError
+from games.core import actions
+from games.core.errors import GameError
 from games.tournaments import services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
@@ -256,7 +256,7 @@ def test_the_scheduler_starts_events_at_their_time_and_cancels_empty_ones():
 
 
 def test_a_table_the_core_refused_is_opened_by_the_scheduler(monkeypatch):
-    from games.errors import GameError
+    from games.core.errors import GameError
 
     org, a, b = users("org", "a", "b")
     t = event(org, "round_robin")

@@ -1,0 +1,1 @@
+"""The state of the tables: what a process keeps of them, the event log read back, the reads of a socket and a page, the messages sent, and their broadcast."""
