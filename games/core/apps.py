@@ -15,11 +15,21 @@ class GamesConfig(AppConfig):
     label = "games"
 
     def ready(self) -> None:
-        from accounts.profile import profile_context
-        from games.core.pages import friend_views
-        from games.core.state import notices
-        from games.core.actions import challenges
+        from allauth.account.signals import password_changed, password_reset, password_set
+        from django.contrib.auth.signals import user_logged_out
 
+        from accounts.profile import profile_context
+        from games.core.actions import challenges
+        from games.core.pages import friend_views
+        from games.core.sockets.auth import end_live_sockets, recheck_live_sockets
+        from games.core.state import notices
+
+        # A logout ends the seat views of the sockets opened with that session; a password
+        # change makes every socket of the user check its session again (sockets/auth.py).
+        # Connected here, not in accounts: accounts sits below the core and imports none of it.
+        user_logged_out.connect(end_live_sockets, dispatch_uid="games.end_live_sockets")
+        for signal in (password_changed, password_set, password_reset):
+            signal.connect(recheck_live_sockets, dispatch_uid=f"games.recheck.{id(signal)}")
         # The challenges still waiting are shown again on every page (games/core/state/notices.py).
         notices.register_pending(challenges.pending_notices)
         # The challenge form on other players' profiles.

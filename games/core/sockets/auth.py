@@ -1,5 +1,7 @@
 """Who a socket is: the handshake's session and user, and the checks that the session still
-logs its user in (one socket at a time, or in batches for ``games.core.sockets.beats``).
+logs its user in (one socket at a time, or in batches for ``games.core.sockets.beats``); and
+the receivers that tell a user's sockets when a session ended (a logout) or must be checked
+again (a password changed), connected in ``GamesConfig.ready()``.
 
 ``AuthMiddlewareStack`` (cookies, session, user) is the sockets' own form of Channels', looking
 the user up on the worker threads (``games.core.sockets.workers``); ``live_sessions`` decides,
@@ -28,6 +30,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.functional import LazyObject, empty
 
 from games.core.sockets.workers import in_worker
+from games.core.state import broadcast
 from games.core.state.queries import user_row
 
 
@@ -236,3 +239,25 @@ def AuthMiddlewareStack(inner: Any) -> Any:  # noqa: N802 - named like Channels'
     """Channels' ``AuthMiddlewareStack`` (cookies, session, user) for websockets:
     :class:`SocketSessionMiddleware` and :class:`WorkerAuthMiddleware`."""
     return CookieMiddleware(SocketSessionMiddleware(WorkerAuthMiddleware(inner)))
+
+
+def recheck_live_sockets(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """allauth's ``password_changed``, ``password_set`` and ``password_reset``: the user's other
+    sessions end (Django checks each against the password hash), so every table socket of the
+    user checks its session again before its next action (``docs/protocol.md`` "Sockets")."""
+    if user is not None:
+        broadcast.send_session_recheck(user.pk)
+
+
+def end_live_sockets(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """``user_logged_out``: the table sockets opened with the session being logged out stop
+    receiving their seat's views (``docs/protocol.md`` "Sockets": they become spectators' sockets).
+
+    Django sends the signal before it flushes the session, so ``request.session`` still has the
+    key the sockets were opened with. A logout of a request without a user or a session (an
+    anonymous one) has no sockets to end.
+    """
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if user is None or not key:
+        return
+    broadcast.send_session_ended(user.pk, key)
