@@ -18,7 +18,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.core.signals import lobby_matches_read, match_finished, record_headers
+        from games.core.for_apps import lobby_matches_read, match_finished, record_headers
 
         from games.ratings import lobby, profile, rating
         from games.ratings.record_headers import rating_headers

@@ -40,10 +40,8 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core.state import records
+from games.core.for_apps import ErrorCode, GameError, Match, match_record
 from games.engine import BasraError
-from games.core.errors import ErrorCode, GameError
-from games.core.models import Match
 from games.replays import analysis
 from games.replays.models import Analysis, ImportedRecord
 
@@ -177,7 +175,7 @@ def _in_thread(pk: int) -> None:
 def record_of(row: Analysis) -> dict:
     """The ``basra-record/1`` record ``row`` analyses."""
     if row.match_id is not None:
-        return records.match_record(row.match)
+        return match_record(row.match)
     return row.imported.record
 
 

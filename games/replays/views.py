@@ -19,9 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.core.state import records
-from games.core.errors import ErrorCode, GameError
-from games.core.models import Match, bot_display_name
+from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
 from games.replays import analysis as analysis_module
 from games.replays import jobs
 from games.replays.forms import ImportForm
@@ -243,7 +241,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     decks leaks), from its event log through ``games.core.state.records.match_record``."""
     match = _finished(match_id)
     url = request.build_absolute_uri(reverse("table", kwargs={"match_id": match.pk}))
-    record = records.match_record(match, url=url)
+    record = match_record(match, url=url)
     if not record["rounds"]:  # aborted before the first deal: nothing to replay
         raise Http404(_("This match was called off before any card was dealt."))
     return _replay_page(request, record, match=match,

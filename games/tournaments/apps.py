@@ -20,8 +20,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.core.state import notices
-        from games.core.signals import match_finished, record_headers, server_started
+        from games.core.for_apps import (
+            match_finished,
+            record_headers,
+            register_pending,
+            server_started,
+        )
         from games.tournaments import news, profile, scheduler, services
         from games.tournaments.record_headers import event_header
 
@@ -31,4 +35,4 @@ class TournamentsConfig(AppConfig):
         profile_context.connect(profile.add_event_results, dispatch_uid="tournaments.profile")
         record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")
         server_started.connect(scheduler.start_in_server, dispatch_uid="tournaments.scheduler")
-        notices.register_pending(news.pending_tables)
+        register_pending(news.pending_tables)

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.core.pages.forms import CreateTableForm
+from games.core.for_apps import CreateTableForm
 from games.tournaments.models import TIEBREAK_NAMES, Tournament
 from games.tournaments.pairing import TieBreak
 

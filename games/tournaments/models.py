@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.core.models import MOVE_SECONDS, Match
+from games.core.for_apps import MOVE_SECONDS, Match
 from games.tournaments.pairing import TieBreak
 
 #: The tie-breaks' names people read (FIDE Handbook C.07).

@@ -31,8 +31,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.core.models import Match
-from games.core.state.notices import send_notice
+from games.core.for_apps import Match, send_notice
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 
 TABLE = "tournament_table"

@@ -11,9 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
-from games.core import actions
-from games.core.actions.store import write_transaction
-from games.core.models import MOVE_SECONDS
+from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transaction
 from games.tournaments import news, pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
@@ -37,7 +35,7 @@ def create_tournament(
     players: int = 2,
     rules: dict | None = None,
     rated: bool = False,
-    move_seconds: int | None = actions.DEFAULT_MOVE_SECONDS,
+    move_seconds: int | None = DEFAULT_MOVE_SECONDS,
     description: str = "",
     registration_closes: datetime | None = None,
     max_entrants: int | None = None,

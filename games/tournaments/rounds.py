@@ -11,8 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.core.actions.store import write_transaction
-from games.core.models import Event, Match
+from games.core.for_apps import Event, Match, write_transaction
 from games.tournaments import news, pairing
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
