@@ -9,6 +9,11 @@ PORT ?= 8000
 # `make run PORT=8080`: the address the e-mails name too (accounts/site.py), unless set.
 BASRA_SITE_DOMAIN ?= $(HOST):$(PORT)
 export BASRA_SITE_DOMAIN
+# The site's DEBUG is off unless set: `make run` and `make test` are for a developer's machine
+# (static files from the source folders, a development SECRET_KEY). `DEBUG=0 make run` with a
+# SECRET_KEY serves as production does.
+DEBUG ?= 1
+export DEBUG
 
 .PHONY: run test install migrate chromium bench-engine clean
 

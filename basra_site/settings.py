@@ -2,7 +2,9 @@
 
 Environment variables:
     SECRET_KEY      required when DEBUG is off.
-    DEBUG           "1"/"true" to turn on debug mode (default on, for `make run`).
+    DEBUG           "1"/"true" to turn on debug mode (default off: a server started any
+                    other way than `make run`, the tests or the benches, which set it, runs
+                    as production does).
     ALLOWED_HOSTS   comma-separated host names (default "127.0.0.1,localhost").
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. "https://basra.example".
     DATABASE_URL    e.g. postgres://postgres@127.0.0.1:5432/basra (PostgreSQL via psycopg 3);
@@ -80,7 +82,7 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY") or (
     "insecure-dev-key-only-for-local-debug" if DEBUG else None
 )
@@ -263,6 +265,9 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 # form error); without EMAIL_HOST the verification e-mail is printed on the server's console.
 ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+# allauth's limit on sign-ups from one address (its default, 20 a minute), from the environment:
+# the browser tests' server (tests/e2e/conftest.py) signs up far more people from 127.0.0.1.
+ACCOUNT_RATE_LIMITS = {"signup": os.environ.get("BASRA_SIGNUP_RATE_LIMIT", "20/m/ip")}
 # Reserved usernames and the translated e-mail subject prefix (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}

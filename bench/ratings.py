@@ -90,6 +90,7 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="basra-ratings-bench-")
     os.environ["DATABASE_URL"] = args.database_url or f"sqlite:///{folder}/bench.sqlite3"
     os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DEBUG", "1")  # the site defaults to off; this bench runs as `make run`
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
     import django
 

@@ -41,6 +41,7 @@ def setup() -> None:
     if not os.environ.get("DATABASE_URL"):
         path = Path(tempfile.mkdtemp()) / "bench.sqlite3"
         os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    os.environ.setdefault("DEBUG", "1")  # the site defaults to off; this bench runs as `make run`
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
     os.environ.pop("REDIS_URL", None)
     import django

@@ -267,6 +267,7 @@ def setup_django(database_url: str | None) -> str:
         database_url = f"sqlite:///{tempfile.mkdtemp(prefix='basra-bench-')}/bench.sqlite3"
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)  # the in-memory channel layer: broadcasts go nowhere
+    os.environ.setdefault("DEBUG", "1")  # the site defaults to off; this bench runs as `make run`
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django

@@ -1,23 +1,37 @@
-"""Browser-test fixtures: a live daphne server on a database of its own, and Debian's Chromium.
+"""Browser-test fixtures: live daphne servers, each on a database of its own, and Debian's Chromium.
 
-The server runs as a child process (``daphne basra_site.asgi:application``), like Channels'
+A server runs as a child process (``daphne basra_site.asgi:application``), like Channels'
 ``ChannelsLiveServerTestCase`` does, so the websockets, sessions and static files are the real
-ones; next to it runs the table clock (``manage.py run_clock``), as ``make run`` starts it, which
-plays for the computer seats and for timed-out players. The clock's broadcasts cannot cross the
-in-memory channel layer into daphne's process: the table sockets pick its changes up themselves
-when a deadline passes (``games.core.sockets.table.TableConsumer``), as they do under ``make run``. It gets a fresh database: a temporary SQLite file, or, when ``DATABASE_URL`` names a
-PostgreSQL server, a new database ``<name>_e2e_<pid>`` on it that is dropped afterwards. Its channel
-layer is the in-memory one (one server process), so it never shares Redis groups with other runs.
-The test process never touches that database: everything goes through the browser.
+ones. As under ``make run`` (no ``REDIS_URL``), the table clock, which plays for the computer
+seats and for timed-out players, and the tournaments' scheduler run inside daphne
+(``BASRA_CLOCK_IN_SERVER``, README "The table clock").
+
+One server serves every browser test of a test process (a pytest-xdist worker has its own): it
+is started the first time a test asks for ``site_url`` and stopped at the end of the session.
+A module that needs other settings names them in a module fixture ``site_env``
+(``{"BASRA_OPEN_TABLE_ABANDON_SECONDS": "4"}``); every module asking for the same settings
+shares a second server started with them. The tests therefore share a database: each signs up
+users of its own and asserts nothing about what other tests may have left on the site (counts,
+whole lists).
+
+Each server's database is a copy of one migrated when the first server starts: of a temporary
+SQLite file, or, when ``DATABASE_URL`` names a PostgreSQL server, of a database
+``<name>_e2e_<pid>`` on it (the copies ``<name>_e2e_<pid>_<n>``, made with ``CREATE DATABASE …
+TEMPLATE``), all dropped afterwards. The channel layer is the in-memory one (one server
+process), so a server never shares Redis groups with other runs. Everything a test does goes
+through the browser, except where a test says why it must reach behind it: ``site_database_url``
+and ``seed`` (a position played on through the site's own actions, ``tests/e2e/seed.py``).
 """
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import dj_database_url
@@ -27,13 +41,21 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
+#: What every server under test runs with, on top of the environment: e-mail confirmation off;
+#: sign-ups from 127.0.0.1 not limited to allauth's 20 a minute (one server serves every
+#: browser test of the run, and they sign up over a hundred people); and the waits that only
+#: make a page look human, shortened where no browser test measures them (the computer's delay
+#: before its card, the pause between two rounds).
+SITE_ENV = {
+    "DEBUG": "1",
+    "ACCOUNT_EMAIL_VERIFICATION": "optional",
+    "BASRA_SIGNUP_RATE_LIMIT": "10000/m/ip",
+    "BASRA_BOT_DELAY_SECONDS": "0.1,0.3",
+    "BASRA_ROUND_PAUSE_SECONDS": "1",
+}
+
 # Playwright's sync API runs an event loop in this thread; allow Django's sync-only calls anyway.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-#: The database each running site serves, by its base URL (for the tests that must reach behind
-#: the browser, e.g. to tamper with a match's log and see the page notice).
-DATABASE_URLS: dict[str, str] = {}
 
 
 def _free_port() -> int:
@@ -43,15 +65,19 @@ def _free_port() -> int:
 
 
 class _Postgres:
-    """Create and drop a scratch database on the PostgreSQL server of ``DATABASE_URL``."""
+    """Create, copy and drop scratch databases on the PostgreSQL server of ``DATABASE_URL``."""
 
     def __init__(self, url: str):
         import psycopg
 
         self.psycopg = psycopg
         self.config = dj_database_url.parse(url)
+        self.base = url.rsplit("/", 1)[0]
         self.name = f"{self.config['NAME']}_e2e_{os.getpid()}"
-        self.url = url.rsplit("/", 1)[0] + "/" + self.name
+        self.created: list[str] = []
+
+    def url(self, name: str) -> str:
+        return f"{self.base}/{name}"
 
     def _admin(self):
         return self.psycopg.connect(
@@ -60,66 +86,107 @@ class _Postgres:
             port=self.config.get("PORT") or None, autocommit=True,
         )
 
-    def create(self) -> None:
+    def create(self, name: str, template: str | None = None) -> str:
+        """Create ``name`` (a copy of ``template``, which nobody may be connected to); its URL."""
         with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}"')
-            conn.execute(f'CREATE DATABASE "{self.name}"')
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+        self.created.append(name)
+        return self.url(name)
 
-    def drop(self) -> None:
+    def drop_all(self) -> None:
         with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+            for name in reversed(self.created):
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture(scope="module")
-def site_url(tmp_path_factory):
-    """Base URL (``http://127.0.0.1:<port>``) of a daphne server with a fresh, migrated database."""
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
-    env["DEBUG"] = "1"
-    env["ACCOUNT_EMAIL_VERIFICATION"] = "optional"
-    workdir = tmp_path_factory.mktemp("e2e")
-    postgres = None
-    database_url = os.environ.get("DATABASE_URL", "")
-    if database_url.startswith(("postgres://", "postgresql://")):
-        postgres = _Postgres(database_url)
-        postgres.create()
-        env["DATABASE_URL"] = postgres.url
-    else:
-        env["DATABASE_URL"] = f"sqlite:///{workdir / 'e2e.sqlite3'}"
-    log_path = workdir / "daphne.log"
-    server = clock = None
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
-            cwd=ROOT, env=env, check=True,
-        )
-        port = _free_port()
-        with open(log_path, "wb") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "basra_site.asgi:application"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )
-        with open(workdir / "clock.log", "wb") as log:
-            clock = subprocess.Popen(
-                [sys.executable, "manage.py", "run_clock"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )
-        url = f"http://127.0.0.1:{port}"
-        _wait_until_serving(url, server, log_path)
-        DATABASE_URLS[url] = env["DATABASE_URL"]
-        yield url
-    finally:
-        for process in (server, clock):
-            if process is None:
-                continue
+@dataclass
+class Site:
+    """One running server under test."""
+
+    url: str
+    database_url: str
+    env: dict
+    processes: list = field(default_factory=list)
+
+    def stop(self) -> None:
+        for process in self.processes:
             process.terminate()
+        for process in self.processes:
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        if postgres is not None:
-            postgres.drop()
+
+
+class Sites:
+    """The servers of this test process, one per set of settings, started when first asked for."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.base_env = {k: v for k, v in os.environ.items()
+                         if k not in {"REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+        self.base_env.update(SITE_ENV)
+        database_url = os.environ.get("DATABASE_URL", "")
+        self.postgres = (_Postgres(database_url)
+                         if database_url.startswith(("postgres://", "postgresql://")) else None)
+        self.template: str | None = None  # the migrated database every server's is a copy of
+        self.sites: dict[tuple, Site] = {}
+
+    def get(self, overrides: dict[str, str]) -> Site:
+        key = tuple(sorted(overrides.items()))
+        if key not in self.sites:
+            self.sites[key] = self._start(overrides, len(self.sites) + 1)
+        return self.sites[key]
+
+    def _migrated_template(self) -> None:
+        env = dict(self.base_env)
+        if self.postgres is not None:
+            self.template = self.postgres.name
+            env["DATABASE_URL"] = self.postgres.create(self.template)
+        else:
+            self.template = str(self.workdir / "template.sqlite3")
+            env["DATABASE_URL"] = f"sqlite:///{self.template}"
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+            cwd=ROOT, env=env, check=True,
+        )
+
+    def _database(self, number: int) -> str:
+        if self.template is None:
+            self._migrated_template()
+        if self.postgres is not None:
+            return self.postgres.create(f"{self.template}_{number}", template=self.template)
+        path = self.workdir / f"site{number}.sqlite3"
+        with sqlite3.connect(self.template) as source, sqlite3.connect(path) as copy:
+            source.backup(copy)
+        return f"sqlite:///{path}"
+
+    def _start(self, overrides: dict[str, str], number: int) -> Site:
+        env = dict(self.base_env, **overrides)
+        env["DATABASE_URL"] = self._database(number)
+        port = _free_port()
+        site = Site(url=f"http://127.0.0.1:{port}", database_url=env["DATABASE_URL"], env=env)
+        log_path = self.workdir / f"daphne{number}.log"
+        try:
+            with open(log_path, "wb") as log:
+                site.processes.append(subprocess.Popen(
+                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                     "basra_site.asgi:application"],
+                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                ))
+            _wait_until_serving(site.url, site.processes[0], log_path)
+        except BaseException:
+            site.stop()
+            raise
+        return site
+
+    def close(self) -> None:
+        for site in self.sites.values():
+            site.stop()
+        if self.postgres is not None:
+            self.postgres.drop_all()
 
 
 def _wait_until_serving(url: str, server: subprocess.Popen, log_path: Path) -> None:
@@ -135,21 +202,107 @@ def _wait_until_serving(url: str, server: subprocess.Popen, log_path: Path) -> N
     raise RuntimeError(f"daphne did not start:\n{log_path.read_text(errors='replace')}")
 
 
-@pytest.fixture
-def site_database_url(site_url) -> str:
-    """The ``DATABASE_URL`` of the site under test (SQLite file or scratch PostgreSQL)."""
-    return DATABASE_URLS[site_url]
+@pytest.fixture(scope="session")
+def _sites(tmp_path_factory):
+    sites = Sites(tmp_path_factory.mktemp("e2e"))
+    try:
+        yield sites
+    finally:
+        sites.close()
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium driven by Playwright (never ``playwright install``)."""
-    from playwright.sync_api import sync_playwright
+def site_env() -> dict[str, str]:
+    """Settings (environment variables) this module's server needs beyond ``SITE_ENV``; a module
+    overrides this fixture to get a server of its own kind, shared with every module asking the
+    same."""
+    return {}
 
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+
+@pytest.fixture(scope="module")
+def site(_sites, site_env) -> Site:
+    return _sites.get(site_env)
+
+
+@pytest.fixture(scope="module")
+def site_url(site) -> str:
+    """Base URL (``http://127.0.0.1:<port>``) of the daphne server this module's tests use."""
+    return site.url
+
+
+@pytest.fixture
+def site_database_url(site) -> str:
+    """The ``DATABASE_URL`` of the site under test (SQLite file or scratch PostgreSQL)."""
+    return site.database_url
+
+
+@pytest.fixture
+def seed(site):
+    """``seed(command, *args)``: run ``tests/e2e/seed.py`` on the site's database (see there);
+    returns what it prints. Pages open on the table must be reloaded afterwards: its
+    broadcasts cannot reach the server's in-memory channel layer."""
+
+    def run(command: str, *args) -> str:
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), command, *map(str, args)],
+            cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=120,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"seed.py {command} failed:\n{done.stdout}{done.stderr}")
+        return done.stdout
+
+    return run
+
+
+class _Chromium:
+    """Debian's Chromium driven by Playwright (never ``playwright install``), launched when a
+    browser test first needs it and kept for the browser tests that follow it.
+
+    While Playwright's sync API runs, its event loop counts as running in this thread, so an
+    asyncio test after it would fail: Chromium is stopped whenever the next test of this process
+    is not a browser test (``pytest_runtest_teardown``; under pytest-xdist a worker may run
+    other tests between two batches of browser tests) and started again for the next one.
+    """
+
+    def __init__(self):
+        self.playwright = None
+        self.browser = None
+
+    def get(self):
+        if self.browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self.playwright = sync_playwright().start()
+            self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM,
+                                                           args=CHROMIUM_ARGS)
+        return self.browser
+
+    def stop(self) -> None:
+        if self.playwright is not None:
+            try:
+                self.browser.close()
+            finally:
+                self.playwright.stop()
+                self.playwright = self.browser = None
+
+
+_CHROMIUM = _Chromium()
+E2E_DIR = Path(__file__).resolve().parent
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a browser test's own teardown (its contexts closed): stop Chromium unless the next
+    test is a browser test too."""
+    yield
+    if nextitem is None or E2E_DIR not in Path(nextitem.path).resolve().parents:
+        _CHROMIUM.stop()
+
+
+@pytest.fixture
+def browser():
+    """The test process's Chromium (``_Chromium``)."""
+    return _CHROMIUM.get()
 
 
 @pytest.fixture

@@ -77,8 +77,10 @@ def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new
     expect(page.locator("#fair-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     expect(page.locator("#fair-server-seed")).to_have_count(0)
     box.fill("salma's lucky seed")
-    page.click("#seed-change")
-    page.wait_for_url(f"**/table/{match_id}/")
+    # The form posts and comes back to this same address: wait for that page, not for the
+    # address (which the page already has; the old page then went on being tested).
+    with page.expect_navigation(url=f"**/table/{match_id}/"):
+        page.click("#seed-change")
     expect(page.locator("#client-seed")).to_have_value("salma's lucky seed")
     # The socket's first state redraws the waiting room: the value set below by script (no
     # typing, so no input event) must come after it (CI once saw it wiped).
@@ -86,7 +88,8 @@ def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new
     # A seed the shuffle refuses: a clear error, the seed unchanged.
     page.locator("#client-seed").fill("x" * 64)
     page.evaluate("document.getElementById('client-seed').value += 'y'")  # past maxlength
-    page.click("#seed-change")
+    with page.expect_navigation(url=f"**/table/{match_id}/"):
+        page.click("#seed-change")
     expect(page.locator(".messages li.error")).to_have_text(
         "Your client seed is too long: at most 64 characters.")
     expect(page.locator("#client-seed")).to_have_value("salma's lucky seed")

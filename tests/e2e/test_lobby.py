@@ -4,10 +4,9 @@ Your matches first (whose turn, one click back in), the matches to watch with th
 count, the open tables with their age and sides; the seat picker of a four-seat table; a table
 nobody may watch; the confirm before leaving a running match by a link; an abandoned open table
 leaving the lobby. The site here closes open tables after 4 s without a socket (the module's
-server is started with ``BASRA_OPEN_TABLE_ABANDON_SECONDS=4``).
+server is started with ``BASRA_OPEN_TABLE_ABANDON_SECONDS=4``: ``site_env``).
 """
 
-import os
 import re
 
 import pytest
@@ -20,17 +19,11 @@ pytestmark = pytest.mark.e2e
 ABANDON_SECONDS = "4"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _quick_abandon():
-    """The module's server closes abandoned open tables after 4 s (autouse: set before the
-    module's ``site_url`` starts the server, which copies the environment)."""
-    before = os.environ.get("BASRA_OPEN_TABLE_ABANDON_SECONDS")
-    os.environ["BASRA_OPEN_TABLE_ABANDON_SECONDS"] = ABANDON_SECONDS
-    yield
-    if before is None:
-        del os.environ["BASRA_OPEN_TABLE_ABANDON_SECONDS"]
-    else:
-        os.environ["BASRA_OPEN_TABLE_ABANDON_SECONDS"] = before
+@pytest.fixture(scope="module")
+def site_env():
+    """This module's server closes abandoned open tables after 4 s (a server shared with any
+    module asking the same: ``conftest.Sites``)."""
+    return {"BASRA_OPEN_TABLE_ABANDON_SECONDS": ABANDON_SECONDS}
 
 
 def create(page: Page, *, players: int = 2, target: int = 11, watchers: str = "everyone") -> int:

@@ -56,4 +56,9 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page):
     own = winner.locator("tr.me")
     expect(own).to_contain_text("rania")
     expect(own.locator(".rating")).to_have_text(shown)
-    expect(winner.locator(".own-rank a")).to_contain_text("You are ranked 1")
+    # Ranked above the player she beat (other tests' players may share this ladder), and the
+    # line over the ladder names the rank of her row.
+    rank = int(own.locator("td").first.inner_text())
+    others = winner.locator("tr", has=winner.locator('a[href="/players/samir/"]'))
+    assert int(others.locator("td").first.inner_text()) > rank
+    expect(winner.locator(".own-rank a")).to_contain_text(f"You are ranked {rank}:")

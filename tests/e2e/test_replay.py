@@ -145,7 +145,7 @@ def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(new_page):
     # A finished match against the computer: ask for its analysis, see it wait or run, then the
     # accuracy of both players.
     page = new_page()
-    sign_up(page, "salma")
+    sign_up(page, "salwa")
     open_lobby(page)
     form = page.locator("#computer-form")
     form.locator('input[name="computer-players"][value="2"]').check()

@@ -2,7 +2,9 @@
 
 Two players: alice (desktop) creates a 2-player table to 11, bob (a 390-pixel phone) sees it
 appear in his lobby and joins, and they click cards, whoever's turn it is, until both pages show
-the result; on the way bob reloads and loses his socket, and comes back to the same table. Four
+the result; on the way bob reloads and loses his socket, and comes back to the same table. After
+the first play the round is played on through the site's own actions (``tests/e2e/seed.py``) to
+its last two deals, which the pages play to the end of the match. Four
 players: four users join one table (one leaves and comes back before the start) and land in the
 seats of RULES.md "Four players" (0, 2, 1, 3); then the creator's page loses one broadcast and
 must ask for a resync when the next one shows the gap.
@@ -24,6 +26,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 #: 2 players: 48 plays a round; a target of 11 is reached in the first round unless the cards
 #: split 26-26 with no basra, so 6 rounds is far more than a match ever needs.
 MAX_PLAYS = 48 * 6
+#: Plays of the first round left to the pages once the table is seeded: its last two deals.
+LEFT = 16
 
 
 def sign_up(page: Page, username: str) -> None:
@@ -104,7 +108,7 @@ def screenshot(page: Page, name: str) -> None:
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
-def test_two_players_play_a_match_to_the_end(new_page):
+def test_two_players_play_a_match_to_the_end(new_page, seed):
     alice = new_page()
     bob = new_page(**PHONE)
     sign_up(alice, "alice")
@@ -140,6 +144,14 @@ def test_two_players_play_a_match_to_the_end(new_page):
     assert len(hand(first)) == 3
     expect(first.locator("#table-error")).to_be_hidden()
     expect(root(other)).to_have_attribute("data-my-turn", "true")
+
+    # On to the round's last two deals; both pages load the table as it now is.
+    seq = seed("play", match_id, LEFT).split("seq=")[1].strip()
+    for page in pages:
+        page.reload()
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    wait_all_at(pages, seq)
+    assert len(hand(alice)) + len(hand(bob)) == 8
 
     plays = 1
     reloaded = reconnected = False

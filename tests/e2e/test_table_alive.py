@@ -93,8 +93,12 @@ class FakeTable:
         return state
 
 
-def open_table(new_page, request, state=PLAYING, **context) -> FakeTable:
+def open_table(new_page, request, state=PLAYING, fake_clock=False, **context) -> FakeTable:
+    """A table page whose socket ``FakeTable`` answers; with ``fake_clock`` the page's clock is
+    Playwright's (``page.clock``), which the test can hold still and move on itself."""
     page = new_page(**context)
+    if fake_clock:
+        page.clock.install()
     fake = FakeTable(page, state)
     sign_up(page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
     create_table(page, players=2, target=11)
@@ -176,17 +180,21 @@ def test_the_round_score_leaves_the_new_hand_in_sight_on_a_phone(new_page, reque
 
 
 def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
-    now = datetime(2026, 11, 29, 12, 30, 36, tzinfo=timezone.utc)
-    state = copy.deepcopy(PLAYING)
-    # The new round's deadline lies the pause (5 s) beyond the time per play (30 s).
-    state.update({"move_seconds": 30, "now": now.isoformat(),
-                  "deadline": (now + timedelta(seconds=35)).isoformat(), "round_results": [RESULT]})
-    fake = open_table(new_page, request, state=state)
+    fake = open_table(new_page, request, fake_clock=True)
     page = fake.page
+    # The page's time stands still from here on and moves only when the test moves it, by as
+    # much as it says: what is shown at each moment does not depend on how fast this machine is.
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    now = datetime(2026, 11, 29, 12, 30, 36, tzinfo=timezone.utc)
+    # The new round's deadline lies the pause (5 s) beyond the time per play (30 s).
+    fake.push(lambda state: state.update({
+        "move_seconds": 30, "now": now.isoformat(),
+        "deadline": (now + timedelta(seconds=35)).isoformat(), "round_results": [RESULT]}))
     expect(page.locator("#my-clock")).to_have_text("30 s")
-    page.wait_for_timeout(2500)
+    page.clock.run_for(2500)
     expect(page.locator("#my-clock")).to_have_text("30 s")  # still paused
-    expect(page.locator("#my-clock")).not_to_have_text("30 s", timeout=6000)  # then it runs
+    page.clock.run_for(4500)  # 7 s in: the pause is over and 2 s of the 30 have gone
+    expect(page.locator("#my-clock")).to_have_text("28 s")
 
 
 # --- moving, celebrating, sounding -------------------------------------------------------------
@@ -329,7 +337,9 @@ def test_quick_phrases_are_sent_shown_and_mutable(new_page, request):
     expect(page.locator("#phrases-mute-button")).to_have_attribute("aria-pressed", "false")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     fake.send({"type": "phrase", "seat": 1, "id": "hello"})
-    page.wait_for_timeout(300)
+    # The page takes its socket's messages in order: once the next state is drawn, the phrase
+    # before it has been taken in too (and the seats drawn again since).
+    fake.push(opponent_played("2C"))
     expect(page.locator(".phrase-bubble")).to_have_count(0)
 
 
@@ -390,8 +400,8 @@ def test_a_stale_answer_is_no_error(new_page, request):
     fake.wait_sent(lambda m: m.get("type") == "play")
     # Another tab of alice played first: the server says "stale" and sends the new state.
     fake.send({"type": "error", "code": "stale", "message": "Someone played first."})
+    # The page takes its socket's messages in order: the error came before the state it drew.
     fake.push(lambda s: s["round"].update(turn=1, hand=["7S", "AC", "KH"], hand_sizes=[3, 4]))
-    page.wait_for_timeout(200)
     expect(page.locator("#table-error")).to_be_hidden()
     # A real refusal is still shown.
     fake.send({"type": "error", "code": "not_your_turn", "message": "It is not your turn."})

@@ -41,7 +41,7 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     organiser.wait_for_url(re.compile(r"/tournaments/\d+/$"))
     event_url = organiser.url
 
-    for page, name in ((alice, "alice"), (bob, "bob")):
+    for page, name in ((alice, "tala"), (bob, "tarek")):
         sign_up(page, name)
         page.goto(event_url)
         page.click("#register-button")
@@ -89,6 +89,9 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     second = chooser.locator("option").nth(1).get_attribute("value")
     chooser.select_option(second)
     organiser.evaluate("document.activeElement.blur()")
-    organiser.wait_for_timeout(6500)  # past the page's 5 s refresh
+    # Until the page's next refresh (every 5 s) has swapped a fresh live part in.
+    organiser.evaluate("window.__livePart = document.getElementById('event-live')")
+    organiser.wait_for_function(
+        "() => document.getElementById('event-live') !== window.__livePart", timeout=20_000)
     chooser = organiser.locator("form.organiser-result select[name=winner]").first
     assert chooser.input_value() == second

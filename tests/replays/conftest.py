@@ -1,19 +1,27 @@
-"""Fixtures of the replays tests: a database of matches played through the live core's actions."""
+"""Fixtures of the replays tests: a database of matches played through the live core's actions.
+
+The matches are played once per test process (:func:`_played_rows`, in a transaction rolled
+back) and their rows written again into each test's database (:func:`_played`): playing them
+cost 1.2-2.8 s of set-up a test, loading them a few milliseconds. What each test finds is what
+the actions wrote, row for row.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from django.apps import apps
+from django.core import serializers
+from django.db import transaction
 
 from games.core import actions
+from games.core.state.cache import clear_caches
 from games.core.models import Match
 from tests.games.helpers import play_out, play_turn, seated_match, users_by_seat
 
-
-@pytest.fixture
-def users(make_player):
-    return [make_player(name).user for name in ("alice", "bob", "carol", "dave")]
+NAMES = ("alice", "bob", "carol", "dave")
 
 
 def random_choice(seed: int):
@@ -21,8 +29,7 @@ def random_choice(seed: int):
     return lambda hand: rng.choice(sorted(hand))
 
 
-@pytest.fixture
-def played(users) -> list[Match]:
+def play_matches(users: list[Any]) -> list[Match]:
     """Matches played through ``games.core.actions`` and finished every way: two players to the
     default target 101 (several rounds), four players to 31, a resignation in round 1, an abort
     before the first play, and one still being played."""
@@ -39,7 +46,62 @@ def played(users) -> list[Match]:
     actions.abort_match(user=users[2], match_id=aborted.pk)
     playing = seated_match(users[:2])
     play_turn(playing)
-    matches = [full, four, resigned, aborted, playing]
-    for match in matches:
-        match.refresh_from_db()
-    return matches
+    return [full, four, resigned, aborted, playing]
+
+
+def _stored_models() -> list:
+    return [m for m in apps.get_models() if m._meta.managed and not m._meta.proxy]
+
+
+@pytest.fixture(scope="session")
+def _played_rows(django_db_setup, django_db_blocker) -> tuple[list[dict], list[int], list[int]]:
+    """``(rows, user ids, match ids)``: every row the players and :func:`play_matches` wrote
+    (Django's "python" serialization), played in a transaction that is rolled back."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        before = {model: set(model._base_manager.values_list("pk", flat=True))
+                  for model in _stored_models()}
+        users = []
+        for name in NAMES:  # as ``make_player`` makes them: no password, logged in
+            user = get_user_model().objects.create_user(
+                username=name, email=f"{name}@example.com", password=None
+            )
+            Client().force_login(user)
+            users.append(user)
+        matches = play_matches(users)
+        added = [obj for model in _stored_models()
+                 for obj in model._base_manager.exclude(pk__in=before[model]).order_by("pk")]
+        rows = serializers.serialize("python", added)
+        transaction.set_rollback(True)
+    clear_caches()  # the live states of matches that, outside the tests, no longer exist
+    return rows, [u.pk for u in users], [m.pk for m in matches]
+
+
+@pytest.fixture
+def _played(_played_rows, db) -> tuple[list[Any], list[Match]]:
+    """The played rows written into this test's database: ``(users, matches)``."""
+    from django.contrib.auth import get_user_model
+
+    rows, user_ids, match_ids = _played_rows
+    by_model: dict = {}
+    for item in serializers.deserialize("python", rows):
+        by_model.setdefault(type(item.object), []).append(item.object)
+    for model, objects in by_model.items():
+        model._base_manager.bulk_create(objects)
+    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=user_ids)}
+    matches = {m.pk: m for m in Match.objects.filter(pk__in=match_ids)}
+    return [users[pk] for pk in user_ids], [matches[pk] for pk in match_ids]
+
+
+@pytest.fixture
+def users(_played) -> list[Any]:
+    """alice, bob, carol, dave: the players of :func:`played`."""
+    return _played[0]
+
+
+@pytest.fixture
+def played(_played) -> list[Match]:
+    """The matches of :func:`play_matches`: ``[full, four, resigned, aborted, playing]``."""
+    return _played[1]

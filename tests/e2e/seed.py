@@ -1,0 +1,86 @@
+"""Bring a live table of the site under test near the end of its round, through the site's own
+actions (``games.core.actions``), so that a browser test plays only the part it is about.
+
+Run by the ``seed`` fixture (``tests/e2e/conftest.py``) as a process of its own, with the
+server's environment (its ``DATABASE_URL``), never by pytest itself::
+
+    python tests/e2e/seed.py play MATCH_ID LEFT
+
+plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
+card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
+it), a computer seat's through ``bot_play`` (its own choice). The clock of the server keeps
+running meanwhile and may play a computer seat first: that play is simply not made twice (every
+action is checked against the table's ``seq``). Prints ``seq=<the table's seq>`` at the end.
+
+Everything is written to the log as a real play is; the server rebuilds the table from it
+(``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
+own): pages open on the table must reload.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
+
+
+def plays_left(round_) -> int:
+    """Plays still to come in ``round_``: every card in a hand or in the stock is one play."""
+    return sum(len(hand) for hand in round_.hands) + len(round_.stock)
+
+
+def play_until(match_id: int, left: int, timeout: float = 60) -> int:
+    """Play the round of table ``match_id`` on until ``left`` plays remain; its new ``seq``.
+
+    :raises RuntimeError: the table is not being played, or its round has fewer plays left.
+    """
+    from games.core.state import log
+    from games.core.actions import bot_play, play_card
+    from games.core.errors import GameError
+    from games.core.models import Match, Seat
+
+    deadline = time.monotonic() + timeout
+    while True:
+        match = Match.objects.get(pk=match_id)
+        if match.status != Match.Status.PLAYING:
+            raise RuntimeError(f"table {match_id} is {match.status}, not playing")
+        round_ = log.rebuild(match).round
+        remaining = plays_left(round_)
+        if remaining == left:
+            return match.seq
+        if remaining < left or round_.over:
+            raise RuntimeError(f"table {match_id}: {remaining} plays left, fewer than {left}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"table {match_id}: still {remaining} plays left")
+        turn = round_.turn
+        seat = Seat.objects.select_related("user").get(match_id=match_id, seat=turn)
+        try:
+            if seat.bot:
+                bot_play(match_id=match_id, seat=turn)
+            else:
+                play_card(user=seat.user, match_id=match_id, card=round_.hands[turn][0].code,
+                          seq=match.seq)
+        except GameError as error:
+            # The server's clock played the computer's card (or a person's whose time ran out)
+            # first: read the table again.
+            if error.code not in ("stale", "not_your_turn", "timed_out"):
+                raise
+
+
+def main(argv: list[str]) -> None:
+    import django
+
+    django.setup()
+    command, *args = argv
+    if command != "play" or len(args) != 2:
+        raise SystemExit("usage: seed.py play MATCH_ID LEFT")
+    seq = play_until(int(args[0]), int(args[1]))
+    print(f"seq={seq}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
