@@ -79,7 +79,7 @@ def session_user_is(scope: dict, user: Any) -> bool:
 def handshake_user(scope: dict) -> Any:
     """The user a websocket handshake's session logs in (``scope["session"]``, loaded here):
     Channels' ``get_user`` (Django's ``auth.get_user`` for sockets), with the user's row read
-    through a compiled query (``games.queries.user_row``): the ORM's compiling was the
+    through a compiled query (``games.core.state.queries.user_row``): the ORM's compiling was the
     largest part of a socket's opening (py-spy, bench/live.py).
 
     The common case is decided here, as Django decides it: the session names its user and one
@@ -155,7 +155,7 @@ def _sessions_data(keys: Collection[str]) -> dict[str, dict]:
 
 def live_sessions(pairs: Collection[tuple[str, int]]) -> set[str]:
     """Which of the sessions ``(session key, user id)`` still log that user in: the batched
-    form of :func:`session_user_is`, for many sockets at once (``games.table_beats``).
+    form of :func:`session_user_is`, for many sockets at once (``games.core.sockets.beats``).
 
     Django's ``django.contrib.auth.get_user`` decides it one session at a time (the session,
     then the user's row); here, as it does, for each session: it is still in its store (not
