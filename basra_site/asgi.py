@@ -35,8 +35,8 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from basra_site.websocket import SameOriginValidator  # noqa: E402
-from games.core.sockets.routing import websocket_urlpatterns  # noqa: E402
 from games.core.sockets.auth import AuthMiddlewareStack  # noqa: E402
+from games.core.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 logger = logging.getLogger(__name__)
 

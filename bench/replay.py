@@ -57,9 +57,9 @@ def play_ten_rounds():
     from django.contrib.auth import get_user_model
 
     from games.core import actions
+    from games.core.models import Event, Match
     from games.core.state import reads
     from games.engine.bots import GreedyBot
-    from games.core.models import Event, Match
 
     users = get_user_model()
     stamp = int(time.time() * 1000)

@@ -20,8 +20,7 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
-from games.replays import analysis as analysis_module
-from games.replays import jobs
+from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
 from games.replays.models import Analysis, ImportedRecord
 from games.replays.positions import replay_data

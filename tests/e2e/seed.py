@@ -38,10 +38,10 @@ def play_until(match_id: int, left: int, timeout: float = 60) -> int:
 
     :raises RuntimeError: the table is not being played, or its round has fewer plays left.
     """
-    from games.core.state import log
     from games.core.actions import bot_play, play_card
     from games.core.errors import GameError
     from games.core.models import Match, Seat
+    from games.core.state import log
 
     deadline = time.monotonic() + timeout
     while True:

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core import actions
-from games.core.state import broadcast, notices
 from games.core.models import Challenge, Match, Seat
+from games.core.state import broadcast, notices
 from tests.games.helpers import refused
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import actions
-from games.core.state import reads
 from games.core.errors import GameError
 from games.core.models import Event, Match, Seat
+from games.core.state import reads
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from games.core import actions
-from games.core.state import broadcast
 from games.core.errors import GameError
 from games.core.models import Match, Rematch, Seat
+from games.core.state import broadcast
 from tests.games.helpers import seated_match
 
 pytestmark = pytest.mark.django_db

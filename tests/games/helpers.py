@@ -14,8 +14,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from games.core import actions
-from games.core.state import reads
 from games.core.models import Event, Match
+from games.core.state import reads
 
 
 

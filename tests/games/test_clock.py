@@ -13,11 +13,9 @@ from django.utils import timezone
 from games import engine
 from games.core import actions
 from games.core.clock import clock
-from games.core.state import broadcast, reads
-from games.core.state import cache as table_cache
-from games.core.state import log as event_log
-from games.engine.bots import BOTS, GreedyBot
 from games.core.models import Event, Match, Seat
+from games.core.state import broadcast, reads, cache as table_cache, log as event_log
+from games.engine.bots import BOTS, GreedyBot
 from tests.games.helpers import event_kinds, refused, seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ import pytest
 from django.db import connection
 
 from games.core import actions
-from games.core.state import reads
-from games.core.models import Event, Match, Seat
 from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
+from games.core.state import reads
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)

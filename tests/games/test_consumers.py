@@ -19,11 +19,10 @@ from django.urls import reverse
 
 from games import engine
 from games.core import actions
-from games.core.state import reads
-from games.core.state import cache as table_cache
 from games.core.actions import seating
-from games.engine import shuffle
 from games.core.models import Event, Match
+from games.core.state import reads, cache as table_cache
+from games.engine import shuffle
 from tests.conftest import communicator
 from tests.games.helpers import (
     expect_error,

@@ -12,11 +12,10 @@ from django.utils import timezone
 
 from games.core import actions
 from games.core.clock import clock
-from games.core.sockets import beats
-from games.core.sockets import table as table_socket
+from games.core.models import ClockTick, Event, Match, Seat, WebTick
+from games.core.sockets import beats, table as table_socket
 from games.core.state import broadcast, liveness, reads
 from games.core.state.cache import clear_caches
-from games.core.models import ClockTick, Event, Match, Seat, WebTick
 from tests.games.helpers import eventually, expect_error, seated_match, table_path
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

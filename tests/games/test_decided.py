@@ -9,11 +9,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from games.core import actions
-from games.core.state import reads
 from games.core.errors import GameError
 from games.core.models import Event, Match
-from games.core.state.records import match_record
 from games.core.signals import match_finished
+from games.core.state import reads
+from games.core.state.records import match_record
 from tests.games.helpers import expect_error, play_turn, seated_match, table_path, users_by_seat
 
 db = database_sync_to_async

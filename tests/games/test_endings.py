@@ -11,11 +11,11 @@ from django.db import connection
 from django.utils import timezone
 
 from games.core import actions
-from games.core.state import reads
 from games.core.errors import GameError
-from games.core.state.log import rebuild
 from games.core.models import Event, Match, Seat
 from games.core.signals import match_finished
+from games.core.state import reads
+from games.core.state.log import rebuild
 from tests.games.helpers import event_kinds, play_turn, seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db

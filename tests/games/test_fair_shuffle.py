@@ -16,11 +16,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import actions
-from games.core.state import reads, records
 from games.core.actions import seating
-from games.engine import shuffle
 from games.core.errors import GameError
 from games.core.models import Event, Match, Seat
+from games.core.state import reads, records
+from games.engine import shuffle
 from tests.games.helpers import play_out, play_turn, strings_in, users_by_seat
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.utils import timezone, translation
 
 from games.core import actions
 from games.core.clock import clock
-from games.core.state import liveness, lobby, reads, watching
 from games.core.models import Event, Match, Seat, Watcher, seat_display_names
+from games.core.state import liveness, lobby, reads, watching
 from games.ratings.models import PlayerRating
 from tests.games.helpers import refused, seated_match
 

@@ -8,8 +8,8 @@ import pytest
 from django.db import connection, connections
 
 from games.core import actions
-from games.core.state import queries
 from games.core.models import Match, Seat
+from games.core.state import queries
 from tests.games.helpers import play_turn, seated_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,9 +15,8 @@ from django.utils import timezone
 
 from games.core import actions
 from games.core.clock import clock
-from games.core.state import liveness, reads
-from games.core.state import cache as table_cache
 from games.core.models import ClockTick, Event, Match, Seat
+from games.core.state import liveness, reads, cache as table_cache
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from games.core import actions
 from games.core.clock import clock
-from games.core.state import reads
 from games.core.models import Event, Match
+from games.core.state import reads
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db

@@ -13,12 +13,10 @@ from django.test.utils import CaptureQueriesContext
 
 from games import engine
 from games.core import actions
-from games.core.state import reads
-from games.core.state import cache as table_cache
-from games.core.state import log as event_log
 from games.core.actions import funnel, seating
-from games.engine import shuffle
 from games.core.models import Event, Match, Seat
+from games.core.state import reads, cache as table_cache, log as event_log
+from games.engine import shuffle
 from tests.games.helpers import (
     event_kinds,
     play_out,

@@ -21,9 +21,7 @@ from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
-from games.core.sockets import auth as socket_auth
-from games.core.sockets import beats
-from games.core.sockets import table as table_socket
+from games.core.sockets import auth as socket_auth, beats, table as table_socket
 from tests.games.helpers import (
     VirtualClock, eventually, expect_error, log_size, seated_match, table_path,
 )

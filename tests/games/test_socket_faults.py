@@ -23,12 +23,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.core import actions
-from games.core.sockets import base as socket_base
-from games.core.sockets import table as table_socket
-from games.core.state import broadcast, liveness, reads
 from games.core.actions import presence
-from games.core.state.cache import clear_caches
 from games.core.models import Event, Match, Seat
+from games.core.sockets import base as socket_base, table as table_socket
+from games.core.state import broadcast, liveness, reads
+from games.core.state.cache import clear_caches
 from tests.conftest import communicator, patient_communicator, ws_headers
 from tests.games.helpers import (
     VirtualClock, eventually, expect_error, log_size, seated_match, strings_in, table_path,

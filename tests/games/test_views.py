@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.core import actions
-from games.core.state import reads
 from games.core.models import Match, Seat
+from games.core.state import reads
 
 pytestmark = pytest.mark.django_db
 

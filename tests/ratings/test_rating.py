@@ -13,11 +13,11 @@ from django.utils import timezone
 from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Match, Seat
+from games.core.signals import match_finished
 from games.ratings import glicko2
 from games.ratings.glicko2 import NEW_PLAYER, Rating
 from games.ratings.models import PlayerRating, RatedMatch, RatingChange
 from games.ratings.rating import VoidRefused, rate_finished_match, void_match, win_chances
-from games.core.signals import match_finished
 from tests.ratings.helpers import lose, rated_match, seat_of
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from django.core import serializers
 from django.db import transaction
 
 from games.core import actions
-from games.core.state.cache import clear_caches
 from games.core.models import Match
+from games.core.state.cache import clear_caches
 from tests.games.helpers import play_out, play_turn, seated_match, users_by_seat
 
 NAMES = ("alice", "bob", "carol", "dave")

@@ -43,8 +43,7 @@ from games.core.actions.challenges import (
     create_challenge,
     decline_challenge,
 )
-from games.core.actions.rematch import ask_rematch, rematch_state
-from games.core.actions.rematch import left as rematch_left
+from games.core.actions.rematch import ask_rematch, rematch_state, left as rematch_left
 from games.core.actions.seating import (
     DEFAULT_MOVE_SECONDS,
     SEAT_ORDER,

@@ -11,10 +11,10 @@ from django.db import transaction
 
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
-from games.core.state.cache import SeatRow
 from games.core.errors import GameError
 from games.core.models import Event, Match
 from games.core.signals import match_finished
+from games.core.state.cache import SeatRow
 
 
 def finish(change: Change, winner: int | None, result: str) -> None:

@@ -35,13 +35,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import engine
-from games.core.state import broadcast, reads
 from games.core.actions import store
 from games.core.actions.store import write_transaction
-from games.core.state.cache import SeatRow, cache, seat_rows
 from games.core.errors import GameError, from_engine
-from games.core.state.messages import state_messages
 from games.core.models import Event, Match, Seat
+from games.core.state import broadcast, reads
+from games.core.state.cache import SeatRow, cache, seat_rows
+from games.core.state.messages import state_messages
 from games.core.state.queries import match_row
 
 T = TypeVar("T")

@@ -13,14 +13,14 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import engine
-from games.core.state import reads
 from games.core.actions import funnel, presence, seating
 from games.core.actions.endings import finish, in_play, my_seat_in_play
 from games.core.actions.funnel import Change, require_login
-from games.core.state.cache import seat_rows
-from games.engine.bots import BOTS, GreedyBot
 from games.core.errors import GameError, from_engine
 from games.core.models import Event, Match, Seat
+from games.core.state import reads
+from games.core.state.cache import seat_rows
+from games.engine.bots import BOTS, GreedyBot
 
 #: Seconds a computer player may think per play (the strong bot uses it all; the others need
 #: far less). It adds to the human-looking delay, so it is kept short.

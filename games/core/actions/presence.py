@@ -14,13 +14,13 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core.state import liveness, reads
 from games.core.actions import funnel, rematch
 from games.core.actions.funnel import Change
 from games.core.actions.store import write_transaction
-from games.core.state.cache import seat_rows
 from games.core.errors import GameError
 from games.core.models import ClockTick, Event, Match, Seat
+from games.core.state import liveness, reads
+from games.core.state.cache import seat_rows
 from games.core.state.watching import watches_seen
 
 #: Timeouts in a row after which a seat is absent.

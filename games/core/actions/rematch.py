@@ -26,12 +26,12 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from games.core.state import broadcast
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
 from games.core.actions.seating import _client_seed, create_table
 from games.core.errors import GameError
 from games.core.models import Match, Rematch
+from games.core.state import broadcast
 
 
 def _message(rematch: Rematch, seats: list[Any]) -> dict:

@@ -21,10 +21,10 @@ from django.db.models import ProtectedError
 from games import engine
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
-from games.engine import shuffle
-from games.engine.bots import BOTS
 from games.core.errors import MAX_OPEN_TABLES, GameError, check_client_seed
 from games.core.models import MOVE_SECONDS, Event, Match, Seat
+from games.engine import shuffle
+from games.engine.bots import BOTS
 
 #: The order seats are filled in (RULES.md "Four players": creator 0, partner 2, then 1, 3).
 SEAT_ORDER = {2: (0, 1), 4: (0, 2, 1, 3)}

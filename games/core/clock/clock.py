@@ -41,11 +41,10 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games.core import actions
-from games.core.state import liveness
-from games.core.state import watching
 from games.core.errors import GameError
 from games.core.models import Match, Seat
 from games.core.sockets.workers import in_worker
+from games.core.state import liveness, watching
 
 if TYPE_CHECKING:
     from games.core.clock.thinking import Thinking

@@ -4,9 +4,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.core.actions.seating import DEFAULT_MOVE_SECONDS
-from games.engine import Rules
 from games.core.errors import MESSAGES, ErrorCode, GameError, check_client_seed
 from games.core.models import MOVE_SECONDS, Match, bot_choices
+from games.engine import Rules
 
 #: Bounds of the target score a table may play to. 11 lets a casual match end in one round
 #: (a round's majority alone is worth 30); 501 is about fifteen rounds, a long evening.

@@ -19,8 +19,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.core import actions
 from games.core.errors import GameError
-from games.core.pages.forms import ChallengeForm
 from games.core.models import Match
+from games.core.pages.forms import ChallengeForm
 
 #: The prefix of the challenge form's fields on the profile page.
 CHALLENGE_PREFIX = "challenge"

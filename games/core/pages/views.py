@@ -19,12 +19,11 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core import actions, errors
-from games.core.pages import table_page
-from games.core.state import reads, records
-from games.core.state import lobby as lobby_reads
 from games.core.errors import GameError
-from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.models import Match, bot_choices, bot_display_name
+from games.core.pages import table_page
+from games.core.pages.forms import CreateTableForm, PlayComputerForm
+from games.core.state import reads, records, lobby as lobby_reads
 
 
 def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:

@@ -10,10 +10,10 @@ import random
 from django.utils import translation
 
 from games.core import actions
-from games.core.state import broadcast, liveness, lobby, reads
 from games.core.sockets.auth import scope_user
 from games.core.sockets.base import JsonSocket
 from games.core.sockets.workers import in_worker
+from games.core.state import broadcast, liveness, lobby, reads
 
 logger = logging.getLogger(__name__)
 

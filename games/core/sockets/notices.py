@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from games.core.state import broadcast, notices
 from games.core.sockets.auth import scope_user, session_user_is
 from games.core.sockets.base import JsonSocket
 from games.core.sockets.workers import in_worker
+from games.core.state import broadcast, notices
 
 #: Close code of a notice socket without a signed-in user (4401: HTTP 401 in the private range).
 CLOSE_LOGIN = 4401

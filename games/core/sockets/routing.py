@@ -3,9 +3,9 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-from games.core.sockets.table import TableConsumer
 from games.core.sockets.lobby import LobbyConsumer
 from games.core.sockets.notices import NoticeConsumer
+from games.core.sockets.table import TableConsumer
 
 
 class UnknownPathConsumer(AsyncWebsocketConsumer):

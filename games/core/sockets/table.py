@@ -22,12 +22,12 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from games.core import actions
-from games.core.state import broadcast, phrases, reads, watching
 from games.core.errors import GameError
 from games.core.sockets.auth import SessionEnded, scope_user, session_exists, session_user_is
 from games.core.sockets.base import JsonSocket
 from games.core.sockets.beats import table_beats
 from games.core.sockets.workers import in_worker
+from games.core.state import broadcast, phrases, reads, watching
 
 logger = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from games import engine
-from games.core.state import log
 from games.core.models import Match
+from games.core.state import log
 from games.core.state.queries import seat_values
 
 T = TypeVar("T")

@@ -22,8 +22,8 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from games.core import signals
-from games.core.state import reads, watching
 from games.core.models import Match, Seat, seat_display_names
+from games.core.state import reads, watching
 
 #: How many matches the lobby lists in each of its two match lists at most.
 MATCHES_SHOWN = 20

@@ -15,8 +15,8 @@ from typing import Any
 from django.utils import timezone
 
 from games import engine
-from games.core.state.cache import SeatRow
 from games.core.models import Match
+from games.core.state.cache import SeatRow
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,13 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import engine
-from games.core.state import liveness
-from games.engine import shuffle
-from games.core.state.cache import SeatRow, cache, seat_rows
-from games.core.state import watching
 from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
+from games.core.state import liveness, watching
+from games.core.state.cache import SeatRow, cache, seat_rows
 from games.core.state.messages import TableInfo, play_by, state_messages
 from games.core.state.queries import match_row
-from games.core.models import Event, Match, Seat
+from games.engine import shuffle
 
 
 def last_play_by(match: Match) -> dict | None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core.state import log, reads
 from games.core.models import Event, Match
 from games.core.signals import record_headers
+from games.core.state import log, reads
 
 #: The ``pool`` header of a table of 2 and of 4 (RULES.md, "Game record").
 POOLS = {2: "1v1", 4: "partnership"}

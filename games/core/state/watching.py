@@ -24,9 +24,9 @@ from typing import Any
 from django.db.models import Count
 from django.utils import timezone
 
-from games.core.state import liveness
 from games.core.errors import GameError
 from games.core.models import Match, Watcher
+from games.core.state import liveness
 
 
 def check_may_watch(*, watchers: str, status: str, seated: bool, user: Any) -> None:
