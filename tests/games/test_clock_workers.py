@@ -16,10 +16,9 @@ from django.utils import timezone
 from basra_site import asgi
 from games.core import actions
 from games.core.clock import clock, thinking
-from games.core.sockets import beats
-from games.core.sockets import table as table_socket
-from games.core.state import liveness
 from games.core.models import Event, Match, Seat, WebTick
+from games.core.sockets import beats, table as table_socket
+from games.core.state import liveness
 from tests.games.helpers import VirtualClock, eventually, seated_match
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -274,14 +273,14 @@ async def test_with_a_server_running_and_no_socket_open_the_clock_marks_absence(
         await lobby.receive_json_from()
         await lobby.disconnect()  # the last socket of this server closes
         closed = timezone.now()
-        beats = []
+        seen_beats = []
         for _ in range(3000):  # up to 30 s: only a bound on a hang
-            if (seen := await web_beat()) is not None and seen > closed and seen not in beats:
-                beats.append(seen)
-                if len(beats) == 2:
+            if (seen := await web_beat()) is not None and seen > closed and seen not in seen_beats:
+                seen_beats.append(seen)
+                if len(seen_beats) == 2:
                     break
             await asyncio.sleep(0.01)
-        assert len(beats) == 2 and beats[1] > beats[0] > closed  # still beating, twice
+        assert len(seen_beats) == 2 and seen_beats[1] > seen_beats[0] > closed  # still beating, twice
     finally:
         await beats.server_beat.stop()
     beat = await web_beat()
