@@ -113,6 +113,18 @@ def _close_worker_thread_connections(request):
         gc.collect()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After the last test of a process, before the session's fixtures go (the test database is
+    dropped with them): end the consumers' worker threads, whose kept connections would block
+    the drop ("being accessed by other users") and leave the database behind."""
+    if nextitem is None:
+        from games.core.sockets import workers
+
+        workers.stop()
+        gc.collect()
+
+
 @dataclass
 class Player:
     """A user with a logged-in session: ``cookie`` is the session id for a websocket handshake."""

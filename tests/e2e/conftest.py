@@ -290,6 +290,17 @@ _CHROMIUM = _Chromium()
 E2E_DIR = Path(__file__).resolve().parent
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Every browser test in one pytest-xdist group (``make test``: ``--dist loadgroup``): one
+    worker runs them all, one after another, so the run starts one server (two, with a
+    ``site_env``'s) and one Chromium, not one per worker. Before xdist's own hook, which reads
+    the marks."""
+    for item in items:
+        if E2E_DIR in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.xdist_group("e2e"))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_teardown(item, nextitem):
     """After a browser test's own teardown (its contexts closed): stop Chromium unless the next

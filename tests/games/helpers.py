@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 
 from games.core import actions
 from games.core.models import Event, Match
-from games.core.state import reads
+from games.core.state import broadcast, reads
 
 
 
@@ -104,6 +104,41 @@ async def expect_error(comm, code: str) -> dict:
     assert message["code"] == code, message
     assert message["message"]
     return message
+
+
+async def synced(comm) -> dict:
+    """Send ``{"type": "sync"}`` on the table socket ``comm``; its answer must be the next
+    frame there: a ``state``, returned.
+
+    A barrier for what that socket's earlier frames made it send: a socket handles its frames
+    one at a time, in order, so the sync is handled only once the handling of every earlier
+    frame has returned, and whatever that handling sent on the socket came before this answer
+    (what it broadcast had been handed to the channel layer by then: see :func:`table_barrier`).
+    """
+    await comm.send_json_to({"type": "sync"})
+    state = await comm.receive_json_from()
+    assert state["type"] == "state", state
+    return state
+
+
+async def table_barrier(match_id: int, comms: Sequence[Any]) -> None:
+    """A barrier for broadcasts: a frame sent now to every socket of table ``match_id``
+    (``broadcast.send_table_news``, from this thread: it returns once the message is in every
+    socket's channel) must be the next frame of each of ``comms``.
+
+    The channel layer delivers one channel's messages in the order they were sent, and a socket
+    handles them one at a time (each handler returns before the next one starts), so a
+    broadcast to the table sent before this one, and whatever its handling sent on a socket,
+    arrives there first. ``{"type": "barrier"}`` is no message of the protocol: a socket passes
+    ``table.news`` on as it is.
+    """
+    message = {"type": "barrier", "n": next(_barriers)}
+    await database_sync_to_async(broadcast.send_table_news)(match_id, message)
+    for comm in comms:
+        assert await comm.receive_json_from() == message
+
+
+_barriers = itertools.count(1)
 
 
 def refused(code: str, call: Callable[..., Any], **kwargs: Any) -> None:

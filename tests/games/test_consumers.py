@@ -29,6 +29,8 @@ from tests.games.helpers import (
     log_size,
     seated_match,
     strings_in,
+    synced,
+    table_barrier,
     table_path,
     timeless,
 )
@@ -359,8 +361,11 @@ async def play_match_over_sockets(players, match, spectator_cookie=None):
                 assert message["type"] == "state", message
                 received[seat].append(message)
             assert len({received[s][-1]["seq"] for s in sockets}) == 1
-        for comm in sockets.values():
-            assert await comm.receive_nothing()
+        # Nothing after the end. Barrier: the last mover's sync is handled once its play's
+        # handling has returned (its broadcasts were in the channels by then); a broadcast sent
+        # after must be every socket's next frame (channels deliver in order).
+        assert (await synced(sockets[turn]))["seq"] == received[None][-1]["seq"]
+        await table_barrier(match.pk, list(sockets.values()))
     finally:
         for comm in sockets.values():
             await comm.disconnect()
@@ -473,8 +478,9 @@ async def test_a_rolled_back_play_is_never_broadcast(make_player, open_socket):
 
     with pytest.raises(Abort):
         await play_then_fail()
-    for comm in sockets:
-        assert await comm.receive_nothing()
+    # Nothing broadcast. Barrier: a broadcast from this thread returns once it is in every
+    # channel, so one the rolled-back play sent would be ahead of this one.
+    await table_barrier(match.pk, sockets)
     assert await log_size(match.pk) == (views[0]["seq"], views[0]["seq"])
     # The same play, committed this time, reaches both seats.
     await db(actions.play_card)(user=mover, match_id=match.pk, card=card, seq=views[0]["seq"])

@@ -16,7 +16,13 @@ from games.core.models import ClockTick, Event, Match, Seat, WebTick
 from games.core.sockets import beats, table as table_socket
 from games.core.state import broadcast, liveness, reads
 from games.core.state.cache import clear_caches
-from tests.games.helpers import eventually, expect_error, seated_match, table_path
+from tests.games.helpers import (
+    eventually,
+    expect_error,
+    seated_match,
+    table_barrier,
+    table_path,
+)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -237,7 +243,10 @@ async def test_a_socket_reads_a_change_whose_broadcast_was_lost(
     assert view["round"]["turn"] == 1
     seq = await db(actions.play_card)(user=bob.user, match_id=match.pk, card=hand[0],
                                        seq=view["seq"])
-    assert await a.receive_nothing()  # no beat yet (time stands still for it): nothing read
+    # No beat yet (time stands still for it): nothing read, nothing sent. Barrier: the play
+    # returned once its broadcast (had it not been lost) was in the socket's channel; a
+    # broadcast sent now is behind it (channels deliver in order) and must come first.
+    await table_barrier(match.pk, [a])
     await eventually(lambda: beats_clock.sleeping() == 1)
     await beats_clock.advance(0.2)  # one beat
     moved = await a.receive_json_from(timeout=30)
@@ -425,6 +434,10 @@ async def test_a_deadline_moved_later_by_a_state_is_read_at_its_new_time(
     await eventually(lambda: socket.timer is not first_timer)
     if asyncio.get_running_loop().time() < socket.check_at:  # else a stall ran past both
         assert socket.watch is None and socket.timer.when() == socket.check_at
+        # No barrier here: the next frame is a read that comes by real time (the new deadline
+        # passing), which a barrier frame could trail on a slow machine. That no read started
+        # is proved above (``watch`` is None: no look ever ran); this only adds that nothing
+        # else was sent, and proves nothing on a slow machine.
         assert await a.receive_nothing()
     # The new deadline (2 s after the play) passes without news: the socket reads the table.
     again = await a.receive_json_from(timeout=30)  # real seconds: only a bound on a hang

@@ -12,7 +12,14 @@ from django.core.cache import cache
 from django.utils import translation
 
 from games.core.state import phrases
-from tests.games.helpers import expect_error, log_size, seated_match, table_path
+from tests.games.helpers import (
+    expect_error,
+    log_size,
+    seated_match,
+    synced,
+    table_barrier,
+    table_path,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -65,8 +72,11 @@ async def test_one_phrase_every_few_seconds_per_player(table, settings):
         assert (await comm.receive_json_from())["id"] == "hello"
     await sockets["alice"].send_json_to({"type": "phrase", "id": "oops"})
     await expect_error(sockets["alice"], "phrase_too_soon")
-    for name in ("bob", "watcher"):
-        assert await sockets[name].receive_nothing(timeout=0.1)
+    # Nothing reached the others. Barrier: alice's sync is handled once her refused phrase's
+    # handling has returned, so a broadcast of it would already be in every socket's channel;
+    # bob's phrase, sent after, is broadcast after it, and each channel delivers in order: it
+    # must be everyone's next frame.
+    await synced(sockets["alice"])
     # The limit is per player: bob may speak meanwhile.
     await sockets["bob"].send_json_to({"type": "phrase", "id": "thanks"})
     for comm in sockets.values():
@@ -82,11 +92,12 @@ async def test_a_forged_phrase_is_refused_and_nothing_sent(table):
     for bad in (None, 7, ["hello"]):
         await sockets["alice"].send_json_to({"type": "phrase", "id": bad})
         await expect_error(sockets["alice"], "bad_message")
-    for name in ("bob", "watcher"):
-        assert await sockets[name].receive_nothing(timeout=0.1)
-    # A refused phrase does not count against the limit.
+    # A refused phrase does not count against the limit. And nothing was sent: alice's socket
+    # handles her frames in order, so this phrase is broadcast after anything the refused ones
+    # could have broadcast, and each channel delivers in order: it is the others' next frame.
     await sockets["alice"].send_json_to({"type": "phrase", "id": "hello"})
-    assert (await sockets["bob"].receive_json_from())["id"] == "hello"
+    for name in ("bob", "watcher"):
+        assert (await sockets[name].receive_json_from())["id"] == "hello"
 
 
 @pytest.mark.asyncio
@@ -99,8 +110,12 @@ async def test_spectators_cannot_send(table, make_player, open_socket):
     assert (await comm.receive_json_from())["you"] is None
     await comm.send_json_to({"type": "phrase", "id": "hello"})
     await expect_error(comm, "not_seated")
-    for name in ("alice", "bob"):
-        assert await sockets[name].receive_nothing(timeout=0.1)
+    # Nothing sent to the players. Barrier: each refusing socket's sync is handled once its
+    # phrase's handling has returned (a broadcast of it would be in every channel by then);
+    # then a broadcast sent after must be the players' next frame (channels deliver in order).
+    await synced(sockets["watcher"])
+    await synced(comm)
+    await table_barrier(match.pk, [sockets["alice"], sockets["bob"]])
 
 
 def test_every_phrase_is_translated_to_arabic():

@@ -23,7 +23,13 @@ from django.utils import timezone
 
 from games.core.sockets import auth as socket_auth, beats, table as table_socket
 from tests.games.helpers import (
-    VirtualClock, eventually, expect_error, log_size, seated_match, table_path,
+    VirtualClock,
+    eventually,
+    expect_error,
+    log_size,
+    seated_match,
+    table_barrier,
+    table_path,
 )
 
 db = database_sync_to_async
@@ -242,7 +248,10 @@ async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
     view = await a.receive_json_from()
     assert view["you"] == 1 and view["round"]["hand"]
     await db(end_session_by_hand)(alice.cookie)
-    assert await a.receive_nothing()  # time stands still: no look yet, nothing told
+    # Time stands still: no look yet, nothing told. Barrier: removing the session returned
+    # after anything it could have pushed was in the socket's channel; a broadcast sent now is
+    # behind it (channels deliver in order) and must be the next frame.
+    await table_barrier(match.pk, [a])
     await eventually(lambda: beats_clock.sleeping() == 1)
     await beats_clock.advance(1.2)
     told = await a.receive_json_from(timeout=30)  # real seconds: only a bound on a hang

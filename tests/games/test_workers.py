@@ -53,10 +53,13 @@ async def test_a_calls_broadcasts_leave_when_it_returns(pooled):
 
     call = asyncio.ensure_future(workers.in_worker(action)())
     await asyncio.get_running_loop().run_in_executor(None, inside.wait, 5)
-    # Committed, but the call has not returned: kept with it.
-    assert await _received(channel, timeout=0.2) is None
+    # Committed, but the call has not returned: kept with it. Barrier: a message sent to the
+    # group now must be the channel's first (a channel delivers in order): "first", sent from
+    # the thread before ``inside`` was set, would be ahead of it.
+    await get_channel_layer().group_send(broadcast.table_group(7), {"type": "barrier"})
     go_on.set()
     assert await call == "done"
+    assert await _received(channel) == {"type": "barrier"}
     assert (await _received(channel))["message"] == {"type": "first"}
     assert (await _received(channel))["message"] == {"type": "second"}
 

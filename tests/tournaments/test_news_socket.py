@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 
 from games.core import actions
+from games.core.state.notices import send_notice
 from games.tournaments import services
 from tests.tournaments.helpers import enter, event, live_games
 
@@ -37,7 +38,13 @@ async def test_a_table_notice_reaches_the_seated_players_sockets_only(make_playe
             "match_id": game.match_id, "url": url, "tournament_id": t.pk, "event": t.name,
             "event_url": reverse("tournament", args=[t.pk]), "round": 1, "game": 1,
         }}
-    assert await sockets["carol"].receive_nothing(timeout=0.3)
+    # None for carol. Barrier: the start's notices were sent when it committed, in this call
+    # (it returned once they were in the channels); a notice to carol sent now is behind any of
+    # them in her channel (delivered in order), so it must be her next frame.
+    await db(send_notice)(carol.user.pk, "barrier", {})
+    assert await sockets["carol"].receive_json_from() == {
+        "type": "notice", "kind": "barrier", "payload": {},
+    }
 
     # A page alice opens now is told of her table on connect (the pending provider); carol's not.
     late = await open_socket("/ws/me/", alice.cookie)
