@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -32,3 +33,25 @@ class ActionLinkMiddleware:
         ):
             return redirect(back)
         return redirect("lobby")
+
+
+class NulRefusedMiddleware:
+    """A NUL character in a request's path or query string is a 400 (the site's own page),
+    before any view reads it.
+
+    PostgreSQL refuses NUL in text, so such a value reaching a query (a ladder search
+    ``?q=%00``, a player's name in ``/players/a%00b/``) raised a database error: a 500. No name,
+    search or address of the site has a use for it. (Form fields refuse it on their own: Django's
+    ``CharField`` carries ``ProhibitNullCharactersValidator``.)
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path or any(
+            "\x00" in key or any("\x00" in value for value in values)
+            for key, values in request.GET.lists()
+        ):
+            raise BadRequest("NUL in the path or query string")
+        return self.get_response(request)

@@ -45,6 +45,9 @@ Environment variables:
                     thread and process pool of its own; "0": `manage.py run_analyses` runs them
                     (games/replays/jobs.py).
     BASRA_ANALYSIS_WORKERS      processes of that pool (default: one per core).
+    BASRA_SSL_REDIRECT, BASRA_HSTS_SECONDS, BASRA_HSTS_INCLUDE_SUBDOMAINS  with DEBUG off: plain
+                    http redirected to https (default on), the HSTS max-age (default a year)
+                    and its includeSubDomains (default off).
     BASRA_SITE_NAME, BASRA_SITE_DOMAIN  the site's name and host[:port] in e-mails and the
                     sites framework's row (default "Basra", "127.0.0.1:8000").
     ACCOUNT_EMAIL_VERIFICATION  allauth's "mandatory" (default), "optional" or "none".
@@ -114,6 +117,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL in a path or query is a 400 before anything reads it (basra_site/middleware.py).
+    "basra_site.middleware.NulRefusedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -380,6 +385,19 @@ BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "3
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+if not DEBUG:
+    # Behind the README's proxy, which terminates HTTPS and says so in X-Forwarded-Proto (and
+    # overwrites whatever a client sent in it): the requests are secure, so invite links and
+    # the confirmation and password-reset e-mails are built as https:// (they were http://,
+    # the reset token in plain text), and HSTS is sent.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Seconds browsers keep to HTTPS for this host (Django's "HTTP Strict Transport Security";
+    # 0 turns it off). Subdomains and the preload list are the operator's choice (README).
+    SECURE_HSTS_SECONDS = int(os.environ.get("BASRA_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("BASRA_HSTS_INCLUDE_SUBDOMAINS", False)
+    # A plain-http request is redirected to https; BASRA_SSL_REDIRECT=0 for a DEBUG-off site
+    # spoken to over plain http (the benches, a local run of the production set-up).
+    SECURE_SSL_REDIRECT = env_bool("BASRA_SSL_REDIRECT", True)
 
 LOGGING = {
     "version": 1,

@@ -1,7 +1,13 @@
 """URL map of the site."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
+
+# The admin's log-in is allauth's (its documented ``secure_admin_login``): the admin's own form
+# checked staff passwords with none of allauth's limits on failed log-ins. A visitor who is not
+# logged in is sent to /accounts/login/; a logged-in user who is not staff is refused (403).
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("admin/", admin.site.urls),

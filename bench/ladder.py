@@ -158,6 +158,7 @@ def main() -> None:
     os.environ.pop("REDIS_URL", None)
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "ladder-bench")
+    os.environ.setdefault("BASRA_SSL_REDIRECT", "0")  # the test client speaks plain http
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
     import django
 

@@ -58,6 +58,7 @@ def server_env() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("DEBUG", "0")
     env.setdefault("SECRET_KEY", "bench-" + "x" * 50)
+    env.setdefault("BASRA_SSL_REDIRECT", "0")  # spoken to over plain http
     env.setdefault("LOG_LEVEL", "WARNING")
     env.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
     # The load client is no person: its saturation runs send far faster than the per-socket limit.

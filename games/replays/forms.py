@@ -11,6 +11,22 @@ from games import engine
 MAX_RECORD_BYTES = 1_000_000
 
 
+def _has_nul(value: object) -> bool:
+    """Whether a parsed JSON value has a NUL character in any string, key or value."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 class ImportForm(forms.Form):
     """One record, as a file or as text (the file wins when both are given).
 
@@ -50,6 +66,12 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(
                 _("This is not JSON: %(error)s"), code="json", params={"error": error}
             ) from error
+        if _has_nul(record):
+            # PostgreSQL refuses NUL in text and in jsonb: stored, such a record was a 500.
+            raise forms.ValidationError(
+                _("The record contains a NUL character (\\u0000), which no record has."),
+                code="nul",
+            )
         try:
             engine.replay(record)
         except engine.BasraError as error:

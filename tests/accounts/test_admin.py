@@ -34,3 +34,25 @@ def test_admin_lists_users_for_staff(client, player):
     change = client.get(reverse("admin:auth_user_change", args=[player.pk])).content.decode()
     # "View on site" opens the public profile.
     assert 'href="/players/amira/"' in change
+
+
+@pytest.mark.django_db
+def test_the_admin_log_in_is_the_sites_own(client):
+    """/admin/login/ sends everyone to allauth's log-in, whose limits on failed log-ins hold; it
+    checks no password itself."""
+    staff = get_user_model().objects.create_superuser(
+        username="root-staff", email="staff@example.com", password="x-long-password-1"
+    )
+    shown = client.get(reverse("admin:login") + "?next=/admin/")
+    assert shown.status_code == 302
+    assert shown["Location"] == reverse("account_login") + "?next=%2Fadmin%2F"
+    posted = client.post(reverse("admin:login"),
+                         {"username": staff.username, "password": "x-long-password-1"})
+    assert posted.status_code == 302 and posted["Location"].startswith(reverse("account_login"))
+    assert "_auth_user_id" not in client.session  # the admin's form logged nobody in
+
+
+@pytest.mark.django_db
+def test_a_player_who_is_not_staff_is_refused_at_the_admin_log_in(client, player):
+    client.force_login(player)
+    assert client.get(reverse("admin:login")).status_code == 403

@@ -142,3 +142,21 @@ def test_a_long_existing_name_is_cut_in_the_header_with_the_full_name_as_title(c
     client.force_login(user)
     html = client.get(reverse("lobby")).content.decode()
     assert f'class="whoami" href="/players/{long_name}/" title="{long_name}">' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language, words", [
+    ("en", "Too many tries from your network"), ("ar", "محاولات كثيرة من شبكتك"),
+])
+def test_a_sign_up_over_the_limit_gets_the_sites_own_429_page(client, settings, language, words):
+    """allauth's sign-up limit per IP (``BASRA_SIGNUP_RATE_LIMIT``) answers with the site's page,
+    in the visitor's language, not allauth's bare one."""
+    settings.ACCOUNT_RATE_LIMITS = {"signup": "1/m/ip"}
+    client.cookies["django_language"] = language
+    client.post(reverse("account_signup"), SIGNUP)
+    client.post(reverse("account_logout"))
+    refused = client.post(reverse("account_signup"), {**SIGNUP, "username": "karim2",
+                                                      "email": "karim2@example.com"})
+    assert refused.status_code == 429
+    html = refused.content.decode()
+    assert 'class="site-header"' in html and words in html

@@ -158,6 +158,15 @@ def test_an_illegal_play_at_round_2_play_17_is_refused_and_nothing_is_stored(pla
     assert ImportedRecord.objects.count() == 0
 
 
+def test_a_record_with_a_nul_character_is_refused_and_nothing_is_stored(played):
+    record = records.match_record(played[0])
+    record["headers"]["event"] = "club\x00night"  # "\u0000" in the JSON text
+    response = Client().post(reverse("replays:import"), {"text": json.dumps(record)})
+    assert response.status_code == 400
+    assert "NUL character" in response.content.decode()
+    assert ImportedRecord.objects.count() == 0
+
+
 @pytest.mark.parametrize("text, words", [
     ("{not json", "This is not JSON"),
     ('{"format": "basra-record/1", "rules": {}, "seats": ["a"], "rounds": []}', "seats"),

@@ -1,0 +1,26 @@
+"""A NUL character in a path or query string is the site's 400, never a database error
+(basra_site.middleware.NulRefusedMiddleware): PostgreSQL refuses NUL in text."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("address", [
+    "/ladder/1v1/?q=%00",
+    "/ladder/1v1/?q%00=x",
+    "/players/a%00b/",
+    "/players/a%00b/matches/",
+    "/players/amira/matches/?opponent=%00",
+    "/players/amira/vs/x%00/",
+])
+def test_a_nul_in_the_address_is_a_bad_request(address):
+    response = Client().get(address)
+    assert response.status_code == 400
+
+
+def test_addresses_without_nul_are_served_as_before():
+    assert Client().get("/ladder/1v1/?q=amira").status_code == 200
