@@ -30,7 +30,7 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 # daphne serves the site; next to it, `run_clock` plays for seats whose time ran out and for the
-# computer seats (games/clock.py). `manage.py serve` keeps the two together: Ctrl-C, a kill of
+# computer seats (games/core/clock/clock.py). `manage.py serve` keeps the two together: Ctrl-C, a kill of
 # make or of serve, or either one ending stops both.
 run: migrate
 	$(PY) manage.py collectstatic --noinput --verbosity 0

@@ -46,7 +46,7 @@ def build_profile_context(player: AbstractBaseUser) -> dict[str, Any]:
     context: dict[str, Any] = {
         "player": player,
         "rating": None,
-        "recent_matches": recent_matches(player) if apps.is_installed("games") else None,
+        "recent_matches": recent_matches(player) if apps.is_installed("games.core") else None,
     }
     for _receiver, extra in profile_context.send(sender=get_user_model(), player=player):
         if extra:

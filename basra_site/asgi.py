@@ -3,7 +3,7 @@
 Websocket connections are origin-checked (``basra_site.websocket.SameOriginValidator``: the
 host must be allowed and the Origin must be the socket's own host and port) and carry the
 session's user in ``scope["user"]`` (Channels' AuthMiddlewareStack, the user looked up on
-the sockets' database worker threads: ``games.workers``).
+the sockets' database worker threads: ``games.core.sockets.workers``).
 
 Once the application is built, everything loaded so far (Django, the apps, the URL and
 translation tables) is moved out of the garbage collector's sight with ``gc.freeze()`` (Python's
@@ -12,10 +12,10 @@ tens of milliseconds instead of about a hundred, a pause every socket of the pro
 through (measured with bench/live.py at 200 tables).
 
 From its start to its end a server process also runs :data:`serving`: the beat that tells the
-table clock it is up (``games.sockets.ServerBeat``), and, when ``BASRA_CLOCK_IN_SERVER`` (the
+table clock it is up (``games.core.sockets.beats.ServerBeat``), and, when ``BASRA_CLOCK_IN_SERVER`` (the
 default without a shared channel layer, ``make run``), the table clock itself with its thinking
-workers (``games.clock.Runner``) on this process's event loop, so that its broadcasts reach the
-sockets here; the apps built on the core hear ``games.signals.server_started`` and may run their
+workers (``games.core.clock.clock.Runner``) on this process's event loop, so that its broadcasts reach the
+sockets here; the apps built on the core hear ``games.core.signals.server_started`` and may run their
 own work there too (the tournaments' scheduler, without Redis). Daphne imports this module after installing Twisted's asyncio reactor: the start
 is hooked to the reactor (:func:`_hook_daphne`). Other ASGI servers (uvicorn) send the ASGI
 lifespan events (:class:`Lifespan`).
@@ -35,8 +35,8 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from basra_site.websocket import SameOriginValidator  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
-from games.sockets import AuthMiddlewareStack  # noqa: E402
+from games.core.sockets.auth import AuthMiddlewareStack  # noqa: E402
+from games.core.sockets.routing import websocket_urlpatterns  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -53,9 +53,9 @@ class Serving:
         """Start the beat, and the clock if ``BASRA_CLOCK_IN_SERVER`` (on the event loop)."""
         from django.conf import settings
 
-        from games import clock
-        from games.signals import server_started
-        from games.sockets import server_beat
+        from games.core.clock import clock
+        from games.core.signals import server_started
+        from games.core.sockets.beats import server_beat
 
         if self.started:
             return
@@ -70,7 +70,7 @@ class Serving:
 
     async def stop(self) -> None:
         """Stop the apps' work, the clock and its workers, then the beat."""
-        from games.sockets import server_beat
+        from games.core.sockets.beats import server_beat
 
         stops, self.stops = self.stops, []
         for stop in stops:

@@ -36,11 +36,11 @@ Environment variables:
     BASRA_OPEN_TABLE_ABANDON_SECONDS  an open table whose seated people have had no socket for
                     this long is closed by the clock (default 180).
     BASRA_DB_THREADS            threads per server process for the live tables' database work
-                    (default 1; games/workers.py).
+                    (default 1; games/core/sockets/workers.py).
     BASRA_CLOCK_IN_SERVER       "1": a web server process runs the table clock itself (default
                     when REDIS_URL is unset, "0" when set: `manage.py run_clock` runs it).
     BASRA_BOT_WORKERS           processes the computer seats think in, owned by the clock
-                    (default: one per core; 0: within the clock's tick; games/thinking.py).
+                    (default: one per core; 0: within the clock's tick; games/core/clock/thinking.py).
     BASRA_ANALYSIS_IN_SERVER    "1" (default): a web process runs the analyses it is asked for in a
                     thread and process pool of its own; "0": `manage.py run_analyses` runs them
                     (games/replays/jobs.py).
@@ -58,7 +58,7 @@ Environment variables:
                     daphne (default with Redis "run_tournaments", the tournaments' scheduler;
                     without, "": the scheduler then ticks inside daphne).
     BASRA_CHALLENGE_SECONDS     how long a challenge waits for its answer before it expires
-                    (default 180; games/actions/challenges.py).
+                    (default 180; games/core/actions/challenges.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -109,7 +109,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "accounts",
-    "games",
+    "games.core",
     "games.ratings.apps.RatingsConfig",
     "games.replays",
     "games.tournaments",
@@ -147,8 +147,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 # Each side's win chances on the table page of a rated match.
                 "games.ratings.context_processors.win_chances",
-                # The notice socket's settings and labels on every page (games/notices.py).
-                "games.context_processors.notices",
+                # The notice socket's settings and labels on every page (games/core/state/notices.py).
+                "games.core.pages.context_processors.notices",
                 # The labels of the tournaments' notices (games/tournaments/news.py).
                 "games.tournaments.context_processors.notices",
             ],
@@ -164,7 +164,7 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Default 0, Django's advice under ASGI (each HTTP request runs on a thread of its own,
         # which would leave a kept connection behind); the live tables' socket work keeps its
-        # own connections either way (games/workers.py).
+        # own connections either way (games/core/sockets/workers.py).
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
         conn_health_checks=True,
     )
@@ -182,7 +182,7 @@ elif DATABASES["default"]["CONN_MAX_AGE"] == 0 and int(os.environ.get("DB_POOL_S
     # PostgreSQL: a connection pool (psycopg_pool, Django's "pool" option), so that a burst of
     # sockets authenticating at once (800 within a second, shared/bench/BENCH.md) borrows open
     # connections instead of opening one per socket. Per process: the sockets' worker threads
-    # keep theirs (games/workers.py), the rest is for the handshakes' session lookups and the
+    # keep theirs (games/core/sockets/workers.py), the rest is for the handshakes' session lookups and the
     # HTTP requests. Django refuses a pool with CONN_MAX_AGE > 0: that setting turns it off.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
@@ -235,8 +235,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 BASRA_CHANNEL_PREFIX = os.environ.get("BASRA_CHANNEL_PREFIX") or redis_site_prefix(REDIS_URL)
 if REDIS_URL:
     CHANNEL_LAYERS, CACHES = redis_settings(REDIS_URL, BASRA_CHANNEL_PREFIX)
-    # Sessions are read again while sockets are open (games.table_beats, in batches, and
-    # games.sockets.session_user_is: a session that ended must stop an open socket): Django's
+    # Sessions are read again while sockets are open (games.core.sockets.beats, in batches, and
+    # games.core.sockets.auth.session_user_is: a session that ended must stop an open socket): Django's
     # "cached_db" engine keeps them in Redis too, written through to the database, so those
     # reads are Redis GETs instead of SQL queries. Without
     # Redis the cache would be per process, which a logout in another process would not reach.
@@ -315,44 +315,44 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Live tables (games/clock.py, games/actions/).
+# Live tables (games/core/clock/clock.py, games/core/actions/).
 BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", "60"))
 # A clock tick that finds its previous one longer ago than this treats the gap as an outage: the
-# time is given back to every table (games/clock.py), so a restart makes nobody absent.
+# time is given back to every table (games/core/clock/clock.py), so a restart makes nobody absent.
 BASRA_CLOCK_OUTAGE_SECONDS = float(os.environ.get("BASRA_CLOCK_OUTAGE_SECONDS", "5"))
 # After such an outage, a person to move also gets this long for their page to reconnect
-# (games/actions/presence.py, _resume_deadline; the page retries every 2-4 s at most).
+# (games/core/actions/presence.py, _resume_deadline; the page retries every 2-4 s at most).
 BASRA_RECONNECT_SECONDS = max(0.0, float(os.environ.get("BASRA_RECONNECT_SECONDS", "5")))
 # Seconds after a round's last play before the next round's first play has its clock start
-# (games/actions/play.py, apply_play): time to read the round's score.
+# (games/core/actions/play.py, apply_play): time to read the round's score.
 BASRA_ROUND_PAUSE_SECONDS = max(0.0, float(os.environ.get("BASRA_ROUND_PAUSE_SECONDS", "5")))
-# Seconds a seated player waits between two quick phrases at a table (games/phrases.py).
+# Seconds a seated player waits between two quick phrases at a table (games/core/state/phrases.py).
 BASRA_PHRASE_SECONDS = max(0.0, float(os.environ.get("BASRA_PHRASE_SECONDS", "3")))
 BASRA_BOT_DELAY_SECONDS = tuple(
     float(part) for part in os.environ.get("BASRA_BOT_DELAY_SECONDS", "0.6,1.5").split(",")
 )
 # Threads per server process for the sockets' database work, each with its own connection
-# (games/workers.py says why one).
+# (games/core/sockets/workers.py says why one).
 BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
-# Frames one socket may send: a burst of this many, then this many a second (games/sockets.py).
-# Seconds a table socket trusts its session check before checking again (games/consumers.py,
+# Frames one socket may send: a burst of this many, then this many a second (games/core/sockets/base.py).
+# Seconds a table socket trusts its session check before checking again (games/core/sockets/table.py,
 # TableConsumer._as_user): logouts and password changes through the site reach the sockets at once.
 BASRA_SESSION_RECHECK_SECONDS = float(os.environ.get("BASRA_SESSION_RECHECK_SECONDS", "10"))
 BASRA_SOCKET_BURST = max(1, int(os.environ.get("BASRA_SOCKET_BURST", "8")))
 BASRA_SOCKET_RATE = float(os.environ.get("BASRA_SOCKET_RATE", "4"))
 # An open table none of whose seated people has had a socket for this long is closed by the clock
-# (games/actions/seating.py close_abandoned), so nobody joins a table to find nobody there.
+# (games/core/actions/seating.py close_abandoned), so nobody joins a table to find nobody there.
 BASRA_OPEN_TABLE_ABANDON_SECONDS = float(
     os.environ.get("BASRA_OPEN_TABLE_ABANDON_SECONDS", "180")
 )
 # Whether the channel layer reaches every process (Redis), so that the clock's broadcasts reach
 # the web servers' sockets from a process of its own.
 BASRA_SHARED_LAYER = bool(REDIS_URL)
-# Whether a web server process runs the table clock on its own event loop (games/clock.py
+# Whether a web server process runs the table clock on its own event loop (games/core/clock/clock.py
 # Runner, started by basra_site/asgi.py): the default without a shared layer, where a clock in
 # another process could not reach the sockets; with Redis, `manage.py run_clock` runs it.
 BASRA_CLOCK_IN_SERVER = env_bool("BASRA_CLOCK_IN_SERVER", not BASRA_SHARED_LAYER)
-# Processes the clock's computer seats think in (games/thinking.py), default one per core; 0:
+# Processes the clock's computer seats think in (games/core/clock/thinking.py), default one per core; 0:
 # the bots think within the clock's tick.
 BASRA_BOT_WORKERS = max(0, int(os.environ.get("BASRA_BOT_WORKERS", str(os.cpu_count() or 1))))
 # The replays app's analyses (games/replays/jobs.py): in the web process that took the request,
@@ -377,7 +377,7 @@ BASRA_SERVE_COMMANDS = tuple(
 )
 
 # A challenge from a player's profile waits this many seconds for its answer
-# (games/actions/challenges.py).
+# (games/core/actions/challenges.py).
 BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.

@@ -15,7 +15,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.ratings.urls")),
     path("", include("accounts.urls")),
-    path("", include("games.urls")),
+    path("", include("games.core.pages.urls")),
     path("", include("games.replays.urls")),
     path("tournaments/", include("games.tournaments.urls")),
 ]

@@ -1,11 +1,12 @@
-"""Websocket origin check: the page that opens a socket must come from the socket's own origin;
-and what the servers raise when a socket's client has gone."""
+"""Websocket origin check: the page that opens a socket must come from the socket's own origin.
+
+(What the servers raise when a socket's client has gone is the sockets' own:
+``games.core.sockets.base.SEND_ON_CLOSED``.)"""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from autobahn.exception import Disconnected
 from channels.security.websocket import AllowedHostsOriginValidator, WebsocketDenier
 
 
@@ -32,11 +33,3 @@ class SameOriginValidator:
                 return await WebsocketDenier()(scope, receive, send)
         return await self.application(scope, receive, send)
 
-
-#: What an ASGI server's ``send`` raises for a socket whose client has gone: the ``OSError`` the
-#: ASGI websocket spec asks servers to raise on a closed connection (uvicorn's
-#: ``ClientDisconnected`` is one), and daphne's, autobahn's ``Disconnected`` ("Attempt to send on
-#: a closed protocol", a ``RuntimeError``), raised while the client's close is under way, before
-#: daphne has queued the ``websocket.disconnect``. ``games.consumers`` takes either for the
-#: socket having closed.
-SEND_ON_CLOSED: tuple[type[Exception], ...] = (OSError, Disconnected)

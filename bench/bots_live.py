@@ -20,7 +20,7 @@ Set-ups (``--setup``):
 - ``serve``: ``manage.py serve`` with the caller's environment, e.g. ``make run``'s set-up:
   SQLite (``DATABASE_URL=sqlite:////tmp/x.sqlite3``) and no ``REDIS_URL``.
 
-Users, sessions and tables are made through the ORM and ``games.actions`` in this process
+Users, sessions and tables are made through the ORM and ``games.core.actions`` in this process
 (``bench.live``'s helpers), before each N.
 
 Usage::
@@ -121,7 +121,7 @@ def make_tables(count: int, level: str) -> list[tuple[int, str]]:
     )
     from importlib import import_module
 
-    from games import actions
+    from games.core import actions
 
     User = get_user_model()
     names = [f"botbench{i:04d}" for i in range(count)]
@@ -146,8 +146,8 @@ def make_tables(count: int, level: str) -> list[tuple[int, str]]:
 
 def end_tables(tables: list[tuple[int, str]]) -> None:
     """The persons resign the tables still being played, so the clock leaves them alone."""
-    from games import actions
-    from games.models import Match, Seat
+    from games.core import actions
+    from games.core.models import Match, Seat
 
     playing = Match.objects.filter(pk__in=[m for m, _ in tables], status=Match.Status.PLAYING)
     for seat in Seat.objects.filter(match__in=playing, seat=0).select_related("user"):

@@ -9,12 +9,12 @@ memory (current and peak, from ``/proc/<pid>/status``), their CPU time per play 
 and closing the sockets included), the one figure other load on the machine does not inflate,
 and the machine's load average at the end of the run (other work competes for the cores). At the
 end, how the servers wrote the plays: by compare-and-set on the ``seq`` they keep (no lock) or
-locked (``games.actions.funnel``).
+locked (``games.core.actions.funnel``).
 
 The servers are started here the way production runs them: daphne (``--servers`` processes,
 sockets spread over them as a load balancer would, ``--route``), PostgreSQL (``DATABASE_URL``), the Redis
 channel layer (``REDIS_URL``), ``DEBUG=0``; ``CONN_MAX_AGE`` is passed through. Users, sessions
-and tables (the default: casual, 30 s clock) are created through the ORM and ``games.actions``
+and tables (the default: casual, 30 s clock) are created through the ORM and ``games.core.actions``
 before each run.
 
 Usage::
@@ -75,7 +75,7 @@ def free_port() -> int:
 
 def stats_file(log: Path) -> Path:
     """Where a server started with ``log`` writes how its plays were written, when it exits
-    (``BASRA_STATS_FILE``, ``games.apps``)."""
+    (``BASRA_STATS_FILE``, ``games.core.apps``)."""
     return log.with_suffix(".paths.json")
 
 
@@ -180,7 +180,7 @@ def make_tables(count: int) -> list[tuple[int, str, str]]:
     from django.contrib.auth import get_user_model
     from importlib import import_module
 
-    from games import actions
+    from games.core import actions
 
     User = get_user_model()
     names = [f"bench{i:04d}" for i in range(2 * count)]

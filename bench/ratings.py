@@ -2,7 +2,7 @@
 
 What it does: ``--players`` simulated players (default 200), each with a hidden strength drawn
 from a normal distribution (mean 1500, ``--spread`` standard deviation, default 300), play rated
-1v1 matches through the real actions (``games.actions.create_table(rated=True)``,
+1v1 matches through the real actions (``games.core.actions.create_table(rated=True)``,
 ``join_table``, then the loser ``resign``s), so every match is rated by the ratings app's
 receiver of ``match_finished`` exactly as on the site. Each round pairs everybody at random, so
 after round ``n`` every player has played ``n`` rated matches. The winner is drawn from the
@@ -100,7 +100,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from games import actions
+    from games.core import actions
     from games.ratings.models import PlayerRating
     from games.ratings.rating import win_chances
 

@@ -1,7 +1,7 @@
 """Replay benchmark (issue 12, "Tests and speed"): the server time of a 10-round match's replay
 page and of its record, and the analysis time of the whole match.
 
-It plays a two-player match through the live core's actions (``games.actions``, greedy cards,
+It plays a two-player match through the live core's actions (``games.core.actions``, greedy cards,
 target 1000 so no side wins early), stops it by a resignation once ten rounds are played (the
 eleventh is dealt, as the core deals at once), then measures, in this process, with Django's test
 client (URL routing, views, queries, templates, JSON; no network):
@@ -56,9 +56,10 @@ def play_ten_rounds():
     """A finished match of ten played rounds, through the core's actions."""
     from django.contrib.auth import get_user_model
 
-    from games import actions, reads
+    from games.core import actions
+    from games.core.models import Event, Match
+    from games.core.state import reads
     from games.engine.bots import GreedyBot
-    from games.models import Event, Match
 
     users = get_user_model()
     stamp = int(time.time() * 1000)

@@ -280,7 +280,7 @@ def setup_django(database_url: str | None) -> str:
 
 def services_event(fmt: str, n: int, players: int, rng: random.Random, **settings) -> dict:
     """Run one ``n``-entrant event of ``fmt`` through ``games.tournaments.services``: tables by
-    ``games.actions``, every result a resignation chosen by the Elo chance of the entrants'
+    ``games.core.actions``, every result a resignation chosen by the Elo chance of the entrants'
     hidden strengths. Returns the figures."""
     import secrets as _secrets
     from datetime import timedelta
@@ -288,8 +288,8 @@ def services_event(fmt: str, n: int, players: int, rng: random.Random, **setting
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from games import actions
-    from games.models import Match
+    from games.core import actions
+    from games.core.models import Match
     from games.tournaments import services
     from games.tournaments.models import Game, Pairing, Tournament
 

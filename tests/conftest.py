@@ -87,7 +87,7 @@ def _fresh_channel_layer_and_cache():
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
-    from games.cache import clear_caches
+    from games.core.state.cache import clear_caches
 
     clear_caches()
     yield
@@ -99,7 +99,7 @@ def _fresh_channel_layer_and_cache():
 def _close_worker_thread_connections(request):
     """Close the database connections that consumers' worker threads keep.
 
-    ``games.workers`` threads keep their connection between calls, and ``channels.testing``
+    ``games.core.sockets.workers`` threads keep their connection between calls, and ``channels.testing``
     turns Channels' ``close_old_connections`` into a no-op while a communicator runs. Ending the
     threads and collecting their connection objects (held in reference cycles) closes them, so
     the next test's flush and the final drop of the test database are not blocked.
@@ -107,7 +107,7 @@ def _close_worker_thread_connections(request):
     yield
     marker = request.node.get_closest_marker("django_db")
     if marker and marker.kwargs.get("transaction"):
-        from games import workers
+        from games.core.sockets import workers
 
         workers.stop()
         gc.collect()
@@ -119,7 +119,7 @@ def pytest_runtest_teardown(item, nextitem):
     dropped with them): end the consumers' worker threads, whose kept connections would block
     the drop ("being accessed by other users") and leave the database behind."""
     if nextitem is None:
-        from games import workers
+        from games.core.sockets import workers
 
         workers.stop()
         gc.collect()
@@ -237,7 +237,7 @@ async def open_socket():
 
 def seeded_deck(seed: int) -> list[str]:
     """A reproducible 52-card order for tests (the site itself shuffles with ``secrets``)."""
-    from games.actions.seating import DECK_CODES
+    from games.core.actions.seating import DECK_CODES
 
     deck = list(DECK_CODES)
     random.Random(seed).shuffle(deck)
@@ -252,7 +252,7 @@ def known_decks(monkeypatch):
 
     :returns: the list of decks dealt so far, in order.
     """
-    from games.actions import seating
+    from games.core.actions import seating
 
     dealt: list[list[str]] = []
 

@@ -1,4 +1,4 @@
-"""The ratings app, built on the live core: it listens to ``games.signals.match_finished``.
+"""The ratings app, built on the live core: it listens to ``games.core.signals.match_finished``.
 
 The core never imports it (``import-linter``, ``pyproject.toml``); everything it needs from the
 core arrives through the signal, the core's models and the template context.
@@ -18,7 +18,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.signals import lobby_matches_read, match_finished, record_headers
+        from games.core.for_apps import lobby_matches_read, match_finished, record_headers
 
         from games.ratings import lobby, profile, rating
         from games.ratings.record_headers import rating_headers

@@ -1,7 +1,7 @@
 """The players' ratings on the lobby's live matches (issue 10), read by the ratings app.
 
-The core's lobby (``games.lobby.live_matches``) never imports this app: it sends
-``games.signals.lobby_matches_read`` with its rows and :func:`add_ratings` (connected in
+The core's lobby (``games.core.state.lobby.live_matches``) never imports this app: it sends
+``games.core.signals.lobby_matches_read`` with its rows and :func:`add_ratings` (connected in
 ``RatingsConfig.ready()``) adds what the app knows.
 """
 

@@ -57,7 +57,7 @@ class VoidRefused(Exception):
 
 
 def on_match_finished(sender: Any, match: Any, winner: int | None, result: str, **kwargs: Any):
-    """Receiver of ``games.signals.match_finished``: rate the match if it is rated.
+    """Receiver of ``games.core.signals.match_finished``: rate the match if it is rated.
 
     Runs inside the transaction that ends the match; an error here rolls the ending back. A
     match decided away from the table (``decided``: a tournament forfeit or withdrawal, not

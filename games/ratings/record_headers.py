@@ -1,5 +1,5 @@
 """The ratings headers of a rated match's game record (RULES.md, "Game record": ``ratings_before``
-and ``ratings_after``), given to the core's record writer through ``games.signals.record_headers``
+and ``ratings_after``), given to the core's record writer through ``games.core.signals.record_headers``
 (connected in ``RatingsConfig.ready()``; the core never imports this app)."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ class ReplaysConfig(AppConfig):
     """Replays, game records and analysis, built on the live core (README, "Layout").
 
     The core never imports this app. It reads finished matches (their event log, through
-    ``games.records``) and needs no receiver of ``games.signals.match_finished``: a replay is
+    ``games.core.state.records``) and needs no receiver of ``games.core.signals.match_finished``: a replay is
     computed from the log when it is asked for, and an analysis only on request.
     """
 

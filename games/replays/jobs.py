@@ -7,7 +7,7 @@ Who runs it:
   it, once the request's transaction is committed, to one background thread of its own
   (:func:`start_in_background`), which gives the plays to a process pool
   (``BASRA_ANALYSIS_WORKERS`` processes, by default one per core, started with ``spawn`` like
-  ``games.thinking``'s): the web process's event loop and database thread are never held;
+  ``games.core.clock.thinking``'s): the web process's event loop and database thread are never held;
 - with it off, ``manage.py run_analyses`` (a worker of its own, on another machine if need be)
   picks the pending rows up.
 
@@ -16,7 +16,7 @@ runners never analyse the same match), writes its progress every few plays, and 
 result once done.
 
 Asking needs a login, and one player may have at most ``BASRA_ANALYSIS_PER_USER`` analyses
-waiting or running at once (``games.errors``: ``analysis_login_required``,
+waiting or running at once (``games.core.errors``: ``analysis_login_required``,
 ``too_many_analyses``); an analysis already stored, waiting or running is given to whoever asks,
 free. A worker that dies (killed, out of memory, the machine restarted) cannot say so: its row
 would stay ``running`` for ever. So each claim and each progress write is a beat
@@ -40,10 +40,8 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import records
+from games.core.for_apps import ErrorCode, GameError, Match, match_record
 from games.engine import BasraError
-from games.errors import ErrorCode, GameError
-from games.models import Match
 from games.replays import analysis
 from games.replays.models import Analysis, ImportedRecord
 
@@ -177,7 +175,7 @@ def _in_thread(pk: int) -> None:
 def record_of(row: Analysis) -> dict:
     """The ``basra-record/1`` record ``row`` analyses."""
     if row.match_id is not None:
-        return records.match_record(row.match)
+        return match_record(row.match)
     return row.imported.record
 
 

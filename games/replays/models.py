@@ -1,6 +1,6 @@
 """What the replays app keeps: imported game records and the analyses of matches and records.
 
-A played match is the core's (``games.models.Match`` and its event log); the replays app only
+A played match is the core's (``games.core.models.Match`` and its event log); the replays app only
 reads it. An imported record is not a played match: it is never counted, never rated, and is
 reached only by its own unguessable link.
 """

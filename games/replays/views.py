@@ -19,11 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records
-from games.errors import ErrorCode, GameError
-from games.models import Match, bot_display_name
-from games.replays import analysis as analysis_module
-from games.replays import jobs
+from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
+from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
 from games.replays.models import Analysis, ImportedRecord
 from games.replays.positions import replay_data
@@ -240,10 +237,10 @@ def _finished(match_id: int) -> Match:
 @require_GET
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """The replay of finished match ``match_id`` (404 while it is played: nothing about the
-    decks leaks), from its event log through ``games.records.match_record``."""
+    decks leaks), from its event log through ``games.core.state.records.match_record``."""
     match = _finished(match_id)
     url = request.build_absolute_uri(reverse("table", kwargs={"match_id": match.pk}))
-    record = records.match_record(match, url=url)
+    record = match_record(match, url=url)
     if not record["rounds"]:  # aborted before the first deal: nothing to replay
         raise Http404(_("This match was called off before any card was dealt."))
     return _replay_page(request, record, match=match,
@@ -308,7 +305,7 @@ def match_analysis(request: HttpRequest, match_id: int) -> JsonResponse:
     """GET: the analysis of a finished match (status, progress, the result once done; a running
     one whose worker stopped is answered ``failed``); POST: ask for it (logged in; it runs in
     the background, ``games.replays.jobs``). A refused POST answers ``{"code", "message"}``
-    (``games.errors``): 403 ``analysis_login_required``, 429 ``too_many_analyses``."""
+    (``games.core.errors``): 403 ``analysis_login_required``, 429 ``too_many_analyses``."""
     return _analysis_view(request, match=_finished(match_id))
 
 

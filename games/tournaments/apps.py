@@ -6,11 +6,11 @@ class TournamentsConfig(AppConfig):
     """Tournaments (issue 13): events built on the live core, which never imports this app.
 
     ``ready()`` connects :func:`games.tournaments.services.on_match_finished` to the core's
-    ``games.signals.match_finished`` (README, "Layout"; lila's ``TournamentBusHandler``), and
+    ``games.core.signals.match_finished`` (README, "Layout"; lila's ``TournamentBusHandler``), and
     :func:`games.tournaments.profile.add_event_results` to ``accounts.profile.profile_context``,
-    and :func:`games.tournaments.record_headers.event_header` to ``games.signals.record_headers``,
+    and :func:`games.tournaments.record_headers.event_header` to ``games.core.signals.record_headers``,
     and registers :func:`games.tournaments.news.pending_tables` with the core's notices
-    (``games.notices.register_pending``): a page opened later still shows the player's tables.
+    (``games.core.state.notices.register_pending``): a page opened later still shows the player's tables.
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -20,8 +20,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games import notices
-        from games.signals import match_finished, record_headers, server_started
+        from games.core.for_apps import (
+            match_finished,
+            record_headers,
+            register_pending,
+            server_started,
+        )
         from games.tournaments import news, profile, scheduler, services
         from games.tournaments.record_headers import event_header
 
@@ -31,4 +35,4 @@ class TournamentsConfig(AppConfig):
         profile_context.connect(profile.add_event_results, dispatch_uid="tournaments.profile")
         record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")
         server_started.connect(scheduler.start_in_server, dispatch_uid="tournaments.scheduler")
-        notices.register_pending(news.pending_tables)
+        register_pending(news.pending_tables)

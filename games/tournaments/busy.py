@@ -31,7 +31,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from games.models import Match, Seat
+from games.core.for_apps import Match, Seat
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 
 #: Minutes one round of a round-based event is expected to take (one match to the usual

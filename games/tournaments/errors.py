@@ -1,5 +1,5 @@
 """The tournaments' error codes and their translated messages (one table for services and pages,
-after ``games.errors``)."""
+after ``games.core.errors``)."""
 
 from __future__ import annotations
 

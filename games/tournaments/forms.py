@@ -1,5 +1,5 @@
 """The form an organiser fills in to create an event; the match options are the lobby's
-(``games.forms.CreateTableForm``), without the client seed (each table's players bring theirs)."""
+(``games.core.pages.forms.CreateTableForm``), without the client seed (each table's players bring theirs)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import CreateTableForm
+from games.core.for_apps import CreateTableForm
 from games.tournaments.models import TIEBREAK_NAMES, Tournament
 from games.tournaments.pairing import TieBreak
 

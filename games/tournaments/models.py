@@ -3,8 +3,8 @@ the audit trail of what its organiser changed (issue 13).
 
 Every write goes through ``games.tournaments.services``, which locks the :class:`Tournament` row
 (``select_for_update``) first. Entrant ids are what ``games.tournaments.pairing`` pairs.
-A pairing's tables are the core's ``games.Match`` rows, created through ``games.actions``; the
-result comes back through ``games.signals.match_finished``.
+A pairing's tables are the core's ``games.Match`` rows, created through ``games.core.actions``; the
+result comes back through ``games.core.signals.match_finished``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import MOVE_SECONDS, Match
+from games.core.for_apps import MOVE_SECONDS, Match
 from games.tournaments.pairing import TieBreak
 
 #: The tie-breaks' names people read (FIDE Handbook C.07).

@@ -1,5 +1,5 @@
 """What the tournaments tell their players live, on whatever page of the site they are: the
-site's notice socket (``games.notices.send_notice``, ``/ws/me/``; ``docs/protocol.md``,
+site's notice socket (``games.core.state.notices.send_notice``, ``/ws/me/``; ``docs/protocol.md``,
 "Notices"). Every notice is sent after the commit of the change it tells of (nothing for a
 rolled-back one).
 
@@ -31,8 +31,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.models import Match
-from games.notices import send_notice
+from games.core.for_apps import Match, send_notice
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 
 TABLE = "tournament_table"
@@ -118,7 +117,7 @@ def tell_declined(t: Tournament, entrant: Entrant) -> None:
 
 def pending_tables(user: Any) -> list[tuple[str, dict]]:
     """The tournament tables ``user`` is seated at that are being played now and still count
-    (a pending provider, ``games.notices.register_pending``): ``("tournament_table",
+    (a pending provider, ``games.core.state.notices.register_pending``): ``("tournament_table",
     table_payload)``, newest first, at most :data:`PENDING_LIMIT`. One query."""
     games = (
         Game.objects.filter(

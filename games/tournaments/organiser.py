@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.actions.store import write_transaction
+from games.core.for_apps import write_transaction
 from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament

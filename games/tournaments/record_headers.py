@@ -1,6 +1,6 @@
 """The ``event`` header of a tournament table's game record (RULES.md, "Game record": the
 tournament's name and round), given to the core's record writer through
-``games.signals.record_headers`` (connected in ``TournamentsConfig.ready()``)."""
+``games.core.signals.record_headers`` (connected in ``TournamentsConfig.ready()``)."""
 
 from __future__ import annotations
 

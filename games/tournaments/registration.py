@@ -10,9 +10,8 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from games import actions, engine
-from games.actions.store import write_transaction
-from games.models import MOVE_SECONDS
+from games import engine
+from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transaction
 from games.tournaments import news, pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
@@ -36,7 +35,7 @@ def create_tournament(
     players: int = 2,
     rules: dict | None = None,
     rated: bool = False,
-    move_seconds: int | None = actions.DEFAULT_MOVE_SECONDS,
+    move_seconds: int | None = DEFAULT_MOVE_SECONDS,
     description: str = "",
     registration_closes: datetime | None = None,
     max_entrants: int | None = None,
@@ -51,7 +50,7 @@ def create_tournament(
     """Create an event organised by ``user`` (any registered player).
 
     ``rules``: ``games.engine.Rules`` fields (``players`` may be among them and must then equal
-    ``players``). A rated event needs a clock (``move_seconds`` one of ``games.models.
+    ``players``). A rated event needs a clock (``move_seconds`` one of ``games.core.models.
     MOVE_SECONDS``). Swiss needs ``swiss_rounds >= 1``, an arena ``arena_minutes >= 1``;
     ``best_of`` is 1 or 3; ``tiebreaks`` are ``pairing.TieBreak`` values in order (``None``:
     the format's default, ``models.DEFAULT_TIEBREAKS``; empty: none, tied entrants share a

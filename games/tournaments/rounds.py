@@ -11,8 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.actions.store import write_transaction
-from games.models import Event, Match
+from games.core.for_apps import Event, Match, write_transaction
 from games.tournaments import news, pairing
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
@@ -215,7 +214,7 @@ def after_result(t: Tournament, now: datetime) -> None:
 
 
 def on_match_finished(sender: Any, match: Match, winner: int | None, result: str, **kwargs: Any) -> None:
-    """``games.signals.match_finished`` receiver: a tournament table's result, recorded once.
+    """``games.core.signals.match_finished`` receiver: a tournament table's result, recorded once.
 
     Runs inside the transaction that ends the match; matches of no tournament cost one indexed
     query. A result that was already recorded (the signal again, or the organiser's forfeit
@@ -235,7 +234,7 @@ def on_match_finished(sender: Any, match: Match, winner: int | None, result: str
 
 def _not_the_aborter(p: Pairing) -> Entrant | None:
     """Who wins a pairing whose matches were aborted too often: the entrant who aborted fewer of
-    them (each ``abort`` event names its seat, ``games.actions.abort_match``); ``None`` (both
+    them (each ``abort`` event names its seat, ``games.core.actions.abort_match``); ``None`` (both
     lose) when they aborted as many. A fresh tester saw one player's aborts cost the opponent,
     who did nothing, the pairing too."""
     games = {g.match_id: g for g in p.games.filter(aborted=True)}

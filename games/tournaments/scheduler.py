@@ -17,14 +17,13 @@ from datetime import datetime
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.actions.store import write_transaction
+from games.core.for_apps import in_worker, write_transaction
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Tournament
 from games.tournaments.rounds import start
 from games.tournaments.tables import finish_event, open_table, unfinished
-from games.workers import in_worker
 
 logger = logging.getLogger(__name__)
 

@@ -3,10 +3,10 @@ like this": lock, check, write).
 
 Each service locks the :class:`~games.tournaments.models.Tournament` row (``select_for_update``)
 inside a transaction, checks the request (raising :class:`TournamentError` before anything is
-written) and writes. Tables are created through the core's actions (``games.actions``:
+written) and writes. Tables are created through the core's actions (``games.core.actions``:
 ``create_table`` by one player, ``join_table`` by the others, seats by side: the side of a
 pairing's first entrant takes seats 0 (and 2), the other 1 (and 3); RULES.md "Four players").
-Results come back through :func:`on_match_finished`, connected to ``games.signals.
+Results come back through :func:`on_match_finished`, connected to ``games.core.signals.
 match_finished`` in ``TournamentsConfig.ready()``: it runs inside the transaction that ends the
 match (after the match row is locked), so the order of locks is always the match, then the
 event; the services that end a match (a withdrawal resigning a live table) do so after their own
@@ -27,7 +27,7 @@ This module is the services' one address; each lives in the module of its area:
 - ``organiser``: ``pause``, ``resume``, ``record_forfeit``, ``correct_result``;
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``); ``standings``: ``standings``,
   ``arena_board``, ``knockout_places``;
-- ``news``: what the players are told through the site's notices (``games.notices``), after the
+- ``news``: what the players are told through the site's notices (``games.core.state.notices``), after the
   commit: a table that waits for them, a table that no longer counts, the start, a bye, the end,
   a partner's invitation and its refusal.
 """

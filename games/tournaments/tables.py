@@ -7,9 +7,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from games import actions
-from games.errors import GameError
-from games.models import Match
+from games.core.for_apps import GameError, Match, create_table, end_by_decision, join_table
 from games.tournaments import busy, news
 from games.tournaments.checks import log
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
@@ -64,12 +62,12 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
         return None
     try:
         with transaction.atomic():
-            match = actions.create_table(
+            match = create_table(
                 user=seats[0][0], players=t.players, rules=t.rules, rated=t.rated,
                 move_seconds=t.move_seconds, now=now,
             )
             for member, seat in seats[1:]:
-                actions.join_table(user=member, match_id=match.pk, seat=seat, now=now)
+                join_table(user=member, match_id=match.pk, seat=seat, now=now)
             game = Game.objects.create(pairing=p, number=number, match=match, a_side=a_side)
             news.tell_table(t, p, game, [member.pk for member, _seat in seats])
             return game
@@ -128,7 +126,7 @@ def decide_live_tables(games: list[Game], now: datetime) -> None:
         if p.winner_id is not None:
             side = game.a_side if p.winner_id == p.a_id else 1 - game.a_side
         try:
-            actions.end_by_decision(match_id=game.match_id, winner=side, now=now)
+            end_by_decision(match_id=game.match_id, winner=side, now=now)
         except GameError as error:
             log.info("tournament pairing %s: table %s already over (%s)", p.pk, game.match_id, error)
             continue

@@ -1,4 +1,4 @@
-/* The notice socket of a signed-in player, open on every page (/ws/me/, games/notices.py,
+/* The notice socket of a signed-in player, open on every page (/ws/me/, games/core/state/notices.py,
  * docs/protocol.md "Notices"). It shows the challenges (sent and received) with their buttons,
  * goes to the table when a challenge is accepted, and passes every notice on to the page as a
  * "basra:notice" event on document (detail: {kind, payload}), so that any page script (the

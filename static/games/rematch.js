@@ -1,4 +1,4 @@
-/* The rematch panel of a finished table (games/actions/rematch.py, docs/protocol.md "Rematch").
+/* The rematch panel of a finished table (games/core/actions/rematch.py, docs/protocol.md "Rematch").
  * A seated player asks for a rematch ({"type": "rematch", "client_seed"}); every socket of the
  * table is sent {"type": "rematch", "accepted", "waiting", "gone", "url"}; once url is set the
  * rematch has started and every browser on the table goes there. Built on the table page's

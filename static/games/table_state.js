@@ -35,7 +35,7 @@
   }
 
   /** 1, 2, … among the computer seats (no person) when the table has more than one, else null:
-   * two computer seats never read the same ("Computer 1 (Greedy)", games.models.seat_display_names). */
+   * two computer seats never read the same ("Computer 1 (Greedy)", games.core.models.seat_display_names). */
   function botNumber(seat) {
     var bots = (T.state.seats || []).filter(function (s) { return !s.username && s.bot; })
       .map(function (s) { return s.seat; }).sort();

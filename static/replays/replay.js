@@ -309,7 +309,7 @@
     fetch(config.urls.analysis, {method: "POST", credentials: "same-origin", headers: {"X-CSRFToken": csrf()}})
       .then(function (response) { return response.json(); })
       .then(function (body) {
-        if (body.code) {  // refused (games.errors): say why, keep the button
+        if (body.code) {  // refused (games.core.errors): say why, keep the button
           $("analyse").disabled = false;
           var box = $("analysis-summary");
           box.dataset.status = "refused";

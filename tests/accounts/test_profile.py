@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from accounts.profile import profile_context, recent_matches
-from games.models import Match, Seat
+from games.core.models import Match, Seat
 
 
 def make_user(username):

@@ -1,5 +1,5 @@
 """Bring a live table of the site under test near the end of its round, through the site's own
-actions (``games.actions``), so that a browser test plays only the part it is about.
+actions (``games.core.actions``), so that a browser test plays only the part it is about.
 
 Run by the ``seed`` fixture (``tests/e2e/conftest.py``) as a process of its own, with the
 server's environment (its ``DATABASE_URL``), never by pytest itself::
@@ -13,7 +13,7 @@ running meanwhile and may play a computer seat first: that play is simply not ma
 action is checked against the table's ``seq``). Prints ``seq=<the table's seq>`` at the end.
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
-(``games.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
+(``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
 own): pages open on the table must reload.
 """
 
@@ -38,10 +38,10 @@ def play_until(match_id: int, left: int, timeout: float = 60) -> int:
 
     :raises RuntimeError: the table is not being played, or its round has fewer plays left.
     """
-    from games import log
-    from games.actions import bot_play, play_card
-    from games.errors import GameError
-    from games.models import Match, Seat
+    from games.core.actions import bot_play, play_card
+    from games.core.errors import GameError
+    from games.core.models import Match, Seat
+    from games.core.state import log
 
     deadline = time.monotonic() + timeout
     while True:

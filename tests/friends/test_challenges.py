@@ -1,4 +1,4 @@
-"""Challenges (games.actions.challenges, games.friend_views): every rule and every state."""
+"""Challenges (games.core.actions.challenges, games.core.pages.friend_views): every rule and every state."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, broadcast, notices
-from games.models import Challenge, Match, Seat
+from games.core import actions
+from games.core.models import Challenge, Match, Seat
+from games.core.state import broadcast, notices
 from tests.games.helpers import refused
 
 pytestmark = pytest.mark.django_db

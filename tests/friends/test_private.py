@@ -1,5 +1,5 @@
-"""Private tables: not listed, joined only with the invite link (games.actions.seating,
-games.friend_views)."""
+"""Private tables: not listed, joined only with the invite link (games.core.actions.seating,
+games.core.pages.friend_views)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, reads
-from games.errors import GameError
-from games.models import Event, Match, Seat
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
+from games.core.state import reads
 
 pytestmark = pytest.mark.django_db
 

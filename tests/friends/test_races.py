@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions
-from games.errors import GameError
-from games.models import Challenge, Match
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Challenge, Match
 from tests.games.helpers import seated_match
 from tests.games.test_concurrency import at_once
 

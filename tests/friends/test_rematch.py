@@ -1,12 +1,13 @@
-"""Rematches (games.actions.rematch): every rule and every state."""
+"""Rematches (games.core.actions.rematch): every rule and every state."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import actions, broadcast
-from games.errors import GameError
-from games.models import Match, Rematch, Seat
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Match, Rematch, Seat
+from games.core.state import broadcast
 from tests.games.helpers import seated_match
 
 pytestmark = pytest.mark.django_db

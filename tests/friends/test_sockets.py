@@ -10,9 +10,9 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import actions
-from games.models import Match
-from games.notices import send_notice
+from games.core import actions
+from games.core.models import Match
+from games.core.state.notices import send_notice
 from tests.conftest import communicator
 from tests.games.helpers import expect_error, seated_match, table_path
 
@@ -173,7 +173,7 @@ async def test_a_password_change_closes_the_notice_sockets_of_ended_sessions(mak
     await comm.receive_json_from()
     from importlib import import_module
 
-    from games import broadcast
+    from games.core.state import broadcast
 
     store = import_module(settings.SESSION_ENGINE).SessionStore
     await db(lambda: store(session_key=alice.cookie).delete())()

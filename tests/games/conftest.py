@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import sockets, table_beats
+from games.core.sockets import beats
 from tests.games.helpers import VirtualClock
 
 
@@ -22,19 +22,19 @@ def _socket_rate_limit_lifted(settings):
 
 @pytest.fixture
 def beats_clock(monkeypatch) -> VirtualClock:
-    """The process's table beats (``games.table_beats.table_beats``) and its sockets' session
+    """The process's table beats (``games.core.sockets.beats.table_beats``) and its sockets' session
     windows on a virtual time line: a beat comes, and a session's window runs out, when the test
     moves time on (``VirtualClock.advance``), never because this machine was slow."""
     clock = VirtualClock()
-    monkeypatch.setattr(table_beats.table_beats, "clock", clock)
-    monkeypatch.setattr(table_beats.table_beats, "sleep", clock.sleep)
+    monkeypatch.setattr(beats.table_beats, "clock", clock)
+    monkeypatch.setattr(beats.table_beats, "sleep", clock.sleep)
     return clock
 
 
 @pytest.fixture
 def server_beat_clock(monkeypatch) -> VirtualClock:
-    """The server's beat (``games.sockets.server_beat``) waits on a virtual clock: the next
+    """The server's beat (``games.core.sockets.beats.server_beat``) waits on a virtual clock: the next
     ``WebTick`` write comes when the test moves time on."""
     clock = VirtualClock()
-    monkeypatch.setattr(sockets.server_beat, "sleep", clock.sleep)
+    monkeypatch.setattr(beats.server_beat, "sleep", clock.sleep)
     return clock

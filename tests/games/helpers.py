@@ -13,8 +13,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games import actions, broadcast, reads
-from games.models import Event, Match
+from games.core import actions
+from games.core.models import Event, Match
+from games.core.state import broadcast, reads
 
 
 
@@ -144,7 +145,7 @@ def refused(code: str, call: Callable[..., Any], **kwargs: Any) -> None:
     """Assert that ``call(**kwargs)`` raises ``GameError`` ``code``, with a message."""
     import pytest
 
-    from games.errors import GameError
+    from games.core.errors import GameError
 
     with pytest.raises(GameError) as info:
         call(**kwargs)
@@ -167,8 +168,8 @@ async def eventually(condition: Callable[[], Any], *, within: float = 30.0) -> N
 
 class VirtualClock:
     """Time that moves only when the test moves it, for code that takes a ``clock`` and a
-    ``sleep`` (``games.table_beats.TableBeats``, ``games.thinking.Thinking``,
-    ``games.sockets.ServerBeat``, ``games.tournaments.scheduler.start_in_server``).
+    ``sleep`` (``games.core.sockets.beats.TableBeats``, ``games.core.clock.thinking.Thinking``,
+    ``games.core.sockets.beats.ServerBeat``, ``games.tournaments.scheduler.start_in_server``).
 
     ``clock()`` is the time (seconds; the origin is arbitrary, as ``time.monotonic()``'s);
     ``await clock.sleep(seconds)`` returns when :meth:`advance` has moved time that far. Work

@@ -1,7 +1,7 @@
 """Two processes writing one SQLite file (``make run``'s web server and clock): the scripts
 that ``test_sqlite_writers.py`` runs small and ``bench/sqlite_writers.py`` runs at load.
 
-:func:`run` creates ``tables`` tables through ``games.actions`` in a fresh process on a file of
+:func:`run` creates ``tables`` tables through ``games.core.actions`` in a fresh process on a file of
 its own, while another process writes in short transactions as fast as it can (the clock's ticks,
 the sockets' heartbeats).
 """
@@ -47,7 +47,7 @@ CREATES = textwrap.dedent(
     from django.core.management import call_command
     call_command("migrate", verbosity=0)
     from django.contrib.auth import get_user_model
-    from games import actions
+    from games.core import actions
     db, stop, tables = sys.argv[1], sys.argv[2], int(sys.argv[3])
     users = [get_user_model().objects.create_user(f"p{i}", password=None) for i in range(tables)]
     writer = subprocess.Popen([sys.executable, "-c", os.environ["WRITER"], db, stop],
@@ -74,7 +74,7 @@ CREATES = textwrap.dedent(
     during = written() - before
     open(stop, "w").close()
     writer.communicate(timeout=60)
-    from games.models import Match
+    from games.core.models import Match
     print("tables", Match.objects.count(), "failures", failures, "writes", during,
           "seconds", round(seconds, 3))
     """

@@ -1,5 +1,5 @@
-"""Computer seats, the table clock, absence, claims and resignations (games/actions/,
-games/clock.py). Time is injected: ``tick(now=...)`` and the services' ``now``, never a sleep.
+"""Computer seats, the table clock, absence, claims and resignations (games/core/actions/,
+games/core/clock/clock.py). Time is injected: ``tick(now=...)`` and the services' ``now``, never a sleep.
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import actions, broadcast, clock, engine, reads
-from games import cache as table_cache
-from games import log as event_log
+from games import engine
+from games.core import actions
+from games.core.clock import clock
+from games.core.models import Event, Match, Seat
+from games.core.state import broadcast, reads, cache as table_cache, log as event_log
 from games.engine.bots import BOTS, GreedyBot
-from games.models import Event, Match, Seat
 from tests.games.helpers import event_kinds, refused, seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db

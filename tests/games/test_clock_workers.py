@@ -1,6 +1,6 @@
-"""The computer seats think off the clock's loop (games/thinking.py), the clock can run on a web
-server's event loop (games/clock.py ``Runner``), and a server beats from its start
-(games/sockets.py ``ServerBeat``, basra_site/asgi.py)."""
+"""The computer seats think off the clock's loop (games/core/clock/thinking.py), the clock can run on a web
+server's event loop (games/core/clock/clock.py ``Runner``), and a server beats from its start
+(games/core/sockets/base.py ``ServerBeat``, basra_site/asgi.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from basra_site import asgi
-from games import actions, clock, consumers, liveness, sockets, thinking
-from games.models import Event, Match, Seat, WebTick
+from games.core import actions
+from games.core.clock import clock, thinking
+from games.core.models import Event, Match, Seat, WebTick
+from games.core.sockets import beats, table as table_socket
+from games.core.state import liveness
 from tests.games.helpers import VirtualClock, eventually, seated_match
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -197,7 +200,7 @@ async def test_the_clock_in_the_server_process_reaches_its_sockets(
     # deadline and the process's heartbeat (which would find the table moved on). So the card
     # arrives only through the clock's broadcast, however long this machine takes.
     settings.BASRA_BOT_DELAY_SECONDS = (0.6, 0.6)
-    monkeypatch.setattr(consumers, "WAKE_MARGIN", 3600.0)
+    monkeypatch.setattr(table_socket, "WAKE_MARGIN", 3600.0)
     # The heartbeat's period is the least of these (liveness.heartbeat_seconds): an hour.
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 3600)
     settings.BASRA_ABSENT_GRACE_SECONDS = settings.BASRA_OPEN_TABLE_ABANDON_SECONDS = 14_400
@@ -262,24 +265,24 @@ async def test_with_a_server_running_and_no_socket_open_the_clock_marks_absence(
     # clock that ticks at that beat's time goes on (the ticks' times are injected).
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 1
-    monkeypatch.setattr(sockets, "WEB_BEAT_SECONDS", 0.05)
+    monkeypatch.setattr(beats, "WEB_BEAT_SECONDS", 0.05)
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
-    sockets.server_beat.start()
+    beats.server_beat.start()
     try:
         lobby = await open_socket("/ws/lobby/", alice.cookie)
         await lobby.receive_json_from()
         await lobby.disconnect()  # the last socket of this server closes
         closed = timezone.now()
-        beats = []
+        seen_beats = []
         for _ in range(3000):  # up to 30 s: only a bound on a hang
-            if (seen := await web_beat()) is not None and seen > closed and seen not in beats:
-                beats.append(seen)
-                if len(beats) == 2:
+            if (seen := await web_beat()) is not None and seen > closed and seen not in seen_beats:
+                seen_beats.append(seen)
+                if len(seen_beats) == 2:
                     break
             await asyncio.sleep(0.01)
-        assert len(beats) == 2 and beats[1] > beats[0] > closed  # still beating, twice
+        assert len(seen_beats) == 2 and seen_beats[1] > seen_beats[0] > closed  # still beating, twice
     finally:
-        await sockets.server_beat.stop()
+        await beats.server_beat.stop()
     beat = await web_beat()
     # Both closed their table a minute and a half second before that beat.
     match = await gone_quiet([alice.user, bob.user], timedelta(seconds=60.5))
@@ -323,14 +326,14 @@ async def test_the_asgi_lifespan_starts_and_stops_the_beat(settings):
     await inbox.put({"type": "lifespan.shutdown"})
     await asyncio.wait_for(app, 30)
     assert outbox[-1] == {"type": "lifespan.shutdown.complete"}
-    assert sockets.server_beat.task is None and not asgi.serving.started
+    assert beats.server_beat.task is None and not asgi.serving.started
 
 
 async def test_a_starting_server_tells_the_apps_and_stops_their_work(settings):
-    """``games.signals.server_started``: the apps built on the core hear that a server process
+    """``games.core.signals.server_started``: the apps built on the core hear that a server process
     starts (whether its broadcasts stay in the process) and the stop they return is awaited
     when it stops."""
-    from games.signals import server_started
+    from games.core.signals import server_started
 
     settings.BASRA_CLOCK_IN_SERVER = False
     heard, stopped = [], []

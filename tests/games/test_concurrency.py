@@ -12,9 +12,10 @@ import threading
 import pytest
 from django.db import connection
 
-from games import actions, reads
-from games.models import Event, Match, Seat
-from games.errors import GameError
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
+from games.core.state import reads
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)

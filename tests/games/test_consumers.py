@@ -17,11 +17,12 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, engine, reads
-from games import cache as table_cache
-from games.actions import seating
+from games import engine
+from games.core import actions
+from games.core.actions import seating
+from games.core.models import Event, Match
+from games.core.state import reads, cache as table_cache
 from games.engine import shuffle
-from games.models import Event, Match
 from tests.conftest import communicator
 from tests.games.helpers import (
     expect_error,
@@ -540,16 +541,16 @@ async def test_a_password_change_elsewhere_ends_the_old_sessions_socket_at_once(
     checked it), but a password change through the site (which ends the user's other sessions)
     makes it check at once: the old session's socket becomes a spectator's, with no hand, and
     cannot play."""
-    from games import consumers
+    from games.core.sockets import table as table_socket
 
     checks = []
-    real = consumers.session_user_is
+    real = table_socket.session_user_is
 
     def counted(scope, user):
         checks.append(user.username)
         return real(scope, user)
 
-    monkeypatch.setattr(consumers, "session_user_is", counted)
+    monkeypatch.setattr(table_socket, "session_user_is", counted)
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])  # known decks: seat 1 plays first
     a = await open_socket(table_path(match.pk), alice.cookie)

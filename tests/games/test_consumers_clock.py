@@ -10,9 +10,12 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import actions, broadcast, clock, consumers, liveness, reads, sockets
-from games.cache import clear_caches
-from games.models import ClockTick, Event, Match, Seat, WebTick
+from games.core import actions
+from games.core.clock import clock
+from games.core.models import ClockTick, Event, Match, Seat, WebTick
+from games.core.sockets import beats, table as table_socket
+from games.core.state import broadcast, liveness, reads
+from games.core.state.cache import clear_caches
 from tests.games.helpers import (
     eventually,
     expect_error,
@@ -267,12 +270,12 @@ async def test_a_server_with_open_sockets_tells_the_clock_it_is_up(
     await eventually(lambda: server_beat_clock.sleeping() == 1)  # it beat, and waits
     first = await web_beat()
     assert first is not None and first >= opened_at
-    await server_beat_clock.advance(sockets.WEB_BEAT_SECONDS)
+    await server_beat_clock.advance(beats.WEB_BEAT_SECONDS)
     assert await web_beat() > first  # it goes on beating
     await lobby.disconnect()
     stopped = await web_beat()
     assert server_beat_clock.sleeping() == 0  # the last socket closed: nothing waits to beat
-    await server_beat_clock.advance(sockets.WEB_BEAT_SECONDS * 3)
+    await server_beat_clock.advance(beats.WEB_BEAT_SECONDS * 3)
     assert await web_beat() == stopped  # no more beats
 
 
@@ -318,7 +321,7 @@ async def test_open_sockets_keep_their_seats_present_under_a_short_grace(
 async def test_one_heartbeat_call_beats_for_every_socket_of_the_process(
     make_player, open_socket, known_decks, monkeypatch, beats_clock
 ):
-    """The process beats for its sockets together (``games.table_beats``): each call carries
+    """The process beats for its sockets together (``games.core.sockets.beats``): each call carries
     every seated socket's seat and every table shown, spectators' included."""
     alice, bob, carol = [await db(make_player)(n) for n in ("alice", "bob", "carol")]
     match = await db(seated_match)([alice.user, bob.user])
@@ -344,7 +347,7 @@ async def test_one_heartbeat_call_beats_for_every_socket_of_the_process(
 
 
 class FakeSocket:
-    """What ``games.table_beats`` reads of a table socket."""
+    """What ``games.core.sockets.beats`` reads of a table socket."""
 
     def __init__(self, match_id: int, user_id: int | None, seq: int) -> None:
         self.match_id, self.user_id, self.seq = match_id, user_id, seq
@@ -364,7 +367,6 @@ class FakeSocket:
 async def test_a_beat_holds_the_database_thread_a_few_sockets_at_a_time(monkeypatch):
     """Plays share the one database thread with the beat: it goes CHUNK sockets a call (one
     call for 400 sockets held the thread 50-70 ms), and still tells every socket behind."""
-    from games import table_beats
 
     calls = []
 
@@ -373,12 +375,12 @@ async def test_a_beat_holds_the_database_thread_a_few_sockets_at_a_time(monkeypa
         return {t: 5 for t in tables}
 
     monkeypatch.setattr(actions, "heartbeats", recorded)
-    monkeypatch.setattr(table_beats, "CHUNK", 3)
-    beats = table_beats.TableBeats()
+    monkeypatch.setattr(beats, "CHUNK", 3)
+    ours = beats.TableBeats()
     sockets = [FakeSocket(1 + n % 4, n if n % 5 else None, seq=n % 7) for n in range(10)]
     for socket in sockets:
-        beats._sockets.add(socket)
-    await beats.beat()
+        ours._sockets.add(socket)
+    await ours.beat()
     assert [seated + watching for seated, watching in calls] == [3, 3, 3, 1]
     assert sum(seated for seated, _ in calls) == 8 and sum(w for _, w in calls) == 2
     assert [s.moved for s in sockets] == [s.seq < 5 for s in sockets]
@@ -401,13 +403,13 @@ async def test_a_deadline_moved_later_by_a_state_is_read_at_its_new_time(
 
     await short_clock()
     opened = []
-    connect = consumers.TableConsumer.connect
+    connect = table_socket.TableConsumer.connect
 
     async def recording(self):
         opened.append(self)
         await connect(self)
 
-    monkeypatch.setattr(consumers.TableConsumer, "connect", recording)
+    monkeypatch.setattr(table_socket.TableConsumer, "connect", recording)
     a = await open_socket(table_path(match.pk), alice.cookie)
     view = await a.receive_json_from()
     [socket] = opened

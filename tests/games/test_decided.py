@@ -1,4 +1,4 @@
-"""A match ended by a decision away from the table (``games.actions.end_by_decision``: a
+"""A match ended by a decision away from the table (``games.core.actions.end_by_decision``: a
 tournament forfeit or withdrawal): through ``finish`` and ``match_finished`` like every ending,
 refused for a match not being played, and the end of the table for its sockets."""
 
@@ -8,11 +8,12 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import actions, reads
-from games.errors import GameError
-from games.models import Event, Match
-from games.records import match_record
-from games.signals import match_finished
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Event, Match
+from games.core.signals import match_finished
+from games.core.state import reads
+from games.core.state.records import match_record
 from tests.games.helpers import expect_error, play_turn, seated_match, table_path, users_by_seat
 
 db = database_sync_to_async

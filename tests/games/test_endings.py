@@ -1,4 +1,4 @@
-"""Every ending goes through ``games.actions.endings.finish``, which sends ``match_finished``
+"""Every ending goes through ``games.core.actions.endings.finish``, which sends ``match_finished``
 inside the transaction (target, claim, resignation, abort); a receiver that raises rolls the
 ending back."""
 
@@ -10,11 +10,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import actions, reads
-from games.errors import GameError
-from games.log import rebuild
-from games.models import Event, Match, Seat
-from games.signals import match_finished
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
+from games.core.signals import match_finished
+from games.core.state import reads
+from games.core.state.log import rebuild
 from tests.games.helpers import event_kinds, play_turn, seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +112,7 @@ def test_a_receiver_that_raises_rolls_the_ending_back(
     with django_capture_on_commit_callbacks(execute=True):
         user, card, seq = finishing_play(match)
     if not warm:
-        from games.cache import clear_caches
+        from games.core.state.cache import clear_caches
 
         clear_caches()
     failing = Receiver(fail=True)

@@ -15,11 +15,12 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, reads, records
-from games.actions import seating
+from games.core import actions
+from games.core.actions import seating
+from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
+from games.core.state import reads, records
 from games.engine import shuffle
-from games.errors import GameError
-from games.models import Event, Match, Seat
 from tests.games.helpers import play_out, play_turn, strings_in, users_by_seat
 
 pytestmark = pytest.mark.django_db

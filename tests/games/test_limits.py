@@ -4,9 +4,9 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games import actions
-from games.errors import GameError
-from games.models import Match
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Match
 
 pytestmark = pytest.mark.django_db
 

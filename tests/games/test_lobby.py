@@ -1,4 +1,4 @@
-"""The lobby's rules (issue 10) and who may watch (issue 12): games/lobby.py, games/watching.py,
+"""The lobby's rules (issue 10) and who may watch (issue 12): games/core/state/lobby.py, games/core/state/watching.py,
 the seating refusals, and the clock closing abandoned open tables. Time is injected, never slept.
 """
 
@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import actions, clock, liveness, lobby, reads, watching
-from games.models import Event, Match, Seat, Watcher, seat_display_names
+from games.core import actions
+from games.core.clock import clock
+from games.core.models import Event, Match, Seat, Watcher, seat_display_names
+from games.core.state import liveness, lobby, reads, watching
 from games.ratings.models import PlayerRating
 from tests.games.helpers import refused, seated_match
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import actions
-from games.models import Match, Seat, Watcher
+from games.core import actions
+from games.core.models import Match, Seat, Watcher
 from tests.games.helpers import expect_error, seated_match, table_path
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]

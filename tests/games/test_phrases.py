@@ -1,4 +1,4 @@
-"""Quick phrases at a table (games/phrases.py, ``TableConsumer.phrase``; docs/protocol.md
+"""Quick phrases at a table (games/core/state/phrases.py, ``TableConsumer.phrase``; docs/protocol.md
 "Quick phrases"): seated players send an id of a fixed list, everyone at the table receives it,
 one every ``BASRA_PHRASE_SECONDS`` per player; anything else is refused and nothing is sent.
 """
@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.utils import translation
 
-from games import phrases
+from games.core.state import phrases
 from tests.games.helpers import (
     expect_error,
     log_size,
@@ -129,7 +129,7 @@ def test_every_phrase_is_translated_to_arabic():
 
 
 def test_the_table_pages_new_labels_are_in_arabic():
-    from games import table_page
+    from games.core.pages import table_page
 
     with translation.override("en"):
         english = table_page.labels()

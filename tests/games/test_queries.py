@@ -1,4 +1,4 @@
-"""The compiled reads (``games.queries``) give what the ORM gives, on SQLite and PostgreSQL."""
+"""The compiled reads (``games.core.state.queries``) give what the ORM gives, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games import actions, queries
-from games.models import Match, Seat
+from games.core import actions
+from games.core.models import Match, Seat
+from games.core.state import queries
 from tests.games.helpers import play_turn, seated_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

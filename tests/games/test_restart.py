@@ -1,4 +1,4 @@
-"""A restart of the server or the clock loses nothing (games/clock.py, actions.resume_clock).
+"""A restart of the server or the clock loses nothing (games/core/clock/clock.py, actions.resume_clock).
 
 Time is injected: ``tick(now=...)`` and the services' ``now``. A clock that ran throughout ticks
 at least every second here (:func:`run_clock`); a jump of ``now`` between two ticks longer than
@@ -13,9 +13,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import actions, clock, liveness, reads
-from games import cache as table_cache
-from games.models import ClockTick, Event, Match, Seat
+from games.core import actions
+from games.core.clock import clock
+from games.core.models import ClockTick, Event, Match, Seat
+from games.core.state import liveness, reads, cache as table_cache
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db
@@ -265,7 +266,7 @@ def test_an_open_socket_brings_an_absent_player_back(users, known_decks):
 def gap_logs(caplog) -> list[tuple[str, str]]:
     return [
         (r.levelname, r.getMessage()) for r in caplog.records
-        if r.name == "games.clock" and "got that time back" in r.getMessage()
+        if r.name == "games.core.clock.clock" and "got that time back" in r.getMessage()
     ]
 
 
@@ -276,7 +277,7 @@ def test_a_clock_starting_after_a_stop_does_not_log_an_outage(users, known_decks
     t0 = timezone.now()
     run_clock(t0, t0 + timedelta(seconds=2))
     caplog.clear()
-    caplog.set_level("INFO", logger="games.clock")
+    caplog.set_level("INFO", logger="games.core.clock.clock")
     restart = t0 + timedelta(hours=9)
     clock.tick(now=restart, since=restart)
     assert gap_logs(caplog) == [
@@ -287,7 +288,7 @@ def test_a_clock_starting_after_a_stop_does_not_log_an_outage(users, known_decks
 def test_an_outage_while_the_clock_runs_is_a_warning(users, known_decks, caplog):
     seated_match(users[:2])
     t0 = timezone.now()
-    caplog.set_level("INFO", logger="games.clock")
+    caplog.set_level("INFO", logger="games.core.clock.clock")
     clock.tick(now=t0, since=t0)
     clock.tick(now=t0 + timedelta(seconds=1), since=t0)
     assert gap_logs(caplog) == []  # ticking at its pace: nothing to log
@@ -298,7 +299,7 @@ def test_an_outage_while_the_clock_runs_is_a_warning(users, known_decks, caplog)
 def test_run_clock_once_from_cron_logs_no_outage(users, known_decks, caplog):
     seated_match(users[:2])
     clock.tick(now=timezone.now() - timedelta(minutes=1))
-    caplog.set_level("INFO", logger="games.clock")
+    caplog.set_level("INFO", logger="games.core.clock.clock")
     call_command("run_clock", "--once")
     assert [level for level, _message in gap_logs(caplog)] == ["INFO"]
 

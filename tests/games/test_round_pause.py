@@ -1,4 +1,4 @@
-"""The pause after a round ends (``BASRA_ROUND_PAUSE_SECONDS``, games/actions/play.py
+"""The pause after a round ends (``BASRA_ROUND_PAUSE_SECONDS``, games/core/actions/play.py
 ``apply_play`` through ``funnel.Change.set_deadline``): the next round's first play has its clock
 start only after it, so that the score can be read; every other play's clock starts at once.
 Time is injected (the services' ``now``), never a sleep.
@@ -11,8 +11,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import actions, clock, reads
-from games.models import Event, Match
+from games.core import actions
+from games.core.clock import clock
+from games.core.models import Event, Match
+from games.core.state import reads
 from tests.games.helpers import seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db

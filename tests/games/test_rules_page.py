@@ -6,7 +6,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.rules_page import EXAMPLES, example_rows
+from games.core.pages.rules_page import EXAMPLES, example_rows
 
 #: RULES.md, "Examples (default rules)": floor, played -> (taken, basra).
 RULES_MD = {

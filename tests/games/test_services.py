@@ -1,4 +1,4 @@
-"""The write path of the live tables (games/actions/): seating, plays, refusals, the log."""
+"""The write path of the live tables (games/core/actions/): seating, plays, refusals, the log."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import actions, engine, reads
-from games import cache as table_cache
-from games import log as event_log
-from games.actions import funnel, seating
+from games import engine
+from games.core import actions
+from games.core.actions import funnel, seating
+from games.core.models import Event, Match, Seat
+from games.core.state import reads, cache as table_cache, log as event_log
 from games.engine import shuffle
-from games.models import Event, Match, Seat
 from tests.games.helpers import (
     event_kinds,
     play_out,
@@ -604,7 +604,7 @@ def test_a_frame_is_the_compact_json_of_its_message(users):
     writes: a table's state as a client parses it, and non-string keys as strings."""
     import json
 
-    from games import broadcast
+    from games.core.state import broadcast
 
     match = seated_match(users[:2])
     state = reads.table_state(match_id=match.pk, user=users[0])
@@ -620,7 +620,7 @@ def test_a_closed_seat_socket_is_seen_and_ends_a_rematch_offer_only_after_the_en
 
     from django.utils import timezone
 
-    from games.models import Rematch
+    from games.core.models import Rematch
 
     match = seated_match(users[:2])
     Seat.objects.update(last_seen=timezone.now() - timedelta(hours=1))

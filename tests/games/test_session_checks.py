@@ -1,7 +1,7 @@
-"""The sockets' session checks in batches (``games.sockets.live_sessions``, ``games.table_beats``).
+"""The sockets' session checks in batches (``games.core.sockets.auth.live_sessions``, ``games.core.sockets.beats``).
 
 ``live_sessions`` must decide exactly as Django's ``get_user`` does, one session at a time
-(``games.sockets.session_user_is``), for every way a session stops logging its user in; and a
+(``games.core.sockets.auth.session_user_is``), for every way a session stops logging its user in; and a
 table socket whose heartbeat checks its session does not check it again at each play, while a
 session ended without the site's logout is told to the page without any action.
 """
@@ -21,7 +21,7 @@ from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
-from games import consumers, sockets, table_beats
+from games.core.sockets import auth as socket_auth, beats, table as table_socket
 from tests.games.helpers import (
     VirtualClock,
     eventually,
@@ -45,7 +45,7 @@ def one_by_one(pairs) -> set[str]:
     """The same question asked one session at a time, as a play asks it."""
     return {
         key for key, user in pairs
-        if sockets.session_user_is({"session": SimpleNamespace(session_key=key)},
+        if socket_auth.session_user_is({"session": SimpleNamespace(session_key=key)},
                                    SimpleNamespace(pk=user))
     }
 
@@ -105,7 +105,7 @@ def test_the_batch_decides_every_session_as_django_does_one_at_a_time(
         only_in_db = logged_in(erin)
         caches["sessions-test"].clear()
         pairs += [(expired, erin.pk), (only_in_db, erin.pk)]
-    found = sockets.live_sessions(pairs)
+    found = socket_auth.live_sessions(pairs)
     assert found == one_by_one(pairs)
     expected = {alive, bobs} | ({only_in_db} if settings.SESSION_ENGINE != ENGINES[2] else set())
     assert found == expected
@@ -120,9 +120,9 @@ def test_sessions_made_under_a_secret_key_now_a_fallback_stay_alive(settings, dj
     key = logged_in(user)
     settings.SECRET_KEY = "new-" + "k" * 50
     settings.SECRET_KEY_FALLBACKS = ["old-" + "k" * 50]
-    assert sockets.live_sessions([(key, user.pk)]) == {key}
+    assert socket_auth.live_sessions([(key, user.pk)]) == {key}
     settings.SECRET_KEY_FALLBACKS = []
-    assert sockets.live_sessions([(key, user.pk)]) == set() == one_by_one([(key, user.pk)])
+    assert socket_auth.live_sessions([(key, user.pk)]) == set() == one_by_one([(key, user.pk)])
 
 
 def channels_decides(key: str):
@@ -136,7 +136,7 @@ def channels_decides(key: str):
 @pytest.mark.parametrize("engine_settings", ENGINES, indirect=True)
 def test_the_handshake_finds_the_user_channels_finds(engine_settings, django_user_model,
                                                       monkeypatch):
-    """``sockets.handshake_user`` against Channels' ``get_user``, for every way a session can
+    """``socket_auth.handshake_user`` against Channels' ``get_user``, for every way a session can
     stop logging its user in; the common case is decided without Channels' ``get_user``."""
     User = django_user_model
     alice, carol, dan = (
@@ -155,12 +155,12 @@ def test_the_handshake_finds_the_user_channels_finds(engine_settings, django_use
     User.objects.filter(username="erin").delete()
     store = import_module(settings.SESSION_ENGINE).SessionStore
     for key in (alive, out, changed, disabled, gone, "no-such-session-key-at-all"):
-        ours = sockets.handshake_user({"session": store(session_key=key)})
+        ours = socket_auth.handshake_user({"session": store(session_key=key)})
         theirs = channels_decides(key)
         assert (ours.is_authenticated, ours.pk) == (theirs.is_authenticated, theirs.pk), key
     asked = []
-    monkeypatch.setattr(sockets.channels_get_user, "func", lambda scope: asked.append(scope))
-    assert sockets.handshake_user({"session": store(session_key=alive)}).pk == alice.pk
+    monkeypatch.setattr(socket_auth.channels_get_user, "func", lambda scope: asked.append(scope))
+    assert socket_auth.handshake_user({"session": store(session_key=alive)}).pk == alice.pk
     assert asked == []
 
 
@@ -177,11 +177,11 @@ def test_the_handshake_keeps_a_session_made_under_a_fallback_key(settings, djang
     settings.SECRET_KEY_FALLBACKS = ["old-" + "k" * 50]
     store = import_module(settings.SESSION_ENGINE).SessionStore
     session = store(session_key=key)
-    assert sockets.handshake_user({"session": session}).pk == user.pk
+    assert socket_auth.handshake_user({"session": session}).pk == user.pk
     assert session.session_key == key and not session.modified
     assert store(session_key=key)[auth.HASH_SESSION_KEY] == old_hash
     settings.SECRET_KEY_FALLBACKS = []
-    assert not sockets.handshake_user({"session": store(session_key=key)}).is_authenticated
+    assert not socket_auth.handshake_user({"session": store(session_key=key)}).is_authenticated
 
 
 def end_session_by_hand(cookie: str) -> None:
@@ -199,7 +199,7 @@ async def test_the_heartbeat_checks_sessions_so_plays_do_not(
     after that check nothing themselves."""
     settings.BASRA_SESSION_RECHECK_SECONDS = 1.2
     one, batched = [], []
-    real_one, real_batch = consumers.session_user_is, sockets.live_sessions
+    real_one, real_batch = table_socket.session_user_is, socket_auth.live_sessions
 
     def counted_one(scope, user):
         one.append(user.username)
@@ -209,8 +209,8 @@ async def test_the_heartbeat_checks_sessions_so_plays_do_not(
         batched.append(len(pairs))
         return real_batch(pairs)
 
-    monkeypatch.setattr(consumers, "session_user_is", counted_one)
-    monkeypatch.setattr("games.table_beats.live_sessions", counted_batch)
+    monkeypatch.setattr(table_socket, "session_user_is", counted_one)
+    monkeypatch.setattr("games.core.sockets.beats.live_sessions", counted_batch)
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([bob.user, alice.user])  # known decks: seat 1 plays first
     a = await open_socket(table_path(match.pk), alice.cookie)
@@ -265,7 +265,7 @@ async def test_a_session_ended_by_hand_is_told_to_the_page_without_an_action(
 
 
 class SessionSocket:
-    """What ``games.table_beats`` reads of a table socket, with a session window."""
+    """What ``games.core.sockets.beats`` reads of a table socket, with a session window."""
 
     def __init__(self, user_id: int, window: float, clock: VirtualClock) -> None:
         self.match_id, self.user_id, self.seq = user_id, user_id, 0
@@ -306,7 +306,8 @@ async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats
     along with the eighth heartbeat call came too late, and their plays checked them).
 
     On a virtual time line: each worker call takes 0.3 s of it, and 7 s of it go by."""
-    from games import actions, liveness
+    from games.core import actions
+    from games.core.state import liveness
 
     settings.BASRA_SESSION_RECHECK_SECONDS = 3.0
     clock = VirtualClock()
@@ -319,17 +320,17 @@ async def test_sessions_are_renewed_before_their_window_runs_out_even_when_beats
         clock.now += 0.3
         return {}
 
-    monkeypatch.setattr(table_beats, "live_sessions", slow_sessions)
+    monkeypatch.setattr(beats, "live_sessions", slow_sessions)
     monkeypatch.setattr(actions, "heartbeats", slow_heartbeats)
     monkeypatch.setattr(liveness, "HEARTBEAT_SECONDS", 1.0)
-    monkeypatch.setattr(table_beats, "CHUNK", 3)
-    beats = table_beats.TableBeats(clock=clock, sleep=clock.sleep)
+    monkeypatch.setattr(beats, "CHUNK", 3)
+    ours = beats.TableBeats(clock=clock, sleep=clock.sleep)
     sockets = [SessionSocket(n, 3.0, clock) for n in range(9)]
     for socket in sockets:
-        beats.add(socket)
+        ours.add(socket)
     await eventually(lambda: clock.sleeping() == 1)
     await clock.advance(7.0)
-    beats._task.cancel()
+    ours._task.cancel()
     assert all(s.checks >= 2 for s in sockets)
     assert [s.lapsed for s in sockets] == [0] * 9
 
@@ -347,7 +348,7 @@ async def test_a_sockets_session_is_its_cookies_and_its_frames_go_out_unwrapped(
     async def server_send(message):
         pass
 
-    middleware = sockets.SocketSessionMiddleware(inner)
+    middleware = socket_auth.SocketSessionMiddleware(inner)
     await middleware({"type": "websocket", "cookies": {settings.SESSION_COOKIE_NAME: "k" * 32}},
                      None, server_send)
     session = seen["scope"]["session"]

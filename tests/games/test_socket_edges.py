@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games.models import Event, Match
+from games.core.models import Event, Match
 from tests.conftest import communicator
 from tests.games.helpers import seated_match
 
@@ -73,7 +73,7 @@ async def test_a_refused_play_is_told_in_the_sockets_language(make_player, open_
     (``Accept-Language`` of its handshake), English and Arabic sockets side by side."""
     from django.utils import translation
 
-    from games import errors
+    from games.core import errors
     from tests.games.helpers import expect_error, table_path
 
     alice = await database_sync_to_async(make_player)("alice")

@@ -22,10 +22,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions, broadcast, consumers, liveness, reads, sockets
-from games.actions import presence
-from games.cache import clear_caches
-from games.models import Event, Match, Seat
+from games.core import actions
+from games.core.actions import presence
+from games.core.models import Event, Match, Seat
+from games.core.sockets import base as socket_base, table as table_socket
+from games.core.state import broadcast, liveness, reads
+from games.core.state.cache import clear_caches
 from tests.conftest import communicator, patient_communicator, ws_headers
 from tests.games.helpers import (
     VirtualClock,
@@ -51,10 +53,10 @@ def last_seen(match_id: int, seat: int):
 
 @pytest.fixture
 def rate_time(monkeypatch) -> VirtualClock:
-    """The sockets' rate limits on a virtual clock (``sockets.rate_clock``): no token comes back
+    """The sockets' rate limits on a virtual clock (``socket_base.rate_clock``): no token comes back
     while a slow machine sends a burst, and one comes back when the test moves time on."""
     clock = VirtualClock()
-    monkeypatch.setattr(sockets, "rate_clock", clock)
+    monkeypatch.setattr(socket_base, "rate_clock", clock)
     return clock
 
 
@@ -70,14 +72,14 @@ def site_rate_limit(settings, rate_time):
 @pytest.fixture
 def table_consumers(monkeypatch):
     """The ``TableConsumer`` objects opened during the test, in order."""
-    opened: list[consumers.TableConsumer] = []
-    connect = consumers.TableConsumer.connect
+    opened: list[table_socket.TableConsumer] = []
+    connect = table_socket.TableConsumer.connect
 
     async def recording(self):
         opened.append(self)
         await connect(self)
 
-    monkeypatch.setattr(consumers.TableConsumer, "connect", recording)
+    monkeypatch.setattr(table_socket.TableConsumer, "connect", recording)
     return opened
 
 
@@ -248,7 +250,7 @@ async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen
     await db(Match.objects.filter(pk=match.pk).update)(deadline=timezone.now() + timedelta(days=1))
     clear_caches()
     socket.deadline = (await db(Match.objects.get)(pk=match.pk)).deadline.isoformat()
-    disconnect = consumers.TableConsumer.disconnect
+    disconnect = table_socket.TableConsumer.disconnect
 
     async def right_after_a_state(self, code):
         # A table.state and the websocket.disconnect handled in the same turn of the loop (both
@@ -256,7 +258,7 @@ async def test_a_disconnect_right_after_a_state_is_prompt_and_does_the_last_seen
         self._track(self.deadline)
         await disconnect(self, code)
 
-    monkeypatch.setattr(consumers.TableConsumer, "disconnect", right_after_a_state)
+    monkeypatch.setattr(table_socket.TableConsumer, "disconnect", right_after_a_state)
     await a.disconnect(timeout=30)  # raises TimeoutError if the disconnect hangs
     assert socket.watch is None and socket.groups_in == set()
     assert await last_seen(match.pk, 0) > stale  # the last seen-update happened
@@ -330,7 +332,7 @@ async def test_a_burst_beyond_the_limit_is_refused_and_changes_nothing(
 
 
 async def test_the_token_bucket_gives_a_burst_then_its_rate_and_never_saves_more_than_a_burst():
-    bucket = sockets.TokenBucket(burst=3, rate=4.0)
+    bucket = socket_base.TokenBucket(burst=3, rate=4.0)
     assert [bucket.take(10.0) for _ in range(4)] == [True, True, True, False]
     assert not bucket.take(10.0 + 0.9 / 4)  # not yet a whole token back
     assert bucket.take(10.0 + 1 / 4)
@@ -452,7 +454,7 @@ async def test_a_logout_between_the_handshake_and_the_join_is_not_missed(
 ):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
-    join = consumers.TableConsumer._join
+    join = table_socket.TableConsumer._join
 
     async def logout_first(self, group):
         if group == broadcast.account_group(alice.user.pk):
@@ -461,7 +463,7 @@ async def test_a_logout_between_the_handshake_and_the_join_is_not_missed(
             await db(log_out)(alice.cookie)
         await join(self, group)
 
-    monkeypatch.setattr(consumers.TableConsumer, "_join", logout_first)
+    monkeypatch.setattr(table_socket.TableConsumer, "_join", logout_first)
     a = communicator(table_path(match.pk), alice.cookie)
     assert (await a.connect())[0]
     first = await a.receive_json_from()

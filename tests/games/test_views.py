@@ -8,8 +8,9 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from games import actions, reads
-from games.models import Match, Seat
+from games.core import actions
+from games.core.models import Match, Seat
+from games.core.state import reads
 
 pytestmark = pytest.mark.django_db
 
@@ -155,7 +156,7 @@ def test_create_accepts_rules_with_a_single_way_to_score(alice, scoring):
 
 
 def test_the_action_refuses_rules_under_which_nobody_can_score(alice):
-    from games.errors import GameError
+    from games.core.errors import GameError
 
     with pytest.raises(GameError) as refused:
         actions.create_table(
@@ -548,7 +549,7 @@ def test_a_table_in_play_starts_as_connecting(alice, bob):
 
 def test_round_results_say_where_the_leftover_floor_cards_went(alice, bob):
     """Each finished round names the side that took the floor's last cards, and those cards."""
-    from games.log import rebuild
+    from games.core.state.log import rebuild
     from tests.games.helpers import play_out
 
     match = new_table(alice, target=11)

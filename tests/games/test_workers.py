@@ -1,4 +1,4 @@
-"""The database worker threads (``games.workers``): a call's result, error or broadcasts come
+"""The database worker threads (``games.core.sockets.workers``): a call's result, error or broadcasts come
 back to its caller's loop (``broadcast.Pending``), none is lost when the caller stops waiting,
 and nothing that happens to a caller stops the threads."""
 
@@ -11,7 +11,8 @@ import threading
 import pytest
 from channels.layers import get_channel_layer
 
-from games import broadcast, workers
+from games.core.sockets import workers
+from games.core.state import broadcast
 
 
 @pytest.fixture

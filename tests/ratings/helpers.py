@@ -1,12 +1,12 @@
-"""Helpers of the ratings tests: rated matches through the real ``games.actions``."""
+"""Helpers of the ratings tests: rated matches through the real ``games.core.actions``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from games import actions
-from games.models import Match, Seat
+from games.core import actions
+from games.core.models import Match, Seat
 
 
 def rated_match(users: Sequence[Any], *, rated: bool = True) -> Match:

@@ -13,8 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions
-from games.models import Match, Seat
+from games.core import actions
+from games.core.models import Match, Seat
 from games.ratings.ladder import PER_PAGE
 from games.ratings.models import PlayerRating, RatingChange
 from tests.ratings.helpers import lose, rated_match
@@ -241,7 +241,7 @@ def test_the_navigation_bar_in_english_and_arabic(client):
 
 
 def test_profile_totals_come_from_the_round_ends(client):
-    from games.models import Event
+    from games.core.models import Event
     from games.ratings.profile import totals
     from tests.games.helpers import play_out
 

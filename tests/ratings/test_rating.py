@@ -10,14 +10,14 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import actions
-from games.errors import GameError
-from games.models import Match, Seat
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Match, Seat
+from games.core.signals import match_finished
 from games.ratings import glicko2
 from games.ratings.glicko2 import NEW_PLAYER, Rating
 from games.ratings.models import PlayerRating, RatedMatch, RatingChange
 from games.ratings.rating import VoidRefused, rate_finished_match, void_match, win_chances
-from games.signals import match_finished
 from tests.ratings.helpers import lose, rated_match, seat_of
 
 pytestmark = pytest.mark.django_db

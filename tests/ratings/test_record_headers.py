@@ -1,5 +1,5 @@
 """Ratings before and after in a rated match's record (RULES.md "Game record"; issue 12): the
-ratings app fills them through the core's ``games.signals.record_headers``."""
+ratings app fills them through the core's ``games.core.signals.record_headers``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import records
+from games.core.state import records
 from games.ratings.models import RatedMatch
 from games.ratings.rating import void_match
 from tests.ratings.helpers import lose, rated_match, seat_of

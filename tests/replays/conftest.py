@@ -16,9 +16,9 @@ from django.apps import apps
 from django.core import serializers
 from django.db import transaction
 
-from games import actions
-from games.cache import clear_caches
-from games.models import Match
+from games.core import actions
+from games.core.models import Match
+from games.core.state.cache import clear_caches
 from tests.games.helpers import play_out, play_turn, seated_match, users_by_seat
 
 NAMES = ("alice", "bob", "carol", "dave")
@@ -30,7 +30,7 @@ def random_choice(seed: int):
 
 
 def play_matches(users: list[Any]) -> list[Match]:
-    """Matches played through ``games.actions`` and finished every way: two players to the
+    """Matches played through ``games.core.actions`` and finished every way: two players to the
     default target 101 (several rounds), four players to 31, a resignation in round 1, an abort
     before the first play, and one still being played."""
     full = seated_match(users[:2])

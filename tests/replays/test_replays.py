@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import engine, records
-from games.models import Match
+from games import engine
+from games.core.models import Match
+from games.core.state import records
 from games.replays.models import ImportedRecord
 from games.replays.positions import replay_data
 

@@ -1,9 +1,9 @@
 """Playing whole events through the services and the core's actions, with scripted results.
 
 Every result comes from a real table: the paired players sit at a match created by
-``games.actions`` and the losing side resigns (``actions.resign``; in a partnership both
+``games.core.actions`` and the losing side resigns (``actions.resign``; in a partnership both
 partners, the first offer and the second agreement), so the result reaches the event through
-``games.signals.match_finished`` as it does on the site.
+``games.core.signals.match_finished`` as it does on the site.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import actions
-from games.models import Match
+from games.core import actions
+from games.core.models import Match
 from games.tournaments import services
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 

@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions
-from games.models import Seat
+from games.core import actions
+from games.core.models import Seat
 from games.tournaments import busy, services
 from games.tournaments.models import Pairing, Tournament
 from tests.tournaments.helpers import enter, event, live_games, refresh, resign_for, users

@@ -10,8 +10,8 @@ import pytest
 from django.db.models import Q
 from django.utils import timezone
 
-from games import actions
-from games.models import Match
+from games.core import actions
+from games.core.models import Match
 from games.tournaments import services
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 from tests.tournaments.helpers import (
@@ -295,7 +295,7 @@ def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_pla
     """Results by play (the compare-and-set way, the table kept in this process): the last play
     of a round's last match ends it, and the receiver opens the next round's tables in the same
     transaction."""
-    from games.actions import funnel
+    from games.core.actions import funnel
     from tests.games.helpers import play_out as play_match
 
     org, *ps = users("org", "p1", "p2", "p3", "p4")

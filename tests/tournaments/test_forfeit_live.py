@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import actions, reads
-from games.errors import GameError
-from games.models import Match
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Match
+from games.core.state import reads
 from games.ratings.models import PlayerRating, RatedMatch
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Game, Pairing, Tournament

@@ -10,7 +10,8 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from games import actions, broadcast, notices
+from games.core import actions
+from games.core.state import broadcast, notices
 from games.tournaments import news, services
 from games.tournaments.models import Game
 from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, users

@@ -8,8 +8,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import actions
-from games.notices import send_notice
+from games.core import actions
+from games.core.state.notices import send_notice
 from games.tournaments import services
 from tests.tournaments.helpers import enter, event, live_games
 

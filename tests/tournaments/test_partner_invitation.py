@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import broadcast
+from games.core.state import broadcast
 from games.tournaments import news, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import Entrant

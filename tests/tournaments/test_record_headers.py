@@ -1,11 +1,12 @@
 """A tournament table's record names its event and round (RULES.md "Game record", ``event``),
-through the core's ``games.signals.record_headers``."""
+through the core's ``games.core.signals.record_headers``."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import actions, records
+from games.core import actions
+from games.core.state import records
 from games.tournaments import services
 from tests.tournaments.helpers import enter, event, live_games, play_round, users
 

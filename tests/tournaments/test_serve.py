@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import get_commands
 
-from games.management.commands import serve
+from games.core.management.commands import serve
 from games.tournaments import scheduler
 from tests.games.helpers import VirtualClock, eventually
 

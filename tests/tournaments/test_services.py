@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from games import actions
-from games.errors import GameError
-from games.tournaments import services
+from games.core import actions
+from games.core.errors import GameError
+from games.tournaments import services, tables
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
 from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users
@@ -256,20 +256,20 @@ def test_the_scheduler_starts_events_at_their_time_and_cancels_empty_ones():
 
 
 def test_a_table_the_core_refused_is_opened_by_the_scheduler(monkeypatch):
-    from games.errors import GameError
+    from games.core.errors import GameError
 
     org, a, b = users("org", "a", "b")
     t = event(org, "round_robin")
     enter(t, [a, b])
-    real = actions.create_table
+    real = tables.create_table
 
     def refuse(**kwargs):
         raise GameError("too_many_open_tables")
 
-    monkeypatch.setattr(actions, "create_table", refuse)
+    monkeypatch.setattr(tables, "create_table", refuse)
     services.start(user=org, tournament_id=t.pk)
     assert not live_games(t) and Pairing.objects.filter(tournament=t, finished_at=None).count() == 1
-    monkeypatch.setattr(actions, "create_table", real)
+    monkeypatch.setattr(tables, "create_table", real)
     assert services.tick()["tables"] == 1
     assert len(live_games(t)) == 1
 

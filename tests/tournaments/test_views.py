@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import actions
+from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
 from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users

@@ -1,0 +1,47 @@
+import atexit
+import json
+import os
+
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    """The live core (``games/core/``). Its label stays ``games``, the label it had when its
+    modules sat in ``games/`` itself: the tables (``games_match``, ...), the migrations' names and
+    the permissions are the same."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.core"
+    label = "games"
+
+    def ready(self) -> None:
+        from allauth.account.signals import password_changed, password_reset, password_set
+        from django.contrib.auth.signals import user_logged_out
+
+        from accounts.profile import profile_context
+        from games.core.actions import challenges
+        from games.core.pages import friend_views
+        from games.core.sockets.auth import end_live_sockets, recheck_live_sockets
+        from games.core.state import notices
+
+        # A logout ends the seat views of the sockets opened with that session; a password
+        # change makes every socket of the user check its session again (sockets/auth.py).
+        # Connected here, not in accounts: accounts sits below the core and imports none of it.
+        user_logged_out.connect(end_live_sockets, dispatch_uid="games.end_live_sockets")
+        for signal in (password_changed, password_set, password_reset):
+            signal.connect(recheck_live_sockets, dispatch_uid=f"games.recheck.{id(signal)}")
+        # The challenges still waiting are shown again on every page (games/core/state/notices.py).
+        notices.register_pending(challenges.pending_notices)
+        # The challenge form on other players' profiles.
+        profile_context.connect(friend_views.profile_extra, dispatch_uid="games.challenge_form")
+        # For the benches: with BASRA_STATS_FILE set, a process writes how its plays were
+        # written (``games.core.actions.funnel.paths``: compare-and-set or locked) there when it exits.
+        path = os.environ.get("BASRA_STATS_FILE")
+        if path:
+            from games.core.actions import funnel
+
+            def write() -> None:
+                with open(path, "w") as out:
+                    json.dump({"pid": os.getpid(), "paths": dict(funnel.paths)}, out)
+
+            atexit.register(write)

@@ -1,0 +1,68 @@
+"""What the live core publishes for the apps built on it, and nothing else.
+
+The apps under ``games/`` (``games.ratings``, ``games.replays``, ``games.tournaments``, and those
+still to come: quick pairing queues, social features, the public API) import the core only from
+here (and the engine, ``games.engine``); the core never imports them. ``lint-imports`` checks
+both (``pyproject.toml``, the layers and the "only ``for_apps``" contracts). An app that needs
+more of the core gets it added here, where the core's authors see what others rely on, rather
+than reaching into a room of the core.
+
+Not the public HTTP API (an app of its own, to come): this is Python for the site's own apps.
+
+- The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``,
+  ``bot_display_name``).
+- The signals to listen to, each connected in the app's ``AppConfig.ready()``:
+  ``match_finished`` (inside the ending's transaction), ``record_headers`` (headers of a
+  match's record), ``lobby_matches_read`` (the lobby's matches to watch), ``server_started``.
+- The actions an app may take, each the core's own write (row lock, events, broadcast on
+  commit): ``create_table``, ``join_table``, ``abort_match``, ``end_by_decision``; with
+  ``DEFAULT_MOVE_SECONDS``, and ``write_transaction`` for an app's own writes beside them.
+- The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages).
+- A match's record: ``match_record`` (``basra-record/1``).
+- Notices to a player's open pages: ``send_notice``, ``register_pending``.
+- Running on the sockets' database threads from async code: ``in_worker``.
+- The table form an organiser fills in: ``CreateTableForm``.
+"""
+
+from __future__ import annotations
+
+from games.core.actions import (
+    DEFAULT_MOVE_SECONDS,
+    abort_match,
+    create_table,
+    end_by_decision,
+    join_table,
+)
+from games.core.actions.store import write_transaction
+from games.core.errors import ErrorCode, GameError
+from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
+from games.core.pages.forms import CreateTableForm
+from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
+from games.core.sockets.workers import in_worker
+from games.core.state.notices import register_pending, send_notice
+from games.core.state.records import match_record
+
+__all__ = [
+    "DEFAULT_MOVE_SECONDS",
+    "MOVE_SECONDS",
+    "CreateTableForm",
+    "ErrorCode",
+    "Event",
+    "GameError",
+    "Match",
+    "Seat",
+    "abort_match",
+    "bot_display_name",
+    "create_table",
+    "end_by_decision",
+    "in_worker",
+    "join_table",
+    "lobby_matches_read",
+    "match_finished",
+    "match_record",
+    "record_headers",
+    "register_pending",
+    "send_notice",
+    "server_started",
+    "write_transaction",
+]

@@ -1,0 +1,135 @@
+"""Pages and form posts for playing with friends: a private table's invite link, and the
+challenges sent from a player's profile (``games.core.actions.challenges``).
+
+Thin like ``games.core.pages.views``: check the form, call the action, turn a ``GameError`` into a message
+(or, for a script's ``fetch``, into ``{"error": code, "message"}`` with status 400). A script
+asks for JSON with the ``Accept: application/json`` header; a plain form post is redirected.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.core import actions
+from games.core.errors import GameError
+from games.core.models import Match
+from games.core.pages.forms import ChallengeForm
+
+#: The prefix of the challenge form's fields on the profile page.
+CHALLENGE_PREFIX = "challenge"
+
+
+def invite_url(match: Match) -> str | None:
+    """The path of a private table's invite link (``None`` for a public table)."""
+    if not match.private:
+        return None
+    return reverse("table_invite", kwargs={"match_id": match.pk, "token": match.invite_token})
+
+
+@require_GET
+def table_invite(request: HttpRequest, match_id: int, token: str) -> HttpResponse:
+    """A private table's invite link: the table page, whose join button carries the invite.
+
+    A wrong token (or a public table) is a 404, as for a table that does not exist: the link
+    tells nothing about the tables it does not open.
+    """
+    from games.core.pages.views import table  # the page itself; games.core.pages.views does not import this module
+
+    match = get_object_or_404(Match, pk=match_id)
+    if not (
+        match.private and token.isascii() and secrets.compare_digest(token, match.invite_token)
+    ):
+        raise Http404(_("This invite link does not open any table."))
+    return table(request, match_id, invite=token)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _answer(request: HttpRequest, back: str, ok: dict | None, error: GameError | None):
+    if _wants_json(request):
+        if error is not None:
+            return JsonResponse({"error": error.code, "message": error.message}, status=400)
+        return JsonResponse(ok or {})
+    if error is not None:
+        messages.error(request, error.message)
+    return redirect(ok.get("url") if ok and ok.get("url") else back)
+
+
+@require_POST
+def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
+    """Challenge ``username`` with the profile's :class:`ChallengeForm`; back to the profile
+    (the answer arrives over the notice socket). An invalid form is an error message."""
+    back = reverse("profile", kwargs={"username": username})
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={back}")
+    form = ChallengeForm(request.POST, prefix=CHALLENGE_PREFIX)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for text in errors:
+                messages.error(request, text)
+        return redirect(back)
+    try:
+        actions.create_challenge(
+            user=request.user, username=username, rules=form.rules(), rated=form.rated,
+            move_seconds=form.clock(), client_seed=form.cleaned_data["client_seed"],
+        )
+    except GameError as error:
+        return _answer(request, back, None, error)
+    if not _wants_json(request):
+        messages.info(
+            request, _("Challenge sent to %(name)s: waiting for the answer.") % {"name": username}
+        )
+    return _answer(request, back, {}, None)
+
+
+def _challenge_post(request: HttpRequest, challenge_id: int, action, **kwargs) -> HttpResponse:
+    back = request.POST.get("next") or reverse("lobby")
+    if not back.startswith("/") or back.startswith("//"):
+        back = reverse("lobby")
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={back}")
+    try:
+        challenge = action(user=request.user, challenge_id=challenge_id, **kwargs)
+    except GameError as error:
+        return _answer(request, back, None, error)
+    url = reverse("table", kwargs={"match_id": challenge.match_id}) if challenge.match_id else None
+    return _answer(request, back, {"status": str(challenge.status), "url": url}, None)
+
+
+@require_POST
+def challenge_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Accept a challenge (field ``client_seed``: the accepter's seed); to the new table."""
+    return _challenge_post(
+        request, challenge_id, actions.accept_challenge,
+        client_seed=request.POST.get("client_seed") or None,
+    )
+
+
+@require_POST
+def challenge_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Decline a challenge sent to you."""
+    return _challenge_post(request, challenge_id, actions.decline_challenge)
+
+
+@require_POST
+def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Take back a challenge you sent."""
+    return _challenge_post(request, challenge_id, actions.cancel_challenge)
+
+
+def profile_extra(sender, player, **kwargs) -> dict:
+    """``accounts.profile.profile_context`` receiver: the challenge form shown on ``player``'s
+    profile (to other signed-in players: ``templates/games/_challenge_form.html``)."""
+    return {
+        "challenge_form": ChallengeForm(prefix=CHALLENGE_PREFIX),
+        "challenge_url": reverse("challenge_create", kwargs={"username": player.username}),
+    }

@@ -1,0 +1,39 @@
+"""What the live table page's scripts need on top of ``games.core.pages.views.table_labels``: the labels of
+the round's end, the connection and session banners and the quick phrases, and the phrases
+themselves (``static/games/table.js`` and its ``table_*.js`` parts, ``table_fx.js``, ``table_talk.js``). Translated when
+called (the request's language), like the other labels: the page's scripts get every string
+from the ``table-config`` JSON, not from a JavaScript catalog.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.core.state import phrases
+
+
+def labels() -> dict:
+    """The extra labels, ``{key: translated text}`` (``%(name)s`` marks a placeholder)."""
+    return {
+        "allRounds": _("Every round"),
+        "roundPoints": _("Round %(number)s:"),
+        "seeScore": _("See the score"),
+        "connLost": _("Connection lost: reconnecting…"),
+        "connLostCards": _("Your cards are disabled until the table is back."),
+        "connLostWatch": _("The table is not live until the connection is back."),
+        "loggedOut": _("You are logged out in this tab: you are only watching now."),
+        "logIn": _("Log in"),
+        "logInToPlay": _("Log in to play"),
+    }
+
+
+def config() -> dict:
+    """The config keys the scripts read: ``talk`` (``{"phrases": {id: text}, "emoji": {id:
+    character}, "seconds": BASRA_PHRASE_SECONDS}``) and the log-in URL (``login``, for the
+    ``urls`` map)."""
+    return {
+        "talk": phrases.texts() | {"seconds": settings.BASRA_PHRASE_SECONDS},
+        "login": reverse("account_login"),
+    }

@@ -1,0 +1,522 @@
+"""Lobby and table pages.
+
+The views are thin: they validate the form, call ``games.core.actions`` and turn a ``GameError``
+into a message. Everything live (the open tables, the table itself) arrives over the websockets
+described in ``docs/protocol.md``; a page only carries the first state so that a reload shows
+exactly the table as it is, before the socket connects.
+"""
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.core import actions, errors
+from games.core.errors import GameError
+from games.core.models import Match, bot_choices, bot_display_name
+from games.core.pages import table_page
+from games.core.pages.forms import CreateTableForm, PlayComputerForm
+from games.core.state import reads, records, lobby as lobby_reads
+
+
+def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:
+    """Send an anonymous user to the log-in page, coming back to ``next_url`` (a GET page).
+
+    The actions are POST-only, so coming back to the action itself after logging in would fail;
+    the page the action was started from is where the user wants to be.
+    """
+    if request.user.is_authenticated:
+        return None
+    return redirect_to_login(next_url)
+
+
+def _url_templates() -> dict:
+    """URL patterns for the scripts, with ``{id}`` where the match id goes."""
+    def pattern(name: str) -> str:
+        return reverse(name, kwargs={"match_id": 0}).replace("/0/", "/{id}/")
+
+    urls = {
+        "lobby": reverse("lobby"),
+        "table": pattern("table"),
+        "join": pattern("table_join"),
+        "leave": pattern("table_leave"),
+        "seed": pattern("table_seed"),
+        "record": pattern("match_record"),
+    }
+    # The replay page, when the replays app is installed (by URL name: the core never imports
+    # the apps built on it).
+    try:
+        urls["replay"] = pattern("replays:match")
+    except NoReverseMatch:
+        pass
+    return urls
+
+
+def bot_names() -> dict:
+    """The computer levels' names shown on a seat, ``{"greedy": "Computer (greedy)", ...}``."""
+    return {
+        level: bot_display_name(level) for level, _name in bot_choices()
+    }
+
+
+def common_labels() -> dict:
+    """Translated strings the lobby and table scripts show (``%(name)s`` marks a placeholder)."""
+    return {
+        "connecting": _("Connecting…"),
+        "live": _("Live"),
+        "reconnecting": _("Connection lost, reconnecting…"),
+        "closed": _("Closed"),
+        "players": _("%(count)s players"),
+        "target": _("to %(target)s"),
+        "rated": _("Rated"),
+        "casual": _("Casual"),
+        "emptySeat": _("Empty seat"),
+        "join": _("Join"),
+        "leave": _("Leave"),
+        "open": _("Open"),
+        "watch": _("Watch"),
+        "tableNumber": _("Table %(id)s"),
+        "noTables": _("No open tables. Create one!"),
+        "createdBy": _("created by %(name)s"),
+        "bots": bot_names(),
+        "botNumbered": _("Computer %(number)s (%(level)s)"),
+        "botLevels": dict(bot_choices()),
+        "botBadge": _("Computer player"),
+        "takeSeat": _("Take this seat"),
+        "sitHere": _("Sit here"),
+        "sideOf": _("Side %(number)s: %(names)s"),
+        "and": _("%(a)s & %(b)s"),
+        "online": _("online"),
+        "offline": _("away"),
+        "watchersCount": _("%(count)s watching"),
+        "yourTurn": _("Your turn"),
+        "noMatches": _("Nobody is playing a match you may watch right now."),
+        "perPlay": _("%(seconds)s s per play"),
+        "noClock": _("No clock"),
+        "commitment": _("Commitment"),
+        "commitmentTitle": _(
+            "SHA-256 of the site's secret seed for this table, published before anyone sits "
+            "down; the seed itself is revealed when the match is over."
+        ),
+    }
+
+
+def table_labels() -> dict:
+    """Translated strings of the table page script, on top of :func:`common_labels`."""
+    return common_labels() | {
+        "finished": _("Finished"),
+        "botShort": _("%(level)s %(number)s"),
+        "leaveConfirm": _(
+            "Leave this table while the match goes on? Your seat stays yours, but your time "
+            "runs, and if you stay away the computer may take your seat or your opponent may "
+            "claim the win."
+        ),
+        "leaveConfirmNoClock": _(
+            "Leave this table while the match goes on? Your seat stays yours, but if you stay "
+            "away the computer may take your seat or your opponent may claim the win."
+        ),
+        "turnOf": _("%(name)s to play"),
+        "round": _("Round %(number)s"),
+        "dealer": _("Dealer"),
+        "cardsInHand": _("%(count)s in hand"),
+        "stock": _("Stock: %(count)s"),
+        "floor": _("Floor"),
+        "floorEmpty": _("The floor is empty"),
+        "yourHand": _("Your hand"),
+        "you": _("you"),
+        "spectating": _("You are watching this table."),
+        "pile": _("Pile"),
+        "basras": _("Basras"),
+        "jackBasras": _("Jack basras"),
+        "score": _("Score"),
+        "lastPlay": _("Last play"),
+        "played": _("%(name)s played"),
+        "took": _("took"),
+        "tookNothing": _("took nothing"),
+        "basra": _("Basra!"),
+        "jackBasra": _("Jack basra!"),
+        "waiting": _("Waiting for players: %(taken)s of %(total)s seats taken."),
+        "waitingHint": _("The match starts when every seat is taken."),
+        "roundScore": _("Round %(number)s score"),
+        "cards": _("Cards"),
+        "majority": _("Most cards"),
+        "cardPoints": _("Card points"),
+        "roundTotal": _("Round total"),
+        "matchTotal": _("Match total"),
+        "leftover": _("The cards left on the floor (%(count)s) go to %(side)s:"),
+        "leftoverMine": _("The cards left on the floor (%(count)s) go to your side:"),
+        "continue": _("Continue"),
+        "rounds": _("Rounds played"),
+        "matchOver": _("Match over"),
+        "youWon": _("You won!"),
+        "youLost": _("You lost."),
+        "winsOne": _("%(name)s wins"),
+        "winsPair": _("%(names)s win"),
+        "side": _("Side %(number)s"),
+        "yourSide": _("Your side"),
+        "opponents": _("Opponents"),
+        "opponent": _("Opponent"),
+        "youLabel": _("You"),
+        "backToLobby": _("Back to the lobby"),
+        "tableClosed": _("This table no longer exists."),
+        "cardName": _("%(rank)s of %(suit)s"),
+        "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
+        "ranks": {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen"), "K": _("King")},
+        "secondsLeft": _("%(seconds)s s"),
+        "thinking": _("thinking…"),
+        "absent": _("Away"),
+        "replaced": _("Computer plays for %(name)s"),
+        "resign": _("Resign"),
+        "resignConfirm": _("Resign this match? Your side loses."),
+        "resignConfirmPair": _("Offer to resign? Your side resigns when your partner agrees."),
+        "resignConfirmPartnerOffered": _(
+            "Your partner has offered to resign. Resign now? The match ends at once and your "
+            "side loses."
+        ),
+        "resignConfirmPartnerGone": _(
+            "Your partner is away or played by the computer. Resign now? The match ends at once "
+            "and your side loses."
+        ),
+        "resignYes": _("Resign"),
+        "abortConfirm": _(
+            "Call this match off before the first play? Nobody wins and it is not rated."
+        ),
+        "abortYes": _("Abort"),
+        "matchAborted": _("Aborted before the first play: nobody won."),
+        "cancel": _("Cancel"),
+        "claim": _("Claim the win"),
+        "claimConfirm": _("Your opponent has left. Claim the win now?"),
+        "claimYes": _("Claim the win"),
+        "opponentLeft": _("%(name)s has left the match. You may claim the win, or wait."),
+        "partnerReplaced": _(
+            "Your partner %(name)s left: the computer plays their seat for the rest of the match."
+        ),
+        "seatReplaced": _("%(name)s left: the computer plays their seat for the rest of the match."),
+        "youReplaced": _("You were away too long: the computer plays your seat for the rest of "
+                         "this match."),
+        "youAbsent": _("You were counted as away. Play a card to come back."),
+        "youTimedOut": _("Your time ran out: %(card)s was played for you."),
+        "timedOutMark": _("(time ran out)"),
+        "youAbsentBack": _("You were counted as away; you are back now that you are connected."),
+        "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
+        "youOffered": _("You offered to resign; waiting for your partner."),
+        "youOfferedPartnerGone": _(
+            "You offered to resign. Your partner is away or played by the computer now: resign "
+            "again to end the match at once."
+        ),
+        "offerPending": _("%(name)s offers to resign."),
+        # How a match ended early, worded for whoever reads it: the winner, the loser (or the
+        # losing side) and anyone else; names are the winner's and the loser's.
+        "reasonClaim": _("%(winner)s claimed the win: %(loser)s left the table."),
+        "reasonClaimMine": _("You claimed the win: %(loser)s left the table."),
+        "reasonClaimAgainstMe": _("%(winner)s claimed the win while you were away."),
+        "reasonResignOne": _("%(name)s resigned."),
+        "reasonResignPair": _("%(names)s resigned."),
+        "reasonYouResigned": _("You resigned."),
+        "reasonSideResigned": _("Your side resigned."),
+        "reasonDecided": _("Decided away from the table (a tournament forfeit or withdrawal)."),
+        "matchDecidedNobody": _(
+            "Decided away from the table (a tournament forfeit or withdrawal): nobody won."
+        ),
+        # The provably fair shuffle (RULES.md, "Provably fair shuffle"): seeds and the verifier.
+        "yourSeed": _("Your client seed"),
+        "seedHelp": _(
+            "Your browser picked it at random; you may change it until the match starts. Every "
+            "deck is shuffled from it, the other players' seeds and the site's secret seed."
+        ),
+        "changeSeed": _("Change"),
+        "fairTitle": _("Fair shuffle"),
+        "fairIntro": _(
+            "Every deck comes from the site's secret seed, committed to before anyone sat down, "
+            "and the players' own client seeds (%(algorithm)s)."
+        ),
+        "clientSeeds": _("Client seeds"),
+        "computerSeed": _("(none)"),
+        "seedsAtStart": _("Fixed when the match starts."),
+        "serverSeed": _("Server seed"),
+        "serverSeedHidden": _("Kept secret until the match is over."),
+        "verify": _("Verify every deck"),
+        "verifying": _("Checking…"),
+        "downloadRecord": _("Download the game record"),
+        "watchReplay": _("Watch the replay"),
+        "checkCommitment": _("Commitment"),
+        "checkDealer": _("Round %(number)s: first dealer"),
+        "checkDeck": _("Round %(number)s: deck"),
+        "matches": pgettext("a fair-shuffle check", "matches"),
+        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
+        "allMatch": _("Every round matches: the decks are the ones the seeds give."),
+        "roundsDiffer": _("Does not match: %(rounds)s."),
+        "commitmentDiffers": _("The server seed does not match the commitment."),
+        "verifyFailed": _("The check could not run: %(error)s"),
+        "noWebCrypto": _("This browser cannot compute HMAC-SHA256 here (Web Crypto needs HTTPS)."),
+    }
+
+
+#: The prefix of the "Play the computer" form's fields, so both lobby forms fit on one page.
+COMPUTER_PREFIX = "computer"
+
+
+def _lobby_page(
+    request: HttpRequest,
+    form: CreateTableForm | None = None,
+    computer_form: PlayComputerForm | None = None,
+    *,
+    status: int = 200,
+) -> HttpResponse:
+    username = request.user.get_username() if request.user.is_authenticated else None
+    if request.user.is_authenticated:
+        # Opening the lobby counts as being there for one's open tables (as its socket does).
+        actions.seen_waiting(user=request.user)
+    tables = lobby_reads.open_table_rows(reads.open_tables(), username=username)
+    config = {
+        "wsPath": "/ws/lobby/",
+        "username": username,
+        "csrfToken": get_token(request),
+        "urls": _url_templates(),
+        "labels": common_labels(),
+    }
+    return render(
+        request, "games/lobby.html",
+        {
+            "tables": tables,
+            "your_matches": lobby_reads.your_matches(request.user),
+            "live_matches": lobby_reads.live_matches(request.user),
+            "form": form or CreateTableForm(),
+            "computer_form": computer_form or PlayComputerForm(prefix=COMPUTER_PREFIX),
+            "config": config,
+        },
+        status=status,
+    )
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby: the user's matches being played, the matches to watch and the open tables
+    (all live over ``/ws/lobby/``), the form to create a table and the form to play the
+    computer."""
+    return _lobby_page(request)
+
+
+@require_POST
+def table_create(request: HttpRequest) -> HttpResponse:
+    """Create a table from :class:`CreateTableForm`, seat its creator, go to its page.
+
+    An invalid form shows the lobby again with the errors (status 400); a ``GameError``
+    becomes an error message on the lobby.
+    """
+    if (response := _login_then(request, reverse("lobby"))) is not None:
+        return response
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return _lobby_page(request, form, status=400)
+    try:
+        match = actions.create_table(
+            user=request.user,
+            players=form.cleaned_data["players"],
+            rules=form.rules(),
+            rated=form.rated,
+            move_seconds=form.clock(),
+            client_seed=form.cleaned_data["client_seed"],
+            watchers=form.cleaned_data["watchers"],
+            private=form.cleaned_data["private"],
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("table", match_id=match.id)
+
+
+@require_POST
+def table_computer(request: HttpRequest) -> HttpResponse:
+    """"Play the computer": create a casual table with computer players, go to its page.
+
+    Two players start at once; four players start when the seats left to people are taken.
+    An invalid form shows the lobby again with the errors (status 400).
+    """
+    if (response := _login_then(request, reverse("lobby"))) is not None:
+        return response
+    form = PlayComputerForm(request.POST, prefix=COMPUTER_PREFIX)
+    if not form.is_valid():
+        return _lobby_page(request, computer_form=form, status=400)
+    try:
+        match = actions.create_table(
+            user=request.user,
+            players=form.cleaned_data["players"],
+            rules=form.rules(),
+            rated=False,
+            move_seconds=form.clock(),
+            bots=form.bots(),
+            client_seed=form.cleaned_data["client_seed"],
+            watchers=form.cleaned_data["watchers"],
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+        return redirect("lobby")
+    return redirect("table", match_id=match.id)
+
+
+@require_GET
+def table(request: HttpRequest, match_id: int, invite: str | None = None) -> HttpResponse:
+    """The live table: the state as this user may see it, then live updates over the socket.
+
+    Someone not seated whom the table does not let watch (``Match.watchers``) gets a page that
+    says why (status 403), with a log-in link when logging in would let them.
+
+    ``invite``: the page was opened from a private table's invite link (checked by
+    ``games.core.pages.friend_views.table_invite``): its join buttons carry the invite. The invite link
+    itself is shown to the people seated at a private table while it waits for players.
+    """
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        state = reads.table_state(match_id=match.id, user=request.user, watching_rule=True)
+    except GameError as error:
+        if error.code not in ("watch_nobody", "watch_login_required"):
+            raise
+        return render(
+            request, "games/table_refused.html",
+            {"match": match, "reason": error.message, "code": error.code}, status=403,
+        )
+    urls = _url_templates()
+    if invite is not None:
+        urls["join"] += "?" + urlencode({"invite": invite})
+    extras = table_page.config()
+    config = {
+        "matchId": match.id,
+        "wsPath": f"/ws/table/{match.id}/",
+        "username": request.user.get_username() if request.user.is_authenticated else None,
+        "csrfToken": get_token(request),
+        "urls": urls,
+        "state": state,
+        "labels": table_labels() | rematch_labels() | table_page.labels(),
+        "talk": extras["talk"],
+    }
+    config["urls"]["login"] = extras["login"]
+    invite_link = None
+    if match.private and match.status == Match.Status.OPEN and state["you"] is not None:
+        invite_link = request.build_absolute_uri(
+            reverse("table_invite", kwargs={"match_id": match.pk, "token": match.invite_token})
+        )
+    return render(
+        request, "games/table.html",
+        {"match": match, "config": config, "invite_link": invite_link},
+    )
+
+
+def rematch_labels() -> dict:
+    """Translated strings of the rematch panel (``static/games/rematch.js``)."""
+    return {
+        "rematch": _("Rematch"),
+        "rematchAsk": _("Ask for a rematch"),
+        "rematchAccept": _("Accept the rematch"),
+        "rematchAsked": _("You asked for a rematch; waiting for %(names)s."),
+        "rematchOffered": _("%(names)s asks for a rematch with the same rules."),
+        "rematchOfferedMany": _("%(names)s ask for a rematch with the same rules."),
+        "rematchGone": _("No rematch: a player has left the table."),
+        "rematchStarting": _("The rematch starts…"),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Take the next free seat of an open table (RULES.md "Four players": 0, 2, 1, 3), or with
+    a ``seat`` field that seat (an empty one, or a computer's before the start).
+
+    ``GET`` (a join link shared or opened in a new tab) takes no seat: it goes to the table's
+    page (``table``), which shows the table and its join buttons; an unknown table is a 404.
+
+    A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
+    back with the ``bad_seat`` message (an empty ``seat`` means no choice); a taken seat or a
+    second seat is the action's ``seat_taken`` or ``already_seated``, and nothing changes. ``client_seed``: the
+    person's seed for the fair shuffle (the browser draws one); a bad one takes no seat and
+    comes back as an error message; none at all: the server draws one. An unknown table is a
+    404.
+    """
+    table_url = reverse("table", kwargs={"match_id": match_id})
+    invite = request.GET.get("invite") or request.POST.get("invite")
+    back = (
+        reverse("table_invite", kwargs={"match_id": match_id, "token": invite})
+        if invite and invite.isascii() and invite.isprintable() and "/" not in invite
+        else table_url
+    )
+    if request.method == "GET":
+        get_object_or_404(Match, pk=match_id)
+        return redirect(back)
+    if (response := _login_then(request, back)) is not None:
+        return response
+    match = get_object_or_404(Match, pk=match_id)
+    seat = request.POST.get("seat") or None
+    if seat is not None:
+        # A seat number that is not one of this table's is a bad request, never "any seat":
+        # taking another seat than the one asked for would surprise the player.
+        number = int(seat) if seat.isascii() and seat.isdigit() else None
+        if number is None or number >= match.players:
+            messages.error(request, errors.message("bad_seat"))
+            return redirect(table_url)
+        seat = number
+    try:
+        actions.join_table(
+            user=request.user, match_id=match_id, seat=seat,
+            client_seed=request.POST.get("client_seed"),
+            invite=invite,
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+    return redirect(table_url)
+
+
+@require_POST
+def table_seed(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Change one's client seed (field ``client_seed``) before the match starts, back to the
+    table page; a bad seed, a change after the start or no seat there is an error message."""
+    table_url = reverse("table", kwargs={"match_id": match_id})
+    if (response := _login_then(request, table_url)) is not None:
+        return response
+    try:
+        actions.set_client_seed(
+            user=request.user, match_id=match_id,
+            client_seed=request.POST.get("client_seed", ""),
+        )
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.info(request, _("Your client seed is changed."))
+    return redirect(table_url)
+
+
+@require_GET
+def match_record(request: HttpRequest, match_id: int) -> JsonResponse:
+    """The finished match's game record, ``basra-record/1`` with its ``"shuffle"`` and the
+    revealed server seed (``games.core.state.records.match_record``), as a JSON download.
+
+    404 while the match is not over: the record holds every deck, and the server seed opens
+    every deck still to come.
+    """
+    match = get_object_or_404(Match, pk=match_id)
+    if match.status != Match.Status.FINISHED:
+        raise Http404(_("The record is published when the match is over."))
+    url = request.build_absolute_uri(reverse("table", kwargs={"match_id": match.pk}))
+    response = JsonResponse(records.match_record(match, url=url), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="basra-match-{match.pk}.json"'
+    return response
+
+
+@require_POST
+def table_leave(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Give up one's seat at a table that has not started yet, back to the lobby."""
+    table_url = reverse("table", kwargs={"match_id": match_id})
+    if (response := _login_then(request, table_url)) is not None:
+        return response
+    try:
+        actions.leave_table(user=request.user, match_id=match_id)
+    except GameError as error:
+        messages.error(request, error.message)
+        return redirect(table_url)
+    messages.info(request, _("You left table %(id)s.") % {"id": match_id})
+    return redirect("lobby")

@@ -1,0 +1,49 @@
+"""The live core's signals: what the apps built on it (ratings, history, replays, tournaments)
+listen to. The core sends them and never imports a listener (``import-linter`` contracts in
+``pyproject.toml``); listeners connect in their ``AppConfig.ready()``.
+
+After lila's ``round/Finisher.scala``, which publishes ``FinishGame`` from the one place every game
+ends (STYLE.md, "Write it like this").
+"""
+
+from django.dispatch import Signal
+
+#: Sent by ``games.core.actions.endings.finish``, the one function every ending of a match goes
+#: through (target reached, claim, resignation, abort before the first play, a decision away
+#: from the table: ``endings.end_by_decision``), inside the
+#: transaction that ends it, after the match row and its ``match_end`` event are written.
+#: A receiver that raises rolls the whole ending back: the match stays as it was, playable.
+#:
+#: Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row as written (status
+#: ``finished``, ``scores``, ``finished_at``); ``winner`` the winning side, 0 or 1, or ``None``
+#: (an abort, or a decision that nobody won); ``result`` how it ended, a ``Match.Result`` value
+#: ("target", "claim", "resign", "abort", "decided": the caller of ``end_by_decision``, an app,
+#: has recorded the outcome already, and a rating app does not rate it).
+match_finished = Signal()
+
+#: Sent by ``games.core.state.records.match_record``, the one writer of a match's ``basra-record/1``
+#: record, for the headers the apps built on the core know and the core does not (RULES.md,
+#: "Game record": ``ratings_before`` and ``ratings_after`` from the ratings app, ``event`` from
+#: the tournaments app). Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row.
+#: A receiver returns a dict of header names and JSON values to set (or ``None``: nothing); the
+#: core's own headers cannot be overwritten except ``event`` (the core writes ``""``). A receiver
+#: that raises makes the record fail: it must not raise for a match it knows nothing about.
+record_headers = Signal()
+#: Sent by ``games.core.state.lobby.live_matches`` with the lobby's rows of the matches being played, so
+#: that an app built on the core can add what it knows to them (the ratings app adds each
+#: player's rating, ``games.ratings.lobby``). Receivers change the rows in place and return
+#: nothing; they must not write.
+#:
+#: Arguments: ``sender`` the ``Match`` class; ``rows`` the list of rows, each with ``players``
+#: (2 or 4) and ``seats`` (``[{"seat", "username", "bot", "name", ...}]``, ``username`` ``None``
+#: for a computer seat).
+lobby_matches_read = Signal()
+
+#: Sent by a web server process when it starts (``basra_site.asgi.Serving``), on its event loop,
+#: so that an app built on the core can run work of its own there: with the in-memory channel
+#: layer (``make run``: no ``REDIS_URL``) only work done in the server process reaches its
+#: sockets (the tournaments' scheduler then ticks here, ``games.tournaments.scheduler``).
+#: Arguments: ``sender`` the ``Serving`` class; ``in_process`` whether the server's broadcasts
+#: reach only its own process (``BASRA_CLOCK_IN_SERVER``). A receiver returns ``None`` or a
+#: coroutine function the server awaits when it stops.
+server_started = Signal()

@@ -1,0 +1,251 @@
+"""The websocket base every socket of the site is built on.
+
+``JsonSocket``: JSON frames, a per-socket rate limit (``BASRA_SOCKET_BURST``/``RATE``), frames of
+a closed socket dropped, a send to a gone client turned into its own disconnect; and the
+socket's language. The table, lobby and notice sockets (``games.core.sockets.table``,
+``.lobby``, ``.notices``) subclass ``JsonSocket``; the handshake's session and user are
+``games.core.sockets.auth``'s, the process's beats ``games.core.sockets.beats``'.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from autobahn.exception import Disconnected
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
+
+from games.core import errors
+from games.core.sockets.beats import server_beat
+from games.core.state import broadcast
+
+logger = logging.getLogger(__name__)
+
+#: What an ASGI server's ``send`` raises for a socket whose client has gone: the ``OSError`` the
+#: ASGI websocket spec asks servers to raise on a closed connection (uvicorn's
+#: ``ClientDisconnected`` is one), and daphne's, autobahn's ``Disconnected`` ("Attempt to send on
+#: a closed protocol", a ``RuntimeError``), raised while the client's close is under way, before
+#: daphne has queued the ``websocket.disconnect``. :class:`JsonSocket` takes either for the
+#: socket having closed.
+SEND_ON_CLOSED: tuple[type[Exception], ...] = (OSError, Disconnected)
+
+#: The code of the ``websocket.disconnect`` a socket gives itself when a send finds its client
+#: gone (RFC 6455 7.4.1: 1006, closed without a close frame).
+CLOSE_ABNORMAL = 1006
+
+def scope_language(scope: dict) -> str:
+    """The language a socket's messages are written in: the language cookie, else Accept-Language.
+
+    The same choice ``LocaleMiddleware`` makes for a page (Django's
+    ``get_language_from_request``), from the handshake's cookies and headers.
+    """
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+
+def rate_clock() -> float:
+    """The time a socket's rate limit is measured on (seconds): the running event loop's. Tests
+    put a virtual clock here, so that tokens come back when the test moves time on, and a burst
+    stays a burst however slow the machine."""
+    return asyncio.get_running_loop().time()
+
+
+class TokenBucket:
+    """A socket's rate limit: ``burst`` frames at once, then ``rate`` a second (a token bucket:
+    it holds up to ``burst`` tokens, gains ``rate`` a second, and a frame takes one).
+
+    aiolimiter's ``AsyncLimiter`` meters the same way, but reads the loop's time itself (a test
+    cannot move it without its private ``_leak``) and is built to make callers wait on the
+    loop's timers, which a socket never does: a frame over the limit is dropped, not delayed.
+    """
+
+    __slots__ = ("burst", "rate", "_tokens", "_at")
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst, self.rate = float(burst), float(rate)
+        self._tokens = self.burst
+        self._at: float | None = None
+
+    def take(self, now: float) -> bool:
+        """Take a token at ``now`` (seconds, :func:`rate_clock`): ``True`` if there was one."""
+        if self._at is not None:
+            self._tokens = min(self.burst, self._tokens + max(0.0, now - self._at) * self.rate)
+        self._at = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            return True
+        return False
+
+
+
+class JsonSocket(AsyncWebsocketConsumer):
+    """Frames in and out as JSON objects; malformed frames get a ``bad_json`` error.
+
+    Channels' consumers call ``close_old_connections`` on its one shared sync thread before every
+    message they handle (each frame and each group message) and after a disconnect. These
+    consumers touch the database only through ``games.core.sockets.workers``, whose threads look after their
+    own connections (``in_worker``), so that hop would close nothing and only queue every socket's
+    messages behind one thread: :meth:`dispatch` and :meth:`websocket_disconnect` leave it out.
+
+    A socket takes the messages its server queues for it as they arrive (:meth:`__call__`), and
+    handles them in order. So it knows at once when its client has gone: ``gone`` is set, the
+    frames still waiting behind the one being handled are dropped unread, and so is the tables'
+    news; the socket's own sends are then dropped too. A send that finds the client gone
+    (:data:`SEND_ON_CLOSED`, raised by the server before it queues the
+    disconnect) counts the same: the socket queues itself a ``websocket.disconnect``
+    (:data:`CLOSE_ABNORMAL`), so every ending goes through :meth:`websocket_disconnect`, once.
+
+    Frames are also counted against a rate limit as they arrive (:meth:`_admit`).
+    """
+
+    #: The client has gone (or a send found it gone); see the class.
+    gone = False
+    #: The server is closing the socket (``_close``): nothing more is sent on it.
+    closing = False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        """Run the consumer (Channels' ``__call__``) over :meth:`_read`'s queue and a ``send``
+        that takes a gone client for a disconnect (ASGI: ``scope``, ``receive``, ``send``)."""
+        self.inbox: asyncio.Queue[dict] = asyncio.Queue()
+        burst = settings.BASRA_SOCKET_BURST
+        self.limiter = TokenBucket(burst, settings.BASRA_SOCKET_RATE)
+        self.refused_told_at: float | None = None
+        reader = asyncio.ensure_future(self._read(receive))
+
+        async def send_unless_gone(message: dict) -> None:
+            if self.gone:
+                return
+            try:
+                await send(message)
+            except SEND_ON_CLOSED:
+                self._lost()
+
+        try:
+            await super().__call__(scope, self.inbox.get, send_unless_gone)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+
+    async def _read(self, receive: Any) -> None:
+        """Move the server's messages to ``inbox`` as they come, up to the disconnect."""
+        while True:
+            message = await receive()
+            kind = message.get("type")
+            if kind == "websocket.disconnect":
+                self.gone = True
+                self.inbox.put_nowait(message)
+                return
+            if kind == "websocket.receive":
+                message = await self._admit(message)
+                if message is None:
+                    continue
+            self.inbox.put_nowait(message)
+
+    async def _admit(self, frame: dict) -> dict | None:
+        """The frame itself if the socket's rate limit lets it through, else a
+        ``socket.refused`` note (answered with ``rate_limited``), or nothing.
+
+        A token bucket (:class:`TokenBucket`): a burst of
+        ``settings.BASRA_SOCKET_BURST`` frames (default 8), then ``BASRA_SOCKET_RATE`` a second
+        (default 4). Sized for the fastest person: the table page sends one ``play`` per state
+        it receives (it locks the hand until the answer), a ``sync`` after an error, a gap or
+        its opening, a claim or a resign; states come at most every 0.6 s (a computer's shortest
+        delay, ``BASRA_BOT_DELAY_SECONDS``), so the page stays under 2 frames a second. A double
+        click from a page without that lock, or a second tab, adds a frame or two at once: a
+        burst of 8 covers that several times over, and 4 a second is twice the fastest page.
+        A refused frame is dropped unread, so a flood costs the server neither parsing nor
+        database work. One ``rate_limited`` at most is sent per refill interval (``1 / RATE``
+        s): the page answers an error with a ``sync``, which would be refused and answered
+        again, round after round.
+        """
+        now = rate_clock()
+        if self.limiter.take(now):
+            return frame
+        if self.refused_told_at is not None and (
+            now - self.refused_told_at < 1 / settings.BASRA_SOCKET_RATE
+        ):
+            return None
+        self.refused_told_at = now
+        return {"type": "socket.refused"}
+
+    def _lost(self) -> None:
+        """A send found the client gone: handle it as the disconnect the server will send."""
+        if not self.gone:
+            self.gone = True
+            self.inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_ABNORMAL})
+
+    async def dispatch(self, message: dict) -> None:
+        """Call the handler of ``message["type"]`` (Channels' ``dispatch`` without the
+        connection cleanup; see the class). Once the client is gone, only the connect (which
+        sets the socket up) and the disconnect (which takes it down) are handled.
+
+        :raises ValueError: no handler for the type (as Channels does).
+        """
+        if self.gone and message["type"] not in ("websocket.connect", "websocket.disconnect"):
+            return
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+    async def websocket_disconnect(self, message: dict) -> None:
+        """The socket closed: :meth:`disconnect`, then stop (the groups are left there)."""
+        self.gone = True
+        try:
+            await self.disconnect(message["code"])
+        finally:
+            if getattr(self, "beating", False):
+                self.beating = False
+                await server_beat.closed()
+        raise StopConsumer()
+
+    async def socket_refused(self, message: dict) -> None:
+        """A frame over the rate limit was dropped (:meth:`_admit`)."""
+        await self.send_error("rate_limited")
+
+    async def connect(self) -> None:
+        self.language = scope_language(self.scope)
+        self.beating = True
+        server_beat.opened()
+        await self.accept()
+
+    async def send_json(self, content: dict) -> None:
+        """Send one JSON text frame."""
+        await self.send(text_data=broadcast.frame_text(content))
+
+    async def send_error(self, code: str, message: str | None = None) -> None:
+        """Send ``{"type": "error", "code", "message"}``; ``message`` defaults to the code's text
+        (``games.core.errors``) in the socket's language."""
+        if message is None:
+            with translation.override(self.language):
+                message = errors.message(code)
+        await self.send_json({"type": "error", "code": code, "message": message})
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = json.loads(text_data if text_data is not None else bytes_data)
+        except (TypeError, ValueError, UnicodeDecodeError, RecursionError):
+            # RecursionError: a forged frame nested thousands deep must not kill the socket.
+            message = None
+        if not isinstance(message, dict):
+            await self.send_error("bad_json")
+            return
+        await self.receive_message(message)
+
+    async def receive_message(self, message: dict) -> None:
+        """Handle one parsed frame (a JSON object)."""
+        raise NotImplementedError

@@ -1,0 +1,245 @@
+"""Channel-layer groups of the live tables and the messages sent to them.
+
+Group names (``docs/protocol.md`` "Server → client"): every socket at table ``id`` (seated,
+watching, anonymous) is in ``table.<id>``; lobby sockets in ``lobby``. A change's states go to
+the table's group as one message holding every seat's view and the spectators' (one publish per
+change, whatever the number of seats): each socket sends its client only the view of the seat
+its user sits in, or the spectators' (``TableConsumer.table_states``); no client ever receives
+another seat's hand. Every table socket of user ``u`` is also in ``user.<u>``, which carries only
+the news that one of the user's sessions was logged out (:func:`send_session_ended`).
+
+The actions' funnel (``games.core.actions.funnel``) calls these functions from ``transaction.on_commit`` callbacks, in a synchronous
+thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
+``CALLER_LOOP``) or an HTTP view's (then ``async_to_sync`` waits for them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from contextvars import ContextVar
+
+import orjson
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils.crypto import salted_hmac
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+#: The event loop of the consumer that called an action, if any. The actions run in a worker
+#: thread; with this set, their broadcast is handed to that loop and the thread goes back to
+#: database work at once instead of waiting for the channel layer (contextvars follow
+#: ``database_sync_to_async`` into the thread).
+CALLER_LOOP: ContextVar[asyncio.AbstractEventLoop | None] = ContextVar("caller_loop", default=None)
+
+
+def table_group(match_id: int) -> str:
+    """The group of every socket at table ``match_id``: seated, watching or anonymous."""
+    return f"table.{match_id}"
+
+
+def everyone_group(match_id: int) -> str:
+    """The group of the sockets of table ``match_id``, seated or not, that asked to follow the
+    number of spectators (``{"type": "watchers"}``): it carries only that number
+    (:func:`send_watchers`), never a state."""
+    return f"table.{match_id}.all"
+
+
+def account_group(user_id: int) -> str:
+    """The group of every table socket of user ``user_id``, at any table, in any session.
+
+    It carries only :func:`send_session_ended`; a table socket joins it before its table's
+    user group, so a logout it could miss would also find it before any hand was sent.
+    """
+    return f"user.{user_id}"
+
+
+def session_tag(session_key: str) -> str:
+    """What names a session in a channel-layer message: an HMAC of its key (Django's
+    ``salted_hmac`` with the site's secret key), so the key itself, a credential, never travels
+    through the layer (Redis). Hex, 40 characters."""
+    return salted_hmac("basra.session-ended", session_key).hexdigest()
+
+
+class Pending:
+    """The broadcasts of one worker call made by a consumer (``games.core.sockets.workers.in_worker``),
+    collected while it runs and sent on the consumer's loop when it returns (:meth:`close`).
+
+    They used to be handed to the loop from the worker thread as each commit ran
+    (``run_coroutine_threadsafe``): a wake-up of the loop of its own per change, besides the
+    one that returns the call's result, about 2% of a play's server CPU (py-spy,
+    bench/live.py). A call that is still running when its caller stops waiting (a cancelled
+    socket) is closed all the same: what it commits after that goes the old way.
+    """
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, dict]] = []
+        self.open = True
+        self._lock = threading.Lock()
+
+    def add(self, messages: list[tuple[str, dict]]) -> bool:
+        """Keep ``messages`` for :meth:`close` (worker thread); ``False`` once it is closed."""
+        with self._lock:
+            if self.open:
+                self.messages.extend(messages)
+            return self.open
+
+    def close(self) -> None:
+        """Send what was kept (on the caller's event loop, without waiting); keep no more."""
+        with self._lock:
+            self.open = False
+            messages, self.messages = self.messages, []
+        if messages:
+            layer = get_channel_layer()
+            if layer is not None:
+                asyncio.ensure_future(_send(layer, messages)).add_done_callback(_log_failure)
+
+
+#: The :class:`Pending` of the worker call running in this context, if any.
+PENDING: ContextVar[Pending | None] = ContextVar("pending_broadcasts", default=None)
+
+
+async def _send(layer, messages: list[tuple[str, dict]]) -> None:
+    if len(messages) == 1:
+        await layer.group_send(*messages[0])
+    else:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.error("broadcast failed", exc_info=future.exception())
+
+
+def _send_all(messages: list[tuple[str, dict]]) -> None:
+    """Send ``(group, message)`` pairs, all at once.
+
+    From a consumer's worker call they are kept until the call returns (:class:`Pending`);
+    from a consumer's worker thread otherwise (``CALLER_LOOP`` set) the sends are scheduled on
+    the consumer's loop without waiting; anywhere else (an HTTP view, a test, a script) this
+    waits until they are sent.
+    """
+    pending = PENDING.get()
+    if pending is not None and pending.add(messages):
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        await _send(layer, messages)
+
+    loop = CALLER_LOOP.get()
+    if loop is not None and loop.is_running():
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        if on_loop:
+            asyncio.ensure_future(send()).add_done_callback(_log_failure)
+        else:
+            asyncio.run_coroutine_threadsafe(send(), loop).add_done_callback(_log_failure)
+        return
+    async_to_sync(send)()
+
+
+def frame_text(message: dict) -> str:
+    """A message as the JSON text of one websocket frame (compact), by ``orjson``: the same
+    text as ``json.dumps(message, separators=(",", ":"))`` (non-string keys written as
+    strings), about ten times faster; a play writes three (both seats' views and the
+    spectators')."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def send_states(match_id: int, states: dict[int | None, dict], seat_users: dict[int, int]) -> None:
+    """Send a change's states to the table's group, as one message.
+
+    ``{"type": "table.states", "seq", "deadline", "views": [[seat, user id, text], …]}``, the
+    spectators' view with seat and user ``None``: ``text`` is the frame a socket sends on, written
+    once here, so the channel layer carries strings instead of packing and unpacking nested
+    messages, and no socket encodes it again. Each socket picks the view of its own user's seat
+    (``TableConsumer.table_states``). One publish per change: before, one per seat and one for
+    the spectators (a third of a play's channel-layer work at two seats).
+
+    :param states: ``{seat: state}``, ``None`` for the spectators' state; all at the same
+        ``seq`` and ``deadline``.
+    :param seat_users: ``{seat: user id}`` (computer seats have none).
+    """
+    first = next(iter(states.values()))
+    views = [
+        [seat, None if seat is None else seat_users.get(seat), frame_text(state)]
+        for seat, state in states.items()
+    ]
+    message = {
+        "type": "table.states", "seq": first["seq"], "deadline": first["deadline"], "views": views
+    }
+    _send_all([(table_group(match_id), message)])
+
+
+def send_seating(match_id: int) -> None:
+    """Tell the table's sockets that seats changed: each re-reads its own seat and state."""
+    _send_all([(table_group(match_id), {"type": "table.seating"})])
+
+
+def send_closed(match_id: int) -> None:
+    """Tell the table's sockets that the table was removed (its last player left)."""
+    _send_all([(table_group(match_id), {"type": "table.closed"})])
+
+
+async def send_watchers(match_id: int, count: int) -> None:
+    """Tell every socket of table ``match_id`` how many spectator sockets it has (from a
+    consumer's event loop: a spectator's socket opened or closed). Sent as
+    ``{"type": "table.watchers", "count": count}``."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(everyone_group(match_id), {"type": "table.watchers", "count": count})
+
+
+def send_tables(tables: list[dict]) -> None:
+    """Send the lobby sockets the current list of open tables."""
+    _send_all([(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})])
+
+
+def send_session_recheck(user_id: int) -> None:
+    """Tell every table socket of user ``user_id`` to check its session again before its next
+    action (``TableConsumer.session_recheck``): the password changed, and Django ends the other
+    sessions by their stored password hash. Sent as ``{"type": "session.recheck"}``."""
+    _send_all([(account_group(user_id), {"type": "session.recheck"})])
+
+
+def send_session_ended(user_id: int, session_key: str) -> None:
+    """Tell every table socket of user ``user_id`` that the session ``session_key`` was logged
+    out: the sockets opened with it stop receiving their seat's views
+    (``TableConsumer.session_ended``). Sent as ``{"type": "session.ended", "session": tag}``
+    (:func:`session_tag`).
+    """
+    message = {"type": "session.ended", "session": session_tag(session_key)}
+    _send_all([(account_group(user_id), message)])
+
+
+def notice_group(user_id: int) -> str:
+    """The group of every notice socket (``/ws/me/``, ``games.core.sockets.notices``) of user
+    ``user_id``, on any page, in any session: what ``games.core.state.notices.send_notice`` sends to."""
+    return f"notices.{user_id}"
+
+
+def send_notices(notices: list[tuple[int, str, dict]]) -> None:
+    """Send ``(user id, kind, payload)`` notices to the users' notice sockets, now (callers
+    send after the commit: ``games.core.state.notices.send_notice``). Each goes as
+    ``{"type": "notice.push", "kind", "payload"}``."""
+    _send_all(
+        [
+            (notice_group(user_id), {"type": "notice.push", "kind": kind, "payload": payload})
+            for user_id, kind, payload in notices
+        ]
+    )
+
+
+def send_table_news(match_id: int, message: dict) -> None:
+    """Send every socket of table ``match_id`` ``message`` as a frame,
+    ``{"type": "table.news", "message": message}`` (a rematch offer or its start,
+    ``games.core.actions.rematch``)."""
+    _send_all([(table_group(match_id), {"type": "table.news", "message": message})])

@@ -1,0 +1,197 @@
+"""The lobby's three lists, read for one viewer: their matches in progress, the matches they may
+watch, and the open tables (issue 10, "The site as players expect it").
+
+Nothing here writes. The rows are plain JSON-friendly dicts, the same for the page
+(``templates/games/lobby.html``) and the lobby socket (``docs/protocol.md`` "Lobby"); the texts
+in them (ages, names of computer seats, whose turn) are in the active language, so the socket
+decorates them in its own (``games.core.sockets.lobby.LobbyConsumer``).
+
+Ratings are not the core's: the live matches are sent through ``games.core.signals.lobby_matches_read``,
+and the ratings app adds each player's rating (``games.ratings.lobby``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+
+from games.core import signals
+from games.core.models import Match, Seat, seat_display_names
+from games.core.state import reads, watching
+
+#: How many matches the lobby lists in each of its two match lists at most.
+MATCHES_SHOWN = 20
+#: Under this many seconds an open table is "created just now" (timesince says "0 minutes").
+JUST_NOW_SECONDS = 60
+
+
+def age_text(created_at: datetime | str, now: datetime | None = None) -> str:
+    """"created 3 minutes ago" in the active language (Django's ``timesince``, whose words
+    Django translates), or "created just now" under a minute.
+
+    :param created_at: an aware datetime or its ISO 8601 text (a lobby row's ``created_at``).
+    """
+    if isinstance(created_at, str):
+        created_at = parse_datetime(created_at)
+    now = timezone.now() if now is None else now
+    if (now - created_at).total_seconds() < JUST_NOW_SECONDS:
+        return _("created just now")
+    return _("created %(time)s ago") % {"time": timesince(created_at, now, depth=1)}
+
+
+def seat_entries(players: int, seats: list[dict]) -> list[dict]:
+    """Every seat of a table in order, ``{"seat", "side", "username", "bot", "name",
+    "online"}``; an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
+    ``online`` false. ``side`` is 0 or 1 (RULES.md "Four players": partners opposite, seats 0
+    and 2 against 1 and 3). Computer seats get distinct names (``seat_display_names``)."""
+    by_seat = {seat["seat"]: seat for seat in seats}
+    names = seat_display_names(seats)
+    return [
+        {
+            "seat": number,
+            "side": number % 2,
+            "username": by_seat.get(number, {}).get("username"),
+            "bot": by_seat.get(number, {}).get("bot"),
+            "name": names.get(number, _("Empty seat")),
+            "online": bool(by_seat.get(number, {}).get("online")),
+        }
+        for number in range(players)
+    ]
+
+
+def sides(entries: list[dict]) -> list[dict]:
+    """The two sides of a table from its :func:`seat_entries`: ``[{"number": 1, "side": 0,
+    "seats": [0, 2], "members": [their entries], "names": "alice & carol", "label": "Side 1:
+    alice & carol"}, ...]``."""
+    result = []
+    for side in (0, 1):
+        members = [entry for entry in entries if entry["side"] == side]
+        names = [entry["name"] for entry in members]
+        text = (
+            _("%(a)s & %(b)s") % {"a": names[0], "b": names[1]} if len(names) == 2 else names[0]
+        )
+        result.append({
+            "number": side + 1,
+            "side": side,
+            "seats": [entry["seat"] for entry in members],
+            "members": members,
+            "names": text,
+            "label": _("Side %(number)s: %(names)s") % {"number": side + 1, "names": text},
+        })
+    return result
+
+
+def open_table_rows(
+    tables: list[dict], *, username: str | None, now: datetime | None = None
+) -> list[dict]:
+    """The open tables (``reads.open_tables``) as the viewer ``username`` reads them: each row
+    with every seat (:func:`seat_entries`), its ``sides``, ``taken`` (seats taken), ``mine``
+    (the viewer sits there) and ``age`` (:func:`age_text`). The rows given are not changed."""
+    now = timezone.now() if now is None else now
+    rows = []
+    for table in tables:
+        entries = seat_entries(table["players"], table["seats"])
+        rows.append({
+            **table,
+            "seats": entries,
+            "sides": sides(entries),
+            "taken": sum(1 for seat in entries if seat["username"] or seat["bot"]),
+            "mine": username is not None and any(s["username"] == username for s in entries),
+            "age": age_text(table["created_at"], now),
+        })
+    return rows
+
+
+def _playing() -> Any:
+    return (
+        Match.objects.filter(status=Match.Status.PLAYING)
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+        )
+        .order_by("-started_at", "-pk")
+    )
+
+
+def _seats_of(match: Match) -> list[dict]:
+    return [
+        {
+            "seat": s.seat,
+            "username": s.user.get_username() if s.user_id is not None else None,
+            "bot": s.bot or None,
+        }
+        for s in match.seats.all()
+    ]
+
+
+def _match_row(match: Match) -> dict:
+    entries = seat_entries(match.players, _seats_of(match))
+    scores = match.scores if len(match.scores or ()) == 2 else [0, 0]
+    return {
+        "id": match.pk,
+        "players": match.players,
+        "rated": match.rated,
+        "target": match.rules.get("target"),
+        "scores": list(scores),
+        "seats": entries,
+        "sides": sides(entries),
+    }
+
+
+def your_matches(user: Any) -> list[dict]:
+    """The matches ``user`` sits at that are being played, newest first (at most
+    :data:`MATCHES_SHOWN`): each a row (``id``, ``players``, ``rated``, ``target``, ``scores``
+    by side, ``seats``, ``sides``) with ``you`` (the user's seat) and ``turn``: ``{"seat",
+    "mine", "bot", "text"}`` ("Your turn", "alice to play", "Computer 2 (Greedy) to play"), or
+    ``None`` between rounds. Empty for an anonymous user.
+    """
+    if user is None or not user.is_authenticated:
+        return []
+    matches = _playing().filter(seats__user=user)[:MATCHES_SHOWN]
+    rows = []
+    for match in matches:
+        row = _match_row(match)
+        you = next(s["seat"] for s in row["seats"] if s["username"] == user.get_username())
+        turn = reads.seat_to_move(match)
+        row["you"] = you
+        row["turn"] = None
+        if turn is not None:
+            entry = row["seats"][turn]
+            replaced = bool(entry["bot"] and entry["username"])
+            mine = turn == you and not replaced
+            if mine:
+                text = _("Your turn")
+            elif turn == you:
+                text = _("The computer plays for you")
+            else:
+                text = _("%(name)s to play") % {"name": entry["name"]}
+            row["turn"] = {"seat": turn, "mine": mine, "bot": bool(entry["bot"]), "text": text}
+        rows.append(row)
+    return rows
+
+
+def live_matches(user: Any, now: datetime | None = None) -> list[dict]:
+    """The matches being played that ``user`` (anyone, logged in or not) may watch and does not
+    sit at, newest first (at most :data:`MATCHES_SHOWN`): each a row as in
+    :func:`your_matches` without ``you`` and ``turn``, with ``watchers`` (how many spectator
+    sockets it has, ``games.core.state.watching.watcher_counts``); each seat of a person may carry a
+    ``rating`` (an int) added by the receivers of ``signals.lobby_matches_read``.
+    """
+    # A private table is listed nowhere (its players shared its invite link, not the table).
+    matches = _playing().exclude(watchers=Match.Watchers.NOBODY).exclude(private=True)
+    logged_in = user is not None and user.is_authenticated
+    if logged_in:
+        matches = matches.exclude(seats__user=user)
+    else:
+        matches = matches.exclude(watchers=Match.Watchers.REGISTERED)
+    rows = [_match_row(match) for match in matches[:MATCHES_SHOWN]]
+    counts = watching.watcher_counts([row["id"] for row in rows], now=now)
+    for row in rows:
+        row["watchers"] = counts[row["id"]]
+    signals.lobby_matches_read.send(sender=Match, rows=rows)
+    return rows
