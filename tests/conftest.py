@@ -104,8 +104,10 @@ def _close_worker_thread_connections(request):
     threads and collecting their connection objects (held in reference cycles) closes them, so
     the next test's flush and the final drop of the test database are not blocked.
     """
-    yield
     marker = request.node.get_closest_marker("django_db")
+    if marker or {"db", "transactional_db"} & set(request.fixturenames):
+        request.getfixturevalue("_other_connections_ended_before_the_drop")
+    yield
     if marker and marker.kwargs.get("transaction"):
         from games.core.sockets import workers
 
@@ -123,6 +125,25 @@ def pytest_runtest_teardown(item, nextitem):
 
         workers.stop()
         gc.collect()
+
+
+@pytest.fixture(scope="session")
+def _other_connections_ended_before_the_drop(django_db_setup, django_db_blocker):
+    """On PostgreSQL, at the end of the run, this process's other sessions on its test database
+    are ended before it is dropped (torn down before ``django_db_setup``, which it depends on):
+    connections kept by the threads the tests ran sync code in (asgiref's executor threads, the
+    consumers' ``database_sync_to_async``) blocked the drop ("being accessed by other users").
+    No other process uses that database (pytest-django's ``_gwN`` suffix)."""
+    yield
+    from django.db import connection
+
+    with django_db_blocker.unblock():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
 
 
 @dataclass
