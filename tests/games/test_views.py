@@ -351,7 +351,9 @@ def test_join_full_table_shows_the_service_error(alice, bob, make_user):
     assert len(message_texts(response)) == 1
 
 
-@pytest.mark.parametrize("seat", ["abc", "9", "4", "-1", "1.5", "٢"])
+@pytest.mark.parametrize(
+    "seat", ["abc", "9", "4", "-1", "1.5", "٢", "1" * 5000, "0" * 5000 + "1"]
+)
 def test_join_refuses_a_seat_that_is_not_one_of_the_table(alice, bob, seat):
     """A malformed or out-of-range seat takes no seat at all (never the next free one)."""
     match = new_table(alice, players=4)

@@ -455,7 +455,9 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
     if seat is not None:
         # A seat number that is not one of this table's is a bad request, never "any seat":
         # taking another seat than the one asked for would surprise the player.
-        number = int(seat) if seat.isascii() and seat.isdigit() else None
+        # At most two digits: int() refuses strings over 4,300 digits (a 500), and no table has
+        # a hundred seats.
+        number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) <= 2 else None
         if number is None or number >= match.players:
             messages.error(request, errors.message("bad_seat"))
             return redirect(table_url)
