@@ -129,7 +129,26 @@ MIDDLEWARE = [
     "basra_site.middleware.ActionLinkMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # The Content-Security-Policy below (django-csp).
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy (django-csp 4): scripts only from the site's own files, no inline
+# script or handler (an injected one would not run); sockets and fetches to the site itself.
+# Styles may be inline (the pages' scripts place cards and animations by style).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "basra_site.urls"
 
