@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
+from django.views.defaults import bad_request
 
 
 class ActionLinkMiddleware:
@@ -53,5 +54,7 @@ class NulRefusedMiddleware:
             "\x00" in key or any("\x00" in value for value in values)
             for key, values in request.GET.lists()
         ):
-            raise BadRequest("NUL in the path or query string")
+            # Answered here, not raised: a raised BadRequest is logged with its traceback, and
+            # anyone could fill the log with them.
+            return bad_request(request, BadRequest("NUL in the path or query string"))
         return self.get_response(request)

@@ -117,14 +117,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # A NUL in a path or query is a 400 before anything reads it (basra_site/middleware.py).
-    "basra_site.middleware.NulRefusedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A NUL in a path or query is a 400 before any view reads it (basra_site/middleware.py),
+    # the page in the visitor's language with their header (so after those middlewares).
+    "basra_site.middleware.NulRefusedMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "basra_site.middleware.ActionLinkMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

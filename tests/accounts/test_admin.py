@@ -55,4 +55,6 @@ def test_the_admin_log_in_is_the_sites_own(client):
 @pytest.mark.django_db
 def test_a_player_who_is_not_staff_is_refused_at_the_admin_log_in(client, player):
     client.force_login(player)
-    assert client.get(reverse("admin:login")).status_code == 403
+    refused = client.get(reverse("admin:login"))
+    assert refused.status_code == 403
+    assert "Your account may not open this page." in refused.content.decode()  # the site's page

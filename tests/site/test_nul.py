@@ -17,9 +17,17 @@ pytestmark = pytest.mark.django_db
     "/players/amira/matches/?opponent=%00",
     "/players/amira/vs/x%00/",
 ])
-def test_a_nul_in_the_address_is_a_bad_request(address):
+def test_a_nul_in_the_address_is_a_bad_request(address, caplog):
     response = Client().get(address)
     assert response.status_code == 400
+    html = response.content.decode()
+    assert 'class="site-header"' in html and "Bad request" in html  # the site's own page
+    assert not any(record.exc_info for record in caplog.records)  # no traceback logged
+
+
+def test_the_bad_request_page_is_in_the_visitors_language():
+    response = Client(headers={"accept-language": "ar"}).get("/ladder/1v1/?q=%00")
+    assert response.status_code == 400 and "طلب غير صالح" in response.content.decode()
 
 
 def test_addresses_without_nul_are_served_as_before():
