@@ -43,6 +43,8 @@ class ImportForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        if self.has_error("text") or self.has_error("file"):
+            return data  # the field's own error says it (a NUL pasted: "Null characters …")
         upload = data.get("file")
         if upload is not None:
             if upload.size > MAX_RECORD_BYTES:

@@ -167,6 +167,14 @@ def test_a_record_with_a_nul_character_is_refused_and_nothing_is_stored(played):
     assert ImportedRecord.objects.count() == 0
 
 
+def test_a_pasted_nul_character_gets_one_error_that_says_so(db):
+    response = Client().post(reverse("replays:import"), {"text": '{"format": "\x00"}'})
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "Null characters are not allowed" in text
+    assert "Upload a record file or paste a record" not in text  # something was pasted
+
+
 @pytest.mark.parametrize("text, words", [
     ("{not json", "This is not JSON"),
     ('{"format": "basra-record/1", "rules": {}, "seats": ["a"], "rounds": []}', "seats"),
