@@ -85,11 +85,15 @@ def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new
     # The socket's first state redraws the waiting room: the value set below by script (no
     # typing, so no input event) must come after it (CI once saw it wiped).
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-    # A seed the shuffle refuses: a clear error, the seed unchanged.
-    page.locator("#client-seed").fill("x" * 64)
-    page.evaluate("document.getElementById('client-seed').value += 'y'")  # past maxlength
+    # A seed the shuffle refuses: a clear error, the seed unchanged. Set past the box's
+    # maxlength by script and sent in the same task: a state arriving in between redraws the
+    # waiting room (keeping what was typed), and a fill that had found the box just before
+    # would have typed into the box it replaced (seen on a loaded machine).
     with page.expect_navigation(url=f"**/table/{match_id}/"):
-        page.click("#seed-change")
+        page.evaluate("""() => {
+            document.getElementById("client-seed").value = "x".repeat(65);
+            document.getElementById("seed-change").click();
+        }""")
     expect(page.locator(".messages li.error")).to_have_text(
         "Your client seed is too long: at most 64 characters.")
     expect(page.locator("#client-seed")).to_have_value("salma's lucky seed")
