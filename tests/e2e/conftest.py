@@ -41,6 +41,13 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
+# What must appear is waited for up to 15 s, as the pages' actions are (``new_page``), not
+# Playwright's 5 s: under a loaded machine (two CPU burners beside the suite) a page's answer
+# took longer. How long it takes is asserted nowhere.
+from playwright.sync_api import expect as _expect  # noqa: E402
+
+_expect.set_options(timeout=15_000)
+
 #: What every server under test runs with, on top of the environment: e-mail confirmation off;
 #: sign-ups from 127.0.0.1 not limited to allauth's 20 a minute (one server serves every
 #: browser test of the run, and they sign up over a hundred people); and the waits that only

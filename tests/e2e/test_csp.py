@@ -26,8 +26,10 @@ def test_the_language_list_and_the_invite_box_work_under_the_policy(new_page):
     response = page.request.get("/")
     assert "script-src 'self'" in response.headers["content-security-policy"]
     # The header's language list posts its form when a language is chosen (static/site.js).
+    page.wait_for_load_state()  # the page's deferred scripts have run (static/site.js)
     page.select_option('select[name="language"]', "ar")
     expect(page.locator("html")).to_have_attribute("lang", "ar")
+    page.wait_for_load_state()
     page.select_option('select[name="language"]', "en")
     expect(page.locator("html")).to_have_attribute("lang", "en")
     # A private table's invite box selects its link when focused.
