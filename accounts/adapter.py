@@ -1,5 +1,5 @@
-"""The allauth adapter of the site: reserved, over-long and e-mail-like usernames, the e-mail
-subject prefix, the site's name and domain in e-mails."""
+"""The allauth adapter of the site: reserved, look-alike, over-long and e-mail-like usernames,
+the e-mail subject prefix, the site's name and domain in e-mails."""
 
 import unicodedata
 
@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.utils.encoding import force_str
 from django.utils.translation import gettext
 
+from accounts.confusables import name_keys
+from accounts.models import NameKey
 from accounts.reserved import is_reserved_username
 from accounts.site import configured_site
 
@@ -21,18 +23,24 @@ class AccountAdapter(DefaultAccountAdapter):
     """Allauth adapter selected by ``ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"``."""
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
-        """Refuse over-long, e-mail-like and reserved names (see `accounts.reserved`) before
-        allauth's checks.
+        """The name in its NFKC form, once it passes the site's checks and allauth's.
 
-        A name with an ``@`` is refused: it reads as an e-mail address on every page that shows
-        it, and the log-in box (username or e-mail) takes a log-in with an ``@`` for an e-mail
-        address, so its owner could not log in with it.
+        Normalised first, so that every check sees the name that is stored: Unicode
+        compatibility forms are one name (full-width "ａｌｉｃｅ" is "alice", as Django's
+        ``AbstractBaseUser.normalize_username`` has it). Then refused: over-long names; a name
+        with an ``@`` (it reads as an e-mail address on every page that shows it, and the log-in
+        box takes a log-in with an ``@`` for an e-mail address, so its owner could not log in
+        with it); reserved names and their look-alikes (`accounts.reserved`); allauth's checks
+        (characters, the name taken in any case); and unless ``shallow``, a look-alike of a
+        taken name (its Unicode skeleton, `accounts.confusables`: "аlice" with a Cyrillic "а"
+        when "alice" exists).
 
         :raises ValidationError: code ``"username_too_long"`` for more than
             ``USERNAME_MAX_LENGTH`` characters, ``"username_email"`` for a name with ``@``,
-            ``"username_reserved"`` for a reserved name, or allauth's errors (invalid characters,
-            name taken).
+            ``"username_reserved"`` for a reserved name, allauth's errors (invalid characters,
+            name taken), ``"username_look_alike"`` for a look-alike of a taken name.
         """
+        username = unicodedata.normalize("NFKC", username)
         if len(username) > USERNAME_MAX_LENGTH:
             raise ValidationError(
                 gettext("Choose a name of at most %(limit)d characters (this one has %(length)d).")
@@ -49,11 +57,13 @@ class AccountAdapter(DefaultAccountAdapter):
                 gettext("This name is reserved. Please choose another one."),
                 code="username_reserved",
             )
-        # Unicode compatibility forms are one name: full-width "ａｌｉｃｅ" is "alice" (NFKC, as
-        # Django's ``AbstractBaseUser.normalize_username``), so a look-alike of a taken name is
-        # taken too, and the name is stored in its plain form.
-        username = unicodedata.normalize("NFKC", username)
-        return super().clean_username(username, shallow=shallow)
+        username = super().clean_username(username, shallow=shallow)
+        if not shallow and NameKey.objects.filter(key__in=name_keys(username)).exists():
+            raise ValidationError(
+                gettext("This name looks too much like a player's name. Please choose another one."),
+                code="username_look_alike",
+            )
+        return username
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """Allauth's ``send_mail`` with ``current_site`` from the settings
