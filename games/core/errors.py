@@ -20,6 +20,12 @@ from games.engine import shuffle
 #: How many tables that have not started yet one person may sit at when opening another: an
 #: abandoned open table stays in the lobby, so one person must not be able to fill it.
 MAX_OPEN_TABLES = 3
+#: How many unfinished tables (waiting for players or being played, the person's seat not lost
+#: to absence) one person may sit at when opening or joining another: computer tables start at
+#: once, so the open-table limit alone let one account keep dozens going. Generous for a
+#: person (a table, a rematch waiting, a tournament, a challenge); accounts of computer players,
+#: when they come, get a cap of their own beside this one.
+MAX_TABLES = 5
 
 
 class ErrorCode(StrEnum):
@@ -56,6 +62,7 @@ class ErrorCode(StrEnum):
     BOT_NOT_RATED = "bot_not_rated"
     BAD_WATCHERS = "bad_watchers"
     TOO_MANY_OPEN_TABLES = "too_many_open_tables"
+    TOO_MANY_TABLES = "too_many_tables"
     # A client seed of the fair shuffle (RULES.md, "Provably fair shuffle" 2).
     CLIENT_SEED_EMPTY = "client_seed_empty"
     CLIENT_SEED_TOO_LONG = "client_seed_too_long"
@@ -134,6 +141,10 @@ MESSAGES = {
         "You already sit at %(count)s tables waiting for players: start or leave one of them "
         "before opening another."
     ),
+    ErrorCode.TOO_MANY_TABLES: _(
+        "You already sit at %(count)s unfinished tables: finish or leave one of them before "
+        "sitting at another."
+    ),
     ErrorCode.CLIENT_SEED_EMPTY: _("Your client seed is empty: type at least one character."),
     ErrorCode.CLIENT_SEED_TOO_LONG: _("Your client seed is too long: at most 64 characters."),
     ErrorCode.CLIENT_SEED_NEWLINE: _("Your client seed must be on one line, without a line break."),
@@ -198,6 +209,7 @@ def _analyses_per_user() -> dict[str, int]:
 #: is read (for a setting).
 _PARAMS = {
     ErrorCode.TOO_MANY_OPEN_TABLES: {"count": MAX_OPEN_TABLES},
+    ErrorCode.TOO_MANY_TABLES: {"count": MAX_TABLES},
     ErrorCode.TOO_MANY_ANALYSES: _analyses_per_user,
 }
 

@@ -15,7 +15,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   ``match_finished`` (inside the ending's transaction), ``record_headers`` (headers of a
   match's record), ``lobby_matches_read`` (the lobby's matches to watch), ``server_started``.
 - The actions an app may take, each the core's own write (row lock, events, broadcast on
-  commit): ``create_table``, ``join_table``, ``abort_match``, ``end_by_decision``; with
+  commit): ``create_table``, ``join_table`` (the tables an app opens for its players are not
+  counted against a person's ``MAX_TABLES``: the app decided they are played), ``abort_match``,
+  ``end_by_decision``; with
   ``DEFAULT_MOVE_SECONDS``, and ``write_transaction`` for an app's own writes beside them.
 - The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages).
 - A match's record: ``match_record`` (``basra-record/1``).
@@ -26,13 +28,10 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 
 from __future__ import annotations
 
-from games.core.actions import (
-    DEFAULT_MOVE_SECONDS,
-    abort_match,
-    create_table,
-    end_by_decision,
-    join_table,
-)
+import functools
+
+from games.core import actions
+from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
@@ -41,6 +40,9 @@ from games.core.signals import lobby_matches_read, match_finished, record_header
 from games.core.sockets.workers import in_worker
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
+
+create_table = functools.partial(actions.create_table, capped=False)
+join_table = functools.partial(actions.join_table, capped=False)
 
 __all__ = [
     "DEFAULT_MOVE_SECONDS",

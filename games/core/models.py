@@ -56,6 +56,7 @@ class Match(models.Model):
         RESIGN = "resign", _("Resigned")
         ABORT = "abort", _("Aborted before the first play")
         DECIDED = "decided", _("Decided away from the table (a forfeit or a withdrawal)")
+        ABANDONED = "abandoned", _("Abandoned: no person was left to play it")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -154,11 +154,12 @@
     var result = T.state.result;
     if (!result) { banner.hidden = true; banner.replaceChildren(); return; }
     var side = mySide();
-    if (result.winner === null) {  // aborted before the first play, or decided: nobody won
+    if (result.winner === null) {  // aborted, abandoned by everyone, or decided: nobody won
       banner.className = "result-banner";
       banner.dataset.winner = "";
       banner.dataset.reason = result.reason;
-      var nobody = result.reason === "decided" ? L.matchDecidedNobody : L.matchAborted;
+      var nobody = {decided: L.matchDecidedNobody, abandoned: L.matchAbandoned}[result.reason] ||
+        L.matchAborted;
       banner.replaceChildren(
         el("strong", {class: "result-title", text: L.matchOver + " · " + nobody}),
         el("a", {class: "button", href: url("lobby"), text: L.backToLobby}));

@@ -471,6 +471,63 @@ def test_a_seat_silent_longer_than_the_grace_is_absent(users, known_decks, setti
     assert clock.tick(now=start + timedelta(seconds=900)) == 0  # never twice
 
 
+def ended_abandoned(match: Match) -> bool:
+    match.refresh_from_db()
+    end = match.events.filter(kind="match_end").first()
+    return (
+        match.status == Match.Status.FINISHED and match.result == Match.Result.ABANDONED
+        and match.winner_side is None and match.deadline is None and end is not None
+        and end.payload == {"scores": match.scores, "winner": None, "reason": "abandoned"}
+    )
+
+
+def test_a_table_of_computers_whose_person_never_came_is_not_played_out(users, settings):
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    start = timezone.now()
+    match = actions.create_table(
+        user=users[0], players=4, rules={}, rated=False, move_seconds=10,
+        bots={1: "greedy", 2: "greedy", 3: "greedy"}, now=start,
+    )
+    assert match.status == Match.Status.PLAYING
+    assert clock.tick(now=start + timedelta(seconds=61)) >= 1
+    assert ended_abandoned(match)
+    # The person's seat was taken over, then the table ended: nobody was left to play it.
+    assert event_kinds(match)[-3:] == ["absent", "bot_takeover", "match_end"]
+    plays = match.events.filter(kind="play").count()
+    assert clock.tick(now=start + timedelta(hours=1)) == 0
+    assert match.events.filter(kind="play").count() == plays
+    assert reads.table_state(match_id=match.pk, user=None)["result"]["reason"] == "abandoned"
+
+
+def test_a_person_who_times_out_against_the_computer_leaves_it_abandoned(users, known_decks):
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
+                                  bots={1: "greedy"})
+    time_out_three_times(match, 0, None)
+    assert ended_abandoned(match)
+    assert event_kinds(match)[-3:] == ["play", "absent", "match_end"]
+
+
+def test_the_last_of_two_people_leaving_ends_a_rated_match_unrated(users, known_decks,
+                                                                    settings):
+    from games.ratings.models import RatedMatch, RatingChange
+
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    start = timezone.now()
+    match = actions.create_table(user=users[0], players=2, rules={}, rated=True,
+                                  move_seconds=30, now=start)
+    actions.join_table(user=users[1], match_id=match.pk, now=start)
+    actions.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=50))
+    clock.tick(now=start + timedelta(seconds=61))
+    match.refresh_from_db()
+    # One person left: the match goes on, the other may claim.
+    assert match.status == Match.Status.PLAYING
+    assert Seat.objects.get(match=match, seat=1).absent is True
+    clock.tick(now=start + timedelta(seconds=120))
+    assert ended_abandoned(match)
+    assert not RatedMatch.objects.filter(match=match).exists()
+    assert not RatingChange.objects.exists()
+
+
 def test_the_grace_counts_from_the_start_not_from_joining(users, settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = 60
     long_ago = timezone.now() - timedelta(hours=1)

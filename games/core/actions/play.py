@@ -227,7 +227,8 @@ def act_on_deadline(*, match_id: int, now: datetime | None = None) -> bool:
     The computer to move plays (:func:`bot_play`). A person to move runs out of time: the server
     plays the greedy bot's card for them (RULES.md leaves the choice open), logged as a ``play``
     with ``"timeout": true``; after ``presence.TIMEOUTS_ABSENT`` timeouts in a row the seat is
-    absent (``presence.absent``'s consequences follow).
+    absent (``presence.absent``'s consequences follow; the last person absent ends the match
+    ``abandoned``, ``presence.end_if_nobody_left``).
 
     :returns: whether a play was made (False: the deadline had not passed, or the table changed
         meanwhile; the next tick looks again).
@@ -282,6 +283,8 @@ def _timeout(match_id: int, seat: int, seen: int, now: datetime) -> bool:
             fields += ["absent", "bot"]
         mine.save(update_fields=fields)
         change.changed_seating()
+        if mine.absent and presence.end_if_nobody_left(change):
+            return True
         if mine.bot:
             change.set_deadline()  # the computer now moves for the seat: its delay, not the clock
         return True

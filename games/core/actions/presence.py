@@ -14,7 +14,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core.actions import funnel, rematch
+from games.core.actions import endings, funnel, rematch
 from games.core.actions.funnel import Change
 from games.core.actions.store import write_transaction
 from games.core.errors import GameError
@@ -43,12 +43,27 @@ def absent(change: Change, seat: Seat, reason: str) -> None:
         )
 
 
+def end_if_nobody_left(change: Change) -> bool:
+    """End the match ``abandoned`` (no winner, RULES.md's termination "no person left to play
+    it") if every person seated at it is absent: the computer does not play a table out for
+    nobody. The seats' changes are saved first by the caller.
+
+    :returns: whether it ended.
+    """
+    people = [s for s in change.seat_models() if s.user_id is not None]
+    if not people or not all(s.absent for s in people):
+        return False
+    endings.finish(change, None, Match.Result.ABANDONED)
+    return True
+
+
 def mark_absent(*, match_id: int, now: datetime) -> int:
     """Mark absent every person at the table whose sockets have been silent too long.
 
     A seat is silent since ``max(last_seen, started_at)`` (its sockets refresh ``last_seen``);
     too long is more than ``liveness.absent_grace()``. 2 players: the opponent may then claim
-    the win (``endings.claim_win``). 4 players: the computer takes the seat over.
+    the win (``endings.claim_win``). 4 players: the computer takes the seat over. When nobody
+    is left, the match ends ``abandoned`` (:func:`end_if_nobody_left`).
 
     :returns: the number of seats marked absent.
     """
@@ -69,6 +84,8 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
             absent(change, seat, "disconnected")
             seat.save(update_fields=["absent", "bot"])
         change.changed_seating()
+        if end_if_nobody_left(change):
+            return len(gone)
         round_ = change.live.round
         turn = round_.turn if round_ is not None else None
         if any(seat.seat == turn and seat.bot for seat in gone):

@@ -21,7 +21,7 @@ from django.db.models import ProtectedError
 from games import engine
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
-from games.core.errors import MAX_OPEN_TABLES, GameError, check_client_seed
+from games.core.errors import MAX_OPEN_TABLES, MAX_TABLES, GameError, check_client_seed
 from games.core.models import MOVE_SECONDS, Event, Match, Seat
 from games.engine import shuffle
 from games.engine.bots import BOTS
@@ -110,6 +110,7 @@ def create_table(
     watchers: str = Match.Watchers.EVERYONE,
     private: bool = False,
     people: Mapping[int, tuple[Any, str | None]] | None = None,
+    capped: bool = True,
     now: datetime | None = None,
 ) -> Match:
     """Open a table; ``user`` takes seat 0, the computer the seats in ``bots`` and the persons
@@ -134,12 +135,16 @@ def create_table(
         (a challenge accepted, a rematch; ``games.core.actions.challenges``, ``games.core.actions.rematch``),
         seats 1 and up, none of them ``user`` nor a seat in ``bots``. A table that these fill is
         not counted against ``MAX_OPEN_TABLES``: it starts at once.
+    :param capped: whether ``MAX_TABLES`` applies (:func:`check_table_cap`); ``False`` for a
+        table an app opens for its players (a tournament's pairing: the event, not the player,
+        decides that it is played).
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
         ``Rules.can_score``); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
         ``bot_not_rated``; ``bad_watchers``; ``too_many_open_tables`` (``user`` already sits at
-        ``MAX_OPEN_TABLES`` tables that have not started); ``client_seed_empty``,
+        ``MAX_OPEN_TABLES`` tables that have not started); ``too_many_tables`` (``user`` or one
+        of ``people`` already sits at ``MAX_TABLES`` unfinished tables, :func:`check_table_cap`); ``client_seed_empty``,
         ``client_seed_too_long``, ``client_seed_newline``, ``client_seed_not_printable``.
     """
     require_login(user)
@@ -178,6 +183,8 @@ def create_table(
             user=user, match__status=Match.Status.OPEN
         ).count() >= MAX_OPEN_TABLES:
             raise GameError("too_many_open_tables")
+        if capped:
+            check_table_cap([user, *(person for person, _seed in others.values())])
         return Match.objects.create(
             created_by=user,
             players=players,
@@ -221,6 +228,19 @@ def create_table(
     return funnel.run(None, body, now=now, new=new)
 
 
+def check_table_cap(users: list[Any]) -> None:
+    """Refuse a table to anyone in ``users`` who already sits at ``MAX_TABLES`` unfinished
+    tables (open or being played) with a seat not lost to absence. One query a person.
+
+    :raises GameError: ``too_many_tables``.
+    """
+    for person in users:
+        if Seat.objects.filter(
+            user=person, absent=False, match__status__in=(Match.Status.OPEN, Match.Status.PLAYING)
+        ).count() >= MAX_TABLES:
+            raise GameError("too_many_tables")
+
+
 def join_table(
     *,
     user: Any,
@@ -228,6 +248,7 @@ def join_table(
     seat: int | None = None,
     client_seed: str | None = None,
     invite: str | None = None,
+    capped: bool = True,
     now: datetime | None = None,
 ) -> int:
     """Take a seat of an open table; the match starts when the last seat is taken.
@@ -239,14 +260,15 @@ def join_table(
     RULES.md "Four players"). With ``seat``, that seat: an empty one, or a computer's (the person
     replaces the computer there, before the start only). ``client_seed``: the person's client
     seed (RULES.md, "Provably fair shuffle" 2; ``None``: one from :func:`new_client_seed`).
-    Starting appends ``start`` (the names by seat, the first dealer and the fixed client seeds)
+    ``capped``: as in :func:`create_table`. Starting appends ``start`` (the names by seat, the first dealer and the fixed client seeds)
     and ``deal`` (round 1's deck from the fair shuffle): :func:`start`.
 
     :returns: the seat taken.
     :raises GameError: ``login_required``, ``not_found``, ``already_seated``, ``table_full``
         (no empty seat, or the match already started), ``bad_seat`` (``seat`` is not a number
         from 0 to ``players`` - 1), ``seat_taken`` (``seat`` is a person's), ``private_table`` (a
-        private table without its invite); ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
+        private table without its invite), ``too_many_tables`` (:func:`check_table_cap`);
+        ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
         ``client_seed_not_printable`` (checked first: nothing is changed).
     """
     require_login(user)
@@ -268,6 +290,8 @@ def join_table(
             and secrets.compare_digest(invite, match.invite_token)
         ):
             raise GameError("private_table")
+        if capped:
+            check_table_cap([user])
         by_number = {s.seat: s for s in seats}
         free = [n for n in SEAT_ORDER[match.players] if n not in by_number]
         payload = {"user": user.pk, "username": user.get_username()}

@@ -190,6 +190,7 @@ def table_labels() -> dict:
         ),
         "abortYes": _("Abort"),
         "matchAborted": _("Aborted before the first play: nobody won."),
+        "matchAbandoned": _("Abandoned: every player had left, so nobody won."),
         "cancel": _("Cancel"),
         "claim": _("Claim the win"),
         "claimConfirm": _("Your opponent has left. Claim the win now?"),
