@@ -95,6 +95,7 @@ class ErrorCode(StrEnum):
     CHALLENGE_EXPIRED = "challenge_expired"
     CHALLENGE_TWO_PLAYERS = "challenge_two_players"
     CHALLENGE_PENDING = "challenge_pending"
+    CHALLENGE_TOO_MANY = "challenge_too_many"
     REMATCH_NOT_OVER = "rematch_not_over"
     REMATCH_GONE = "rematch_gone"
     # Quick phrases at a table (games/core/state/phrases.py; sockets only).
@@ -192,6 +193,9 @@ MESSAGES = {
     ),
     ErrorCode.CHALLENGE_PENDING: _(
         "You already have a challenge waiting for this player's answer."
+    ),
+    ErrorCode.CHALLENGE_TOO_MANY: _(
+        "You have sent too many challenges lately: wait a few minutes before sending another."
     ),
     ErrorCode.REMATCH_NOT_OVER: _("A rematch can be asked for only once the match is over."),
     ErrorCode.REMATCH_GONE: _("No rematch: a player has left the table."),

@@ -232,3 +232,29 @@ def test_the_answer_endpoints(make_player):
     anon = Client().post(reverse("challenge_decline", kwargs={"challenge_id": third.pk}))
     assert anon.status_code == 302 and "login" in anon["Location"]
     assert Challenge.objects.get(pk=third.pk).status == Challenge.Status.PENDING
+
+
+def test_cancel_and_send_again_is_capped_per_player_and_per_sender(make_player, sent,
+                                                                  django_capture_on_commit_callbacks):
+    from games.core.actions import challenges
+
+    alice, bob = make_player("alice"), make_player("bob")
+    others = [make_player(f"p{n}") for n in range(12)]
+    for _ in range(challenges.CHALLENGES_TO_ONE_PER_WINDOW):
+        made = challenge(alice.user, "bob")
+        actions.cancel_challenge(user=alice.user, challenge_id=made.pk)
+    before = Challenge.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        refused("challenge_too_many", challenge, user=alice.user, username="bob")
+    nothing_changed(before)
+    assert not [kind for _uid, kind, _p in sent if kind == "challenge"]
+    # Waiting at once: at most CHALLENGES_WAITING, whoever they are sent to.
+    for other in others[: challenges.CHALLENGES_WAITING]:
+        challenge(alice.user, other.user.username)
+    refused("challenge_too_many", challenge, user=alice.user, username=others[-1].user.username)
+    # Bob is not limited by what alice sent; and once the window has passed alice may again.
+    challenge(bob.user, "alice")
+    later = timezone.now() + challenges.CHALLENGE_WINDOW + timedelta(seconds=1)
+    Challenge.objects.filter(challenger=alice.user).update(status=Challenge.Status.CANCELLED)
+    actions.create_challenge(user=alice.user, username="bob", rules={}, rated=False,
+                             move_seconds=20, now=later)

@@ -65,6 +65,33 @@ def describe(challenge: Challenge) -> dict:
     }
 
 
+#: What one player may send (:func:`check_challenge_rate`): challenges waiting for an answer
+#: at once, and challenges sent within :data:`CHALLENGE_WINDOW` to anybody and to one player
+#: (a cancelled one counts: cancel-and-send-again put a new pop-up on the other's every page).
+CHALLENGES_WAITING = 5
+CHALLENGES_PER_WINDOW = 10
+CHALLENGES_TO_ONE_PER_WINDOW = 3
+CHALLENGE_WINDOW = timedelta(minutes=10)
+
+
+def check_challenge_rate(user: Any, other: Any, now: datetime) -> None:
+    """Refuse a challenge from ``user`` to ``other`` beyond the limits above: more than
+    :data:`CHALLENGES_WAITING` waiting, or :data:`CHALLENGES_PER_WINDOW` sent (to
+    :data:`CHALLENGES_TO_ONE_PER_WINDOW` to ``other``) in the last :data:`CHALLENGE_WINDOW`.
+
+    :raises GameError: ``challenge_too_many``.
+    """
+    sent = Challenge.objects.filter(challenger=user)
+    recent = sent.filter(created_at__gt=now - CHALLENGE_WINDOW)
+    if (
+        sent.filter(status=Challenge.Status.PENDING, expires_at__gt=now).count()
+        >= CHALLENGES_WAITING
+        or recent.count() >= CHALLENGES_PER_WINDOW
+        or recent.filter(challenged=other).count() >= CHALLENGES_TO_ONE_PER_WINDOW
+    ):
+        raise GameError("challenge_too_many")
+
+
 def create_challenge(
     *,
     user: Any,
@@ -84,8 +111,8 @@ def create_challenge(
         notice after the commit.
     :raises GameError: ``login_required``; ``player_not_found`` (no such active player);
         ``challenge_self``; ``challenge_two_players``; ``bad_rules``; ``bad_clock``;
-        ``challenge_pending`` (a challenge of ``user`` to that player still waits); a
-        ``client_seed_*`` code.
+        ``challenge_pending`` (a challenge of ``user`` to that player still waits);
+        ``challenge_too_many`` (:func:`check_challenge_rate`); a ``client_seed_*`` code.
     """
     require_login(user)
     now = timezone.now() if now is None else now
@@ -112,6 +139,7 @@ def create_challenge(
         )
         if waiting.exists():
             raise GameError("challenge_pending")
+        check_challenge_rate(user, other, now)
         challenge = Challenge.objects.create(
             challenger=user, challenged=other, rules=checked, rated=bool(rated),
             move_seconds=move_seconds, challenger_seed=seed,
