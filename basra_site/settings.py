@@ -403,6 +403,15 @@ BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180")
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))
 
+# Request bodies: the largest form is the record import (games/replays/forms.py,
+# MAX_RECORD_BYTES = 1 MB, pasted or uploaded, multipart): a body's fields past 1.1 MB are
+# refused with a 400 before any form reads them, uploads past it are spooled to disk rather than
+# held in memory, and a form posts at most 5 files. The proxy caps whole bodies first (README:
+# daphne reads a body before Django sees it).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1_100_000
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 if not DEBUG:

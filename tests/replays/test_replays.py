@@ -232,3 +232,16 @@ def test_the_page_in_arabic(played):
     assert coordinates
     for value in coordinates:
         float(value)
+
+
+def test_a_body_past_the_upload_limit_is_refused_before_any_form_reads_it(db, settings):
+    from games.replays.forms import MAX_RECORD_BYTES
+
+    # The limit leaves room for the largest record the form takes, and no more than a little.
+    assert MAX_RECORD_BYTES < settings.DATA_UPLOAD_MAX_MEMORY_SIZE <= 1.2 * MAX_RECORD_BYTES
+    response = Client().post(
+        reverse("replays:import"), {"text": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)}
+    )
+    assert response.status_code == 400
+    assert "This is not JSON" not in response.content.decode()  # no form read it
+    assert ImportedRecord.objects.count() == 0
