@@ -22,7 +22,8 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages).
 - A match's record: ``match_record`` (``basra-record/1``).
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
-- Running on the sockets' database threads from async code: ``in_worker``.
+- Running on the sockets' database threads from async code: ``in_worker``; a process pool's
+  workers that end with the process that started them: ``end_with_parent`` (its initializer).
 - The table form an organiser fills in: ``CreateTableForm``.
 """
 
@@ -36,6 +37,7 @@ from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.forms import CreateTableForm
+from games.core.clock.thinking import end_with_parent
 from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
 from games.core.sockets.workers import in_worker
 from games.core.state.notices import register_pending, send_notice
@@ -57,6 +59,7 @@ __all__ = [
     "bot_display_name",
     "create_table",
     "end_by_decision",
+    "end_with_parent",
     "in_worker",
     "join_table",
     "lobby_matches_read",

@@ -40,7 +40,7 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core.for_apps import ErrorCode, GameError, Match, match_record
+from games.core.for_apps import ErrorCode, GameError, Match, end_with_parent, match_record
 from games.engine import BasraError
 from games.replays import analysis
 from games.replays.models import Analysis, ImportedRecord
@@ -63,12 +63,14 @@ def worker_count() -> int:
 
 
 def pool() -> ProcessPoolExecutor:
-    """The process pool plays are analysed in (started on first use, kept for the process)."""
+    """The process pool plays are analysed in (started on first use, kept for the process); its
+    workers end with the process, even in the middle of an analysis (``end_with_parent``)."""
     global _pool
     with _lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(
-                max_workers=worker_count(), mp_context=multiprocessing.get_context("spawn")
+                max_workers=worker_count(), mp_context=multiprocessing.get_context("spawn"),
+                initializer=end_with_parent,
             )
         return _pool
 

@@ -489,8 +489,13 @@ def test_a_table_of_computers_whose_person_never_came_is_not_played_out(users, s
         bots={1: "greedy", 2: "greedy", 3: "greedy"}, now=start,
     )
     assert match.status == Match.Status.PLAYING
+    from games.core.state import lobby
+
+    assert [row["id"] for row in lobby.live_matches(None)] == [match.pk]
     assert clock.tick(now=start + timedelta(seconds=61)) >= 1
     assert ended_abandoned(match)
+    # Nobody is left to watch it being played: it leaves the lobby's "Matches to watch".
+    assert lobby.live_matches(None) == []
     # The person's seat was taken over, then the table ended: nobody was left to play it.
     assert event_kinds(match)[-3:] == ["absent", "bot_takeover", "match_end"]
     plays = match.events.filter(kind="play").count()

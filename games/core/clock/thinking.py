@@ -61,6 +61,15 @@ def _worker_ready() -> None:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
     django.setup()
+    end_with_parent()
+
+
+def end_with_parent() -> None:
+    """A process pool's ``initializer``: the worker ends (``os._exit``) as soon as the process
+    that started it does, however that ends (a kill, a crash), even in the middle of a task. A
+    pool's workers hold their own task queue's pipe open, so without this they would finish
+    their task and then wait on that queue for ever. Nothing happens in a process without a
+    ``multiprocessing`` parent."""
     parent = multiprocessing.parent_process()
     if parent is not None:
 
