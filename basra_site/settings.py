@@ -382,6 +382,14 @@ BASRA_ANALYSIS_WORKERS = max(1, int(os.environ.get("BASRA_ANALYSIS_WORKERS", str
 # Analyses one player may have waiting or running at once (asking needs a login), and how long a
 # running analysis's worker may stay silent before the analysis counts as failed.
 BASRA_ANALYSIS_PER_USER = max(1, int(os.environ.get("BASRA_ANALYSIS_PER_USER", "2")))
+# The longest record analysed, in plays (about 40 rounds of two players; the strong bot takes
+# a fraction of a second a play, so an analysis is bounded in minutes).
+BASRA_ANALYSIS_MAX_PLAYS = int(os.environ.get("BASRA_ANALYSIS_MAX_PLAYS", "2000"))
+# Imported records (games/replays/): a login is needed; one player may import this many an
+# hour and keep this many at once; an import its owner does not keep goes after this many days.
+BASRA_IMPORTS_PER_HOUR = int(os.environ.get("BASRA_IMPORTS_PER_HOUR", "10"))
+BASRA_IMPORTS_MAX = int(os.environ.get("BASRA_IMPORTS_MAX", "100"))
+BASRA_IMPORT_DAYS = float(os.environ.get("BASRA_IMPORT_DAYS", "30"))
 BASRA_ANALYSIS_STALE_SECONDS = float(os.environ.get("BASRA_ANALYSIS_STALE_SECONDS", "120"))
 
 # Management commands `manage.py serve` starts next to daphne and stops with it, by name (the

@@ -10,4 +10,10 @@
   document.querySelectorAll("input[data-select-on-focus]").forEach(function (input) {
     input.addEventListener("focus", function () { input.select(); });
   });
+  // A form that undoes something asks first (its data-confirm is the question).
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  });
 })();

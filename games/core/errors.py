@@ -79,6 +79,7 @@ class ErrorCode(StrEnum):
     BAD_WINNER = "bad_winner"
     # Analyses of finished matches (the replays app, games/replays/jobs.py).
     ANALYSIS_LOGIN_REQUIRED = "analysis_login_required"
+    ANALYSIS_TOO_LONG = "analysis_too_long"
     TOO_MANY_ANALYSES = "too_many_analyses"
     # Watching (``Match.watchers``).
     WATCH_NOBODY = "watch_nobody"
@@ -169,6 +170,10 @@ MESSAGES = {
     ),
     ErrorCode.BAD_WINNER: _("The winner of a match is side 0 or side 1, or nobody."),
     ErrorCode.ANALYSIS_LOGIN_REQUIRED: _("Log in to ask for an analysis."),
+    ErrorCode.ANALYSIS_TOO_LONG: _(
+        "This record is too long to analyse: the analysis takes records of at most %(count)s "
+        "plays."
+    ),
     ErrorCode.TOO_MANY_ANALYSES: _(
         "You already have %(count)s analyses waiting or running: ask for another one when one "
         "of them is done."
@@ -203,6 +208,12 @@ MESSAGES = {
     ErrorCode.PHRASE_TOO_SOON: _("Wait a few seconds before sending another phrase."),
 }
 
+def _setting(name: str) -> object:
+    from django.conf import settings
+
+    return getattr(settings, name)
+
+
 def _analyses_per_user() -> dict[str, int]:
     from django.conf import settings
 
@@ -215,6 +226,7 @@ _PARAMS = {
     ErrorCode.TOO_MANY_OPEN_TABLES: {"count": MAX_OPEN_TABLES},
     ErrorCode.TOO_MANY_TABLES: {"count": MAX_TABLES},
     ErrorCode.TOO_MANY_ANALYSES: _analyses_per_user,
+    ErrorCode.ANALYSIS_TOO_LONG: lambda: {"count": _setting("BASRA_ANALYSIS_MAX_PLAYS")},
 }
 
 

@@ -24,7 +24,8 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
 - Running on the sockets' database threads from async code: ``in_worker``; a process pool's
   workers that end with the process that started them: ``end_with_parent`` (its initializer).
-- The table form an organiser fills in: ``CreateTableForm``.
+- The table form an organiser fills in: ``CreateTableForm``; the targets a table may play to,
+  ``TARGET_MIN`` and ``TARGET_MAX``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decisio
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
-from games.core.pages.forms import CreateTableForm
+from games.core.pages.forms import TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.thinking import end_with_parent
 from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
 from games.core.sockets.workers import in_worker
@@ -49,6 +50,8 @@ join_table = functools.partial(actions.join_table, capped=False)
 __all__ = [
     "DEFAULT_MOVE_SECONDS",
     "MOVE_SECONDS",
+    "TARGET_MAX",
+    "TARGET_MIN",
     "CreateTableForm",
     "ErrorCode",
     "Event",

@@ -40,7 +40,9 @@ from django.db import close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.core.for_apps import ErrorCode, GameError, Match, end_with_parent, match_record
+from games.core.for_apps import (
+    ErrorCode, Event, GameError, Match, end_with_parent, match_record,
+)
 from games.engine import BasraError
 from games.replays import analysis
 from games.replays.models import Analysis, ImportedRecord
@@ -115,6 +117,14 @@ def check_stale(row: Analysis, now: datetime | None = None) -> Analysis:
     return row
 
 
+def plays_of(match: Match | None, imported: ImportedRecord | None) -> int:
+    """How many plays the record of ``match`` (its ``play`` events, one query) or ``imported``
+    has."""
+    if match is not None:
+        return Event.objects.filter(match=match, kind=Event.Kind.PLAY).count()
+    return sum(len(r["plays"]) for r in imported.record["rounds"])
+
+
 def request_analysis(*, user: Any, match: Match | None = None,
                      imported: ImportedRecord | None = None) -> Analysis:
     """The analysis of ``match`` (finished) or of ``imported`` that ``user`` asks for: the stored,
@@ -125,7 +135,9 @@ def request_analysis(*, user: Any, match: Match | None = None,
     :raises ValueError: neither or both given, or the match is not finished.
     :raises GameError: ``analysis_login_required`` (``user`` is not logged in);
         ``too_many_analyses`` (a new analysis while :func:`per_user` of ``user``'s are waiting
-        or running). Nothing is stored then.
+        or running); ``analysis_too_long`` (more plays than ``BASRA_ANALYSIS_MAX_PLAYS``: the
+        analysis is bounded in plays, so one request cannot hold the workers for hours).
+        Nothing is stored then.
     """
     if (match is None) == (imported is None):
         raise ValueError("analyse a match or an imported record, one of the two")
@@ -133,6 +145,8 @@ def request_analysis(*, user: Any, match: Match | None = None,
         raise ValueError("a match is analysed once it is over")
     if user is None or not user.is_authenticated:
         raise GameError(ErrorCode.ANALYSIS_LOGIN_REQUIRED)
+    if plays_of(match, imported) > settings.BASRA_ANALYSIS_MAX_PLAYS:
+        raise GameError(ErrorCode.ANALYSIS_TOO_LONG)
     reap_stale()
     key = {"match": match} if match is not None else {"imported": imported}
     row = Analysis.objects.filter(**key).first()

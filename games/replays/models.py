@@ -6,9 +6,11 @@ reached only by its own unguessable link.
 """
 
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -17,12 +19,33 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def import_lifetime() -> timedelta:
+    """How long an import its owner has not kept lives: ``BASRA_IMPORT_DAYS`` (default 30)."""
+    return timedelta(days=settings.BASRA_IMPORT_DAYS)
+
+
+class ImportedRecordQuerySet(models.QuerySet):
+    def live(self, now: datetime | None = None) -> "ImportedRecordQuerySet":
+        """The imports still reachable at ``now``: kept, or younger than :func:`import_lifetime`."""
+        now = timezone.now() if now is None else now
+        return self.filter(models.Q(kept=True) | models.Q(created_at__gt=now - import_lifetime()))
+
+    def expired(self, now: datetime | None = None) -> "ImportedRecordQuerySet":
+        """The imports past their life at ``now`` (not kept, older than the lifetime)."""
+        now = timezone.now() if now is None else now
+        return self.filter(kept=False, created_at__lte=now - import_lifetime())
+
+
 class ImportedRecord(models.Model):
     """A ``basra-record/1`` record someone imported (``/replay/import/``), checked by the engine.
 
     ``record`` is the record as the engine replayed it (JSON); ``token`` its link
     (``/replay/<token>/``), unguessable, so an import is shared only by whoever has the link.
-    ``imported_by`` is ``None`` for an anonymous import.
+    ``imported_by``: who imported it (a login is needed; ``None`` once that account is
+    deleted, or for an import made before logins were asked for). An import lives
+    :func:`import_lifetime` unless its owner keeps it (``kept``); past that it is gone (its link
+    answers 404, ``games.replays.views``, and the row is deleted by the next import or by
+    ``manage.py expire_imports``).
     """
 
     token = models.CharField(_("link token"), max_length=32, unique=True, default=new_token,
@@ -32,7 +55,10 @@ class ImportedRecord(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
         related_name="imported_records", verbose_name=_("imported by"),
     )
-    created_at = models.DateTimeField(_("imported at"), auto_now_add=True)
+    created_at = models.DateTimeField(_("imported at"), auto_now_add=True, db_index=True)
+    kept = models.BooleanField(_("kept by its owner"), default=False)
+
+    objects = ImportedRecordQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("imported record")
@@ -41,6 +67,11 @@ class ImportedRecord(models.Model):
 
     def __str__(self) -> str:
         return _("Imported record %(token)s") % {"token": self.token}
+
+    @property
+    def expires_at(self) -> datetime | None:
+        """When it goes unless kept (``None``: kept)."""
+        return None if self.kept else self.created_at + import_lifetime()
 
 
 class Analysis(models.Model):

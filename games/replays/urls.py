@@ -16,4 +16,8 @@ urlpatterns = [
             name="imported_record"),
     re_path(r"^replay/(?P<token>[A-Za-z0-9_-]{16,32})/analysis/$", views.imported_analysis,
             name="imported_analysis"),
+    re_path(r"^replay/(?P<token>[A-Za-z0-9_-]{16,32})/keep/$", views.keep_import,
+            name="keep_import"),
+    re_path(r"^replay/(?P<token>[A-Za-z0-9_-]{16,32})/delete/$", views.delete_import,
+            name="delete_import"),
 ]

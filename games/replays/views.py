@@ -7,17 +7,22 @@ once it is over (before: 404, as its record: every deck and the server seed are 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
 from games.replays import analysis as analysis_module, jobs
@@ -193,6 +198,8 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
         "title": title,
         "match": match,
         "imported": imported,
+        "owner": imported is not None and request.user.is_authenticated
+        and imported.imported_by_id == request.user.pk,
         "config": config,
         "sides": sides,
         "seat_rows": seat_rows,
@@ -247,10 +254,15 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
                         title=_("Replay of match %(id)s") % {"id": match.pk})
 
 
+def _live_import(token: str) -> ImportedRecord:
+    """The import of link ``token`` while it lives (``ImportedRecord.objects.live``); else 404."""
+    return get_object_or_404(ImportedRecord.objects.live(), token=token)
+
+
 @require_GET
 def imported_replay(request: HttpRequest, token: str) -> HttpResponse:
     """The replay of an imported record, reached by its link only."""
-    imported = get_object_or_404(ImportedRecord, token=token)
+    imported = _live_import(token)
     return _replay_page(request, imported.record, imported=imported,
                         title=_("Imported record"))
 
@@ -258,27 +270,79 @@ def imported_replay(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def imported_record(request: HttpRequest, token: str) -> JsonResponse:
     """An imported record as it was stored, as a JSON download."""
-    imported = get_object_or_404(ImportedRecord, token=token)
+    imported = _live_import(token)
     response = JsonResponse(imported.record, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="basra-record-{token}.json"'
     return response
 
 
+def import_refusal(user: Any, now: Any) -> tuple[str, int] | None:
+    """Why ``user`` may not import now, and the HTTP status: ``BASRA_IMPORTS_PER_HOUR`` imports
+    in the last hour (429), or ``BASRA_IMPORTS_MAX`` imports still living (400); else ``None``."""
+    mine = ImportedRecord.objects.filter(imported_by=user)
+    if mine.filter(created_at__gt=now - timedelta(hours=1)).count() >= (
+        settings.BASRA_IMPORTS_PER_HOUR
+    ):
+        return _("You have imported %(count)s records in the last hour: wait a while before "
+                 "importing another.") % {"count": settings.BASRA_IMPORTS_PER_HOUR}, 429
+    if mine.live(now).count() >= settings.BASRA_IMPORTS_MAX:
+        return _("You keep %(count)s imported records, the most one player may: delete some "
+                 "before importing another.") % {"count": settings.BASRA_IMPORTS_MAX}, 400
+    return None
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def import_record(request: HttpRequest) -> HttpResponse:
-    """Import a ``basra-record/1`` record (file or text): the engine replays it first; a record
-    it refuses is shown with the engine's error (round and play) and nothing is stored; a good
-    one is stored under a new unguessable link, which the browser is sent to."""
+    """Import a ``basra-record/1`` record (file or text), logged in: the engine replays it first;
+    a record it refuses is shown with the engine's error (round and play) and nothing is stored;
+    a good one is stored under a new unguessable link, which the browser is sent to. Within
+    :func:`import_refusal`'s quota; imports past their life are deleted here."""
     if request.method == "POST":
+        now = timezone.now()
+        ImportedRecord.objects.expired(now).delete()
+        refusal = import_refusal(request.user, now)
         form = ImportForm(request.POST, request.FILES)
+        if refusal is not None:
+            form.add_error(None, refusal[0])
+            return _import_page(request, form, refusal[1])
         if form.is_valid():
             imported = ImportedRecord.objects.create(
-                record=form.cleaned_data["record"],
-                imported_by=request.user if request.user.is_authenticated else None,
+                record=form.cleaned_data["record"], imported_by=request.user
             )
             return redirect("replays:imported", token=imported.token)
-        return render(request, "replays/import.html", {"form": form}, status=400)
-    return render(request, "replays/import.html", {"form": ImportForm()})
+        return _import_page(request, form, 400)
+    return _import_page(request, ImportForm())
+
+
+def _import_page(request: HttpRequest, form: ImportForm, status: int = 200) -> HttpResponse:
+    return render(request, "replays/import.html",
+                  {"form": form, "import_days": int(settings.BASRA_IMPORT_DAYS)}, status=status)
+
+
+@require_POST
+def keep_import(request: HttpRequest, token: str) -> HttpResponse:
+    """The owner keeps an import (``kept``: it no longer expires), or with ``keep=0`` lets it
+    expire again; anyone else gets 404, as for an unknown link."""
+    imported = _live_import(token)
+    if not request.user.is_authenticated or imported.imported_by_id != request.user.pk:
+        raise Http404
+    imported.kept = request.POST.get("keep", "1") != "0"
+    imported.save(update_fields=["kept"])
+    messages.success(request, _("Kept: this record no longer expires.") if imported.kept
+                     else _("This record will expire on its date."))
+    return redirect("replays:imported", token=token)
+
+
+@require_POST
+def delete_import(request: HttpRequest, token: str) -> HttpResponse:
+    """The owner deletes an import (and its analysis); anyone else gets 404."""
+    imported = _live_import(token)
+    if not request.user.is_authenticated or imported.imported_by_id != request.user.pk:
+        raise Http404
+    imported.delete()
+    messages.success(request, _("The imported record was deleted."))
+    return redirect("replays:import")
 
 
 #: The HTTP status of each refusal of an analysis request.
@@ -312,7 +376,7 @@ def match_analysis(request: HttpRequest, match_id: int) -> JsonResponse:
 @require_http_methods(["GET", "POST"])
 def imported_analysis(request: HttpRequest, token: str) -> JsonResponse:
     """As :func:`match_analysis`, for an imported record."""
-    return _analysis_view(request, imported=get_object_or_404(ImportedRecord, token=token))
+    return _analysis_view(request, imported=_live_import(token))
 
 
 @require_GET

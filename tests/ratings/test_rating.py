@@ -13,6 +13,7 @@ from django.utils import timezone
 from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Match, Seat
+from games.core.state import reads
 from games.core.signals import match_finished
 from games.ratings import glicko2
 from games.ratings.glicko2 import NEW_PLAYER, Rating
@@ -309,31 +310,37 @@ def test_two_resignations_at_once_rate_once(django_user_model):
     assert PlayerRating.objects.get(user=alice).matches == 1
 
 
-def _played_out_by_the_clock(match: Match, first_by=None) -> Match:
+def _played_out_by_the_clock(match: Match, first_by=None, stays=None) -> Match:
     """Play ``match`` to its end: ``first_by`` (a user) makes the first play if given, then every
     play is the clock's (each deadline passed: a timeout, then the computer standing in for an
-    absent person)."""
-    from tests.games.helpers import play_turn
+    absent person), except that ``stays`` (a user) plays every turn of theirs by hand."""
+    from tests.games.helpers import play_turn, users_by_seat
 
     if first_by is not None:
         match.refresh_from_db()
         play_turn(match)
+    seats = users_by_seat(match)
     for _ in range(3000):
         match.refresh_from_db()
         if match.status == Match.Status.FINISHED:
             return match
+        turn = reads.table_state(match_id=match.pk, user=None)["round"]
+        if stays is not None and turn and seats[turn["turn"]] == stays:
+            play_turn(match)
+            continue
         actions.act_on_deadline(match_id=match.pk, now=match.deadline + timedelta(seconds=1))
     raise AssertionError("the match did not end")
 
 
 def test_a_match_only_the_computer_and_the_clock_played_is_not_rated(users):
-    """A tester's rated table for four: everyone closed the tab before the first play, the
-    stand-ins played all of it, and every rating moved. No person played: not rated."""
+    """A rated table for four whose people all closed the tab before the first play: not
+    played out by the stand-ins, it ends abandoned when the last of them is absent, and no
+    rating moves."""
     match = actions.create_table(user=users[0], players=4, rules={"target": 11}, rated=True)
     for user in users[1:]:
         actions.join_table(user=user, match_id=match.pk)
     match = _played_out_by_the_clock(match)
-    assert match.winner_side is not None and match.result == "target"
+    assert match.winner_side is None and match.result == "abandoned"
     assert not RatedMatch.objects.exists()
     assert not PlayerRating.objects.exists()
 
@@ -342,6 +349,7 @@ def test_a_match_a_person_played_in_is_rated_however_it_went_on(users):
     alice, bob = users[:2]
     match = actions.create_table(user=alice, players=2, rules={"target": 11}, rated=True)
     actions.join_table(user=bob, match_id=match.pk)
-    match = _played_out_by_the_clock(match, first_by=alice)
+    # Alice plays once and leaves (the clock plays for her); bob stays to the end.
+    match = _played_out_by_the_clock(match, first_by=alice, stays=bob)
     assert match.result == "target"
     assert RatedMatch.objects.filter(match=match).exists()

@@ -27,6 +27,16 @@ def page_config(response) -> dict:
     return json.loads(found.group(1))
 
 
+def importer(name: str = "importer") -> Client:
+    """A client logged in as a player of that name (made if need be): importing needs a login."""
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(username=name)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def test_every_finished_match_replays_to_its_stored_result(played):
     finished = Match.objects.filter(status=Match.Status.FINISHED)
     assert finished.count() == 4
@@ -105,7 +115,7 @@ def test_timeouts_and_basras_are_marked():
 
 def test_export_then_import_gives_the_same_replay(played):
     match = played[0]
-    client = Client()
+    client = importer()
     exported = client.get(reverse("match_record", kwargs={"match_id": match.pk}))
     assert exported.status_code == 200
     upload = exported.content
@@ -130,7 +140,7 @@ def test_a_file_upload_is_imported_too(played):
 
     record = records.match_record(played[1])
     upload = SimpleUploadedFile("m.json", json.dumps(record).encode(), "application/json")
-    response = Client().post(reverse("replays:import"), {"file": upload})
+    response = importer().post(reverse("replays:import"), {"file": upload})
     assert response.status_code == 302
     assert ImportedRecord.objects.get().record["rounds"] == record["rounds"]
 
@@ -150,7 +160,7 @@ def test_an_illegal_play_at_round_2_play_17_is_refused_and_nothing_is_stored(pla
     other = (live.round.turn + 1) % 2
     bad = copy.deepcopy(record)
     bad["rounds"][1]["plays"][16] = live.round.hands[other][0].code
-    response = Client().post(reverse("replays:import"), {"text": json.dumps(bad)})
+    response = importer().post(reverse("replays:import"), {"text": json.dumps(bad)})
     assert response.status_code == 400
     text = response.content.decode()
     assert "round 2, play 17" in text
@@ -161,14 +171,14 @@ def test_an_illegal_play_at_round_2_play_17_is_refused_and_nothing_is_stored(pla
 def test_a_record_with_a_nul_character_is_refused_and_nothing_is_stored(played):
     record = records.match_record(played[0])
     record["headers"]["event"] = "club\x00night"  # "\u0000" in the JSON text
-    response = Client().post(reverse("replays:import"), {"text": json.dumps(record)})
+    response = importer().post(reverse("replays:import"), {"text": json.dumps(record)})
     assert response.status_code == 400
     assert "NUL character" in response.content.decode()
     assert ImportedRecord.objects.count() == 0
 
 
 def test_a_pasted_nul_character_gets_one_error_that_says_so(db):
-    response = Client().post(reverse("replays:import"), {"text": '{"format": "\x00"}'})
+    response = importer().post(reverse("replays:import"), {"text": '{"format": "\x00"}'})
     assert response.status_code == 400
     text = response.content.decode()
     assert "Null characters are not allowed" in text
@@ -182,7 +192,7 @@ def test_a_pasted_nul_character_gets_one_error_that_says_so(db):
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # a fresh tester's 500
 ])
 def test_a_malformed_record_is_refused(db, text, words):
-    response = Client().post(reverse("replays:import"), {"text": text})
+    response = importer().post(reverse("replays:import"), {"text": text})
     assert response.status_code == 400
     assert words in response.content.decode()
     assert ImportedRecord.objects.count() == 0
@@ -239,7 +249,7 @@ def test_a_body_past_the_upload_limit_is_refused_before_any_form_reads_it(db, se
 
     # The limit leaves room for the largest record the form takes, and no more than a little.
     assert MAX_RECORD_BYTES < settings.DATA_UPLOAD_MAX_MEMORY_SIZE <= 1.2 * MAX_RECORD_BYTES
-    response = Client().post(
+    response = importer().post(
         reverse("replays:import"), {"text": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)}
     )
     assert response.status_code == 400
