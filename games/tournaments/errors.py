@@ -40,6 +40,7 @@ class Code(StrEnum):
     WITHDREW = "withdrew"
     PARTNER_INVITED = "partner_invited"
     NO_ROUNDS = "no_rounds"
+    TOO_MANY_EVENTS = "too_many_events"
 
 
 MESSAGES = {
@@ -71,6 +72,10 @@ MESSAGES = {
     Code.ROUND_NOT_OVER: _("The current round has not ended yet."),
     Code.NEXT_ROUND_PAIRED: _("The next round is already paired on this result."),
     Code.NO_ROUNDS: _("An arena has no rounds to pair."),
+    Code.TOO_MANY_EVENTS: _(
+        "You already organise 5 events that have not started: start or cancel one before "
+        "creating another."
+    ),
     Code.SAME_RESULT: _("That is already the result."),
     Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
     Code.PARTNER_INVITED: _(

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.core.for_apps import CreateTableForm
-from games.tournaments.models import TIEBREAK_NAMES, Tournament
+from games.tournaments.models import DESCRIPTION_MAX, TIEBREAK_NAMES, Tournament
 from games.tournaments.pairing import TieBreak
 
 #: Bounds the form puts on an event's size and length.
@@ -51,7 +51,8 @@ class TournamentForm(CreateTableForm):
     PLAYER_CHOICES = [(2, _("Single players (tables for two)")), (4, _("Partnerships (tables for four)"))]
 
     name = forms.CharField(label=_("Name"), max_length=100)
-    description = forms.CharField(label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    description = forms.CharField(label=_("Description"), required=False, max_length=DESCRIPTION_MAX,
+                                  widget=forms.Textarea(attrs={"rows": 3}))
     format = forms.ChoiceField(label=_("Format"), choices=Tournament.Format.choices, initial="swiss")
     players = forms.TypedChoiceField(
         label=_("Entrants"), choices=PLAYER_CHOICES, coerce=int, initial=2, widget=forms.RadioSelect,

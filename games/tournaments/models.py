@@ -34,6 +34,10 @@ DEFAULT_TIEBREAKS = {
 }
 
 
+#: The longest event description, in characters (the event page shows it to every viewer).
+DESCRIPTION_MAX = 2000
+
+
 class Tournament(models.Model):
     """One event: its settings, and where it stands (``status``, ``current_round``, ``paused``).
 

@@ -15,7 +15,9 @@ from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transa
 from games.tournaments import news, pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
-from games.tournaments.models import DEFAULT_TIEBREAKS, Entrant, Pairing, Tournament
+from games.tournaments.models import (
+    DEFAULT_TIEBREAKS, DESCRIPTION_MAX, Entrant, Pairing, Tournament,
+)
 from games.tournaments.rounds import after_result
 from games.tournaments.tables import (
     decide_live_tables,
@@ -24,6 +26,11 @@ from games.tournaments.tables import (
     lock_matches,
     unfinished,
 )
+
+
+#: Events one organiser may have upcoming (created, not yet started) at once; the message of
+#: ``too_many_events`` names it.
+UPCOMING_MAX = 5
 
 
 def create_tournament(
@@ -55,14 +62,22 @@ def create_tournament(
     ``best_of`` is 1 or 3; ``tiebreaks`` are ``pairing.TieBreak`` values in order (``None``:
     the format's default, ``models.DEFAULT_TIEBREAKS``; empty: none, tied entrants share a
     place, FIDE C.07 2.1), each at most once;
-    ``registration_closes`` is at the latest ``starts_at``; ``max_entrants`` at least 2.
+    ``registration_closes`` is at the latest ``starts_at``; ``max_entrants`` at least 2;
+    ``description`` at most ``models.DESCRIPTION_MAX`` characters.
 
-    :raises TournamentError: ``login_required``; ``bad_settings`` for anything else above.
+    :raises TournamentError: ``login_required``; ``too_many_events`` (``user`` already organises
+        :data:`UPCOMING_MAX` upcoming events; staff are not limited); ``bad_settings`` for
+        anything else above.
     """
     require_login(user)
+    if not user.is_staff and Tournament.objects.filter(
+        organiser=user, status=Tournament.Status.UPCOMING
+    ).count() >= UPCOMING_MAX:
+        raise TournamentError(Code.TOO_MANY_EVENTS)
     rules = dict(rules or {})
     if (
         not name.strip()
+        or len(description) > DESCRIPTION_MAX
         or format not in Format.values
         or players not in (2, 4)
         or rules.pop("players", players) != players

@@ -6,21 +6,25 @@ called, and a ``TournamentError`` becomes a message. Every action is a POST with
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import condition, require_POST
 
 from games.tournaments import busy, organiser, registration, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
-from games.tournaments.models import TIEBREAK_NAMES, Entrant, Game, Pairing, Tournament
+from games.tournaments.models import (
+    TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
+)
 from games.tournaments.pairing import TieBreak
 
 #: How many events each section of the list shows.
@@ -61,6 +65,42 @@ class RoundView:
     finished: bool
 
 
+def event_etag(request: HttpRequest, tournament_id: int) -> str | None:
+    """The event page's version for this viewer (an ETag): it changes whenever what the page
+    shows does, and is read in a handful of aggregate queries instead of the page's build. The
+    page's script fetches the page every few seconds (``tournaments/live.js``): an unchanged
+    page answers 304, with no body, and is not built (Django's ``condition``).
+
+    What it covers: the event's row, its entrants (by status), pairings (their results and
+    points), games (results, aborts), the organiser's changes, whether registration is open or
+    full now, which entrants are engaged in another event, the viewer and the language.
+    ``None`` (no ETag) for an unknown event: the view answers 404.
+    """
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return None
+    parts: list[object] = [
+        [getattr(t, f.attname) for f in Tournament._meta.concrete_fields],
+        request.user.pk, get_language(),
+        services.registration_open(t), registration.is_full(t),
+        sorted(Entrant.objects.filter(tournament=t).values_list("status").annotate(
+            n=Count("pk"), last=Max("pk"))),
+        Pairing.objects.filter(tournament=t).aggregate(
+            n=Count("pk"), last=Max("pk"), done=Count("finished_at"), a=Sum("score_a"),
+            b=Sum("score_b"), wins=Sum("wins_a") + Sum("wins_b"), won=Count("winner"),
+        ),
+        Game.objects.filter(pairing__tournament=t).aggregate(
+            n=Count("pk"), won=Count("winner"), aborted=Count("pk", filter=Q(aborted=True)),
+        ),
+        AuditEntry.objects.filter(tournament=t).aggregate(last=Max("pk")),
+    ]
+    if t.status == Tournament.Status.RUNNING:
+        active = t.entrants.filter(status=Entrant.Status.ACTIVE)
+        parts.append(sorted((k, v.pk) for k, v in busy.engaged_entrants(t, active).items()))
+    return '"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:32] + '"'
+
+
+@condition(etag_func=event_etag)
 def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The event: settings, entrants, rounds and tables, standings (bracket, leaderboard),
     the player's and the organiser's buttons, the audit trail."""

@@ -8,6 +8,10 @@
   const eventNode = document.getElementById("event");
   let timer = null;
   let over = false;
+  // The page's version (its ETag) last swapped in: the page answers 304 while nothing it shows
+  // has changed (games/tournaments/views.py, event_etag), and the browser then hands back the
+  // copy it has, with the same ETag, which needs no swapping.
+  let version = null;
   // What the organiser has chosen in a form of the old part (a forfeit's winner, a corrected
   // result) goes into the same form of the fresh one: a refresh put every list back to its first
   // entry, and a fresh tester's forfeit went to the wrong player.
@@ -35,8 +39,13 @@
   async function refresh() {
     window.clearTimeout(timer);
     try {
-      const response = await fetch(window.location.href, { headers: { "X-Requested-With": "fetch" } });
+      const response = await fetch(window.location.href, {
+        headers: { "X-Requested-With": "fetch" }, cache: "no-cache",
+      });
       if (!response.ok) return;
+      const tag = response.headers.get("ETag");
+      if (tag && tag === version) return;
+      version = tag;
       const doc = new DOMParser().parseFromString(await response.text(), "text/html");
       for (const id of ["event-live", "my-tables", "event-status"]) {
         const fresh = doc.getElementById(id);
