@@ -34,12 +34,13 @@ def inactive_days() -> int:
     return int(getattr(settings, "BASRA_LADDER_INACTIVE_DAYS", 30))
 
 
-def ladder(pool: str, tab: str, now: datetime | None = None) -> QuerySet[PlayerRating]:
-    """The rows of ``pool``'s ladder tab ``tab`` ("established" or "provisional"), best first.
+def ladder(pool: str, tab: str | None, now: datetime | None = None) -> QuerySet[PlayerRating]:
+    """The rows of ``pool``'s ladder tab ``tab`` ("established" or "provisional"; ``None``:
+    both, as a search sees them), best first.
 
     :raises ValueError: an unknown tab.
     """
-    if tab not in TABS:
+    if tab is not None and tab not in TABS:
         raise ValueError(f"unknown ladder tab {tab!r}")
     now = timezone.now() if now is None else now
     rows = PlayerRating.objects.filter(
@@ -47,7 +48,7 @@ def ladder(pool: str, tab: str, now: datetime | None = None) -> QuerySet[PlayerR
     )
     if tab == "provisional":
         rows = rows.filter(deviation__gte=glicko2.PROVISIONAL_DEVIATION)
-    else:
+    elif tab == "established":
         rows = rows.filter(deviation__lt=glicko2.PROVISIONAL_DEVIATION)
     return rows.order_by("-rating", "user_id")
 
@@ -91,3 +92,5 @@ class Row:
     win_rate: int | None
     last_active: datetime | None
     mine: bool
+    #: Still provisional (a search lists both tabs' players; each is ranked in its own tab).
+    provisional: bool = False

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET
 from games.ratings import history
 from games.ratings.ladder import MAX_SEARCH, PER_PAGE, TABS, Row, ladder, rank_of, ranks_of
 from games.ratings.models import PlayerRating, Pool
+from games.ratings.glicko2 import PROVISIONAL_DEVIATION
 from games.ratings.rating import shown
 
 
@@ -50,14 +51,19 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
-    """One pool's ladder: ``?tab=established|provisional``, ``?q=`` a part of a username,
-    ``?page=``. The signed-in player's own row is highlighted, with a link to its page."""
+    """One pool's ladder: ``?tab=established|provisional`` (without it, the established tab if
+    anybody is on it, else the provisional one), ``?q=`` a part of a username, searched on both
+    tabs (each player ranked and marked in their own), ``?page=``. The signed-in player's own
+    row is highlighted, with a link to its page."""
     pool = _pool(pool)
-    tab = request.GET.get("tab", "established")
+    now = timezone.now()
+    tab = request.GET.get("tab")
     if tab not in TABS:
         tab = "established"
+        if "tab" not in request.GET and not ladder(pool, tab, now).exists():
+            if ladder(pool, "provisional", now).exists():
+                tab = "provisional"
     query = request.GET.get("q", "").strip()
-    now = timezone.now()
     rows = ladder(pool, tab, now)
     status = 200
     message = None
@@ -66,7 +72,7 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
         listed = PlayerRating.objects.none()
         message = _("No player has a name that long.")
     elif query:
-        listed = rows.filter(user__username__icontains=query)
+        listed = ladder(pool, None, now).filter(user__username__icontains=query)
     else:
         listed = rows
     # The page's ids first (deep pages skip index entries, not table rows), then its rows.
@@ -80,7 +86,11 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
         found = PlayerRating.objects.select_related("user").in_bulk(ids)
         objects = [found[pk] for pk in ids if pk in found]
         if query:
-            ranks = ranks_of(rows, [row.pk for row in objects])
+            ranks = {}
+            for name in TABS:
+                ranks.update(ranks_of(ladder(pool, name, now), [
+                    row.pk for row in objects if _tab_of(row) == name
+                ]))
         else:
             ranks = {row.pk: page.start_index() + i for i, row in enumerate(objects)}
         me = request.user.pk if request.user.is_authenticated else None
@@ -94,6 +104,7 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
                 win_rate=round(row.win_rate * 100) if row.win_rate is not None else None,
                 last_active=row.last_rated_at,
                 mine=row.user_id == me,
+                provisional=_tab_of(row) == "provisional",
             )
             for row in objects
         ]
@@ -126,6 +137,10 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
         },
         status=status,
     )
+
+
+def _tab_of(row: PlayerRating) -> str:
+    return "provisional" if row.deviation >= PROVISIONAL_DEVIATION else "established"
 
 
 def _player(username: str):

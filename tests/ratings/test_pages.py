@@ -279,3 +279,36 @@ def test_partnership_win_chances_weigh_each_side(client):
     assert 0.6 < chances[amira_side].chance < 0.85  # a 200-point edge of the side's mean
     html = client.get(reverse("table", args=[match.pk])).content.decode()
     assert html.count('class="side-chance"') == 2 and "&amp;" in html
+
+
+def test_the_ladder_opens_on_the_tab_that_has_players(client):
+    ladder_rows(2, deviation=200, prefix="new")  # only provisional players so far
+    html = client.get(reverse("ladder", args=["1v1"])).content.decode()
+    assert names_in(html) == ["new0000", "new0001"]
+    assert 'href="?tab=provisional" aria-current="page"' in html
+    # Asked for by name, the established tab stays (empty) as asked.
+    asked = client.get(reverse("ladder", args=["1v1"]), {"tab": "established"}).content.decode()
+    assert names_in(asked) == []
+    ladder_rows(1, prefix="est")
+    assert names_in(client.get(reverse("ladder", args=["1v1"])).content.decode()) == ["est0000"]
+
+
+def test_the_search_finds_provisional_players_too_marked_and_ranked_in_their_tab(client):
+    ladder_rows(3, prefix="sam")
+    ladder_rows(2, deviation=200, start=2500, prefix="samnew")
+    html = client.get(reverse("ladder", args=["1v1"]), {"q": "sam"}).content.decode()
+    assert names_in(html) == ["samnew0000", "samnew0001", "sam0000", "sam0001", "sam0002"]
+    assert html.count("Provisional rating") == 2
+    # samnew0001 is second on the provisional tab, sam0002 third on the established one.
+    rows = re.findall(r"<td>(\d+)</td>\s*<td><a href=\"/players/([^/]+)/\"", html)
+    assert ("2", "samnew0001") in rows and ("3", "sam0002") in rows
+
+
+def test_counts_use_plural_forms(client):
+    users = ladder_rows(1, prefix="one")
+    PlayerRating.objects.filter(user=users[0]).update(matches=1, wins=1, losses=0)
+    html = client.get(reverse("profile", kwargs={"username": "one0000"})).content.decode()
+    assert "1 rated match: 1 won, 0 lost" in html
+    client.cookies["django_language"] = "ar"
+    html = client.get(reverse("profile", kwargs={"username": "one0000"})).content.decode()
+    assert "مباراة مصنّفة واحدة" in html
