@@ -57,10 +57,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import time
 from collections import Counter
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -358,6 +360,156 @@ def bench_services(args, rng: random.Random) -> None:
         services_event("arena", args.event, players, rng, arena_minutes=60)
 
 
+# --- the finishing play of a round's last table, through the socket ------------------------
+
+
+async def play_to_the_end(port: int, match_id: int, cookies: list[str], pid: int) -> list[dict]:
+    """Play match ``match_id`` to its end over two websockets (seat 0's and seat 1's session
+    ``cookies``), each play its seat's first card, as ``bench/live.py`` plays; returns each
+    play's ``{"trip", "cpu", "ended", "sent", "cpu_at_send"}``: the round trip (s) from sending
+    ``play`` to the resulting ``state`` on the same socket, the server's CPU (s) over it,
+    whether it ended the match, and ``time.perf_counter()`` and the server's CPU when sent."""
+    import asyncio
+    import json
+
+    import websockets
+
+    from live import cpu_seconds
+
+    async def connect(cookie: str):
+        sock = await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/table/{match_id}/", origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": f"sessionid={cookie}"}, max_queue=None,
+        )
+        while True:
+            first = json.loads(await sock.recv())
+            if first.get("type") == "state":
+                return sock, first
+
+    async def next_state(sock, after: int) -> dict:
+        while True:
+            message = json.loads(await asyncio.wait_for(sock.recv(), 120))
+            if message["type"] == "state" and message["seq"] > after:
+                return message
+            if message["type"] == "error":
+                raise RuntimeError(f"error frame {message}")
+
+    (sock_a, state_a), (sock_b, state_b) = [await connect(c) for c in cookies]
+    socks, states = [sock_a, sock_b], [state_a, state_b]
+    plays = []
+    try:
+        while states[0]["result"] is None:
+            turn = states[0]["round"]["turn"]
+            mine = states[turn]
+            cpu, start = cpu_seconds(pid), time.perf_counter()
+            await socks[turn].send(
+                json.dumps({"type": "play", "card": mine["round"]["hand"][0], "seq": mine["seq"]})
+            )
+            states[turn] = await next_state(socks[turn], mine["seq"])
+            plays.append({"trip": time.perf_counter() - start, "cpu": cpu_seconds(pid) - cpu,
+                          "ended": states[turn]["result"] is not None, "sent": start,
+                          "cpu_at_send": cpu})
+            states[1 - turn] = await next_state(socks[1 - turn], mine["seq"])
+    finally:
+        await asyncio.gather(sock_a.close(), sock_b.close(), return_exceptions=True)
+    return plays
+
+
+def bench_last_table(args) -> None:
+    """``--last-table``: the finishing play of the last table of a ``--entrants``-entrant Swiss
+    round, through the socket, ``--repeat`` times (one round each); see the module."""
+    import asyncio
+    import os
+    import statistics
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import live
+
+    if not (args.database_url or "").startswith("postgres") or not os.environ.get("REDIS_URL"):
+        sys.exit("--last-table runs like production: --database-url postgres://… and REDIS_URL")
+    os.environ["DATABASE_URL"] = args.database_url
+    # The server imports this checkout's code, whatever the virtualenv's editable install names.
+    os.environ["PYTHONPATH"] = str(live.ROOT)
+    os.environ.update(live.server_env())  # the fixtures' session hashes use the server's key
+    live.django_setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from games.core import actions
+    from games.tournaments import services
+    from games.tournaments.models import Game, Round, Tournament
+
+    call_command("migrate", verbosity=0)
+    port = live.free_port()
+    server = live.start_server(port, args.log, wait=120.0)  # a loaded machine starts it slowly
+    follows_after_commit = hasattr(services, "catch_up")
+    print(f"Last table of a {args.entrants}-entrant Swiss round, {args.repeat} rounds; daphne pid "
+          f"{server.pid}; the next round paired "
+          f"{'after the ending commits (scheduler.catch_up)' if follows_after_commit else 'inside the ending'}; "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}", flush=True)
+    try:
+        rng = random.Random(args.seed)
+        model = get_user_model()
+        tag = f"{rng.getrandbits(24):06x}"
+        people = model.objects.bulk_create(
+            [model(username=f"s{tag}{i}", email=f"s{tag}{i}@bench.invalid") for i in range(args.entrants + 1)]
+        )
+        org, people = people[0], people[1:]
+        t = services.create_tournament(
+            user=org, name="bench last table", format="swiss", players=2, rules={"target": 11},
+            starts_at=timezone.now() + timedelta(hours=1), swiss_rounds=args.repeat + 1,
+        )
+        for person in people:
+            services.register(user=person, tournament_id=t.pk)
+        with timed("start: seed, pair round 1, open its tables"):
+            services.start(user=org, tournament_id=t.pk)
+        finishing, finishing_cpu, others, opened = [], [], [], []
+        for number in range(1, args.repeat + 1):
+            games = list(
+                Game.objects.filter(pairing__round__tournament=t, pairing__round__number=number,
+                                    winner__isnull=True, aborted=False)
+                .select_related("pairing__a__user", "pairing__b__user").order_by("pairing__board")
+            )
+            *decided, last = games
+            for game in decided:  # every other table of the round: a resignation
+                actions.resign(user=rng.choice((game.pairing.a, game.pairing.b)).user, match_id=game.match_id)
+            seats = dict(last.match.seats.values_list("seat", "user_id"))
+            users = {u.pk: u for u in model.objects.filter(pk__in=seats.values())}
+            cookies = [live.session(users[seats[0]]), live.session(users[seats[1]])]
+            plays = asyncio.run(play_to_the_end(port, last.match_id, cookies, server.pid))
+            *before, final = plays
+            assert final["ended"], "the match did not end"
+            trip, cpu = final["trip"], final["cpu"]
+            # The next round's tables, opened by the ending (before) or after its commit (after):
+            # one transaction either way, so the round is there with all its tables.
+            while not Round.objects.filter(tournament=t, number=number + 1).exists():
+                time.sleep(0.01)
+            since = time.perf_counter() - final["sent"]
+            follow_cpu = live.cpu_seconds(server.pid) - final["cpu_at_send"]
+            finishing.append(trip)
+            finishing_cpu.append(cpu)
+            others += [p["trip"] for p in before]
+            opened.append(since)
+            print(f"  round {number}: {len(decided)} tables resigned, the last played over the socket "
+                  f"({len(plays)} plays): finishing play round trip {trip * 1000:.1f} ms, server CPU "
+                  f"over it {cpu * 1000:.0f} ms; other plays p50 "
+                  f"{statistics.median(p['trip'] for p in before) * 1000:.1f} ms; next round's "
+                  f"{Game.objects.filter(pairing__round__tournament=t, pairing__round__number=number + 1).count()}"
+                  f" tables open {since:.2f} s after the finishing play was sent (server CPU "
+                  f"{follow_cpu:.2f} s)", flush=True)
+        print(f"finishing play round trip: median {statistics.median(finishing) * 1000:.1f} ms, "
+              f"max {max(finishing) * 1000:.1f} ms; server CPU over it: median "
+              f"{statistics.median(finishing_cpu) * 1000:.0f} ms, max {max(finishing_cpu) * 1000:.0f} ms; "
+              f"the table's other plays: median {statistics.median(others) * 1000:.1f} ms "
+              f"({len(others)} plays); next round open after: median {statistics.median(opened):.2f} s; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.CANCELLED)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(10)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--swiss", type=int, default=500, help="Swiss entrants (default 500)")
@@ -373,7 +525,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="table sizes of the service events (default 2)")
     parser.add_argument("--database-url", default=None,
                         help="database of the service events (default: a new SQLite file)")
+    parser.add_argument("--last-table", action="store_true",
+                        help="only the finishing play of a Swiss round's last table, over the "
+                             "socket (daphne, PostgreSQL --database-url, REDIS_URL)")
+    parser.add_argument("--entrants", type=int, default=500, help="--last-table: Swiss entrants")
+    parser.add_argument("--repeat", type=int, default=5, help="--last-table: rounds measured")
+    parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-last-table.log"),
+                        help="--last-table: the server's log")
     args = parser.parse_args(argv)
+    if args.last_table:
+        bench_last_table(args)
+        return
     if args.services_only:
         bench_services(args, random.Random(args.seed))
         return
