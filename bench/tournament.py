@@ -420,6 +420,7 @@ def bench_last_table(args) -> None:
     round, through the socket, ``--repeat`` times (one round each); see the module."""
     import asyncio
     import os
+    import secrets
     import statistics
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -451,7 +452,7 @@ def bench_last_table(args) -> None:
     try:
         rng = random.Random(args.seed)
         model = get_user_model()
-        tag = f"{rng.getrandbits(24):06x}"
+        tag = secrets.token_hex(3)  # new users each run (the seed repeats the results only)
         people = model.objects.bulk_create(
             [model(username=f"s{tag}{i}", email=f"s{tag}{i}@bench.invalid") for i in range(args.entrants + 1)]
         )

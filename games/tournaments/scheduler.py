@@ -111,8 +111,9 @@ def start_in_server(
     previous = follow.install(waker)
 
     async def stop() -> None:
-        if follow.install(previous) is not waker:
-            follow.install(None)  # another server's waker replaced ours: leave none behind
+        current = follow.install(previous)
+        if current is not waker:
+            follow.install(current)  # another start replaced ours since: it stays
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
