@@ -1,5 +1,6 @@
 """Tournament pairing benchmark: one big Swiss round, one big arena wave, and four 64-entrant
-events simulated end to end (games/tournaments/pairing.py; issue 13, "Tests and speed").
+events simulated end to end (games/tournaments/pairing.py; issue 13, "Tests and speed"); and the
+finishing play of a big Swiss round's last table over the socket (``--last-table``, issue 20).
 
 What it measures, each with CPU time (``time.process_time``, which other work on a shared
 machine does not inflate) and wall time:
@@ -46,12 +47,45 @@ arena       672         13.4 s (19.9)     30.7 s (45.7)       34.8 s (51.8)
 arena took 17.6 s then.) Most of a match's time is the core's (create, join, resign: three or five funnel runs); the
 arena's grows with the matches played (each wave reads the event's pairings).
 
+With ``--last-table`` (issue 20), only this: the finishing play of the last table of a
+``--entrants``-entrant Swiss round (default 500: 250 tables), through the socket, on daphne with
+PostgreSQL (``--database-url``) and Redis (``REDIS_URL``), started as ``bench/live.py`` starts
+it. The bench registers the entrants and starts the event (``--repeat`` + 1 rounds); in each of
+``--repeat`` rounds every table but the last ends by a resignation (``actions.resign``, in
+this process), then the last is played to its end over two websockets, each play its seat's first
+card as ``bench/live.py`` plays, and the round trip of each play is taken from sending ``play`` to
+the resulting ``state`` on the same socket, with the server's CPU (``/proc``, 10 ms ticks) over
+it. It prints the finishing play's round trip and CPU (median and max over the rounds), the
+table's other plays, and how long after the finishing play the next round's tables were open.
+
+Measured 2026-12-02 in one session, 2 cores shared with other work (load average 14-17), 500
+entrants, 4 rounds, Redis DB 14 (a bench's CPU per play is the figure load inflates least):
+
+=================================== ======================= ===================== ===========
+code                                finishing play's round  server CPU over it    other plays
+                                    trip: median (max)      median (max)          p50
+=================================== ======================= ===================== ===========
+main (the next round paired inside  40,059 ms (43,473)      8,525 ms (10,460)     16.6 ms
+the ending, on the sockets' thread)
+this branch (after the commit, the  88.5 ms (203.1)         20 ms (30)            12.3 ms
+scheduler's own thread)
+=================================== ======================= ===================== ===========
+
+The floor, in the same session: the bare Channels relay (``shared/bench/relay_site.py`` +
+``relay_load.py``, daphne, Redis pub/sub, 200 tables, 20 plays, 1 s think) p50 1,061 ms, p99
+2,904 ms, 3.1 ms of server CPU a play (a second run lost a handshake to the load). The next
+round's 250 tables were open 19-37 s after the finishing play with this branch (5.7-7.6 s of
+server CPU, on the scheduler's thread of the same process), 32-44 s with main's (the same work,
+inside the ending): the work is the same, and the finishing play no longer waits for it.
+
 Usage::
 
     .venv/bin/python bench/tournament.py
     .venv/bin/python bench/tournament.py --swiss 1000 --arena 2000 --seed 3
     .venv/bin/python bench/tournament.py --services-only --tables 2 4 \
         --database-url postgres://postgres@127.0.0.1:5432/basra_bench
+    REDIS_URL=redis://127.0.0.1:6379/14 .venv/bin/python bench/tournament.py --last-table \
+        --entrants 500 --repeat 4 --database-url postgres://postgres@127.0.0.1:5432/basra_bench
 """
 
 from __future__ import annotations
