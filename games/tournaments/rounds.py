@@ -226,9 +226,10 @@ def on_match_finished(sender: Any, match: Match, winner: int | None, result: str
 
     Runs inside the transaction that ends the match and writes only the result rows
     (:func:`record_result`); the tables that follow are opened after its commit
-    (``follow.wake``). Matches of no tournament cost one indexed query. A result that was already recorded (the signal again, or the organiser's forfeit
-    first) changes nothing; a ``decided`` ending (a forfeit or a withdrawal ended the table:
-    ``tables.decide_live_tables``, which keeps the game's winner) is not recorded again.
+    (``follow.wake``). Matches of no tournament cost one indexed query. A result that was
+    already recorded (the signal again, or the organiser's forfeit first) changes nothing; a
+    ``decided`` ending (a forfeit or a withdrawal ended the table: ``tables.decide_live_tables``,
+    which keeps the game's winner) is not recorded again.
     """
     if result == Match.Result.DECIDED:
         return
