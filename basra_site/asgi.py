@@ -16,7 +16,7 @@ table clock it is up (``games.core.sockets.beats.ServerBeat``), and, when ``BASR
 default without a shared channel layer, ``make run``), the table clock itself with its thinking
 workers (``games.core.clock.clock.Runner``) on this process's event loop, so that its broadcasts reach the
 sockets here; the apps built on the core hear ``games.core.signals.server_started`` and may run their
-own work there too (the tournaments' scheduler, without Redis). Daphne imports this module after installing Twisted's asyncio reactor: the start
+own work there too (the tournaments' scheduler: what follows a result, and without Redis its tick). Daphne imports this module after installing Twisted's asyncio reactor: the start
 is hooked to the reactor (:func:`_hook_daphne`). Other ASGI servers (uvicorn) send the ASGI
 lifespan events (:class:`Lifespan`).
 """
@@ -64,7 +64,7 @@ class Serving:
         if settings.BASRA_CLOCK_IN_SERVER:
             self.clock = clock.Runner()
             self.clock.start()
-        # The apps' own work in this process (the tournaments' scheduler without Redis).
+        # The apps' own work in this process (the tournaments': what follows a result; the tick without Redis).
         answers = server_started.send(Serving, in_process=settings.BASRA_CLOCK_IN_SERVER)
         self.stops = [stop for _receiver, stop in answers if stop is not None]
 

@@ -111,8 +111,9 @@ def server_command(server: str, port: int) -> list[str]:
     ]
 
 
-def start_server(port: int, log: Path, server: str = "daphne") -> subprocess.Popen:
-    """Start a server process (:func:`server_command`) and wait until it accepts connections."""
+def start_server(port: int, log: Path, server: str = "daphne", wait: float = 20.0) -> subprocess.Popen:
+    """Start a server process (:func:`server_command`) and wait until it accepts connections
+    (at most ``wait`` seconds; then it is killed and ``RuntimeError`` raised)."""
     stats_file(log).unlink(missing_ok=True)
     process = subprocess.Popen(
         server_command(server, port),
@@ -121,7 +122,7 @@ def start_server(port: int, log: Path, server: str = "daphne") -> subprocess.Pop
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
     )
-    for _ in range(200):
+    for _ in range(int(wait * 10)):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return process
@@ -129,6 +130,8 @@ def start_server(port: int, log: Path, server: str = "daphne") -> subprocess.Pop
             if process.poll() is not None:
                 raise RuntimeError(f"daphne exited; see {log}") from None
             time.sleep(0.1)
+    process.kill()
+    process.wait()
     raise RuntimeError(f"daphne did not start; see {log}")
 
 
@@ -169,16 +172,29 @@ def phases(marks: list, sockets: int, plays: int) -> str:
     return "  cpu by phase: " + "; ".join(parts)
 
 
+def session(user) -> str:
+    """A new logged-in session of ``user`` (its key, the ``sessionid`` cookie), written to the
+    site's session store without a password."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    s = import_module(settings.SESSION_ENGINE).SessionStore()
+    s[SESSION_KEY] = str(user.pk)
+    s[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    s[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    s.create()
+    return s.session_key
+
+
 def make_tables(count: int) -> list[tuple[int, str, str]]:
     """``count`` started 2-player tables: ``(match id, session cookie seat 0, seat 1)``.
 
     Bench users are created once (no password: they only need a session); every run gets new
     sessions and new tables.
     """
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth import get_user_model
-    from importlib import import_module
 
     from games.core import actions
 
@@ -193,16 +209,6 @@ def make_tables(count: int) -> list[tuple[int, str, str]]:
             missing.append(user)
     User.objects.bulk_create(missing)
     users = {u.username: u for u in User.objects.filter(username__in=names)}
-    store = import_module(settings.SESSION_ENGINE).SessionStore
-
-    def session(user) -> str:
-        s = store()
-        s[SESSION_KEY] = str(user.pk)
-        s[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        s[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        s.create()
-        return s.session_key
-
     tables = []
     for i in range(count):
         first, second = users[names[2 * i]], users[names[2 * i + 1]]

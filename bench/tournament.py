@@ -1,5 +1,6 @@
 """Tournament pairing benchmark: one big Swiss round, one big arena wave, and four 64-entrant
-events simulated end to end (games/tournaments/pairing.py; issue 13, "Tests and speed").
+events simulated end to end (games/tournaments/pairing.py; issue 13, "Tests and speed"); and the
+finishing play of a big Swiss round's last table over the socket (``--last-table``, issue 20).
 
 What it measures, each with CPU time (``time.process_time``, which other work on a shared
 machine does not inflate) and wall time:
@@ -25,7 +26,8 @@ With ``--services`` (or ``--services-only``), the same four formats with ``--eve
 (``--database-url``, default a new SQLite file; migrated first): registration, the start, a table
 for every pairing created and joined through the core's actions, every result a resignation
 (``actions.resign``, the loser drawn with the Elo chance of hidden strengths) that reaches the
-event through ``match_finished``, the next round or arena wave paired by the receiver, until the
+event through ``match_finished``, the next round or arena wave opened after each result
+(``services.catch_up``, as the server's scheduler runs it after the ending's commit), until the
 event is finished (knockout: best of 3 with a third-place match; Swiss: 6 rounds; arena: about
 20 matches a player, then its time is up and the running matches finish). ``--tables 2 4``
 runs them for single players and for partnerships.
@@ -45,22 +47,57 @@ arena       672         13.4 s (19.9)     30.7 s (45.7)       34.8 s (51.8)
 arena took 17.6 s then.) Most of a match's time is the core's (create, join, resign: three or five funnel runs); the
 arena's grows with the matches played (each wave reads the event's pairings).
 
+With ``--last-table`` (issue 20), only this: the finishing play of the last table of a
+``--entrants``-entrant Swiss round (default 500: 250 tables), through the socket, on daphne with
+PostgreSQL (``--database-url``) and Redis (``REDIS_URL``), started as ``bench/live.py`` starts
+it. The bench registers the entrants and starts the event (``--repeat`` + 1 rounds); in each of
+``--repeat`` rounds every table but the last ends by a resignation (``actions.resign``, in
+this process), then the last is played to its end over two websockets, each play its seat's first
+card as ``bench/live.py`` plays, and the round trip of each play is taken from sending ``play`` to
+the resulting ``state`` on the same socket, with the server's CPU (``/proc``, 10 ms ticks) over
+it. It prints the finishing play's round trip and CPU (median and max over the rounds), the
+table's other plays, and how long after the finishing play the next round's tables were open.
+
+Measured 2026-12-02 in one session, 2 cores shared with other work (load average 14-17), 500
+entrants, 4 rounds, Redis DB 14 (a bench's CPU per play is the figure load inflates least):
+
+=================================== ======================= ===================== ===========
+code                                finishing play's round  server CPU over it    other plays
+                                    trip: median (max)      median (max)          p50
+=================================== ======================= ===================== ===========
+main (the next round paired inside  40,059 ms (43,473)      8,525 ms (10,460)     16.6 ms
+the ending, on the sockets' thread)
+this branch (after the commit, the  88.5 ms (203.1)         20 ms (30)            12.3 ms
+scheduler's own thread)
+=================================== ======================= ===================== ===========
+
+The floor, in the same session: the bare Channels relay (``shared/bench/relay_site.py`` +
+``relay_load.py``, daphne, Redis pub/sub, 200 tables, 20 plays, 1 s think) p50 1,061 ms, p99
+2,904 ms, 3.1 ms of server CPU a play (a second run lost a handshake to the load). The next
+round's 250 tables were open 19-37 s after the finishing play with this branch (5.7-7.6 s of
+server CPU, on the scheduler's thread of the same process), 32-44 s with main's (the same work,
+inside the ending): the work is the same, and the finishing play no longer waits for it.
+
 Usage::
 
     .venv/bin/python bench/tournament.py
     .venv/bin/python bench/tournament.py --swiss 1000 --arena 2000 --seed 3
     .venv/bin/python bench/tournament.py --services-only --tables 2 4 \
         --database-url postgres://postgres@127.0.0.1:5432/basra_bench
+    REDIS_URL=redis://127.0.0.1:6379/14 .venv/bin/python bench/tournament.py --last-table \
+        --entrants 500 --repeat 4 --database-url postgres://postgres@127.0.0.1:5432/basra_bench
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 import time
 from collections import Counter
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -314,6 +351,9 @@ def services_event(fmt: str, n: int, players: int, rng: random.Random, **setting
     figures: dict = {}
     matches = 0
     arena_cap = settings.get("arena_minutes") and n * 10  # about 20 matches a player
+    # Since issue 20 the next round or wave is opened after the ending's commit, by the server's
+    # scheduler (none in this process): run that step here. Before, the receiver opened it.
+    follow_up = getattr(services, "catch_up", None)
     with timed(f"{fmt}, {n} entrants, tables for {players}: start, play, finish", figures):
         services.start(user=org, tournament_id=t.pk)
         while True:
@@ -334,6 +374,8 @@ def services_event(fmt: str, n: int, players: int, rng: random.Random, **setting
                 for member in loser.members():
                     if actions.resign(user=member, match_id=game.match_id) == "resigned":
                         break
+                if follow_up is not None:
+                    follow_up(t.pk)  # what the server runs after the ending's commit
                 matches += 1
         services.tick()
         table = services.standings(t)
@@ -358,6 +400,157 @@ def bench_services(args, rng: random.Random) -> None:
         services_event("arena", args.event, players, rng, arena_minutes=60)
 
 
+# --- the finishing play of a round's last table, through the socket ------------------------
+
+
+async def play_to_the_end(port: int, match_id: int, cookies: list[str], pid: int) -> list[dict]:
+    """Play match ``match_id`` to its end over two websockets (seat 0's and seat 1's session
+    ``cookies``), each play its seat's first card, as ``bench/live.py`` plays; returns each
+    play's ``{"trip", "cpu", "ended", "sent", "cpu_at_send"}``: the round trip (s) from sending
+    ``play`` to the resulting ``state`` on the same socket, the server's CPU (s) over it,
+    whether it ended the match, and ``time.perf_counter()`` and the server's CPU when sent."""
+    import asyncio
+    import json
+
+    import websockets
+
+    from live import cpu_seconds
+
+    async def connect(cookie: str):
+        sock = await websockets.connect(
+            f"ws://127.0.0.1:{port}/ws/table/{match_id}/", origin=f"http://127.0.0.1:{port}",
+            additional_headers={"Cookie": f"sessionid={cookie}"}, max_queue=None,
+        )
+        while True:
+            first = json.loads(await sock.recv())
+            if first.get("type") == "state":
+                return sock, first
+
+    async def next_state(sock, after: int) -> dict:
+        while True:
+            message = json.loads(await asyncio.wait_for(sock.recv(), 120))
+            if message["type"] == "state" and message["seq"] > after:
+                return message
+            if message["type"] == "error":
+                raise RuntimeError(f"error frame {message}")
+
+    (sock_a, state_a), (sock_b, state_b) = [await connect(c) for c in cookies]
+    socks, states = [sock_a, sock_b], [state_a, state_b]
+    plays = []
+    try:
+        while states[0]["result"] is None:
+            turn = states[0]["round"]["turn"]
+            mine = states[turn]
+            cpu, start = cpu_seconds(pid), time.perf_counter()
+            await socks[turn].send(
+                json.dumps({"type": "play", "card": mine["round"]["hand"][0], "seq": mine["seq"]})
+            )
+            states[turn] = await next_state(socks[turn], mine["seq"])
+            plays.append({"trip": time.perf_counter() - start, "cpu": cpu_seconds(pid) - cpu,
+                          "ended": states[turn]["result"] is not None, "sent": start,
+                          "cpu_at_send": cpu})
+            states[1 - turn] = await next_state(socks[1 - turn], mine["seq"])
+    finally:
+        await asyncio.gather(sock_a.close(), sock_b.close(), return_exceptions=True)
+    return plays
+
+
+def bench_last_table(args) -> None:
+    """``--last-table``: the finishing play of the last table of a ``--entrants``-entrant Swiss
+    round, through the socket, ``--repeat`` times (one round each); see the module."""
+    import asyncio
+    import os
+    import secrets
+    import statistics
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import live
+
+    if not (args.database_url or "").startswith("postgres") or not os.environ.get("REDIS_URL"):
+        sys.exit("--last-table runs like production: --database-url postgres://… and REDIS_URL")
+    os.environ["DATABASE_URL"] = args.database_url
+    # The server imports this checkout's code, whatever the virtualenv's editable install names.
+    os.environ["PYTHONPATH"] = str(live.ROOT)
+    os.environ.update(live.server_env())  # the fixtures' session hashes use the server's key
+    live.django_setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from games.core import actions
+    from games.tournaments import services
+    from games.tournaments.models import Game, Round, Tournament
+
+    call_command("migrate", verbosity=0)
+    port = live.free_port()
+    server = live.start_server(port, args.log, wait=120.0)  # a loaded machine starts it slowly
+    follows_after_commit = hasattr(services, "catch_up")
+    print(f"Last table of a {args.entrants}-entrant Swiss round, {args.repeat} rounds; daphne pid "
+          f"{server.pid}; the next round paired "
+          f"{'after the ending commits (scheduler.catch_up)' if follows_after_commit else 'inside the ending'}; "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}", flush=True)
+    try:
+        rng = random.Random(args.seed)
+        model = get_user_model()
+        tag = secrets.token_hex(3)  # new users each run (the seed repeats the results only)
+        people = model.objects.bulk_create(
+            [model(username=f"s{tag}{i}", email=f"s{tag}{i}@bench.invalid") for i in range(args.entrants + 1)]
+        )
+        org, people = people[0], people[1:]
+        t = services.create_tournament(
+            user=org, name="bench last table", format="swiss", players=2, rules={"target": 11},
+            starts_at=timezone.now() + timedelta(hours=1), swiss_rounds=args.repeat + 1,
+        )
+        for person in people:
+            services.register(user=person, tournament_id=t.pk)
+        with timed("start: seed, pair round 1, open its tables"):
+            services.start(user=org, tournament_id=t.pk)
+        finishing, finishing_cpu, others, opened = [], [], [], []
+        for number in range(1, args.repeat + 1):
+            games = list(
+                Game.objects.filter(pairing__round__tournament=t, pairing__round__number=number,
+                                    winner__isnull=True, aborted=False)
+                .select_related("pairing__a__user", "pairing__b__user").order_by("pairing__board")
+            )
+            *decided, last = games
+            for game in decided:  # every other table of the round: a resignation
+                actions.resign(user=rng.choice((game.pairing.a, game.pairing.b)).user, match_id=game.match_id)
+            seats = dict(last.match.seats.values_list("seat", "user_id"))
+            users = {u.pk: u for u in model.objects.filter(pk__in=seats.values())}
+            cookies = [live.session(users[seats[0]]), live.session(users[seats[1]])]
+            plays = asyncio.run(play_to_the_end(port, last.match_id, cookies, server.pid))
+            *before, final = plays
+            assert final["ended"], "the match did not end"
+            trip, cpu = final["trip"], final["cpu"]
+            # The next round's tables, opened by the ending (before) or after its commit (after):
+            # one transaction either way, so the round is there with all its tables.
+            while not Round.objects.filter(tournament=t, number=number + 1).exists():
+                time.sleep(0.01)
+            since = time.perf_counter() - final["sent"]
+            follow_cpu = live.cpu_seconds(server.pid) - final["cpu_at_send"]
+            finishing.append(trip)
+            finishing_cpu.append(cpu)
+            others += [p["trip"] for p in before]
+            opened.append(since)
+            print(f"  round {number}: {len(decided)} tables resigned, the last played over the socket "
+                  f"({len(plays)} plays): finishing play round trip {trip * 1000:.1f} ms, server CPU "
+                  f"over it {cpu * 1000:.0f} ms; other plays p50 "
+                  f"{statistics.median(p['trip'] for p in before) * 1000:.1f} ms; next round's "
+                  f"{Game.objects.filter(pairing__round__tournament=t, pairing__round__number=number + 1).count()}"
+                  f" tables open {since:.2f} s after the finishing play was sent (server CPU "
+                  f"{follow_cpu:.2f} s)", flush=True)
+        print(f"finishing play round trip: median {statistics.median(finishing) * 1000:.1f} ms, "
+              f"max {max(finishing) * 1000:.1f} ms; server CPU over it: median "
+              f"{statistics.median(finishing_cpu) * 1000:.0f} ms, max {max(finishing_cpu) * 1000:.0f} ms; "
+              f"the table's other plays: median {statistics.median(others) * 1000:.1f} ms "
+              f"({len(others)} plays); next round open after: median {statistics.median(opened):.2f} s; "
+              f"load {os.getloadavg()[0]:.1f}", flush=True)
+        Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.CANCELLED)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(10)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--swiss", type=int, default=500, help="Swiss entrants (default 500)")
@@ -373,7 +566,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="table sizes of the service events (default 2)")
     parser.add_argument("--database-url", default=None,
                         help="database of the service events (default: a new SQLite file)")
+    parser.add_argument("--last-table", action="store_true",
+                        help="only the finishing play of a Swiss round's last table, over the "
+                             "socket (daphne, PostgreSQL --database-url, REDIS_URL)")
+    parser.add_argument("--entrants", type=int, default=500, help="--last-table: Swiss entrants")
+    parser.add_argument("--repeat", type=int, default=5, help="--last-table: rounds measured")
+    parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-last-table.log"),
+                        help="--last-table: the server's log")
     args = parser.parse_args(argv)
+    if args.last_table:
+        bench_last_table(args)
+        return
     if args.services_only:
         bench_services(args, random.Random(args.seed))
         return

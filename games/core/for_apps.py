@@ -22,7 +22,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages).
 - A match's record: ``match_record`` (``basra-record/1``).
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
-- Running on the sockets' database threads from async code: ``in_worker``; a process pool's
+- Running on the sockets' database threads from async code: ``in_worker``; an app's own thread
+  whose broadcasts go to the server's event loop sets ``BROADCAST_LOOP`` (a context variable:
+  the loop) in the context it runs in, as ``in_worker`` does for its calls; a process pool's
   workers that end with the process that started them: ``end_with_parent`` (its initializer).
 - The table form an organiser fills in: ``CreateTableForm``; the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
@@ -41,6 +43,7 @@ from games.core.pages.forms import TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.thinking import end_with_parent
 from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
 from games.core.sockets.workers import in_worker
+from games.core.state.broadcast import CALLER_LOOP as BROADCAST_LOOP
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
 
@@ -48,6 +51,7 @@ create_table = functools.partial(actions.create_table, capped=False)
 join_table = functools.partial(actions.join_table, capped=False)
 
 __all__ = [
+    "BROADCAST_LOOP",
     "DEFAULT_MOVE_SECONDS",
     "MOVE_SECONDS",
     "TARGET_MAX",

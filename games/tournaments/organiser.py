@@ -9,10 +9,10 @@ from typing import Any
 from django.utils import timezone
 
 from games.core.for_apps import write_transaction
+from games.tournaments import follow
 from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament
-from games.tournaments.rounds import after_result
 from games.tournaments.tables import decide_live_tables, finish_pairing, live_games, lock_matches
 
 
@@ -26,7 +26,8 @@ def pause(*, user: Any, tournament_id: int, now: datetime | None = None) -> None
 
 
 def resume(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
-    """Resume a paused event; a round that ended meanwhile is followed by the next at once.
+    """Resume a paused event; a round that ended meanwhile is followed by the next as soon as
+    this commits (``follow.wake``).
 
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
         ``not_running``, ``not_paused``.
@@ -49,7 +50,7 @@ def _set_paused(user: Any, tournament_id: int, now: datetime | None, *, paused: 
         action = AuditEntry.Action.PAUSE if paused else AuditEntry.Action.RESUME
         audit(t, user, action, now)
         if not paused:
-            after_result(t, now)
+            follow.wake(t.pk)  # a round that ended meanwhile: the next, after the commit
 
 
 def _winner_of(p: Pairing, winner_id: int | None) -> Entrant | None:
@@ -81,7 +82,8 @@ def record_forfeit(
     """The organiser records a forfeit: ``winner_id`` wins (``None``: both lose). A table of the
     pairing still being played ends there and then, decided (the core's ``end_by_decision``:
     finished, result ``decided``, the forfeit's winner its winner, not rated, no longer
-    playable). Kept in the audit trail.
+    playable). Kept in the audit trail. The next round or arena wave it completes comes after
+    the commit (``follow.wake``).
 
     Locks: the pairing's live matches first, then the event (the order ``match_finished``
     takes them in).
@@ -112,7 +114,7 @@ def record_forfeit(
         decide_live_tables(live, now)
         audit(t, user, AuditEntry.Action.FORFEIT, now, pairing_row=p,
                winner=winner.name if winner else None)
-        after_result(t, now)
+        follow.wake(t.pk)  # the next round or arena wave, after the commit
         return p
 
 

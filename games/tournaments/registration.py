@@ -12,13 +12,12 @@ from django.utils import timezone
 
 from games import engine
 from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transaction
-from games.tournaments import news, pairing
+from games.tournaments import follow, news, pairing
 from games.tournaments.checks import Format, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import (
     DEFAULT_TIEBREAKS, DESCRIPTION_MAX, Entrant, Pairing, Tournament,
 )
-from games.tournaments.rounds import after_result
 from games.tournaments.tables import (
     decide_live_tables,
     finish_pairing,
@@ -316,4 +315,4 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
             other = p.b if p.a_id == entrant.pk else p.a
             finish_pairing(p, other, now, forfeit=True)
         decide_live_tables(live, now)
-        after_result(t, now)
+        follow.wake(t.pk)  # the next round it may complete, after the commit

@@ -1,6 +1,7 @@
 """Running an event: the start, each round's pairings (Berger tables, the bracket, Swiss, the
 arena's first wave), the results that come back from the core's ``match_finished``, and what
-follows them (``games.tournaments.services``)."""
+follows them (:func:`after_result`, run after the ending's commit: ``games.tournaments.follow``;
+``games.tournaments.services``)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,16 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 
 from games.core.for_apps import Event, Match, write_transaction
-from games.tournaments import news, pairing
+from games.tournaments import follow, news, pairing
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
-from games.tournaments.tables import finish_event, finish_pairing, open_pairing, open_table, unfinished
+from games.tournaments.tables import finish_event, finish_pairing, open_pairing, unfinished
 
 
 def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tournament:
@@ -193,7 +195,12 @@ def _knockout_pairs(t: Tournament, number: int, by_id: dict[int, Entrant]):
 
 
 def after_result(t: Tournament, now: datetime) -> None:
-    """What follows a result: the arena's next wave (or its end), or the next round."""
+    """What follows the results of event ``t`` (locked by the caller), decided from the stored
+    rows alone, so that running it again changes nothing: the arena's next wave (or its end,
+    once its time is up and its last match ended), or, when every pairing of the current round
+    has its result, the round's end (at its last result's time) and the next round (unless the
+    event is paused). Run after the commit of a result (``scheduler.catch_up``, woken by
+    ``follow.wake``) and by every tick, never inside a match's ending."""
     if t.status != Tournament.Status.RUNNING:
         return
     if t.format == Format.ARENA:
@@ -207,7 +214,8 @@ def after_result(t: Tournament, now: datetime) -> None:
     if rnd is None or unfinished(t).filter(round=rnd).exists():
         return
     if rnd.finished_at is None:
-        rnd.finished_at = now
+        last = rnd.pairings.aggregate(last=Max("finished_at"))["last"]
+        rnd.finished_at = now if last is None else min(last, now)
         rnd.save(update_fields=["finished_at"])
     if not t.paused:
         pair_next(t, now)
@@ -216,10 +224,12 @@ def after_result(t: Tournament, now: datetime) -> None:
 def on_match_finished(sender: Any, match: Match, winner: int | None, result: str, **kwargs: Any) -> None:
     """``games.core.signals.match_finished`` receiver: a tournament table's result, recorded once.
 
-    Runs inside the transaction that ends the match; matches of no tournament cost one indexed
-    query. A result that was already recorded (the signal again, or the organiser's forfeit
-    first) changes nothing; a ``decided`` ending (a forfeit or a withdrawal ended the table:
-    ``tables.decide_live_tables``, which keeps the game's winner) is not recorded again.
+    Runs inside the transaction that ends the match and writes only the result rows
+    (:func:`record_result`); the tables that follow are opened after its commit
+    (``follow.wake``). Matches of no tournament cost one indexed query. A result that was
+    already recorded (the signal again, or the organiser's forfeit first) changes nothing; a
+    ``decided`` ending (a forfeit or a withdrawal ended the table: ``tables.decide_live_tables``,
+    which keeps the game's winner) is not recorded again.
     """
     if result == Match.Result.DECIDED:
         return
@@ -255,11 +265,14 @@ def record_result(
     """Record the end of a tournament table: the winning side (``None``: aborted), and how.
 
     A win decides the pairing (in a best-of-3 knockout pairing, the second win does; until
-    then the next match's table opens, sides swapped). An aborted match (before its first
-    play) is set up again, up to :data:`MAX_ABORTS` times; then the entrant who aborted fewer
-    of them wins by forfeit (both lose when they aborted as many). A match whose pairing already has a result (a forfeit) only keeps its winner.
-    Then :func:`after_result`: the next round or arena wave. The match's players are told that
-    it no longer waits for them (``news.tell_table_over``).
+    then the pairing waits for its next match, sides swapped). An aborted match (before its
+    first play) leaves the pairing waiting for a match set up again, up to :data:`MAX_ABORTS`
+    times; then the entrant who aborted fewer of them wins by forfeit (both lose when they
+    aborted as many). A match whose pairing already has a result (a forfeit) only keeps its
+    winner. The match's players are told that it no longer waits for them
+    (``news.tell_table_over``). No table is opened here: the pairing's next match, the next
+    round or arena wave come after the commit (``follow.wake``: ``scheduler.catch_up``, which
+    the scheduler's tick also runs), in a transaction of their own.
 
     :raises TournamentError: ``not_found`` (not a tournament table), ``result_reported`` (this
         match's result is already recorded).
@@ -289,20 +302,16 @@ def record_result(
         if winner is None:
             if p.games.filter(aborted=True).count() > MAX_ABORTS:
                 finish_pairing(p, _not_the_aborter(p), now, forfeit=True)
-            else:
-                open_table(t, p, game.number + 1, now)
-                return p
         elif t.format == Format.KNOCKOUT and t.best_of == 3:
             if won.pk == p.a_id:
                 p.wins_a += 1
             else:
                 p.wins_b += 1
             p.save(update_fields=["wins_a", "wins_b"])
-            if max(p.wins_a, p.wins_b) < BEST_OF_3_WINS:
-                open_table(t, p, game.number + 1, now)
-                return p
-            finish_pairing(p, won, now)
+            if max(p.wins_a, p.wins_b) >= BEST_OF_3_WINS:
+                finish_pairing(p, won, now)
         else:
             finish_pairing(p, won, now)
-        after_result(t, now)
+        # The next match of the pairing, the next round or arena wave: after the commit.
+        follow.wake(t.pk)
         return p

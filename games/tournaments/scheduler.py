@@ -1,29 +1,35 @@
-"""What time alone changes in the events: :func:`tick`, called every :data:`TICK_SECONDS`.
+"""What time alone changes in the events: :func:`tick`, called every :data:`TICK_SECONDS`; and
+what follows a result, after its commit: :func:`catch_up` (``games.tournaments.follow``).
 
-Where it runs: with a shared channel layer (Redis) ``manage.py run_tournaments``, a process of its
+Where the tick runs: with a shared channel layer (Redis) ``manage.py run_tournaments``, a process of its
 own (``manage.py serve`` starts it, ``BASRA_SERVE_COMMANDS``); without one (``make run``), inside
 the web server process, on its event loop (:func:`start_in_server`, the core's
 ``server_started`` signal), because the notices it sends (``games.tournaments.news``: "your table
-is ready") reach only the sockets of the process that sends them.
+is ready") reach only the sockets of the process that sends them. :func:`catch_up` for an
+event runs in the server process whose ending woke it (:func:`start_in_server`, on a thread of
+its own), and for every event in each tick.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+from django.db import DatabaseError, connection, connections
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.core.for_apps import in_worker, write_transaction
-from games.tournaments.arena import arena_wave
+from games.core.for_apps import BROADCAST_LOOP, in_worker, write_transaction
+from games.tournaments import follow
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Tournament
-from games.tournaments.rounds import start
-from games.tournaments.tables import finish_event, open_table, unfinished
+from games.tournaments.rounds import after_result, start
+from games.tournaments.tables import open_table
 
 logger = logging.getLogger(__name__)
 
@@ -38,43 +44,168 @@ def start_in_server(
     interval: float | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     **kwargs: object,
-) -> Callable[[], Awaitable[None]] | None:
-    """The core's ``server_started`` receiver: without a shared channel layer (``in_process``),
-    tick every ``interval`` seconds (default :data:`TICK_SECONDS`, waited with ``sleep``;
-    tests give a virtual one) on the server's event loop, the database work on its worker
-    threads; returns the coroutine function that stops it. With one, nothing
-    (``run_tournaments`` ticks in its own process)."""
-    if not in_process:
-        return None
-    every = TICK_SECONDS if interval is None else interval
+) -> Callable[[], Awaitable[None]]:
+    """The core's ``server_started`` receiver: run the scheduler's work in this server process,
+    on its event loop, the database work on a thread of the scheduler's own (on PostgreSQL; not
+    the sockets' database threads, ``games.core.sockets.workers``, so a finishing play's state
+    does not wait behind the next round's tables), its broadcasts sent on the server's loop.
 
-    async def loop() -> None:
+    In every server process: what follows a result (:func:`catch_up` for its event), woken on
+    the commit of each ending, organiser's forfeit, withdrawal or resumption
+    (``follow.wake``; the waker is installed here). Without a shared channel layer
+    (``in_process``) also :func:`tick` every ``interval`` seconds (default
+    :data:`TICK_SECONDS`, waited with ``sleep``; tests give a virtual one); with one,
+    ``run_tournaments`` ticks in its own process. On SQLite the work keeps the sockets' one
+    database thread (``in_worker``): SQLite has one writer at a time.
+
+    :returns: the coroutine function that stops it (the waker uninstalled, the thread ended).
+    """
+    every = TICK_SECONDS if interval is None else interval
+    loop = asyncio.get_running_loop()
+    woken = asyncio.Event()
+    events: set[int] = set()
+    executor = None
+    if connection.vendor != "sqlite":
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="basra-tournaments")
+    # Its broadcasts (the notices of the tables it opens) are sent on this loop, as a socket's
+    # worker call's are: with the in-memory channel layer only this process's sockets hear them.
+    context = contextvars.copy_context()
+    context.run(BROADCAST_LOOP.set, loop)
+
+    async def run(function: Callable[..., object], *args: object) -> None:
+        try:
+            if executor is None:
+                await in_worker(function)(*args)
+            else:
+                await loop.run_in_executor(executor, context.copy().run, _keeping_connection, function, *args)
+        except Exception:  # noqa: BLE001 - a database hiccup must not stop the events
+            logger.exception("tournaments: %s failed", getattr(function, "__name__", function))
+
+    def waker(tournament_id: int) -> None:  # any thread, after a commit
+        try:
+            loop.call_soon_threadsafe(_woken, tournament_id)
+        except RuntimeError:
+            pass  # the loop has closed (the server is stopping): the next tick does it
+
+    def _woken(tournament_id: int) -> None:
+        events.add(tournament_id)
+        woken.set()
+
+    async def follow_results() -> None:
         while True:
-            try:
-                await in_worker(tick)()
-            except Exception:  # noqa: BLE001 - a database hiccup must not stop the events
-                logger.exception("tournaments: tick failed")
+            await woken.wait()
+            woken.clear()
+            batch = sorted(events)
+            events.clear()
+            for tournament_id in batch:
+                await run(catch_up, tournament_id)
+
+    async def ticks() -> None:
+        while True:
+            await run(tick)
             await sleep(every)
 
-    task = asyncio.get_running_loop().create_task(loop())
+    tasks = [loop.create_task(follow_results())]
+    if in_process:
+        tasks.append(loop.create_task(ticks()))
+    previous = follow.install(waker)
 
     async def stop() -> None:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        current = follow.install(previous)
+        if current is not waker:
+            follow.install(current)  # another start replaced ours since: it stays
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if executor is not None:
+            executor.submit(connections.close_all)  # the thread's connection back to the pool
+            executor.shutdown(wait=False)
 
     return stop
 
 
+def _keeping_connection(function: Callable[..., object], *args: object) -> object:
+    """``function(*args)`` on the scheduler's thread, keeping its connection between calls but
+    dropping it when it broke (the next call reconnects)."""
+    try:
+        return function(*args)
+    except DatabaseError:
+        for conn in connections.all(initialized_only=True):
+            if conn.connection is not None and not conn.is_usable():
+                conn.close()
+        raise
+
+
+def catch_up(tournament_id: int | None = None, now: datetime | None = None) -> dict[str, int]:
+    """What follows the results of running events (of ``tournament_id`` alone when given),
+    decided from the stored rows, so it is idempotent: run twice, it opens nothing twice.
+
+    For each event, in a transaction of its own under the event's lock
+    (``rounds.after_result``): the current round's end and the next round once every pairing of
+    it has a result (unless paused; the event's end after its last round), or the arena's next
+    wave (its end once its time is up and its last match ended). Then each pairing without a
+    result and without a table being played gets its next table (``tables.open_table``, a
+    transaction each): the next match of a best-of-3 pairing, an aborted match set up again, a
+    table the core refused or that waited for a player engaged elsewhere, the pairing that has
+    waited longest first.
+
+    Run after the commit of a result (``follow.wake``) and by every :func:`tick`, which thereby
+    finishes what a process stopped between an ending's commit and this step left undone.
+
+    :returns: counts ``{"finished", "tables"}``: events finished, and tables opened for pairings
+        that waited (those of a new round or arena wave not counted).
+    """
+    now = timezone.now() if now is None else now
+    counts = {"finished": 0, "tables": 0}
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    if tournament_id is not None:
+        running = running.filter(pk=tournament_id)
+    for pk, fmt, current in running.values_list("pk", "format", "current_round"):
+        if fmt != Format.ARENA and Pairing.objects.filter(
+            tournament_id=pk, round__number=current, finished_at__isnull=True
+        ).exists():
+            continue  # the round goes on: nothing to lock for
+        with write_transaction():
+            t = lock(pk)
+            after_result(t, now)
+            if t.status == Tournament.Status.FINISHED:
+                counts["finished"] += 1
+    waiting = (
+        Pairing.objects.filter(
+            tournament__status=Tournament.Status.RUNNING, finished_at__isnull=True,
+            b__isnull=False,
+        )
+        .exclude(Exists(Game.objects.filter(pairing=OuterRef("pk"), winner__isnull=True, aborted=False)))
+        .order_by("pk")
+    )
+    if tournament_id is not None:
+        waiting = waiting.filter(tournament_id=tournament_id)
+    for pairing_id in waiting.values_list("pk", flat=True):
+        with write_transaction():
+            t, p = locked_pairing(pairing_id)
+            if (t.status != Tournament.Status.RUNNING or p.finished
+                    or p.games.filter(winner__isnull=True, aborted=False).exists()):
+                continue
+            if open_table(t, p, p.games.count() + 1, now) is not None:
+                counts["tables"] += 1
+    return counts
+
+
 def tick(now: datetime | None = None) -> dict[str, int]:
     """What time alone changes: start the events whose time has come (cancel those with fewer
-    than 2 entrants, in the audit trail by the site), end the arenas whose time is up once their last match ended, pair the
-    running arenas' waiting players (one of them may have come free from another event's
-    table, ``busy``), and open the tables not opened before (the core refused, or a player was
-    engaged in another event), the pairing that has waited longest first. Run by ``manage.py
-    run_tournaments`` (the core's clock never imports this app).
+    than 2 entrants, in the audit trail by the site), then :func:`catch_up` for every running
+    event: end the arenas whose time is up once their last match ended, pair the running
+    arenas' waiting players (one of them may have come free from another event's table,
+    ``busy``), pair a round that a result completed if nobody did yet (a process stopped
+    between the ending's commit and the step after it), and open the tables not opened before
+    (a best-of-3 pairing's next match, an aborted match set up again, a table the core refused,
+    a player engaged in another event), the pairing that has waited longest first. Run by
+    ``manage.py run_tournaments`` (the core's clock never imports this app), or in the server
+    (:func:`start_in_server`).
 
-    :returns: counts ``{"started", "cancelled", "finished", "tables"}`` (``tables``: tables
-        opened for pairings that waited, arena waves not counted).
+    :returns: counts ``{"started", "cancelled", "finished", "tables"}`` (``finished``: events
+        ended; ``tables``: tables opened for pairings that waited, new rounds and arena waves
+        not counted).
     """
     now = timezone.now() if now is None else now
     counts = {"started": 0, "cancelled": 0, "finished": 0, "tables": 0}
@@ -99,37 +230,7 @@ def tick(now: datetime | None = None) -> dict[str, int]:
                             created_at=now,
                         )
                         counts["cancelled"] += 1
-    ended = Tournament.objects.filter(
-        status=Tournament.Status.RUNNING, format=Format.ARENA, ends_at__lte=now
-    )
-    for tournament_id in ended.values_list("pk", flat=True):
-        with write_transaction():
-            t = lock(tournament_id)
-            if t.status == Tournament.Status.RUNNING and not unfinished(t).exists():
-                finish_event(t, now)
-                counts["finished"] += 1
-    arenas = Tournament.objects.filter(
-        status=Tournament.Status.RUNNING, format=Format.ARENA, paused=False, ends_at__gt=now
-    )
-    for tournament_id in arenas.values_list("pk", flat=True):
-        with write_transaction():
-            t = lock(tournament_id)
-            if t.status == Tournament.Status.RUNNING and not t.paused and now < t.ends_at:
-                arena_wave(t, now)
-    waiting = (
-        Pairing.objects.filter(
-            tournament__status=Tournament.Status.RUNNING, finished_at__isnull=True,
-            b__isnull=False,
-        )
-        .exclude(Exists(Game.objects.filter(pairing=OuterRef("pk"), winner__isnull=True, aborted=False)))
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    for pairing_id in waiting:
-        with write_transaction():
-            t, p = locked_pairing(pairing_id)
-            if p.finished or p.games.filter(winner__isnull=True, aborted=False).exists():
-                continue
-            if open_table(t, p, (p.games.count() or 0) + 1, now) is not None:
-                counts["tables"] += 1
+    caught = catch_up(now=now)
+    counts["finished"] = caught["finished"]
+    counts["tables"] = caught["tables"]
     return counts

@@ -12,9 +12,14 @@ match (after the match row is locked), so the order of locks is always the match
 event; the services that end a match (a withdrawal resigning a live table) do so after their own
 transaction, never holding the event's lock.
 
-Pairings come from ``games.tournaments.pairing``; the next round is paired as soon as the last
-pairing of a round has a result (unless the event is paused). An arena pairs whoever waits each
-time a match ends, until its end time; its running matches then finish and count.
+Pairings come from ``games.tournaments.pairing``. A match's ending writes only the result rows;
+the next round (once the last pairing of a round has a result, unless the event is paused), an
+arena's next wave (each time a match ends, until its end time; its running matches then finish
+and count), the next match of a best-of-3 pairing and an aborted match set up again are opened
+after the ending's commit, by :func:`catch_up` in a transaction of its own (woken by
+``follow.wake``, and run by every :func:`tick`: ``games.tournaments.follow``). Code that runs
+the services synchronously (a test, a script) calls :func:`catch_up` where the site's server
+would have been woken.
 
 This module is the services' one address; each lives in the module of its area:
 
@@ -25,7 +30,8 @@ This module is the services' one address; each lives in the module of its area:
 - ``rounds``: ``start``, ``pair_round``, ``on_match_finished``, ``record_result`` and what
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
 - ``organiser``: ``pause``, ``resume``, ``record_forfeit``, ``correct_result``;
-- ``scheduler``: ``tick`` (``manage.py run_tournaments``); ``standings``: ``standings``,
+- ``scheduler``: ``tick`` (``manage.py run_tournaments``), ``catch_up`` (what follows a
+  result); ``follow``: ``wake``, the step asked for after a commit; ``standings``: ``standings``,
   ``arena_board``, ``knockout_places``;
 - ``news``: what the players are told through the site's notices (``games.core.state.notices``), after the
   commit: a table that waits for them, a table that no longer counts, the start, a bye, the end,
@@ -44,7 +50,7 @@ from games.tournaments.registration import (
     withdraw,
 )
 from games.tournaments.rounds import on_match_finished, pair_round, record_result, start
-from games.tournaments.scheduler import tick
+from games.tournaments.scheduler import catch_up, tick
 from games.tournaments.standings import Line, arena_board, knockout_places, standings
 
 __all__ = [
@@ -55,6 +61,7 @@ __all__ = [
     "TournamentError",
     "accept_partner",
     "arena_board",
+    "catch_up",
     "correct_result",
     "create_tournament",
     "decline_partner",

@@ -3,7 +3,9 @@
 Every result comes from a real table: the paired players sit at a match created by
 ``games.core.actions`` and the losing side resigns (``actions.resign``; in a partnership both
 partners, the first offer and the second agreement), so the result reaches the event through
-``games.core.signals.match_finished`` as it does on the site.
+``games.core.signals.match_finished`` as it does on the site; what follows it (the next round,
+the next match of a pairing) is then run as the server runs it after the commit
+(``services.catch_up``).
 """
 
 from __future__ import annotations
@@ -79,9 +81,12 @@ def check_seats(t: Tournament, game: Game) -> None:
 
 
 def resign_for(entrant: Entrant, game: Game) -> None:
-    """The entrant's side resigns its game (both partners at a table for four)."""
+    """The entrant's side resigns its game (both partners at a table for four), then what the
+    site's server does once the ending commits (``services.catch_up`` for the game's event:
+    the test's transaction never commits, and no server is woken)."""
     for member in entrant.members():
         if actions.resign(user=member, match_id=game.match_id) == "resigned":
+            services.catch_up(game.pairing.tournament_id)
             return
     raise AssertionError("the side did not resign")
 

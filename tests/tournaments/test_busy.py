@@ -76,7 +76,7 @@ def test_the_pairing_that_waited_longest_gets_the_player_first():
     others = [g for g in live_games(first) if p.pk not in (g.pairing.a.user_id, g.pairing.b.user_id)]
     for game in others:
         resign_for(game.pairing.b, game)
-    lose(first, p)  # the last match of round 1: round 2 is paired in the same transaction
+    lose(first, p)  # the last match of round 1: round 2 is paired right after its commit
     assert refresh(first).current_round == 2
     mine = Pairing.objects.get(Q(a__user=p) | Q(b__user=p), tournament=first, round__number=2)
     assert not mine.games.exists() and seated_now(p) == []  # it yields to the older pairing

@@ -197,6 +197,7 @@ def test_arena_pairs_again_scores_streaks_and_ends_at_its_time():
         loser = max((game.pairing.a, game.pairing.b), key=lambda e: e.user.username)
         for member in loser.members():
             actions.resign(user=member, match_id=game.match_id, now=after)
+    services.catch_up(now=after)  # what follows the last result, after its commit
     assert Pairing.objects.filter(tournament=t).count() == before
     t = refresh(t)
     assert t.status == Tournament.Status.FINISHED
@@ -221,6 +222,8 @@ def play_out_one(game: Game) -> None:
     loser = max((game.pairing.a, game.pairing.b), key=lambda e: e.user.username)
     for member in loser.members():
         if actions.resign(user=member, match_id=game.match_id) == "resigned":
+            # The next wave, as the server runs it after the commit.
+            services.catch_up(game.pairing.tournament_id)
             return
 
 
@@ -269,7 +272,11 @@ def test_an_aborted_match_is_set_up_again():
     services.start(user=org, tournament_id=t.pk)
     (game,) = live_games(t)
     actions.abort_match(user=ps[0], match_id=game.match_id)
+    assert not live_games(t)  # the ending opened no table
+    services.catch_up()
+    services.catch_up()  # idempotent: one match set up again, not two
     (again,) = live_games(t)
+    assert Game.objects.filter(pairing=game.pairing).count() == 2
     assert again.pairing_id == game.pairing_id and again.number == 2 and again.a_side == 1
     play_out(t)
     assert refresh(t).status == Tournament.Status.FINISHED
@@ -286,6 +293,7 @@ def test_too_many_aborts_cost_the_pairing_to_the_one_who_aborted():
     for _ in range(MAX_ABORTS + 1):
         (game,) = live_games(t)
         actions.abort_match(user=ps[0], match_id=game.match_id)
+        services.catch_up()
     pairing = Pairing.objects.get(tournament=t)
     assert pairing.forfeit and pairing.winner is not None
     assert pairing.winner.user == ps[1]
@@ -293,8 +301,8 @@ def test_too_many_aborts_cost_the_pairing_to_the_one_who_aborted():
 
 def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_play():
     """Results by play (the compare-and-set way, the table kept in this process): the last play
-    of a round's last match ends it, and the receiver opens the next round's tables in the same
-    transaction."""
+    of a round's last match ends it and records its result; the next round's tables are opened
+    by the step after the commit (``services.catch_up``), not inside the ending."""
     from games.core.actions import funnel
     from tests.games.helpers import play_out as play_match
 
@@ -311,12 +319,17 @@ def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_pla
         winner = game.pairing.a if game.match.winner_side == game.a_side else game.pairing.b
         assert game.winner_id == winner.pk
     assert funnel.paths["compare_and_set"] > before
+    assert not live_games(t) and refresh(t).current_round == 1  # nothing paired in the ending
+    assert Pairing.objects.filter(tournament=t, round__number=1, finished_at__isnull=True).count() == 0
+    services.catch_up()
     (final,) = live_games(t)
     assert final.pairing.round.number == 2
     assert {final.pairing.a_id, final.pairing.b_id} == set(
         Pairing.objects.filter(tournament=t, round__number=1).values_list("winner_id", flat=True)
     )
     play_match(final.match)
+    assert refresh(t).status == Tournament.Status.RUNNING
+    services.catch_up()
     assert refresh(t).status == Tournament.Status.FINISHED
 
 

@@ -64,7 +64,9 @@ def test_a_forfeit_on_a_live_table_ends_it_for_the_forfeit_winner():
     assert list(AuditEntry.objects.filter(tournament=t).values_list("action", flat=True)) == [
         "start", "forfeit"
     ]
-    # The event's one round is decided: it is over.
+    # The event's one round is decided: it is over once the step after the commit has run.
+    assert refresh(t).status == Tournament.Status.RUNNING
+    services.catch_up(t.pk)
     assert refresh(t).status == Tournament.Status.FINISHED
     # The receiver, sent the decided ending again, changes nothing.
     services.on_match_finished(sender=Match, match=match, winner=1 - match.winner_side,

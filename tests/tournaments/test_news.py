@@ -127,6 +127,9 @@ def test_an_arena_wave_and_an_aborted_match_set_up_again_are_told(sent, django_c
     seat0 = game.match.seats.get(seat=0).user
     with django_capture_on_commit_callbacks(execute=True):
         actions.abort_match(user=seat0, match_id=game.match_id)
+    assert not of_kind(sent, news.TABLE)  # the ending opens no table
+    with django_capture_on_commit_callbacks(execute=True):
+        services.catch_up(t.pk)  # the step after the ending's commit
     (again,) = live_games(t)
     assert again.pk != game.pk
     tables = of_kind(sent, news.TABLE)

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.core import actions
 from games.core.state.notices import send_notice
-from games.tournaments import services
+from games.tournaments import scheduler, services
 from tests.tournaments.helpers import enter, event, live_games
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -55,17 +55,23 @@ async def test_a_table_notice_reaches_the_seated_players_sockets_only(make_playe
     assert await other.receive_json_from() == {"type": "pending", "notices": []}
 
     # The match ends: the table no longer waits for them, and the next page offers nothing.
-    await db(actions.resign)(user=bob.user, match_id=game.match_id)
-    for comm in (sockets["alice"], sockets["bob"], late):
-        frames = []
-        while True:
-            frame = await comm.receive_json_from()
-            frames.append(frame)
-            if frame.get("kind") == "tournament_table_over":
-                break
-        assert frame["payload"] == {"match_id": game.match_id, "tournament_id": t.pk}
-    # That was the event's one round: it is over, and they are told so.
-    finished = await late.receive_json_from()
-    assert finished["kind"] == "tournament_news" and finished["payload"]["news"] == "finished"
-    await late.send_json_to({"type": "sync"})
-    assert await late.receive_json_from() == {"type": "pending", "notices": []}
+    # What follows the result (here the event's end) runs after the commit, woken, on the
+    # scheduler's thread, as in a server process (no tick: run_tournaments would tick).
+    stop = scheduler.start_in_server(None, in_process=False)
+    try:
+        await db(actions.resign)(user=bob.user, match_id=game.match_id)
+        for comm in (sockets["alice"], sockets["bob"], late):
+            frames = []
+            while True:
+                frame = await comm.receive_json_from()
+                frames.append(frame)
+                if frame.get("kind") == "tournament_table_over":
+                    break
+            assert frame["payload"] == {"match_id": game.match_id, "tournament_id": t.pk}
+        # That was the event's one round: it is over, and they are told so.
+        finished = await late.receive_json_from()
+        assert finished["kind"] == "tournament_news" and finished["payload"]["news"] == "finished"
+        await late.send_json_to({"type": "sync"})
+        assert await late.receive_json_from() == {"type": "pending", "notices": []}
+    finally:
+        await stop()

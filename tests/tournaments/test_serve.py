@@ -96,8 +96,11 @@ async def test_without_a_shared_layer_the_scheduler_ticks_in_the_server(monkeypa
     # Its wait between ticks is on a virtual clock: a tick comes when the test moves time on.
     ticks = []
     monkeypatch.setattr(scheduler, "tick", lambda: ticks.append(1) or {})
-    assert scheduler.start_in_server(None, in_process=False) is None  # run_tournaments does it
     clock = VirtualClock()
+    stop = scheduler.start_in_server(None, in_process=False, interval=0.02, sleep=clock.sleep)
+    await clock.advance(1.0)
+    assert ticks == [] and clock.sleeping() == 0  # with Redis, run_tournaments ticks
+    await stop()
     stop = scheduler.start_in_server(None, in_process=True, interval=0.02, sleep=clock.sleep)
     await eventually(lambda: clock.sleeping() == 1)  # it ticked at once, and waits
     await clock.advance(0.05)

@@ -48,8 +48,9 @@ def test_registering_twice_after_the_deadline_or_beyond_the_limit():
     refused("already_registered", t, services.register, user=a, tournament_id=t.pk)
     services.register(user=b, tournament_id=t.pk)
     refused("event_full", t, services.register, user=c, tournament_id=t.pk)
-    late = refresh(t).registration_deadline + timedelta(seconds=1)
     t2 = event(org, "round_robin")
+    # From t2's own deadline: t's is earlier by however long the lines between took.
+    late = refresh(t2).registration_deadline + timedelta(seconds=1)
     refused("registration_closed", t2, services.register, user=c, tournament_id=t2.pk, now=late)
     refused("login_required", t2, services.register, user=AnonymousUser(), tournament_id=t2.pk)
     refused("partner_not_allowed", t2, services.register, user=c, tournament_id=t2.pk, partner=a)
@@ -98,6 +99,7 @@ def test_a_result_reported_twice():
     services.start(user=org, tournament_id=t.pk)
     (game,) = live_games(t)
     actions.resign(user=b, match_id=game.match_id)  # the receiver records it
+    services.catch_up(t.pk)  # the event's end, after the commit
     game.refresh_from_db()
     assert game.winner.user == a and refresh(t).status == Tournament.Status.FINISHED
     refused("result_reported", t, services.record_result, match_id=game.match_id, winner=1, result="resign")
@@ -212,6 +214,7 @@ def test_a_knockout_result_cannot_be_corrected_once_the_next_round_is_paired():
     for game in first:
         loser = max((game.pairing.a, game.pairing.b), key=lambda e: e.user.username)
         actions.resign(user=loser.user, match_id=game.match_id)
+    services.catch_up(t.pk)  # the next round, after the commit
     p = first[0].pairing
     refused("next_round_paired", t, services.correct_result, user=org, pairing_id=p.pk, winner_id=p.b_id)
     refused("bad_winner", t, services.record_forfeit, user=org,

@@ -171,6 +171,7 @@ def test_knockout_bracket_and_arena_leaderboard_are_drawn():
     services.start(user=org, tournament_id=arena.pk)
     (game,) = live_games(arena)
     actions.resign(user=game.pairing.b.user, match_id=game.match_id)
+    services.catch_up(arena.pk)  # the next wave, after the ending's commit
     # Two players only: with nobody else to meet, they are paired again at once.
     (again,) = live_games(arena)
     assert again.pairing_id != game.pairing_id
@@ -188,6 +189,7 @@ def test_a_best_of_three_shows_the_games_won():
         (game,) = live_games(t)
         loser = game.pairing.b if game.pairing.a.user == p1 else game.pairing.a
         actions.resign(user=loser.user, match_id=game.match_id)
+        services.catch_up(t.pk)  # the pairing's next match, after the ending's commit
     page = Client().get(reverse("tournament", args=[t.pk])).content.decode()
     assert '<span class="result">2–0' in page or '<span class="result">0–2' in page
 
@@ -201,6 +203,7 @@ def test_arena_streak_mark():
         for game in live_games(arena):
             loser = max((game.pairing.a, game.pairing.b), key=lambda e: e.user.username)
             actions.resign(user=loser.user, match_id=game.match_id)
+            services.catch_up(arena.pk)  # the next wave, after the ending's commit
     page = Client().get(reverse("tournament", args=[arena.pk])).content.decode()
     assert "🔥" in page and 'pts-4 double' in page
 

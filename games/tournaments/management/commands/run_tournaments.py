@@ -15,7 +15,8 @@ class Command(BaseCommand):
     help = (
         "Every --interval seconds: start the tournaments whose time has come (cancel those with "
         "fewer than two entrants), end the arenas whose time is up once their last match ended, "
-        "and open the tables the core refused before. Safe to stop and restart at any moment."
+        "pair the rounds and waves results completed that no server followed up yet, and open "
+        "the tables not opened before. Safe to stop and restart at any moment."
     )
 
     def add_arguments(self, parser):
