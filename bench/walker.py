@@ -1,0 +1,110 @@
+"""Benchmark of the walks over a game record (issue 20): prints its figures; not a timed test.
+
+Run ``.venv/bin/python bench/walker.py [--matches N] [--repeat R]``. Times are this process's
+CPU time (``time.process_time``), best of ``--repeat``, over ``--matches`` whole random
+two-player matches to 101 (made before the clock starts):
+
+1. ``games.engine.replay`` of each record: microseconds a play.
+2. The live catch-up (``games.core.state.log.catch_up``), one event at a time as a table's
+   process meets it (a ``deal`` or a ``play`` written by another process): microseconds an
+   event, the engine's part only (the log's query is replaced by a list, so no database).
+3. ``games.replays.positions.replay_data``: milliseconds a match (every position).
+4. ``games.replays.analysis.tasks``: milliseconds a match (the seat's view before every play).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+_clock = time.process_time
+
+
+def setup() -> None:
+    os.environ.setdefault("DEBUG", "1")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
+    import django
+
+    django.setup()
+
+
+def records(matches: int, seed: int) -> list[dict]:
+    from games.engine import Match, Rules, full_deck
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(matches):
+        m = Match(Rules(), dealer=rng.randrange(2))
+        while not m.over:
+            deck = full_deck()
+            rng.shuffle(deck)
+            m.start_round(deck)
+            while not m.round.over:
+                m.play(rng.choice(m.round.legal_plays()))
+        out.append(m.to_record(["a", "b"]))
+    return out
+
+
+def best(repeat: int, run) -> float:
+    times = []
+    for _ in range(repeat):
+        start = _clock()
+        run()
+        times.append(_clock() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    setup()
+    from games import engine
+    from games.core.state import log
+    from games.replays import analysis, positions
+
+    made = records(args.matches, 7)
+    plays = sum(len(r["plays"]) for record in made for r in record["rounds"])
+    event_lists = []
+    for record in made:
+        events = []
+        for data in record["rounds"]:
+            events.append(("deal", {"dealer": data["dealer"], "deck": data["deck"]}))
+            events.extend(("play", {"card": code}) for code in data["plays"])
+        event_lists.append(events)
+    print(f"{args.matches} random 2-player matches, {plays} plays; CPU time, best of {args.repeat}")
+
+    spent = best(args.repeat, lambda: [engine.replay(record) for record in made])
+    print(f"1. replay: {spent / plays * 1e6:.2f} us a play")
+
+    def catch_up_each() -> None:
+        for record, events in zip(made, event_lists):
+            live = engine.Match(engine.Rules.from_dict(record["rules"]), record["rounds"][0]["dealer"])
+            for held, event in enumerate(events):
+                log._engine_events = lambda match_id, after, upto, _e=event: [_e]
+                log.catch_up(live, 1, held, held + 1)
+
+    original = log._engine_events
+    try:
+        spent = best(args.repeat, catch_up_each)
+    finally:
+        log._engine_events = original
+    events = sum(map(len, event_lists))
+    print(f"2. catch_up, one event at a time: {spent / events * 1e6:.2f} us an event")
+
+    spent = best(args.repeat, lambda: [positions.replay_data(record) for record in made])
+    print(f"3. positions.replay_data: {spent / len(made) * 1000:.2f} ms a match")
+
+    spent = best(args.repeat, lambda: [analysis.tasks(record) for record in made])
+    print(f"4. analysis.tasks: {spent / len(made) * 1000:.2f} ms a match")
+
+
+if __name__ == "__main__":
+    main()
