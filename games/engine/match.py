@@ -19,7 +19,7 @@ from typing import Any
 
 from .capture import Capture
 from .cards import Card
-from .errors import GameStateError, IllegalPlayError, SeatError
+from .errors import GameStateError, IllegalPlayError
 from .round import Play, Round, RoundScore, check_seat
 from .rules import Rules
 
@@ -108,6 +108,45 @@ class SeatView:
             "round_score": None if self.round_score is None else self.round_score.to_dict(),
             "initial_floor": _codes(self.initial_floor),
         }
+
+
+def round_view(
+    rules: Rules, rnd: Round, round_number: int, scores: tuple[int, int], seat: int | None,
+    *, match_over: bool = False, winner: int | None = None,
+) -> SeatView:
+    """The :class:`SeatView` of ``seat`` (``None``: a spectator) on ``rnd`` as it stands now.
+
+    ``round_number``: 1-based; ``scores``: the match totals to show (per side); ``match_over``
+    and ``winner``: the match's. :meth:`Match.view` and the record's walker
+    (:meth:`games.engine.record.Step.view`, on a round replayed to a past play) both build
+    their views here.
+    """
+    hands = rnd.hands
+    plays = rnd.plays
+    piles = rnd.piles
+    return SeatView(
+        seat=seat,
+        players=rules.players,
+        rules=rules,
+        round_number=round_number,
+        dealer=rnd.dealer,
+        turn=rnd.turn,
+        hand=() if seat is None else hands[seat],
+        floor=rnd.floor,
+        hand_sizes=tuple(map(len, hands)),
+        stock_size=len(rnd.stock),
+        pile_sizes=(len(piles[0]), len(piles[1])),
+        basras=rnd.basras,
+        jack_basras=rnd.jack_basras,
+        scores=scores,
+        played=tuple((p.seat, p.card) for p in plays),
+        last_play=plays[-1] if plays else None,
+        round_over=rnd.over,
+        match_over=match_over,
+        winner=winner,
+        round_score=rnd.score_breakdown() if rnd.over else None,
+        initial_floor=rnd.initial_floor,
+    )
 
 
 class Match:
@@ -275,31 +314,9 @@ class Match:
                 match_over=self.over,
                 winner=self._winner,
             )
-        hands = rnd.hands
-        plays = rnd.plays
-        piles = rnd.piles
-        return SeatView(
-            seat=seat,
-            players=rules.players,
-            rules=rules,
-            round_number=len(self._rounds),
-            dealer=rnd.dealer,
-            turn=rnd.turn,
-            hand=() if seat is None else hands[seat],
-            floor=rnd.floor,
-            hand_sizes=tuple(map(len, hands)),
-            stock_size=len(rnd.stock),
-            pile_sizes=(len(piles[0]), len(piles[1])),
-            basras=rnd.basras,
-            jack_basras=rnd.jack_basras,
-            scores=self._scores,
-            played=tuple((p.seat, p.card) for p in plays),
-            last_play=plays[-1] if plays else None,
-            round_over=rnd.over,
-            match_over=self.over,
+        return round_view(
+            rules, rnd, len(self._rounds), self._scores, seat, match_over=self.over,
             winner=self._winner,
-            round_score=rnd.score_breakdown() if rnd.over else None,
-            initial_floor=rnd.initial_floor,
         )
 
     def to_record(self, seats: Sequence[str]) -> dict[str, Any]:
@@ -310,22 +327,14 @@ class Match:
 
         :raises SeatError: (a ``ValueError``) unless ``seats`` is one string per seat.
         """
-        names = [] if isinstance(seats, str) else list(seats)
-        if len(names) != self.rules.players or not all(isinstance(s, str) for s in names):
-            raise SeatError(f"seats must be {self.rules.players} names, one per seat")
-        return {
-            "format": RECORD_FORMAT,
-            "rules": self.rules.to_dict(),
-            "seats": names,
-            "rounds": [
-                {
-                    "dealer": rnd.dealer,
-                    "deck": _codes(rnd.deck),
-                    "plays": [p.card.code for p in rnd.plays],
-                }
-                for rnd in self._rounds
-            ],
-        }
+        from .record import write_record  # the one writer; record.py imports this module
+
+        return write_record(
+            self.rules,
+            seats,
+            [{"dealer": r.dealer, "deck": r.deck, "plays": [p.card for p in r.plays]}
+             for r in self._rounds],
+        )
 
     def __repr__(self) -> str:
         state = f"won by side {self._winner}" if self.over else f"round {len(self._rounds)}"
