@@ -17,7 +17,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - The actions an app may take, each the core's own write (row lock, events, broadcast on
   commit): ``create_table``, ``join_table``, ``abort_match``, ``end_by_decision``; with
   ``DEFAULT_MOVE_SECONDS``, and ``write_transaction`` for an app's own writes beside them.
-- The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages).
+- The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages), and
+  ``Refusal``, their base, which an app's own refusals extend (code, parameters, a message
+  formatted when read, ``as_json`` and ``flash``).
 - A match's record: ``match_record`` (``basra-record/1``).
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
 - Running on the sockets' database threads from async code: ``in_worker``.
@@ -34,7 +36,7 @@ from games.core.actions import (
     join_table,
 )
 from games.core.actions.store import write_transaction
-from games.core.errors import ErrorCode, GameError
+from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.forms import CreateTableForm
 from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
@@ -50,6 +52,7 @@ __all__ = [
     "Event",
     "GameError",
     "Match",
+    "Refusal",
     "Seat",
     "abort_match",
     "bot_display_name",
