@@ -4,6 +4,8 @@ Run ``.venv/bin/python bench/walker.py [--matches N] [--repeat R]``. Times are t
 CPU time (``time.process_time``), best of ``--repeat``, over ``--matches`` whole random
 two-player matches to 101 (made before the clock starts):
 
+0. The engine alone on the same records (``Match.start_round``, ``Match.play``; no checks, no
+   walker): microseconds a play, the floor the walks below are measured against.
 1. ``games.engine.replay`` of each record: microseconds a play.
 2. The live catch-up (``games.core.state.log.catch_up``), one event at a time as a table's
    process meets it (a ``deal`` or a ``play`` written by another process): microseconds an
@@ -80,6 +82,17 @@ def main() -> None:
             events.extend(("play", {"card": code}) for code in data["plays"])
         event_lists.append(events)
     print(f"{args.matches} random 2-player matches, {plays} plays; CPU time, best of {args.repeat}")
+
+    def bare() -> None:
+        for record in made:
+            m = engine.Match(engine.Rules.from_dict(record["rules"]), record["rounds"][0]["dealer"])
+            for data in record["rounds"]:
+                m.start_round(data["deck"])
+                for code in data["plays"]:
+                    m.play(code)
+
+    spent = best(args.repeat, bare)
+    print(f"0. the engine alone: {spent / plays * 1e6:.2f} us a play")
 
     spent = best(args.repeat, lambda: [engine.replay(record) for record in made])
     print(f"1. replay: {spent / plays * 1e6:.2f} us a play")

@@ -236,6 +236,10 @@ class Refusal(Exception):
         # The code, never the text: a traceback or a log line reads the same in any language.
         super().__init__(self.code.value)
 
+    def __reduce__(self):
+        # Across processes (the clock's workers) with its parameters, not only its code.
+        return _refusal, (type(self), self.code.value, self.params)
+
     def _params(self) -> dict:
         return self.params
 
@@ -259,6 +263,10 @@ class Refusal(Exception):
         from django.contrib import messages
 
         messages.error(request, self.message)
+
+
+def _refusal(cls: type[Refusal], code: str, params: dict) -> Refusal:
+    return cls(code, **params)
 
 
 class GameError(Refusal):

@@ -13,17 +13,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .capture import Capture
 from .cards import Card
-from .errors import GameStateError, IllegalPlayError
+from .errors import GameStateError, IllegalPlayError, SeatError
 from .round import Play, Round, RoundScore, check_seat
 from .rules import Rules
 
-__all__ = ["Match", "SeatView", "RECORD_FORMAT"]
+__all__ = ["Match", "SeatView", "RECORD_FORMAT", "write_record"]
 
 #: The ``format`` of a game record (RULES.md, "Game record").
 RECORD_FORMAT = "basra-record/1"
@@ -31,6 +31,56 @@ RECORD_FORMAT = "basra-record/1"
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
+
+
+def _code(card: Card | str) -> str:
+    return card.code if isinstance(card, Card) else card
+
+
+def write_record(
+    rules: Rules | Mapping[str, Any],
+    seats: Sequence[str],
+    rounds: Iterable[Mapping[str, Any]],
+    *,
+    headers: Mapping[str, Any] | None = None,
+    shuffle: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A ``basra-record/1`` record, JSON-ready: the one place its shape is written.
+
+    :param rules: a :class:`Rules`, or its ``to_dict()`` as stored (kept as given).
+    :param seats: the players' names by seat, one string per seat.
+    :param rounds: per round ``{"dealer": seat, "deck": 52 cards or codes, "plays": cards or
+        codes in order, "timeouts"?: indices of the plays the clock made}``; ``timeouts`` is
+        written only when it names a play.
+    :param headers: the optional ``"headers"`` (RULES.md, "Game record"), written when given.
+    :param shuffle: the optional ``"shuffle"`` (``basra-shuffle/1``), written when given.
+    :returns: ``{"format", "rules", "seats", "rounds": [{"dealer", "deck", "plays",
+        "timeouts"?}], "headers"?, "shuffle"?}``, cards as codes.
+    :raises SeatError: (a ``ValueError``) unless ``seats`` is one string per seat.
+    """
+    rules_dict = rules.to_dict() if isinstance(rules, Rules) else dict(rules)
+    players = rules_dict.get("players", 2)
+    names = [] if isinstance(seats, str) else list(seats)
+    if len(names) != players or not all(isinstance(s, str) for s in names):
+        raise SeatError(f"seats must be {players} names, one per seat")
+    written = []
+    for data in rounds:
+        entry = {
+            "dealer": data["dealer"],
+            "deck": [_code(c) for c in data["deck"]],
+            "plays": [_code(c) for c in data["plays"]],
+        }
+        if data.get("timeouts"):
+            entry["timeouts"] = list(data["timeouts"])
+        written.append(entry)
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT, "rules": rules_dict, "seats": names, "rounds": written,
+    }
+    if headers is not None:
+        record["headers"] = dict(headers)
+    if shuffle is not None:
+        record["shuffle"] = dict(shuffle)
+    return record
 
 
 @dataclass(frozen=True)
@@ -327,8 +377,6 @@ class Match:
 
         :raises SeatError: (a ``ValueError``) unless ``seats`` is one string per seat.
         """
-        from .record import write_record  # the one writer; record.py imports this module
-
         return write_record(
             self.rules,
             seats,

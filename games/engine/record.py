@@ -8,8 +8,8 @@ deck order and its plays (card codes, in order)::
      "seats": ["alice", "bob"],
      "rounds": [{"dealer": 0, "deck": ["7D", "AS", ...52 codes], "plays": ["5H", "KD", ...]}]}
 
-:func:`write_record` writes one (:meth:`Match.to_record <games.engine.match.Match.to_record>`
-and the site's log go through it). :func:`steps` walks one play by play, never shuffling
+:func:`write_record` (defined beside :class:`~games.engine.match.Match`, whose ``to_record``
+goes through it, as the site's log does) writes one. :func:`steps` walks one play by play, never shuffling
 (STYLE.md, "In this project" 2), and :class:`Walk` is the same walk over a match already under
 way (the site's catch-up of its log); :func:`replay` is the walk to its end. The last round may
 be unfinished, so the site can rebuild a match in progress from its log; every earlier round
@@ -18,68 +18,18 @@ must be complete.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .capture import Capture
 from .cards import Card
-from .errors import BasraError, RecordError, SeatError
-from .match import RECORD_FORMAT, Match, SeatView, round_view
+from .errors import BasraError, RecordError
+from .match import RECORD_FORMAT, Match, SeatView, round_view, write_record
 from .round import Play, Round
 from .rules import Rules
 
 __all__ = ["ReplayResult", "Step", "Steps", "Walk", "replay", "steps", "write_record", "RECORD_FORMAT"]
-
-
-def _code(card: Card | str) -> str:
-    return card.code if isinstance(card, Card) else card
-
-
-def write_record(
-    rules: Rules | Mapping[str, Any],
-    seats: Sequence[str],
-    rounds: Iterable[Mapping[str, Any]],
-    *,
-    headers: Mapping[str, Any] | None = None,
-    shuffle: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """A ``basra-record/1`` record, JSON-ready: the one place its shape is written.
-
-    :param rules: a :class:`Rules`, or its ``to_dict()`` as stored (kept as given).
-    :param seats: the players' names by seat, one string per seat.
-    :param rounds: per round ``{"dealer": seat, "deck": 52 cards or codes, "plays": cards or
-        codes in order, "timeouts"?: indices of the plays the clock made}``; ``timeouts`` is
-        written only when it names a play.
-    :param headers: the optional ``"headers"`` (RULES.md, "Game record"), written when given.
-    :param shuffle: the optional ``"shuffle"`` (``basra-shuffle/1``), written when given.
-    :returns: ``{"format", "rules", "seats", "rounds": [{"dealer", "deck", "plays",
-        "timeouts"?}], "headers"?, "shuffle"?}``, cards as codes.
-    :raises SeatError: (a ``ValueError``) unless ``seats`` is one string per seat.
-    """
-    rules_dict = rules.to_dict() if isinstance(rules, Rules) else dict(rules)
-    players = rules_dict.get("players", 2)
-    names = [] if isinstance(seats, str) else list(seats)
-    if len(names) != players or not all(isinstance(s, str) for s in names):
-        raise SeatError(f"seats must be {players} names, one per seat")
-    written = []
-    for data in rounds:
-        entry = {
-            "dealer": data["dealer"],
-            "deck": [_code(c) for c in data["deck"]],
-            "plays": [_code(c) for c in data["plays"]],
-        }
-        if data.get("timeouts"):
-            entry["timeouts"] = list(data["timeouts"])
-        written.append(entry)
-    record: dict[str, Any] = {
-        "format": RECORD_FORMAT, "rules": rules_dict, "seats": names, "rounds": written,
-    }
-    if headers is not None:
-        record["headers"] = dict(headers)
-    if shuffle is not None:
-        record["shuffle"] = dict(shuffle)
-    return record
 
 
 @dataclass(frozen=True)

@@ -90,3 +90,11 @@ def test_an_unknown_code_is_refused():
         GameError("no_such_code")
     with pytest.raises(ValueError):
         TournamentError("table_full")
+
+
+def test_a_refusal_crosses_processes_with_its_parameters():
+    import pickle
+
+    void = pickle.loads(pickle.dumps(VoidRefused(VoidCode.LATER_MATCHES, id=3, later=[5, 9])))
+    assert isinstance(void, VoidRefused) and void.params == {"id": 3, "later": [5, 9]}
+    assert "(5, 9)" in void.message
