@@ -64,35 +64,26 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
         rules; the message names the round and the play.
     """
     positions: list[dict] = []
-    rounds: list[dict] = []
+    rounds: list[dict] = []  # finished entries
+    walking: list[dict] = []  # what the round being walked gathers: first, deals, basras, timeouts
 
     def dealt(match: engine.Match) -> None:
-        if rounds:
-            _close(rounds[-1], match.rounds[-2], match)
+        if walking:
+            rounds.append(_entry(walking.pop(), match.rounds[-2], match))
         rnd = match.round
         index = len(rounds)
-        data = record["rounds"][index]
-        timeouts = data.get("timeouts")
+        timeouts = record["rounds"][index].get("timeouts")
         timeouts = {t for t in timeouts if isinstance(t, int)} if isinstance(timeouts, list) else set()
-        rounds.append({
-            "number": index + 1,
-            "dealer": rnd.dealer,
-            "deck": _codes(rnd.deck),
-            "first": len(positions),
-            "deals": [{"play": 0, "stock": _codes(rnd.stock)}],
-            "initial_floor": _codes(rnd.initial_floor),
-            "buried": _codes(rnd.buried),
-            "basras": [],
-            "timeouts": timeouts,
-        })
+        walking.append({"first": len(positions), "deals": [{"play": 0, "stock": _codes(rnd.stock)}],
+                        "basras": [], "timeouts": timeouts})
         positions.append(_position(match, rnd, index, 0, None))
 
     walk = engine.steps(record, on_deal=dealt)
     per_deal = 4 * walk.rules.players
     for step in walk:
         match = walk.match
-        rnd = match.round
-        info = rounds[step.round]
+        rnd = match.round  # as it stands after the play
+        info = walking[-1]
         kind = None if step.capture.basra is None else step.capture.basra.value
         if kind:
             info["basras"].append({"play": step.play, "seat": step.seat, "kind": kind})
@@ -108,8 +99,8 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
             info["deals"].append({"play": done, "stock": _codes(rnd.stock)})  # a new deal
         positions.append(_position(match, rnd, step.round, done, last))
     match = walk.match
-    if rounds:
-        _close(rounds[-1], match.round, match)
+    if walking:
+        rounds.append(_entry(walking.pop(), match.round, match))
     rules = walk.rules
     return {
         "players": rules.players,
@@ -122,23 +113,25 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _close(info: dict, rnd: engine.Round, match: engine.Match) -> None:
-    """Complete ``info``, the replay's entry of ``rnd``, once its last play is walked (``match``
-    then holds the totals after it), in the key order of :func:`replay_data`'s shape."""
+def _entry(info: dict, rnd: engine.Round, match: engine.Match) -> dict:
+    """The replay's entry of ``rnd`` (see :func:`replay_data`) once its last play is walked:
+    ``info`` is what the walk gathered, ``match`` holds the totals after the round."""
     over = rnd.over
     leftover = None
     if over and rnd.leftover:
         leftover = {"side": rnd.last_capturer, "cards": _codes(rnd.leftover)}
-    basras, timeouts, deals = info.pop("basras"), info.pop("timeouts"), info.pop("deals")
-    initial, buried = info.pop("initial_floor"), info.pop("buried")
-    info.update({
+    return {
+        "number": match.rounds.index(rnd) + 1,
+        "dealer": rnd.dealer,
+        "deck": _codes(rnd.deck),
+        "first": info["first"],
         "last": info["first"] + len(rnd.plays),
-        "deals": deals,
-        "initial_floor": initial,
-        "buried": buried,
+        "deals": info["deals"],
+        "initial_floor": _codes(rnd.initial_floor),
+        "buried": _codes(rnd.buried),
         "score": rnd.score_breakdown().to_dict() if over else None,
         "leftover": leftover,
         "totals": list(match.scores),
-        "basras": basras,
-        "timeouts": sorted(timeouts),
-    })
+        "basras": info["basras"],
+        "timeouts": sorted(info["timeouts"]),
+    }
