@@ -37,20 +37,12 @@ def setup() -> None:
 
 
 def records(matches: int, seed: int) -> list[dict]:
-    from games.engine import Match, Rules, full_deck
+    """Records of ``matches`` whole random two-player matches to 101 (``bench/engine.py``'s)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from engine import random_record  # bench/engine.py, beside this script
 
     rng = random.Random(seed)
-    out = []
-    for _ in range(matches):
-        m = Match(Rules(), dealer=rng.randrange(2))
-        while not m.over:
-            deck = full_deck()
-            rng.shuffle(deck)
-            m.start_round(deck)
-            while not m.round.over:
-                m.play(rng.choice(m.round.legal_plays()))
-        out.append(m.to_record(["a", "b"]))
-    return out
+    return [random_record(rng) for _ in range(matches)]
 
 
 def best(repeat: int, run) -> float:
