@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .capture import Capture
 from .cards import Card
 from .errors import BasraError, RecordError
 from .match import RECORD_FORMAT, Match, SeatView, round_view, write_record
-from .round import Play, Round
+from .round import Round
 from .rules import Rules
 
 __all__ = ["ReplayResult", "Step", "Steps", "Walk", "replay", "steps", "write_record", "RECORD_FORMAT"]
@@ -70,50 +70,39 @@ def _field(data: Mapping[str, Any], key: str, where: dict[str, int]) -> Any:
 
 
 
-class Step:
+class Step(NamedTuple):
     """One play of a walked match, made: where it is, who played what, what it took.
 
     ``round``: the round's 0-based index in the match (``record["rounds"][round]``); ``play``:
     the play's 0-based index in its round; ``seat``: who played; ``card``: the :class:`Card`
     played; ``capture``: what it took (:class:`Capture`: ``taken``, the floor cards, empty when
-    the card stayed; ``basra``: ``None``, ``"basra"`` or ``"jack_basra"``). :meth:`view` is the
-    seat's view before the play, computed only when asked (the site's catch-up of its log, on
-    the live path, never asks, so a step costs it one small object).
+    the card stayed; ``basra``: ``None``, ``"basra"`` or ``"jack_basra"``); ``walk``: the
+    :class:`Walk` that made it. :meth:`view` is the seat's view before the play, computed only
+    when asked: the site's catch-up of its log, on the live path, never asks. A named tuple, as
+    :class:`~games.engine.round.Play` is, because the catch-up makes one per play it applies.
     """
 
-    __slots__ = ("round", "play", "capture", "_made", "_walk", "_view")
-
-    def __init__(self, made: Play, capture: Capture, round: int, play: int, walk: Walk) -> None:
-        self._made = made
-        self.capture = capture
-        self.round = round
-        self.play = play
-        self._walk = walk
-        self._view: SeatView | None = None
-
-    @property
-    def seat(self) -> int:
-        """The seat that played."""
-        return self._made.seat
-
-    @property
-    def card(self) -> Card:
-        """The card played."""
-        return self._made.card
+    round: int
+    play: int
+    seat: int
+    card: Card
+    capture: Capture
+    walk: Walk
 
     def view(self) -> SeatView:
         """The :class:`SeatView` of :attr:`seat` just before this play (as ``Match.view`` gave
-        it then), computed on the first call and kept.
+        it then), computed on the first call and kept by the walk.
 
         The round is played again from its deck up to this play, a copy the walk keeps and
         moves on, so the views of a round's steps asked in order cost one more pass over it.
         """
-        if self._view is None:
-            self._view = self._walk._view_before(self.round, self.play, self._made.seat)
-        return self._view
+        return self.walk._view_before(self.round, self.play, self.seat)
 
     def __repr__(self) -> str:
         return f"<Step round {self.round}, play {self.play}: seat {self.seat} {self.card}>"
+
+
+_new_step = tuple.__new__  # a Step without the Python-level __new__ of a named tuple: the live path
 
 
 class Walk:
@@ -123,13 +112,13 @@ class Walk:
     memory: the site's catch-up); :attr:`match` is that same object, changed by each move.
     """
 
-    __slots__ = ("match", "_past", "_past_of", "_past_at")
+    __slots__ = ("match", "_past")
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self._past: Round | None = None  # a copy of a round replayed to a past play, on demand
-        self._past_of = -1
-        self._past_at = 0
+        # What the views of past plays need, made when the first is asked for: the live
+        # catch-up makes a walk for every few events and asks for none.
+        self._past: _Past | None = None
 
     def deal(self, deck: Sequence[Card | str]) -> Round:
         """Deal the next round from ``deck`` (``Match.start_round``; its errors)."""
@@ -145,25 +134,49 @@ class Walk:
         capture = match.play(card)
         rounds = match._rounds
         made = rounds[-1]._plays
-        return Step(made[-1], capture, len(rounds) - 1, len(made) - 1, self)
+        last = made[-1]
+        return _new_step(
+            Step, (len(rounds) - 1, len(made) - 1, last.seat, last.card, capture, self)
+        )
 
     def _view_before(self, index: int, play: int, seat: int) -> SeatView:
-        """``seat``'s view before play ``play`` of round ``index`` (both 0-based)."""
-        match = self.match
-        live = match._rounds[index]
+        """``seat``'s view before play ``play`` of round ``index`` (both 0-based), kept."""
         past = self._past
-        if past is None or self._past_of != index or self._past_at > play:
-            past = self._past = Round(match.rules, live.deck, live.dealer)
-            self._past_of, self._past_at = index, 0
+        if past is None:
+            past = self._past = _Past()
+        view = past.views.get((index, play))
+        if view is None:
+            view = past.views[index, play] = past.view(self.match, index, play, seat)
+        return view
+
+
+class _Past:
+    """The views a walk has given, and a copy of one round replayed to a past play (a
+    ``Round`` from its deck: moved on for a later play of that round, made again otherwise)."""
+
+    __slots__ = ("views", "round", "index", "at")
+
+    def __init__(self) -> None:
+        self.views: dict[tuple[int, int], SeatView] = {}
+        self.round: Round | None = None
+        self.index = -1
+        self.at = 0
+
+    def view(self, match: Match, index: int, play: int, seat: int) -> SeatView:
+        live = match._rounds[index]
+        copy = self.round
+        if copy is None or self.index != index or self.at > play:
+            copy = self.round = Round(match.rules, live.deck, live.dealer)
+            self.index, self.at = index, 0
         made = live._plays
-        while self._past_at < play:
-            past.play(made[self._past_at].card)
-            self._past_at += 1
+        while self.at < play:
+            copy.play(made[self.at].card)
+            self.at += 1
         # The totals before the round: the rounds before it are finished. A play was made, so
         # the match was not over before it.
         before = match._round_scores[:index]
         scores = (sum(s[0] for s in before), sum(s[1] for s in before))
-        return round_view(match.rules, past, index + 1, scores, seat)
+        return round_view(match.rules, copy, index + 1, scores, seat)
 
 
 class Steps:

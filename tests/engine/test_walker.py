@@ -117,7 +117,7 @@ def test_a_view_is_computed_only_when_asked(monkeypatch):
     walked = list(steps(record))
     result = replay(record)
     assert walked and asked == [] and made == []
-    assert result.scores == walked[-1]._walk.match.scores
+    assert result.scores == walked[-1].walk.match.scores
     with pytest.raises(AssertionError, match="a view was computed"):
         walked[10].view()
     assert len(asked) == 1 and len(made) == 1  # the round copied to play 10, once asked
