@@ -3,7 +3,9 @@
 After Zulip's ``zerver/lib/exceptions.py`` (STYLE.md, "Write it like this"): a code is a stable
 string that clients act on (``docs/protocol.md``, "error"); its message is the translated text a
 person reads. A refused request raises :class:`GameError` before anything is written; a socket
-sends ``{"type": "error", "code", "message"}``, a page shows the message.
+sends ``{"type": "error", "code", "message"}``, a page shows the message. :class:`Refusal` is
+the base of every refusal, the core's and the apps' (published in ``games.core.for_apps``): one
+way to carry a code and its parameters, a message formatted when read, and its response.
 :func:`from_engine` is the one place where the rules engine's reasons for refusing a play become
 codes.
 """
@@ -235,25 +237,84 @@ def message(code: str) -> str:
 
     :raises ValueError: ``code`` is not an :class:`ErrorCode`.
     """
-    code = ErrorCode(code)
-    text = str(MESSAGES[code])  # a lazy text is translated when it becomes a str
-    params = _PARAMS.get(code)
-    if callable(params):
-        params = params()
-    return text % params if params else text
+    return GameError(code).message
 
 
-class GameError(Exception):
-    """A refused request: nothing was changed.
+class Refusal(Exception):
+    """A refused request, nothing changed: the one base of the core's and the apps' refusals.
 
-    ``code`` is an :class:`ErrorCode` (a ``str``); ``message`` the translated text for a person,
-    in the language active when the error was raised.
+    A subclass names its table: ``codes``, a ``StrEnum`` of stable codes clients act on, and
+    ``messages``, each code's ``gettext_lazy`` text, which may name ``%(name)s`` parameters.
+    ``code`` is one of ``codes``; ``params`` the values the message names, given when raised.
+    :attr:`message` (and ``str(error)``) is formatted when it is read, in the language active
+    then (the reader's: a page's request, a socket's ``translation.override``), not the one
+    active where the refusal was raised (a worker thread, a management command).
+    :meth:`as_json` is what a socket frame or a JSON response carries; :meth:`flash` what a page
+    shows.
+
+    :raises ValueError: ``code`` is not one of ``codes``.
     """
 
-    def __init__(self, code: str) -> None:
-        self.code = ErrorCode(code)
-        self.message = message(self.code)
-        super().__init__(self.message)
+    codes: type[StrEnum]
+    messages: dict
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.code = self.codes(code)
+        self.params = params
+        # The code, never the text: a traceback or a log line reads the same in any language.
+        super().__init__(self.code.value)
+
+    def __reduce__(self):
+        # Across processes (the clock's workers) with its parameters, not only its code.
+        return _refusal, (type(self), self.code.value, self.params)
+
+    def _params(self) -> dict:
+        return self.params
+
+    @property
+    def message(self) -> str:
+        """The message for a person, in the active language (a ``str``)."""
+        text = str(self.messages[self.code])  # a lazy text is translated when it becomes a str
+        params = self._params()
+        return text % params if params else text
+
+    def __str__(self) -> str:
+        return self.message
+
+    def as_json(self) -> dict[str, str]:
+        """``{"code", "message"}``, the message in the active language (``docs/protocol.md``,
+        "error"; the replays' JSON refusals)."""
+        return {"code": str(self.code), "message": self.message}
+
+    def flash(self, request: object) -> None:
+        """Show the message on the page ``request`` leads to (``django.contrib.messages``)."""
+        from django.contrib import messages
+
+        messages.error(request, self.message)
+
+
+def _refusal(cls: type[Refusal], code: str, params: dict) -> Refusal:
+    return cls(code, **params)
+
+
+class GameError(Refusal):
+    """A refused request of the live core: ``code`` an :class:`ErrorCode`, its message from
+    :data:`MESSAGES` (see :class:`Refusal`).
+
+    The values a code's message names come from :data:`_PARAMS` (read with the message, for a
+    setting) unless given when raised.
+    """
+
+    codes = ErrorCode
+    messages = MESSAGES
+
+    def _params(self) -> dict:
+        if self.params:
+            return self.params
+        params = _PARAMS.get(self.code)
+        if callable(params):
+            params = params()
+        return params or {}
 
     @classmethod
     def of(cls, code: str) -> GameError:

@@ -19,7 +19,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   counted against a person's ``MAX_TABLES``: the app decided they are played), ``abort_match``,
   ``end_by_decision``; with
   ``DEFAULT_MOVE_SECONDS``, and ``write_transaction`` for an app's own writes beside them.
-- The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages).
+- The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages), and
+  ``Refusal``, their base, which an app's own refusals extend (code, parameters, a message
+  formatted when read, ``as_json`` and ``flash``).
 - A match's record: ``match_record`` (``basra-record/1``).
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
 - Running on the sockets' database threads from async code: ``in_worker``; an app's own thread
@@ -37,7 +39,7 @@ import functools
 from games.core import actions
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
 from games.core.actions.store import write_transaction
-from games.core.errors import ErrorCode, GameError
+from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.forms import TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.thinking import end_with_parent
@@ -61,6 +63,7 @@ __all__ = [
     "Event",
     "GameError",
     "Match",
+    "Refusal",
     "Seat",
     "abort_match",
     "bot_display_name",

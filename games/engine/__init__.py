@@ -5,7 +5,7 @@ The public interface is RULES.md's "The engine's public interface"::
     from games.engine import Card, Rules, Round, capture, replay, IllegalPlayError
 
 plus ``Match`` and its per-seat ``SeatView`` (notes/view_spec.md), the game record
-(``basra-record/1``) and the error tree under ``ValueError`` (``games.engine.errors``).
+(``basra-record/1``: its writer ``write_record``, its walker ``steps``) and the error tree under ``ValueError`` (``games.engine.errors``).
 """
 
 from .capture import Basra, Capture, capture
@@ -22,7 +22,7 @@ from .errors import (
     SeedError,
 )
 from .match import RECORD_FORMAT, Match, SeatView
-from .record import ReplayResult, replay
+from .record import ReplayResult, Step, Steps, Walk, replay, steps, write_record
 from .round import Play, Round, RoundScore
 from .rules import Rules, SevenDiamonds, UnknownRulesOptionError
 
@@ -32,6 +32,11 @@ __all__ = [
     "ReplayResult",
     "SeatView",
     "replay",
+    "Step",
+    "Steps",
+    "Walk",
+    "steps",
+    "write_record",
     "Basra",
     "BasraError",
     "Capture",

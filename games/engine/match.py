@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from .errors import GameStateError, IllegalPlayError, SeatError
 from .round import Play, Round, RoundScore, check_seat
 from .rules import Rules
 
-__all__ = ["Match", "SeatView", "RECORD_FORMAT"]
+__all__ = ["Match", "SeatView", "RECORD_FORMAT", "write_record"]
 
 #: The ``format`` of a game record (RULES.md, "Game record").
 RECORD_FORMAT = "basra-record/1"
@@ -31,6 +31,56 @@ RECORD_FORMAT = "basra-record/1"
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [c.code for c in cards]
+
+
+def _code(card: Card | str) -> str:
+    return card.code if isinstance(card, Card) else card
+
+
+def write_record(
+    rules: Rules | Mapping[str, Any],
+    seats: Sequence[str],
+    rounds: Iterable[Mapping[str, Any]],
+    *,
+    headers: Mapping[str, Any] | None = None,
+    shuffle: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A ``basra-record/1`` record, JSON-ready: the one place its shape is written.
+
+    :param rules: a :class:`Rules`, or its ``to_dict()`` as stored (kept as given).
+    :param seats: the players' names by seat, one string per seat.
+    :param rounds: per round ``{"dealer": seat, "deck": 52 cards or codes, "plays": cards or
+        codes in order, "timeouts"?: indices of the plays the clock made}``; ``timeouts`` is
+        written only when it names a play.
+    :param headers: the optional ``"headers"`` (RULES.md, "Game record"), written when given.
+    :param shuffle: the optional ``"shuffle"`` (``basra-shuffle/1``), written when given.
+    :returns: ``{"format", "rules", "seats", "rounds": [{"dealer", "deck", "plays",
+        "timeouts"?}], "headers"?, "shuffle"?}``, cards as codes.
+    :raises SeatError: (a ``ValueError``) unless ``seats`` is one string per seat.
+    """
+    rules_dict = rules.to_dict() if isinstance(rules, Rules) else dict(rules)
+    players = rules_dict.get("players", 2)
+    names = [] if isinstance(seats, str) else list(seats)
+    if len(names) != players or not all(isinstance(s, str) for s in names):
+        raise SeatError(f"seats must be {players} names, one per seat")
+    written = []
+    for data in rounds:
+        entry = {
+            "dealer": data["dealer"],
+            "deck": [_code(c) for c in data["deck"]],
+            "plays": [_code(c) for c in data["plays"]],
+        }
+        if data.get("timeouts"):
+            entry["timeouts"] = list(data["timeouts"])
+        written.append(entry)
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT, "rules": rules_dict, "seats": names, "rounds": written,
+    }
+    if headers is not None:
+        record["headers"] = dict(headers)
+    if shuffle is not None:
+        record["shuffle"] = dict(shuffle)
+    return record
 
 
 @dataclass(frozen=True)
@@ -108,6 +158,45 @@ class SeatView:
             "round_score": None if self.round_score is None else self.round_score.to_dict(),
             "initial_floor": _codes(self.initial_floor),
         }
+
+
+def round_view(
+    rules: Rules, rnd: Round, round_number: int, scores: tuple[int, int], seat: int | None,
+    *, match_over: bool = False, winner: int | None = None,
+) -> SeatView:
+    """The :class:`SeatView` of ``seat`` (``None``: a spectator) on ``rnd`` as it stands now.
+
+    ``round_number``: 1-based; ``scores``: the match totals to show (per side); ``match_over``
+    and ``winner``: the match's. :meth:`Match.view` and the record's walker
+    (:meth:`games.engine.record.Step.view`, on a round replayed to a past play) both build
+    their views here.
+    """
+    hands = rnd.hands
+    plays = rnd.plays
+    piles = rnd.piles
+    return SeatView(
+        seat=seat,
+        players=rules.players,
+        rules=rules,
+        round_number=round_number,
+        dealer=rnd.dealer,
+        turn=rnd.turn,
+        hand=() if seat is None else hands[seat],
+        floor=rnd.floor,
+        hand_sizes=tuple(map(len, hands)),
+        stock_size=len(rnd.stock),
+        pile_sizes=(len(piles[0]), len(piles[1])),
+        basras=rnd.basras,
+        jack_basras=rnd.jack_basras,
+        scores=scores,
+        played=tuple((p.seat, p.card) for p in plays),
+        last_play=plays[-1] if plays else None,
+        round_over=rnd.over,
+        match_over=match_over,
+        winner=winner,
+        round_score=rnd.score_breakdown() if rnd.over else None,
+        initial_floor=rnd.initial_floor,
+    )
 
 
 class Match:
@@ -275,31 +364,9 @@ class Match:
                 match_over=self.over,
                 winner=self._winner,
             )
-        hands = rnd.hands
-        plays = rnd.plays
-        piles = rnd.piles
-        return SeatView(
-            seat=seat,
-            players=rules.players,
-            rules=rules,
-            round_number=len(self._rounds),
-            dealer=rnd.dealer,
-            turn=rnd.turn,
-            hand=() if seat is None else hands[seat],
-            floor=rnd.floor,
-            hand_sizes=tuple(map(len, hands)),
-            stock_size=len(rnd.stock),
-            pile_sizes=(len(piles[0]), len(piles[1])),
-            basras=rnd.basras,
-            jack_basras=rnd.jack_basras,
-            scores=self._scores,
-            played=tuple((p.seat, p.card) for p in plays),
-            last_play=plays[-1] if plays else None,
-            round_over=rnd.over,
-            match_over=self.over,
+        return round_view(
+            rules, rnd, len(self._rounds), self._scores, seat, match_over=self.over,
             winner=self._winner,
-            round_score=rnd.score_breakdown() if rnd.over else None,
-            initial_floor=rnd.initial_floor,
         )
 
     def to_record(self, seats: Sequence[str]) -> dict[str, Any]:
@@ -310,22 +377,12 @@ class Match:
 
         :raises SeatError: (a ``ValueError``) unless ``seats`` is one string per seat.
         """
-        names = [] if isinstance(seats, str) else list(seats)
-        if len(names) != self.rules.players or not all(isinstance(s, str) for s in names):
-            raise SeatError(f"seats must be {self.rules.players} names, one per seat")
-        return {
-            "format": RECORD_FORMAT,
-            "rules": self.rules.to_dict(),
-            "seats": names,
-            "rounds": [
-                {
-                    "dealer": rnd.dealer,
-                    "deck": _codes(rnd.deck),
-                    "plays": [p.card.code for p in rnd.plays],
-                }
-                for rnd in self._rounds
-            ],
-        }
+        return write_record(
+            self.rules,
+            seats,
+            [{"dealer": r.dealer, "deck": r.deck, "plays": [p.card for p in r.plays]}
+             for r in self._rounds],
+        )
 
     def __repr__(self) -> str:
         state = f"won by side {self._winner}" if self.over else f"round {len(self._rounds)}"

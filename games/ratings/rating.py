@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from datetime import datetime
 from typing import Any
 
@@ -37,8 +38,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from games.core.for_apps import Refusal
 from games.ratings import glicko2
 from games.ratings.models import PlayerRating, Pool, RatedMatch, RatingChange
 
@@ -48,12 +50,43 @@ ABORT = "abort"
 DECIDED = "decided"
 
 
-class VoidRefused(Exception):
-    """A void that was refused: nothing was changed. ``message`` is translated text."""
+class VoidCode(StrEnum):
+    """Why a void is refused."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    NOT_RATED = "not_rated"
+    VOID_ALREADY = "void_already"
+    LATER_MATCHES = "later_matches"
+
+
+VOID_MESSAGES = {
+    VoidCode.NOT_RATED: gettext_lazy("Match %(id)s was not rated: there is nothing to void."),
+    VoidCode.VOID_ALREADY: gettext_lazy(
+        "Match %(id)s is void already (since %(when)s): nothing was changed."
+    ),
+    VoidCode.LATER_MATCHES: gettext_lazy(
+        "Match %(id)s cannot be voided: its players have played later rated matches "
+        "(%(later)s). Void those first, newest first."
+    ),
+}
+
+
+class VoidRefused(Refusal):
+    """A void that was refused: nothing was changed (``games.core.for_apps.Refusal``).
+
+    ``params``: ``id`` (the match), ``when`` (a ``datetime``, written in the reader's format
+    when the message is read), ``later`` (match ids).
+    """
+
+    codes = VoidCode
+    messages = VOID_MESSAGES
+
+    def _params(self) -> dict:
+        params = dict(self.params)
+        if "when" in params:
+            params["when"] = date_format(timezone.localtime(params["when"]), "SHORT_DATETIME_FORMAT")
+        if "later" in params:
+            params["later"] = ", ".join(str(m) for m in params["later"])
+        return params
 
 
 def on_match_finished(sender: Any, match: Any, winner: int | None, result: str, **kwargs: Any):
@@ -204,14 +237,9 @@ def void_match(match_id: int, *, by: Any = None, now: datetime | None = None) ->
     with transaction.atomic():
         record = RatedMatch.objects.select_for_update().filter(match_id=match_id).first()
         if record is None:
-            raise VoidRefused(_("Match %(id)s was not rated: there is nothing to void.")
-                              % {"id": match_id})
+            raise VoidRefused(VoidCode.NOT_RATED, id=match_id)
         if record.voided_at is not None:
-            raise VoidRefused(
-                _("Match %(id)s is void already (since %(when)s): nothing was changed.")
-                % {"id": match_id, "when": date_format(
-                    timezone.localtime(record.voided_at), "SHORT_DATETIME_FORMAT")}
-            )
+            raise VoidRefused(VoidCode.VOID_ALREADY, id=match_id, when=record.voided_at)
         changes = list(record.changes.filter(voided=False).order_by("user_id"))
         user_ids = [change.user_id for change in changes]
         rows = {
@@ -228,11 +256,7 @@ def void_match(match_id: int, *, by: Any = None, now: datetime | None = None) ->
             ).values_list("match_id", flat=True)
         })
         if later:
-            raise VoidRefused(
-                _("Match %(id)s cannot be voided: its players have played later rated matches "
-                  "(%(later)s). Void those first, newest first.")
-                % {"id": match_id, "later": ", ".join(str(m) for m in later)}
-            )
+            raise VoidRefused(VoidCode.LATER_MATCHES, id=match_id, later=later)
         for change in changes:
             row = rows[change.user_id]
             row.rating = change.rating_before

@@ -2,7 +2,7 @@
 
 Pure code over a ``basra-record/1`` record (no Django), so it runs in worker processes.
 
-For each play, the seat's view at that moment (``games.engine.Match.view``: its own hand, the
+For each play, the seat's view at that moment (``games.engine.Step.view``: its own hand, the
 floor, the sizes of the other hands and of the stock, the piles, every card played this round;
 never another hand, so the analysis knows no more than the player did) is given to the strong
 bot's search (:meth:`games.engine.bots.StrongBot.evaluate`, perfect-information Monte Carlo:
@@ -84,17 +84,7 @@ def tasks(record: Mapping[str, Any]) -> list[tuple[int, int, engine.SeatView, st
 
     :raises games.engine.RecordError: the record is malformed or breaks the rules.
     """
-    engine.replay(record)  # checks the record first
-    rules = engine.Rules.from_dict(record["rules"])
-    rounds = record["rounds"]
-    match = engine.Match(rules, rounds[0]["dealer"] if rounds else 0)
-    out = []
-    for index, data in enumerate(rounds):
-        rnd = match.start_round(data["deck"])
-        for number, code in enumerate(data["plays"]):
-            out.append((index, number, match.view(rnd.turn), engine.Card.from_code(code).code))
-            match.play(code)
-    return out
+    return [(step.round, step.play, step.view(), step.card.code) for step in engine.steps(record)]
 
 
 def _run(task: tuple[int, int, engine.SeatView, str]) -> dict[str, Any]:

@@ -105,7 +105,8 @@ def label_plays(record: Mapping[str, Any], plays: list[dict[str, Any]], *,
                 threshold: float = 0.0) -> None:
     """Add ``"labels"`` (:func:`labels_for`) to every play of ``plays`` (analysis results in
     record order, each ``{"round", "play", "seat", "card", "best", "loss", ...}``) that lost
-    more than ``threshold`` points; the others get none. Replays ``record`` with the engine.
+    more than ``threshold`` points; the others get none. Walks ``record`` with the engine
+    (:func:`games.engine.steps`).
 
     :raises games.engine.RecordError: the record is malformed or breaks the rules.
     """
@@ -113,26 +114,24 @@ def label_plays(record: Mapping[str, Any], plays: list[dict[str, Any]], *,
               if p.get("loss", 0) > threshold and p.get("best") != p.get("card")}
     if not wanted:
         return
-    rules = engine.Rules.from_dict(record["rules"])
-    rounds = record["rounds"]
-    match = engine.Match(rules, rounds[0]["dealer"] if rounds else 0)
-    for index, data in enumerate(rounds):
-        rnd = match.start_round(data["deck"])
-        pending = []
-        for number, code in enumerate(data["plays"]):
-            found = wanted.get((index, number))
-            before = (list(rnd.floor), len(rnd.stock), rnd.turn) if found else None
-            match.play(code)
-            if found:
-                nxt = (before[2] + 1) % rules.players
-                next_hand = () if rnd.over else tuple(rnd.hands[nxt])
-                pending.append((found, before, next_hand))
-        last_side = rnd.last_capturer if rnd.over else None
-        leftover = len(rnd.leftover) if rnd.over and rnd.leftover else 0
-        for found, (floor, stock_size, seat), next_hand in pending:
-            found["labels"] = labels_for(
-                rules=rules, floor=floor, stock_size=stock_size, seat=seat,
-                played=engine.Card.from_code(found["card"]),
-                best=engine.Card.from_code(found["best"]), next_hand=next_hand,
-                last_side=last_side, leftover=leftover,
-            )
+    walk = engine.steps(record)
+    rules = walk.rules
+    pending = []
+    for step in walk:
+        found = wanted.get((step.round, step.play))
+        if found:
+            before = step.view()
+            rnd = walk.match.round  # as it stands after the play
+            nxt = (step.seat + 1) % rules.players
+            next_hand = () if rnd.over else tuple(rnd.hands[nxt])
+            pending.append((found, before, next_hand))
+    rounds = walk.match.rounds
+    for found, before, next_hand in pending:
+        rnd = rounds[found["round"]]
+        found["labels"] = labels_for(
+            rules=rules, floor=list(before.floor), stock_size=before.stock_size,
+            seat=before.seat, played=engine.Card.from_code(found["card"]),
+            best=engine.Card.from_code(found["best"]), next_hand=next_hand,
+            last_side=rnd.last_capturer if rnd.over else None,
+            leftover=len(rnd.leftover) if rnd.over and rnd.leftover else 0,
+        )

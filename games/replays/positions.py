@@ -1,9 +1,9 @@
 """Every position of a game record, computed by the engine, for the replay viewer to step through.
 
-Pure code over a ``basra-record/1`` record (RULES.md, "Game record"): no Django. The engine
-replays the record (:func:`games.engine.replay` checks it first, so a record that breaks the
-rules raises its :class:`~games.engine.RecordError` naming the round and the play), then the
-record is played again one card at a time and each position is written down: all hands face up
+Pure code over a ``basra-record/1`` record (RULES.md, "Game record"): no Django. The engine's
+walker (:func:`games.engine.steps`, which checks the record as it goes, so a record that breaks
+the rules raises its :class:`~games.engine.RecordError` naming the round and the play) plays
+the record one card at a time and each position is written down: all hands face up
 (the match is over when anyone sees this), the floor, the piles, the basras, the match totals.
 The browser only displays them (``static/replays/replay.js``).
 
@@ -63,63 +63,75 @@ def replay_data(record: Mapping[str, Any]) -> dict[str, Any]:
     :raises games.engine.RecordError: (a ``ValueError``) the record is malformed or breaks the
         rules; the message names the round and the play.
     """
-    result = engine.replay(record)  # validates everything the loop below assumes
-    rules = result.match.rules
-    match = engine.Match(rules, record["rounds"][0]["dealer"] if record["rounds"] else 0)
-    per_deal = 4 * rules.players
     positions: list[dict] = []
-    rounds: list[dict] = []
-    for index, data in enumerate(record["rounds"]):
-        timeouts = data.get("timeouts") if isinstance(data, Mapping) else None
+    rounds: list[dict] = []  # finished entries
+    walking: list[dict] = []  # what the round being walked gathers: first, deals, basras, timeouts
+
+    def dealt(match: engine.Match) -> None:
+        if walking:
+            rounds.append(_entry(walking.pop(), match.rounds[-2], match))
+        rnd = match.round
+        index = len(rounds)
+        timeouts = record["rounds"][index].get("timeouts")
         timeouts = {t for t in timeouts if isinstance(t, int)} if isinstance(timeouts, list) else set()
-        rnd = match.start_round(data["deck"])
-        first = len(positions)
-        deals = [{"play": 0, "stock": _codes(rnd.stock)}]
-        basras = []
+        walking.append({"first": len(positions), "deals": [{"play": 0, "stock": _codes(rnd.stock)}],
+                        "basras": [], "timeouts": timeouts})
         positions.append(_position(match, rnd, index, 0, None))
-        for number, code in enumerate(data["plays"]):
-            seat = rnd.turn
-            taken = match.play(code)
-            played = rnd.plays[-1]
-            kind = None if taken.basra is None else taken.basra.value
-            if kind:
-                basras.append({"play": number, "seat": seat, "kind": kind})
-            last = {
-                "seat": seat,
-                "card": played.card.code,
-                "taken": _codes(sorted(played.taken)),
-                "basra": kind,
-                "timeout": number in timeouts,
-            }
-            done = number + 1
-            if done % per_deal == 0 and done < PLAYS_PER_ROUND:
-                deals.append({"play": done, "stock": _codes(rnd.stock)})  # a new deal
-            positions.append(_position(match, rnd, index, done, last))
-        over = rnd.over
-        leftover = None
-        if over and rnd.leftover:
-            leftover = {"side": rnd.last_capturer, "cards": _codes(rnd.leftover)}
-        rounds.append({
-            "number": index + 1,
-            "dealer": rnd.dealer,
-            "deck": _codes(rnd.deck),
-            "first": first,
-            "last": len(positions) - 1,
-            "deals": deals,
-            "initial_floor": _codes(rnd.initial_floor),
-            "buried": _codes(rnd.buried),
-            "score": rnd.score_breakdown().to_dict() if over else None,
-            "leftover": leftover,
-            "totals": list(match.scores),
-            "basras": basras,
-            "timeouts": sorted(timeouts),
-        })
+
+    walk = engine.steps(record, on_deal=dealt)
+    per_deal = 4 * walk.rules.players
+    for step in walk:
+        match = walk.match
+        rnd = match.round  # as it stands after the play
+        info = walking[-1]
+        kind = None if step.capture.basra is None else step.capture.basra.value
+        if kind:
+            info["basras"].append({"play": step.play, "seat": step.seat, "kind": kind})
+        last = {
+            "seat": step.seat,
+            "card": step.card.code,
+            "taken": _codes(sorted(step.capture.taken)),
+            "basra": kind,
+            "timeout": step.play in info["timeouts"],
+        }
+        done = step.play + 1
+        if done % per_deal == 0 and done < PLAYS_PER_ROUND:
+            info["deals"].append({"play": done, "stock": _codes(rnd.stock)})  # a new deal
+        positions.append(_position(match, rnd, step.round, done, last))
+    match = walk.match
+    if walking:
+        rounds.append(_entry(walking.pop(), match.round, match))
+    rules = walk.rules
     return {
         "players": rules.players,
         "rules": rules.to_dict(),
-        "seats": list(result.seats),
-        "scores": list(result.scores),
-        "winner": result.winner,
+        "seats": list(walk.seats),
+        "scores": list(match.scores),
+        "winner": match.winner,
         "rounds": rounds,
         "positions": positions,
+    }
+
+
+def _entry(info: dict, rnd: engine.Round, match: engine.Match) -> dict:
+    """The replay's entry of ``rnd`` (see :func:`replay_data`) once its last play is walked:
+    ``info`` is what the walk gathered, ``match`` holds the totals after the round."""
+    over = rnd.over
+    leftover = None
+    if over and rnd.leftover:
+        leftover = {"side": rnd.last_capturer, "cards": _codes(rnd.leftover)}
+    return {
+        "number": match.rounds.index(rnd) + 1,
+        "dealer": rnd.dealer,
+        "deck": _codes(rnd.deck),
+        "first": info["first"],
+        "last": info["first"] + len(rnd.plays),
+        "deals": info["deals"],
+        "initial_floor": _codes(rnd.initial_floor),
+        "buried": _codes(rnd.buried),
+        "score": rnd.score_breakdown().to_dict() if over else None,
+        "leftover": leftover,
+        "totals": list(match.scores),
+        "basras": info["basras"],
+        "timeouts": sorted(info["timeouts"]),
     }

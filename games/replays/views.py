@@ -355,8 +355,7 @@ def _analysis_view(request: HttpRequest, **key) -> JsonResponse:
             with transaction.atomic():
                 row = jobs.request_analysis(user=request.user, **key)
         except GameError as error:
-            return JsonResponse({"code": error.code, "message": error.message},
-                                status=_REFUSED.get(error.code, 400))
+            return JsonResponse(error.as_json(), status=_REFUSED.get(error.code, 400))
         return JsonResponse(_analysis_json(row), status=202)
     row = Analysis.objects.filter(**key).first()
     if row is None:

@@ -1,11 +1,13 @@
 """The tournaments' error codes and their translated messages (one table for services and pages,
-after ``games.core.errors``)."""
+after ``games.core.errors``, whose ``Refusal`` is the base of :class:`TournamentError`)."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
 from django.utils.translation import gettext_lazy as _
+
+from games.core.for_apps import Refusal
 
 
 class Code(StrEnum):
@@ -85,13 +87,9 @@ MESSAGES = {
 }
 
 
-class TournamentError(Exception):
-    """A refused tournament request: ``code`` (:class:`Code`) and its translated ``message``."""
+class TournamentError(Refusal):
+    """A refused tournament request: ``code`` (:class:`Code`) and its ``message``, translated
+    when read (``games.core.for_apps.Refusal``)."""
 
-    def __init__(self, code: str | Code) -> None:
-        self.code = Code(code)
-        super().__init__(self.code.value)
-
-    @property
-    def message(self) -> str:
-        return str(MESSAGES[self.code])
+    codes = Code
+    messages = MESSAGES

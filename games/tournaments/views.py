@@ -52,7 +52,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
         try:
             t = services.create_tournament(user=request.user, **form.settings())
         except TournamentError as error:
-            messages.error(request, error.message)
+            error.flash(request)
         else:
             return redirect("tournament", tournament_id=t.pk)
     return render(request, "tournaments/create.html", {"form": form})
@@ -196,7 +196,7 @@ def _act(request: HttpRequest, tournament_id: int, call: Callable[[], object], d
     try:
         call()
     except TournamentError as error:
-        messages.error(request, error.message)
+        error.flash(request)
     else:
         messages.info(request, done)
     return redirect("tournament", tournament_id=tournament_id)
@@ -214,7 +214,7 @@ def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     try:
         entrant = services.register(user=request.user, tournament_id=tournament_id, partner=partner)
     except TournamentError as error:
-        messages.error(request, error.message)
+        error.flash(request)
     else:
         messages.info(request, _("Your partner is invited.") if partner else _("You are registered."))
         others = busy.clashes(entrant.tournament, [request.user, partner])
@@ -246,7 +246,7 @@ def accept(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpRes
     try:
         entrant = services.accept_partner(user=request.user, entrant_id=entrant_id)
     except TournamentError as error:
-        messages.error(request, error.message)
+        error.flash(request)
     else:
         messages.info(request, _("You are registered with your partner."))
         others = busy.clashes(entrant.tournament, [request.user])

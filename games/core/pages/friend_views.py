@@ -60,7 +60,7 @@ def _answer(request: HttpRequest, back: str, ok: dict | None, error: GameError |
             return JsonResponse({"error": error.code, "message": error.message}, status=400)
         return JsonResponse(ok or {})
     if error is not None:
-        messages.error(request, error.message)
+        error.flash(request)
     return redirect(ok.get("url") if ok and ok.get("url") else back)
 
 

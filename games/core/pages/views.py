@@ -329,7 +329,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             private=form.cleaned_data["private"],
         )
     except GameError as error:
-        messages.error(request, error.message)
+        error.flash(request)
         return redirect("lobby")
     return redirect("table", match_id=match.id)
 
@@ -358,7 +358,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
             watchers=form.cleaned_data["watchers"],
         )
     except GameError as error:
-        messages.error(request, error.message)
+        error.flash(request)
         return redirect("lobby")
     return redirect("table", match_id=match.id)
 
@@ -460,7 +460,7 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
         # a hundred seats.
         number = int(seat) if seat.isascii() and seat.isdigit() and len(seat) <= 2 else None
         if number is None or number >= match.players:
-            messages.error(request, errors.message("bad_seat"))
+            GameError(errors.ErrorCode.BAD_SEAT).flash(request)
             return redirect(table_url)
         seat = number
     try:
@@ -470,7 +470,7 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
             invite=invite,
         )
     except GameError as error:
-        messages.error(request, error.message)
+        error.flash(request)
     return redirect(table_url)
 
 
@@ -487,7 +487,7 @@ def table_seed(request: HttpRequest, match_id: int) -> HttpResponse:
             client_seed=request.POST.get("client_seed", ""),
         )
     except GameError as error:
-        messages.error(request, error.message)
+        error.flash(request)
     else:
         messages.info(request, _("Your client seed is changed."))
     return redirect(table_url)
@@ -519,7 +519,7 @@ def table_leave(request: HttpRequest, match_id: int) -> HttpResponse:
     try:
         actions.leave_table(user=request.user, match_id=match_id)
     except GameError as error:
-        messages.error(request, error.message)
+        error.flash(request)
         return redirect(table_url)
     messages.info(request, _("You left table %(id)s.") % {"id": match_id})
     return redirect("lobby")

@@ -227,13 +227,16 @@ class JsonSocket(AsyncWebsocketConsumer):
         """Send one JSON text frame."""
         await self.send(text_data=broadcast.frame_text(content))
 
-    async def send_error(self, code: str, message: str | None = None) -> None:
-        """Send ``{"type": "error", "code", "message"}``; ``message`` defaults to the code's text
-        (``games.core.errors``) in the socket's language."""
-        if message is None:
-            with translation.override(self.language):
-                message = errors.message(code)
-        await self.send_json({"type": "error", "code": code, "message": message})
+    async def send_error(self, code: str | errors.Refusal, message: str | None = None) -> None:
+        """Send ``{"type": "error", "code", "message"}``: ``code`` a refusal or an
+        :class:`~games.core.errors.ErrorCode`; ``message`` defaults to its text in the socket's
+        language (``Refusal.as_json``, as the pages' JSON refusals)."""
+        error = code if isinstance(code, errors.Refusal) else errors.GameError(code)
+        with translation.override(self.language):
+            payload = error.as_json()
+        if message is not None:
+            payload["message"] = message
+        await self.send_json({"type": "error", **payload})
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:

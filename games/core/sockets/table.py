@@ -313,7 +313,7 @@ class TableConsumer(JsonSocket):
             if error.code in WATCH_REFUSED:
                 # Not seated, and this table does not let this user watch (``Match.watchers``):
                 # the reason, then the socket closes (the page does not reconnect).
-                await self.send_error(error.code, error.message)
+                await self.send_error(error)
                 await self._close(CLOSE_FORBIDDEN)
                 await self._set_watching(False)
                 return
@@ -321,7 +321,7 @@ class TableConsumer(JsonSocket):
                 # It existed when this socket opened: it was removed in the meantime.
                 await self.table_closed({})
             else:
-                await self.send_error(error.code, error.message)
+                await self.send_error(error)
                 await self._close(CLOSE_NOT_FOUND)
             return
         if self.user is not user:
@@ -420,7 +420,7 @@ class TableConsumer(JsonSocket):
         except SessionEnded:
             await self._session_gone()
         except GameError as error:
-            await self.send_error(error.code)  # its message in this socket's language
+            await self.send_error(error)  # its message in this socket's language
             return error
         return None
 

@@ -20,12 +20,19 @@ from games.core.state.queries import Compiled
 ENGINE_KINDS = (Event.Kind.START, Event.Kind.DEAL, Event.Kind.PLAY)
 
 
-def record_from_events(rules: dict, events: Iterable[tuple[str, Any]]) -> dict:
-    """A ``basra-record/1`` record from a match's log.
+def record_from_events(
+    rules: dict, events: Iterable[tuple[str, Any]], *, timeouts: bool = False,
+    headers: dict | None = None, shuffle: dict | None = None,
+) -> dict:
+    """A ``basra-record/1`` record from a match's log, written by the engine's one writer
+    (``games.engine.write_record``).
 
     :param rules: the match's ``Rules.to_dict()``.
     :param events: ``(kind, payload)`` pairs in ``seq`` order; kinds other than ``start``,
         ``deal`` and ``play`` are ignored.
+    :param timeouts: give each round its ``"timeouts"``, the indices of the plays the clock
+        made (``"timeout": true`` in the ``play`` event), when it has some.
+    :param headers: the record's ``"headers"``; ``shuffle`` its ``"shuffle"`` (when given).
     :returns: the record ``games.engine.replay`` takes (RULES.md, "Game record").
     :raises ValueError: a ``play`` before any ``deal``.
     """
@@ -35,14 +42,18 @@ def record_from_events(rules: dict, events: Iterable[tuple[str, Any]]) -> dict:
         if kind == Event.Kind.START:
             seats = list(payload["seats"])
         elif kind == Event.Kind.DEAL:
-            rounds.append({"dealer": payload["dealer"], "deck": list(payload["deck"]), "plays": []})
+            rounds.append({"dealer": payload["dealer"], "deck": payload["deck"], "plays": [],
+                           "timeouts": []})
         elif kind == Event.Kind.PLAY:
             if not rounds:
                 raise ValueError("a play event before any deal event")
-            rounds[-1]["plays"].append(payload["card"])
+            plays = rounds[-1]["plays"]
+            if timeouts and payload.get("timeout") is True:
+                rounds[-1]["timeouts"].append(len(plays))
+            plays.append(payload["card"])
     if not seats:
         seats = [str(seat) for seat in range(rules.get("players", 2))]
-    return {"format": "basra-record/1", "rules": dict(rules), "seats": seats, "rounds": rounds}
+    return engine.write_record(rules, seats, rounds, headers=headers, shuffle=shuffle)
 
 
 #: ``(kind, payload)`` of a match's engine events after one ``seq`` up to another, compiled
@@ -76,16 +87,18 @@ def rebuild(match: Match) -> engine.Match:
 def catch_up(live: engine.Match, match_id: int, held: int, upto: int) -> engine.Match:
     """Bring ``live``, the state of match ``match_id`` at event ``held``, forward to ``upto`` by
     applying only the events in between (one query): each ``deal`` deals its stored deck, each
-    ``play`` plays its card, exactly as the replay would.
+    ``play`` plays its card, through the engine's walker (``games.engine.Walk``) as the replay
+    does.
 
     :returns: ``live`` itself, changed.
     :raises games.engine.BasraError: an event the state cannot take (the caller rebuilds).
     """
+    walk = engine.Walk(live)
     for kind, payload in _engine_events(match_id, held, upto):
         if kind == Event.Kind.DEAL:
-            live.start_round(payload["deck"])
+            walk.deal(payload["deck"])
         elif kind == Event.Kind.PLAY:
-            live.play(payload["card"])
+            walk.play(payload["card"])  # its step's view is never asked for: never computed
         else:  # a start after a state exists: never written by the core
             raise engine.GameStateError("a start event after the match started")
     return live

@@ -1,7 +1,8 @@
 """A match's game record (``basra-record/1``, RULES.md "Game record"), built from its event log.
 
-The one writer of a match's record for the site: the record download (``games.core.pages.views``) goes
-through :func:`match_record`. The record carries the whole deck of every round (the ``deal``
+The site's way to a match's record: the record download (``games.core.pages.views``) goes
+through :func:`match_record`, which gives the engine's one writer (``games.engine.write_record``,
+through ``games.core.state.log.record_from_events``) what the log and the row hold. The record carries the whole deck of every round (the ``deal``
 events), so a replay never shuffles, and, for a match dealt by the provably fair shuffle, its
 ``"shuffle"`` (algorithm, commitment, client seeds, and the server seed once the match is over),
 which ``python -m games.engine.shuffle verify RECORD.json`` checks without the site.
@@ -55,19 +56,9 @@ def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
             match_id=match.pk, kind__in=log.ENGINE_KINDS
         ).order_by("seq").values_list("kind", "payload")
     )
-    record = log.record_from_events(match.rules, events)
-    index, played = -1, 0
-    for kind, payload in events:
-        if kind == Event.Kind.DEAL:
-            index += 1
-            played = 0
-        elif kind == Event.Kind.PLAY:
-            if payload.get("timeout") is True:
-                record["rounds"][index].setdefault("timeouts", []).append(played)
-            played += 1
     finished = match.status == Match.Status.FINISHED
     scores = match.scores if len(match.scores or ()) == 2 else [0, 0]
-    record["headers"] = {
+    headers = {
         "site": "Basra",
         "match": url,
         "date": match.started_at.isoformat() if match.started_at else None,
@@ -79,16 +70,18 @@ def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
         "winner": match.winner_side if finished else None,
         "termination": termination(match) if finished else "",
     }
-    core = set(record["headers"]) - APP_MAY_SET
+    core = set(headers) - APP_MAY_SET
     for _receiver, extra in record_headers.send(sender=Match, match=match):
         for name, value in (extra or {}).items():
             if name not in core:
-                record["headers"][name] = value
+                headers[name] = value
     shuffle = reads.shuffle_info(match)
     if shuffle is not None:
         if shuffle["server_seed"] is None:
             del shuffle["server_seed"]
         if shuffle["client_seeds"] is None:
             shuffle["client_seeds"] = []
-        record["shuffle"] = shuffle
+    record = log.record_from_events(
+        match.rules, events, timeouts=True, headers=headers, shuffle=shuffle
+    )
     return record
