@@ -48,7 +48,32 @@ behaves as relied on, and fails naming the library and its installed version whe
 it also checks that the switch switches. ``make test`` runs the live-table tests a second time
 with ``BASRA_FAST_PATH=0``.
 
-Measured gain: see "Measured" at the end of this docstring.
+With the fast path off, Channels' ``get_user`` also flushes a session made under a key now in
+``SECRET_KEY_FALLBACKS`` (Django's ``get_user`` accepts it; :func:`handshake_user` does): a key
+rotation logs every socket out.
+
+Measured (2026-12-02, ``bench/live.py --tables 200 --plays 20 --think 1.0 --relay``, one daphne
+process, PostgreSQL and Redis, ``CONN_MAX_AGE=60``, on and off alternating in one session, each
+run beside the bare relay; server CPU per play over the whole run, connects included, against
+the relay's CPU per message; on a 2-core machine shared with other test suites), in the order run:
+
+===========  ========  =======  =====  =============  =======  =====
+load         on        relay    ratio  off            relay    ratio
+===========  ========  =======  =====  =============  =======  =====
+12 to 19     5.22 ms   2.45 ms  2.13x  7.33 ms (a)    2.39 ms  3.07x
+2 to 3       4.71 ms   2.61 ms  1.80x  6.33 ms        2.70 ms  2.34x
+1 to 2.5     3.86 ms   2.23 ms  1.73x  4.70 ms        2.57 ms  1.83x
+===========  ========  =======  =====  =============  =======  =====
+
+The fast path saves 18-26% of a play's server CPU at a quiet load (0.84-1.62 ms a play); the
+play phase alone 3.10-3.59 ms on against 3.46-4.75 off, a socket's opening 5.95-9.28 ms of CPU
+against 10.10-12.95. p99 102-893 ms on, 241-463 ms off (the p99 is what other load inflates).
+With the fast path on, CPU per play is within 2x the relay's CPU per message at a quiet load.
+(a) Under load 12-19 both sides lost handshakes to daphne's timeout (27 of 400 sockets off; a
+later pair, 75 on and 198 off, is left out: too few plays to divide by); Channels' one shared
+database thread, which the off path's handshakes and every message's
+``close_old_connections`` queue behind, lost more. Each piece alone was not measured: it
+is kept on the figures of the py-spy profiles in its docstring.
 """
 
 from __future__ import annotations
