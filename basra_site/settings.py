@@ -37,6 +37,8 @@ Environment variables:
                     this long is closed by the clock (default 180).
     BASRA_DB_THREADS            threads per server process for the live tables' database work
                     (default 1; games/core/sockets/workers.py).
+    BASRA_FAST_PATH             "1" (default): the live core's fast path on, "0": public library
+                    APIs only, or a comma-separated list of its pieces (games/core/fastpath.py).
     BASRA_CLOCK_IN_SERVER       "1": a web server process runs the table clock itself (default
                     when REDIS_URL is unset, "0" when set: `manage.py run_clock` runs it).
     BASRA_BOT_WORKERS           processes the computer seats think in, owned by the clock
@@ -354,6 +356,16 @@ BASRA_BOT_DELAY_SECONDS = tuple(
 # Threads per server process for the sockets' database work, each with its own connection
 # (games/core/sockets/workers.py says why one).
 BASRA_DB_THREADS = max(1, int(os.environ.get("BASRA_DB_THREADS", "1")))
+
+# The live core's fast path (games/core/fastpath.py, which gives its measured gain): "1" (the
+# default) every piece of it, "0" none (the libraries' public APIs only), or a comma-separated
+# list of its pieces (games.core.fastpath.PIECES), to measure one piece alone.
+_fast_path = os.environ.get("BASRA_FAST_PATH", "1").strip().lower()
+BASRA_FAST_PATH: bool | frozenset[str] = (
+    True if _fast_path in {"1", "true", "yes", "on"}
+    else False if _fast_path in {"0", "false", "no", "off", ""}
+    else frozenset(env_list("BASRA_FAST_PATH", ""))
+)
 # Frames one socket may send: a burst of this many, then this many a second (games/core/sockets/base.py).
 # Seconds a table socket trusts its session check before checking again (games/core/sockets/table.py,
 # TableConsumer._as_user): logouts and password changes through the site reach the sockets at once.

@@ -17,12 +17,24 @@ channel layer (``REDIS_URL``), ``DEBUG=0``; ``CONN_MAX_AGE`` is passed through. 
 and tables (the default: casual, 30 s clock) are created through the ORM and ``games.core.actions``
 before each run.
 
+``BASRA_FAST_PATH`` (``games.core.fastpath``) is passed on to the servers as any other setting:
+``BASRA_FAST_PATH=0`` measures the site on the libraries' public APIs only.
+
+``--relay`` also runs the floor after each table count (``shared/bench/BENCH.md``: the bare
+Channels relay, ``relay_site.py`` + ``relay_load.py`` from ``--relay-dir``, on daphne with the
+same Redis, under a prefix of its own, ``bench/relay_prefixed.py``) with the same tables, plays
+and think time, and prints its CPU per message beside the site's CPU per play, and their ratio
+(both over the whole run, connects included).
+
 Usage::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_bench \\
     REDIS_URL=redis://127.0.0.1:6379/5 CONN_MAX_AGE=60 \\
     .venv/bin/python bench/live.py --tables 50 200 400 --plays 20 --think 1.0 --saturation 200 \\
         --servers 2
+
+    BASRA_FAST_PATH=0 DATABASE_URL=… REDIS_URL=… \\
+    .venv/bin/python bench/live.py --tables 200 --plays 20 --think 1.0 --relay
 """
 
 from __future__ import annotations
@@ -360,6 +372,50 @@ def timeline(figures: Figures) -> str:
     return "\n".join(lines)
 
 
+def run_relay(relay_dir: Path, tables: int, plays: int, think: float, log: Path) -> float | None:
+    """Run the bare relay (daphne, ``relay_site`` under ``bench/relay_prefixed.py``) and its load
+    client at ``tables``; print the client's line and return the relay's CPU per message (ms,
+    user + system, the client's whole run), or ``None`` when the client failed."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "relay_site",
+        "PYTHONPATH": os.pathsep.join([str(relay_dir), str(ROOT / "bench")]),
+        "RELAY_PREFIX": f"relay{os.getpid()}",
+    }
+    daphne = ROOT / ".venv" / "bin" / "daphne"
+    server = subprocess.Popen(
+        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "relay_prefixed:application"],
+        cwd=relay_dir, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
+    )
+    try:
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if server.poll() is not None:
+                    raise RuntimeError(f"the relay exited; see {log}") from None
+                time.sleep(0.1)
+        before = cpu_seconds(server.pid)
+        answer = subprocess.run(
+            [sys.executable, str(relay_dir / "relay_load.py"), f"ws://127.0.0.1:{port}",
+             str(tables), str(plays), str(think), str(server.pid)],
+            capture_output=True, text=True, check=False,
+        )
+        used = cpu_seconds(server.pid) - before
+    finally:
+        server.terminate()
+        server.wait(10)
+    line = answer.stdout.strip() or answer.stderr.strip()[-500:]
+    print(f"relay: {line}", flush=True)
+    if answer.returncode != 0:
+        return None
+    # The relay's own CPU over its load client's whole run (every table plays all its plays),
+    # to two decimals (the client prints one).
+    return used * 1000 / (tables * plays)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[50, 200])
@@ -376,6 +432,11 @@ def main() -> None:
     parser.add_argument("--timeline", action="store_true",
                         help="also print the round trips second by second")
     parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-daphne.log"))
+    parser.add_argument("--relay", action="store_true",
+                        help="also run the bare Channels relay after each table count and "
+                             "print the ratio of CPU per play to its CPU per message")
+    parser.add_argument("--relay-dir", type=Path, default=ROOT.parent / "shared" / "bench",
+                        help="where relay_site.py and relay_load.py are")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL: the bench runs like production.")
@@ -391,7 +452,8 @@ def main() -> None:
     servers = [start_server(port, log, args.asgi_server) for port, log in zip(ports, logs)]
     print(
         f"{args.servers} {args.asgi_server} process(es) {[s.pid for s in servers]}; "
-        f"CONN_MAX_AGE={os.environ.get('CONN_MAX_AGE', '0')}; {os.cpu_count()} CPUs; "
+        f"CONN_MAX_AGE={os.environ.get('CONN_MAX_AGE', '0')}; "
+        f"BASRA_FAST_PATH={os.environ.get('BASRA_FAST_PATH', '1')}; {os.cpu_count()} CPUs; "
         f"load average before: {os.getloadavg()[0]:.1f}",
         flush=True,
     )
@@ -414,6 +476,13 @@ def main() -> None:
             print(phases(marks, 2 * n, len(figures.latencies)), flush=True)
             if args.timeline:
                 print(timeline(figures), flush=True)
+            if args.relay:
+                floor = run_relay(args.relay_dir, n, args.plays, think,
+                                  args.log.with_suffix(".relay.log"))
+                per_play = cpu * 1000 / max(len(figures.latencies), 1)
+                if floor:
+                    print(f"  cpu per play {per_play:.2f} ms, relay {floor:.2f} ms a message: "
+                          f"{per_play / floor:.2f}x the relay", flush=True)
     finally:
         for server in servers:
             # uvicorn re-raises the signal it stopped on: SIGTERM would then skip the atexit

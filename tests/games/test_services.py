@@ -435,10 +435,12 @@ def test_a_play_at_a_table_this_process_keeps_is_a_compare_and_set(
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
 def test_the_play_statement_is_prepared_on_postgresql(
-    users, known_decks, django_capture_on_commit_callbacks
+    users, known_decks, django_capture_on_commit_callbacks, settings
 ):
-    """PostgreSQL plans the compare-and-set statement once per connection: after a play it is in
-    the session's prepared statements, and the next play uses it."""
+    """On the fast path (``games.core.fastpath``, ``cursor``) PostgreSQL plans the
+    compare-and-set statement once per connection: after a play it is in the session's prepared
+    statements, and the next play uses it."""
+    settings.BASRA_FAST_PATH = True
     match, mine = warm_table(users, django_capture_on_commit_callbacks)
     mover = users_by_seat(match)[mine["you"]]
     with django_capture_on_commit_callbacks(execute=True):

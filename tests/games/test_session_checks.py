@@ -21,6 +21,7 @@ from django.core.cache import caches
 from django.test import Client
 from django.utils import timezone
 
+from games.core import fastpath
 from games.core.sockets import auth as socket_auth, beats, table as table_socket
 from tests.games.helpers import (
     VirtualClock,
@@ -136,7 +137,7 @@ def channels_decides(key: str):
 @pytest.mark.parametrize("engine_settings", ENGINES, indirect=True)
 def test_the_handshake_finds_the_user_channels_finds(engine_settings, django_user_model,
                                                       monkeypatch):
-    """``socket_auth.handshake_user`` against Channels' ``get_user``, for every way a session can
+    """``fastpath.handshake_user`` against Channels' ``get_user``, for every way a session can
     stop logging its user in; the common case is decided without Channels' ``get_user``."""
     User = django_user_model
     alice, carol, dan = (
@@ -155,12 +156,12 @@ def test_the_handshake_finds_the_user_channels_finds(engine_settings, django_use
     User.objects.filter(username="erin").delete()
     store = import_module(settings.SESSION_ENGINE).SessionStore
     for key in (alive, out, changed, disabled, gone, "no-such-session-key-at-all"):
-        ours = socket_auth.handshake_user({"session": store(session_key=key)})
+        ours = fastpath.handshake_user({"session": store(session_key=key)})
         theirs = channels_decides(key)
         assert (ours.is_authenticated, ours.pk) == (theirs.is_authenticated, theirs.pk), key
     asked = []
-    monkeypatch.setattr(socket_auth.channels_get_user, "func", lambda scope: asked.append(scope))
-    assert socket_auth.handshake_user({"session": store(session_key=alive)}).pk == alice.pk
+    monkeypatch.setattr(fastpath.channels_get_user, "func", lambda scope: asked.append(scope))
+    assert fastpath.handshake_user({"session": store(session_key=alive)}).pk == alice.pk
     assert asked == []
 
 
@@ -177,11 +178,11 @@ def test_the_handshake_keeps_a_session_made_under_a_fallback_key(settings, djang
     settings.SECRET_KEY_FALLBACKS = ["old-" + "k" * 50]
     store = import_module(settings.SESSION_ENGINE).SessionStore
     session = store(session_key=key)
-    assert socket_auth.handshake_user({"session": session}).pk == user.pk
+    assert fastpath.handshake_user({"session": session}).pk == user.pk
     assert session.session_key == key and not session.modified
     assert store(session_key=key)[auth.HASH_SESSION_KEY] == old_hash
     settings.SECRET_KEY_FALLBACKS = []
-    assert not socket_auth.handshake_user({"session": store(session_key=key)}).is_authenticated
+    assert not fastpath.handshake_user({"session": store(session_key=key)}).is_authenticated
 
 
 def end_session_by_hand(cookie: str) -> None:
@@ -348,7 +349,7 @@ async def test_a_sockets_session_is_its_cookies_and_its_frames_go_out_unwrapped(
     async def server_send(message):
         pass
 
-    middleware = socket_auth.SocketSessionMiddleware(inner)
+    middleware = fastpath.SocketSessionMiddleware(inner)
     await middleware({"type": "websocket", "cookies": {settings.SESSION_COOKIE_NAME: "k" * 32}},
                      None, server_send)
     session = seen["scope"]["session"]

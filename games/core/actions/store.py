@@ -15,11 +15,11 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-import psycopg
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import connection, transaction
 from django.db import models
 from django.db.models import JSONField
 
+from games.core import fastpath
 from games.core.models import Event, Match
 
 # SQLite has no row locks: Django makes select_for_update a no-op there, and every write
@@ -181,44 +181,7 @@ def _params(match: Match, seen: int, events: Sequence[Event], now: datetime) -> 
 
 def _one_statement(match: Match, seen: int, events: Sequence[Event], now: datetime) -> bool:
     params = _params(match, seen, events, now)
-    # The thread's connection looked up once (each ``connection.`` is a lookup in a Local).
-    db = connections[DEFAULT_DB_ALIAS]
-    db.ensure_connection()
-    if db.connection.prepare_threshold is None:
-        # Django turns psycopg's preparing off (``prepare_threshold=None``), which also makes
-        # psycopg ignore ``prepare=True``. Django's own cursors bind client-side and never
-        # prepare whatever the threshold; a threshold no statement reaches leaves any other
-        # server-binding cursor unprepared as before.
-        db.connection.prepare_threshold = 2**31 - 1
-    raw = _PreparedCursor(db.connection)
-    # Django's wrapper around it, as ``connection.cursor()`` would make: errors, query logging.
-    wrapped = db.make_debug_cursor(raw) if db.queries_logged else (
-        db.make_cursor(raw)
-    )
-    with wrapped as cursor:
+    # On the fast path a prepared, server-binding cursor; off it Django's own (games.core.fastpath).
+    with fastpath.play_cursor() as cursor:
         cursor.execute(_play_sql(len(events)), params)
         return cursor.rowcount == len(events)
-
-
-class _PreparedCursor(psycopg.Cursor):
-    """A psycopg cursor with server-side binding whose statements are prepared on the connection.
-
-    Django's cursors bind client-side (the parameters quoted into the SQL text in Python) and
-    never prepare. The play statement runs on every play with about twenty parameters: quoting
-    them was about 4% of a play's server CPU (py-spy, bench/live.py), and PostgreSQL parsed and
-    planned it each time. Here the parameters travel apart from the text (psycopg's C dumpers)
-    and the statement is prepared once per connection and variant (psycopg keys prepared
-    statements by text and parameter types; "Prepared statements", psycopg 3 docs). Connections
-    are Django's own (direct, or Django's pool): no transaction-pooling proxy is in between,
-    which would not keep a prepared statement.
-    """
-
-    def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None,
-                binary: bool | None = None) -> Any:
-        return super().execute(query, params, prepare=True, binary=binary)
-
-    def _convert_query(self, query: Any, params: Any = None) -> Any:
-        # Kept, as a client-side cursor keeps it, for Django's query log (``connection.queries``,
-        # ``last_executed_query``): the statement's text, with ``$n`` placeholders.
-        self._query = super()._convert_query(query, params)
-        return self._query

@@ -3,9 +3,10 @@ logs its user in (one socket at a time, or in batches for ``games.core.sockets.b
 the receivers that tell a user's sockets when a session ended (a logout) or must be checked
 again (a password changed), connected in ``GamesConfig.ready()``.
 
-``AuthMiddlewareStack`` (cookies, session, user) is the sockets' own form of Channels', looking
-the user up on the worker threads (``games.core.sockets.workers``); ``live_sessions`` decides,
-for many sockets at once, what Django's ``auth.get_user`` decides for one request.
+``AuthMiddlewareStack`` (cookies, session, user) is ``games.core.fastpath``'s: on the fast
+path the sockets' own, looking the user up on the worker threads (``games.core.sockets.workers``),
+off it Channels' own; ``live_sessions`` decides, for many sockets at once, what Django's
+``auth.get_user`` decides for one request.
 """
 
 from __future__ import annotations
@@ -15,40 +16,25 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from channels.auth import AuthMiddleware
-from channels.auth import get_user as channels_get_user
-from channels.sessions import CookieMiddleware
 from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDbStore
 from django.contrib.sessions.backends.db import SessionStore as DbStore
 from django.core.cache import caches
-from django.core.exceptions import ValidationError
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare
-from django.utils.functional import LazyObject, empty
 
+from games.core import fastpath
+from games.core.logins import logs_in
 from games.core.sockets.workers import in_worker
 from games.core.state import broadcast
-from games.core.state.queries import user_row
 
 
 def scope_user(scope: dict) -> Any:
-    """The handshake's user (``scope["user"]``, Channels' ``UserLazyObject``), unwrapped once it
-    is resolved (``WorkerAuthMiddleware`` resolves it before the consumer runs).
-
-    The sockets read their user on every message (its id, whether it is logged in): through the
-    lazy proxy each read went through ``LazyObject.__getattribute__``, about 2% of a play's
-    server CPU (py-spy, bench/live.py). An unresolved proxy is returned as it is; ``None``
-    without a user.
-    """
-    user = scope.get("user")
-    if isinstance(user, LazyObject):
-        wrapped = user._wrapped
-        if wrapped is not empty:
-            return wrapped
-    return user
+    """The handshake's user (``scope["user"]``): a plain user object on the fast path
+    (``games.core.fastpath.WorkerUserMiddleware``), Channels' ``UserLazyObject`` off it;
+    ``None`` without a user."""
+    return scope.get("user")
 
 
 class SessionEnded(Exception):
@@ -74,53 +60,6 @@ def session_user_is(scope: dict, user: Any) -> bool:
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
     current = auth.get_user(SimpleNamespace(session=store))
     return current.is_authenticated and current.pk == user.pk
-
-
-def handshake_user(scope: dict) -> Any:
-    """The user a websocket handshake's session logs in (``scope["session"]``, loaded here):
-    Channels' ``get_user`` (Django's ``auth.get_user`` for sockets), with the user's row read
-    through a compiled query (``games.core.state.queries.user_row``): the ORM's compiling was the
-    largest part of a socket's opening (py-spy, bench/live.py).
-
-    The common case is decided here, as Django decides it: the session names its user and one
-    of ``AUTHENTICATION_BACKENDS``, a backend whose ``get_user`` is ``ModelBackend``'s; that
-    backend lets the user in (``user_can_authenticate``); the session's hash is the user's
-    under the current ``SECRET_KEY`` or, as Django's ``get_user`` and :func:`live_sessions`
-    accept it, one of ``SECRET_KEY_FALLBACKS`` (Channels' own ``get_user`` flushes such a
-    session: a key rotation would log every socket out). Django then moves the session to a
-    new key; a socket cannot hand its browser a new cookie, so the session is left as it is
-    and the next page does that. Anything else (no user, a wrong hash, which is flushed,
-    another kind of backend) is left to Channels' ``get_user`` itself.
-
-    :returns: the user, or ``AnonymousUser``.
-    """
-    session = scope["session"]
-    model = auth.get_user_model()
-    try:
-        user_id = model._meta.pk.to_python(session[auth.SESSION_KEY])
-        backend_path = session[auth.BACKEND_SESSION_KEY]
-    except (KeyError, ValidationError):
-        return channels_get_user.func(scope)
-    if backend_path in settings.AUTHENTICATION_BACKENDS:
-        backend = auth.load_backend(backend_path)
-        if type(backend).get_user is ModelBackend.get_user:
-            user = user_row(user_id)
-            if user is not None and _logs_in(session, user, backend):
-                return user
-    return channels_get_user.func(scope)
-
-
-def _logs_in(session: Any, user: Any, backend: ModelBackend) -> bool:
-    """Whether ``session`` (its data) still logs ``user`` in through ``backend``, as Django's
-    ``get_user`` decides it: the backend lets the user in, and the session's hash is the user's
-    under ``SECRET_KEY`` or one of ``SECRET_KEY_FALLBACKS``."""
-    if not backend.user_can_authenticate(user):
-        return False
-    given = session.get(auth.HASH_SESSION_KEY)
-    return bool(given) and any(
-        constant_time_compare(given, expected)
-        for expected in (user.get_session_auth_hash(), *user.get_session_auth_fallback_hash())
-    )
 
 
 def _sessions_data(keys: Collection[str]) -> dict[str, dict]:
@@ -191,54 +130,16 @@ def live_sessions(pairs: Collection[tuple[str, int]]) -> set[str]:
             if session_user_is({"session": SimpleNamespace(session_key=key)}, user):
                 alive.add(key)
             continue
-        if _logs_in(session, user, backend):
+        if logs_in(session, user, backend):
             alive.add(key)
     return alive
 
 
-class WorkerAuthMiddleware(AuthMiddleware):
-    """Channels' ``AuthMiddleware``, looking the session's user up on the worker threads.
-
-    Channels does the lookup (the session row, then the user row) on its one shared database
-    thread, opening and closing a connection each time, so a burst of sockets (800 within a
-    second, ``shared/bench/BENCH.md``) queues there past daphne's handshake timeout. Here the
-    same decision runs on the worker threads, which keep their connections
-    (:func:`handshake_user`).
-    """
-
-    async def resolve_scope(self, scope: dict) -> None:
-        scope["user"]._wrapped = await in_worker(handshake_user)(scope)
-
-
-class SocketSessionMiddleware:
-    """Channels' ``SessionMiddleware`` for websockets: ``scope["session"]``, the Django
-    ``SessionStore`` of the handshake's session cookie (it reads its store when first used).
-
-    Channels' own also wraps every message sent, to save a changed session when an HTTP
-    response starts; a websocket sends none, so on a socket the wrapper only looked at the
-    session on every frame sent, about 1.5% of a play's server CPU (py-spy, bench/live.py).
-    Sockets never save their session (a logout happens in a page's request).
-
-    :raises ValueError: no cookies in the scope (``CookieMiddleware`` must come first).
-    """
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
-        if "session" in scope:
-            return await self.inner(scope, receive, send)
-        if "cookies" not in scope:
-            raise ValueError("No cookies in scope: SocketSessionMiddleware needs CookieMiddleware.")
-        store = import_module(settings.SESSION_ENGINE).SessionStore
-        key = scope["cookies"].get(settings.SESSION_COOKIE_NAME)
-        return await self.inner(dict(scope, session=store(key)), receive, send)
-
-
 def AuthMiddlewareStack(inner: Any) -> Any:  # noqa: N802 - named like Channels' own
-    """Channels' ``AuthMiddlewareStack`` (cookies, session, user) for websockets:
-    :class:`SocketSessionMiddleware` and :class:`WorkerAuthMiddleware`."""
-    return CookieMiddleware(SocketSessionMiddleware(WorkerAuthMiddleware(inner)))
+    """Channels' ``AuthMiddlewareStack`` (cookies, session, user) for websockets, as
+    ``games.core.fastpath.auth_middleware_stack`` builds it (the fast path's user looked up on
+    the worker threads)."""
+    return fastpath.auth_middleware_stack(inner, in_worker)
 
 
 def recheck_live_sockets(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:

@@ -16,14 +16,13 @@ import logging
 from typing import Any
 
 from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
-from games.core import errors
+from games.core import errors, fastpath
 from games.core.sockets.beats import server_beat
 from games.core.state import broadcast
 
@@ -96,9 +95,10 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     Channels' consumers call ``close_old_connections`` on its one shared sync thread before every
     message they handle (each frame and each group message) and after a disconnect. These
-    consumers touch the database only through ``games.core.sockets.workers``, whose threads look after their
-    own connections (``in_worker``), so that hop would close nothing and only queue every socket's
-    messages behind one thread: :meth:`dispatch` and :meth:`websocket_disconnect` leave it out.
+    consumers touch the database only through ``games.core.sockets.workers``, whose threads look
+    after their own connections (``in_worker``), so that hop would close nothing and only queue
+    every socket's messages behind one thread: on the fast path (``games.core.fastpath``,
+    ``dispatch``) :meth:`dispatch` and :meth:`websocket_disconnect` leave it out.
 
     A socket takes the messages its server queues for it as they arrive (:meth:`__call__`), and
     handles them in order. So it knows at once when its client has gone: ``gone`` is set, the
@@ -189,24 +189,31 @@ class JsonSocket(AsyncWebsocketConsumer):
             self.inbox.put_nowait({"type": "websocket.disconnect", "code": CLOSE_ABNORMAL})
 
     async def dispatch(self, message: dict) -> None:
-        """Call the handler of ``message["type"]`` (Channels' ``dispatch`` without the
-        connection cleanup; see the class). Once the client is gone, only the connect (which
-        sets the socket up) and the disconnect (which takes it down) are handled.
+        """Call the handler of ``message["type"]``: ``games.core.fastpath.dispatch`` on the fast
+        path (no connection cleanup; see the class), Channels' ``dispatch`` off it. Once the
+        client is gone, only the connect (which sets the socket up) and the disconnect (which
+        takes it down) are handled.
 
         :raises ValueError: no handler for the type (as Channels does).
         """
         if self.gone and message["type"] not in ("websocket.connect", "websocket.disconnect"):
             return
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if fastpath.enabled("dispatch"):
+            await fastpath.dispatch(self, message)
+        else:
+            await super().dispatch(message)
 
     async def websocket_disconnect(self, message: dict) -> None:
-        """The socket closed: :meth:`disconnect`, then stop (the groups are left there)."""
+        """The socket closed: :meth:`disconnect`, then stop (the groups are left there); off the
+        fast path through Channels' own ``websocket_disconnect`` (which also closes old
+        connections)."""
         self.gone = True
         try:
-            await self.disconnect(message["code"])
+            if fastpath.enabled("dispatch"):
+                await self.disconnect(message["code"])
+            else:
+                # Channels' own: ``disconnect``, ``close_old_connections``, ``StopConsumer``.
+                await super().websocket_disconnect(message)
         finally:
             if getattr(self, "beating", False):
                 self.beating = False

@@ -13,7 +13,7 @@ from typing import Any
 
 from games import engine
 from games.core.models import Event, Match
-from games.core.state.queries import Compiled
+from games.core.fastpath import Compiled
 
 #: The kinds of event that change the engine's state; the others are consequences (round and
 #: match ends) or about the seats (absence, claims, …).
@@ -57,7 +57,8 @@ def record_from_events(
 
 
 #: ``(kind, payload)`` of a match's engine events after one ``seq`` up to another, compiled
-#: once (``games.core.state.queries``): read whenever a process first serves a table or catches up.
+#: once on the fast path (``games.core.fastpath.Compiled``): read whenever a process first
+#: serves a table or catches up.
 _ENGINE_EVENTS = Compiled(
     lambda match_id, after, upto: Event.objects.filter(
         match_id=match_id, seq__gt=after, seq__lte=upto, kind__in=ENGINE_KINDS
