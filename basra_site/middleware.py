@@ -16,8 +16,8 @@ from django.views.defaults import bad_request
 class ActionLinkMiddleware:
     """An action's address opened as a page (``GET`` of a form's ``POST`` target: a challenge's
     "accept", a table's "leave", pasted or opened from the history) goes back to the page it was
-    reached from, or the lobby, with a message, instead of a browser's bare "HTTP ERROR 405" (a
-    fresh tester's report). Nothing is done: the action still needs its form and CSRF token.
+    reached from, or the lobby, with a message, instead of a browser's bare "HTTP ERROR 405".
+    Nothing is done: the action still needs its form and CSRF token.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -172,7 +172,7 @@ class ImportForm(forms.Form):
                 _("This is not JSON: %(error)s"), code="json", params={"error": error}
             ) from error
         if _has_nul(record):
-            # PostgreSQL refuses NUL in text and in jsonb: stored, such a record was a 500.
+            # PostgreSQL refuses NUL in text and in jsonb: storing such a record would fail.
             raise forms.ValidationError(
                 _("The record contains a NUL character (\\u0000), which no record has."),
                 code="nul",

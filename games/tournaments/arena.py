@@ -55,8 +55,7 @@ def arena_wave(t: Tournament, now: datetime) -> None:
     if len(waiting) < 2:
         return
     # "Not the last opponent" keeps two players from meeting again while others may come free;
-    # in an arena of two there is nobody else, and they would wait to the end (a fresh tester's
-    # two-player arena paired once and never again).
+    # in an arena of two there is nobody else, and they would wait to the end, paired once.
     alone = len(entrants) == 2
     pairs = pairing.arena_pairs([
         pairing.ArenaPlayer(

@@ -1,7 +1,7 @@
 """A player wanted by two events at once (``games.tournaments.services``).
 
-A fresh organiser saw a player seated at tables of two events at the same time; one of them was
-played out by timeouts. The rule here: **a player sits at one tournament table at a time.**
+A player seated at tables of two events at the same time would see one of them played out by
+timeouts. The rule here: **a player sits at one tournament table at a time.**
 
 - A table is opened only when none of its players is *engaged elsewhere* (:func:`engaged`):
   seated at a table of another event that is being played and still counts, or wanted by a

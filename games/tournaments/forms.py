@@ -116,10 +116,10 @@ class TournamentForm(CreateTableForm):
             self.add_error("arena_minutes", _("How long does the arena last?"))
         starts, closes = data.get("starts_at"), data.get("registration_closes")
         if starts and starts < timezone.now() - timedelta(minutes=1):
-            # A fresh tester's event "starting" 30 minutes ago was cancelled at once, unasked.
+            # An event "starting" in the past would be cancelled at once, unasked.
             self.add_error("starts_at", _("The start must not be in the past."))
         if closes and closes < timezone.now() - timedelta(minutes=1):
-            # A fresh organiser's event took no registration at all: closed on creation.
+            # Closed on creation, the event would take no registration at all.
             self.add_error("registration_closes", _("Registration must not close in the past."))
         elif starts and closes and closes > starts:
             self.add_error("registration_closes", _("Registration must close by the start."))

@@ -64,8 +64,8 @@ def _winner_of(p: Pairing, winner_id: int | None) -> Entrant | None:
 
 
 def _check_not_involved(user: Any, p: Pairing) -> None:
-    """An organiser who plays in the event may not decide a pairing of their own (staff may):
-    a fresh tester's organiser recorded forfeits in their own favour.
+    """An organiser who plays in the event may not decide a pairing of their own (staff may): a
+    forfeit in one's own favour is no arbiter's decision.
 
     :raises TournamentError: ``own_pairing``.
     """

@@ -272,8 +272,8 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
     What it keeps (FIDE practice; C.07 16.1.1: every round after a withdrawal is a zero-point
     bye): the points of its matches already decided. A bye of the round still being played
     (its round has not ended) is not kept: it becomes a zero-point bye, as if the entrant had
-    not been paired (a fresh organiser saw a player withdraw with the round's bye and rank
-    above players who played on). A knockout's bye carries no points and stays (the next
+    not been paired (else a player could withdraw with the round's bye and rank above players
+    who played on). A knockout's bye carries no points and stays (the next
     round's opponent wins by forfeit). In the standings the entrant is marked withdrawn and
     listed after every entrant still in the event (``standings.standings``), so it is never
     placed above them nor the winner.

@@ -245,8 +245,8 @@ def on_match_finished(sender: Any, match: Match, winner: int | None, result: str
 def _not_the_aborter(p: Pairing) -> Entrant | None:
     """Who wins a pairing whose matches were aborted too often: the entrant who aborted fewer of
     them (each ``abort`` event names its seat, ``games.core.actions.abort_match``); ``None`` (both
-    lose) when they aborted as many. A fresh tester saw one player's aborts cost the opponent,
-    who did nothing, the pairing too."""
+    lose) when they aborted as many: one player's aborts must not cost the opponent, who did
+    nothing, the pairing too."""
     games = {g.match_id: g for g in p.games.filter(aborted=True)}
     counts = {p.a_id: 0, p.b_id: 0}
     for match_id, seat in Event.objects.filter(

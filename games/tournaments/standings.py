@@ -58,9 +58,8 @@ def withdrawn_last(lines: list[Line]) -> list[Line]:
 
     A withdrawn entrant keeps the points of its matches already decided (they count for its
     opponents' tie-breaks too, FIDE C.07 16.3), but it is shown withdrawn and never placed
-    above an entrant who played on, nor named the winner: a fresh organiser saw a player who
-    withdrew with a bye's point rank above players who played every round. (Prize rules of
-    chess events commonly do the same: a player who withdraws forfeits any place.)
+    above an entrant who played on, nor named the winner (prize rules of chess events commonly
+    do the same: a player who withdraws forfeits any place).
     """
     staying = [line for line in lines if line.entrant.status != Entrant.Status.WITHDRAWN]
     gone = [line for line in lines if line.entrant.status == Entrant.Status.WITHDRAWN]

@@ -151,8 +151,8 @@
    * A websocket to a same-origin path that reconnects after a close, waiting 0.5 s, 1 s, 2 s,
    * then 4 s at most (with jitter, half to all of it, so a restarted server is not hit by every
    * client at once). Not longer: a player's clock runs again as soon as the server is back (it
-   * gives BASRA_RECONNECT_SECONDS for the page to return), and a fresh tester lost a 10-second
-   * turn to a 15-second wait.
+   * gives BASRA_RECONNECT_SECONDS for the page to return), and a 15-second wait would lose a
+   * 10-second turn.
    * handlers: onOpen(socket), onMessage(data),
    * onStatus("connecting"|"live"|"reconnecting"|"closed"); "closed" (close code 4404, the table is
    * gone, or 4403, watching it is not allowed) is final.

@@ -358,7 +358,7 @@ def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:
 
     A deadline set before the outage keeps exactly the time it had left, and a person to move
     gets the few seconds their page needs to find the server again (it retries every few
-    seconds): a fresh tester lost a 10-second turn to that wait after a restart. One set
+    seconds), which at a 10-second table would otherwise eat the whole turn. One set
     during the outage (the web server ran while only the clock was down, and someone played)
     must not turn the outage into extra time: the cap is the table's time per play (and the
     reconnect allowance), or for a computer to move the longest human-looking delay

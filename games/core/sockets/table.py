@@ -543,7 +543,7 @@ class TableConsumer(JsonSocket):
             await self._become_spectator()
             await self._tell_logged_out()
             # At once the spectators' view, so the page stops showing the hand and the seat's
-            # buttons (a fresh tester saw them until the next click).
+            # buttons now, not at the next click.
             await self.refresh(force=True)
 
     async def session_recheck(self, event: dict) -> None:

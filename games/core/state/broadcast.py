@@ -68,9 +68,9 @@ class Pending:
     """The broadcasts of one worker call made by a consumer (``games.core.sockets.workers.in_worker``),
     collected while it runs and sent on the consumer's loop when it returns (:meth:`close`).
 
-    They used to be handed to the loop from the worker thread as each commit ran
-    (``run_coroutine_threadsafe``): a wake-up of the loop of its own per change, besides the
-    one that returns the call's result, about 2% of a play's server CPU (py-spy,
+    Handing each to the loop from the worker thread as its commit ran
+    (``run_coroutine_threadsafe``) would cost a wake-up of the loop of its own per change,
+    besides the one that returns the call's result, about 2% of a play's server CPU (py-spy,
     bench/live.py). A call that is still running when its caller stops waiting (a cancelled
     socket) is closed all the same: what it commits after that goes the old way.
     """

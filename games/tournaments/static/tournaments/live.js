@@ -13,8 +13,8 @@
   // copy it has, with the same ETag, which needs no swapping.
   let version = null;
   // What the organiser has chosen in a form of the old part (a forfeit's winner, a corrected
-  // result) goes into the same form of the fresh one: a refresh put every list back to its first
-  // entry, and a fresh tester's forfeit went to the wrong player.
+  // result) goes into the same form of the fresh one: else a refresh would put every list back
+  // to its first entry, and a forfeit could go to the wrong player.
   function keepChoices(old, fresh) {
     old.querySelectorAll("form[action]").forEach((form) => {
       const action = form.getAttribute("action");
