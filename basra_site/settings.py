@@ -416,6 +416,10 @@ BASRA_SERVE_COMMANDS = tuple(
     if name.strip()
 )
 
+# Websockets one user (or one anonymous session, or address) may have open in one server
+# process; beyond it a socket is closed with 4429 (games/core/sockets/base.py).
+BASRA_SOCKETS_PER_OWNER = int(os.environ.get("BASRA_SOCKETS_PER_OWNER", "20"))
+
 # A challenge from a player's profile waits this many seconds for its answer
 # (games/core/actions/challenges.py).
 BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))

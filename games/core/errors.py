@@ -36,6 +36,7 @@ class ErrorCode(StrEnum):
     # The frame itself (sockets only).
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
+    TOO_MANY_SOCKETS = "too_many_sockets"
     UNKNOWN_TYPE = "unknown_type"
     RATE_LIMITED = "rate_limited"
     # Who may act.
@@ -110,6 +111,9 @@ class ErrorCode(StrEnum):
 MESSAGES = {
     ErrorCode.BAD_JSON: _("The message is not a JSON object."),
     ErrorCode.BAD_MESSAGE: _("The message is missing a field or has a wrong one."),
+    ErrorCode.TOO_MANY_SOCKETS: _(
+        "Too many pages of this site are open for you: close some of them, then reload this one."
+    ),
     ErrorCode.UNKNOWN_TYPE: _("Unknown message type."),
     ErrorCode.RATE_LIMITED: _("Too many messages at once: wait a moment, then try again."),
     ErrorCode.NOT_FOUND: _("This table does not exist."),

@@ -155,7 +155,8 @@
    * 10-second turn.
    * handlers: onOpen(socket), onMessage(data),
    * onStatus("connecting"|"live"|"reconnecting"|"closed"); "closed" (close code 4404, the table is
-   * gone, or 4403, watching it is not allowed) is final.
+   * gone, 4403, watching it is not allowed, or 4429, too many of the viewer's pages are open) is
+   * final.
    */
   function LiveSocket(path, handlers) {
     this.path = path;
@@ -197,8 +198,9 @@
       if (self.ws !== ws) return;
       self.ws = null;
       // 4404: the table does not exist (any more); 4403: this viewer may not watch it
-      // (Match.watchers). Reconnecting cannot change either.
-      if (event.code === 4404 || event.code === 4403) {
+      // (Match.watchers); 4429: too many of the viewer's sockets are open (its error said so).
+      // Reconnecting on its own cannot change any of them.
+      if (event.code === 4404 || event.code === 4403 || event.code === 4429) {
         self.stopped = true;
         self.status("closed");
         return;

@@ -157,8 +157,9 @@
     });
     ws.addEventListener("close", function (event) {
       box.dataset.live = "false";
-      // 4401: not signed in (any more); reconnecting cannot help.
-      if (closed || event.code === 4401) return;
+      // 4401: not signed in (any more); 4429: too many of this player's sockets are open.
+      // Reconnecting on its own cannot help.
+      if (closed || event.code === 4401 || event.code === 4429) return;
       var delay = Math.min(15000, 500 * Math.pow(2, attempt));
       attempt += 1;
       window.setTimeout(connect, delay / 2 + Math.random() * delay / 2);

@@ -116,3 +116,20 @@ async def test_the_lobby_socket_sends_the_matches_when_asked(make_player, open_s
     message = await mine.receive_json_from()
     assert [row["id"] for row in message["mine"]] == [match.pk] and message["live"] == []
     assert message["mine"][0]["turn"]["text"] in ("Your turn", "bob to play")
+
+
+async def test_one_owner_has_at_most_so_many_sockets_open(make_player, open_socket, settings):
+    """A user's sockets of every kind count together; beyond the limit one is refused with the
+    reason and 4429, and a closed one frees its place; somebody else is not limited."""
+    settings.BASRA_SOCKETS_PER_OWNER = 3
+    alice, bob = [await db(make_player)(n) for n in ("alice", "bob")]
+    opened = [await open_socket("/ws/lobby/", alice.cookie) for _ in range(2)]
+    opened.append(await open_socket("/ws/me/", alice.cookie))
+    refused = await open_socket("/ws/lobby/", alice.cookie)
+    error = await refused.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "too_many_sockets"
+    assert (await refused.receive_output())["code"] == 4429
+    await open_socket("/ws/lobby/", bob.cookie)  # bob's own count
+    await opened[0].disconnect()
+    again = await open_socket("/ws/lobby/", alice.cookie)
+    assert (await again.receive_json_from())["type"] != "error"

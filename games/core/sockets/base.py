@@ -10,6 +10,7 @@ socket's language. The table, lobby and notice sockets (``games.core.sockets.tab
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -39,6 +40,26 @@ SEND_ON_CLOSED: tuple[type[Exception], ...] = (OSError, Disconnected)
 #: The code of the ``websocket.disconnect`` a socket gives itself when a send finds its client
 #: gone (RFC 6455 7.4.1: 1006, closed without a close frame).
 CLOSE_ABNORMAL = 1006
+
+#: The close code of a socket over its owner's limit (4429: HTTP 429 in the private range).
+CLOSE_TOO_MANY = 4429
+
+#: This process's open sockets by owner (:func:`socket_owner`).
+_OPEN: collections.Counter[str] = collections.Counter()
+
+
+def socket_owner(scope: dict) -> str:
+    """Whose socket this is, for :data:`_OPEN`'s count: the signed-in user (``"user:<id>"``),
+    else the session (``"session:<key>"``), else the client's address (``"address:<ip>"``)."""
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"user:{user.pk}"
+    key = getattr(scope.get("session"), "session_key", None)
+    if key:
+        return f"session:{key}"
+    client = scope.get("client") or ("?",)
+    return f"address:{client[0]}"
+
 
 def scope_language(scope: dict) -> str:
     """The language a socket's messages are written in: the language cookie, else Accept-Language.
@@ -203,11 +224,37 @@ class JsonSocket(AsyncWebsocketConsumer):
         else:
             await super().dispatch(message)
 
+    #: Who this socket is counted for (:func:`socket_owner`); ``None``: refused, or not yet.
+    owner: str | None = None
+
+    async def websocket_connect(self, message: dict) -> None:
+        """The handshake: refused (accepted, ``too_many_sockets``, closed with
+        :data:`CLOSE_TOO_MANY`, nothing else done) when its owner already has
+        ``BASRA_SOCKETS_PER_OWNER`` sockets open in this process (default 20: a player's tabs,
+        each with its notice, lobby or table socket; 200 from one session would each beat the
+        database); else counted and handed to Channels (:meth:`connect`)."""
+        owner = socket_owner(self.scope)
+        if _OPEN[owner] >= settings.BASRA_SOCKETS_PER_OWNER:
+            self.language = scope_language(self.scope)
+            await self.accept()
+            await self.send_error("too_many_sockets")
+            await self.close(CLOSE_TOO_MANY)
+            return
+        _OPEN[owner] += 1
+        self.owner = owner
+        await super().websocket_connect(message)
+
     async def websocket_disconnect(self, message: dict) -> None:
         """The socket closed: :meth:`disconnect`, then stop (the groups are left there); off the
         fast path through Channels' own ``websocket_disconnect`` (which also closes old
-        connections)."""
+        connections). A socket refused at its handshake only stops."""
         self.gone = True
+        owner, self.owner = self.owner, None
+        if owner is None:
+            raise StopConsumer()
+        _OPEN[owner] -= 1
+        if not _OPEN[owner]:
+            del _OPEN[owner]
         try:
             if fastpath.enabled("dispatch"):
                 await self.disconnect(message["code"])
