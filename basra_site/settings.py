@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "games.ratings.apps.RatingsConfig",
     "games.replays",
     "games.tournaments",
+    "games.queues",
 ]
 
 MIDDLEWARE = [
@@ -171,6 +172,8 @@ TEMPLATES = [
                 "games.core.pages.context_processors.notices",
                 # The labels of the tournaments' notices (games/tournaments/news.py).
                 "games.tournaments.context_processors.notices",
+                # The labels of the queues' notices (games/queues/news.py).
+                "games.queues.context_processors.notices",
             ],
         },
     },
@@ -407,6 +410,8 @@ BASRA_SERVE_COMMANDS = tuple(
 # A challenge from a player's profile waits this many seconds for its answer
 # (games/core/actions/challenges.py).
 BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))
+# Seconds a player paired by a quick-pairing queue has to open the table (games/queues/services.py).
+BASRA_QUEUE_NO_SHOW_SECONDS = float(os.environ.get("BASRA_QUEUE_NO_SHOW_SECONDS", "20"))
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))
