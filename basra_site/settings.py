@@ -59,6 +59,8 @@ Environment variables:
                     without, "": the scheduler then ticks inside daphne).
     BASRA_CHALLENGE_SECONDS     how long a challenge waits for its answer before it expires
                     (default 180; games/core/actions/challenges.py).
+    BASRA_QUEUE_NO_SHOW_SECONDS  seconds a player paired by a queue has to open the table
+                    (default 20; games/queues/services.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """

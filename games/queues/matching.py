@@ -36,7 +36,7 @@ WHOLE_WAVE = 48
 #: A bigger wave is split into consecutive groups of the rating order of this many units, each
 #: matched on its own, a unit a candidate of the next :data:`WINDOW` of its group only: the work
 #: then grows linearly with the wave (bench/queues.py: 10,000 in one wave).
-GROUP_SIZE = 8
+GROUP_SIZE = 6
 WINDOW = 3
 #: Weight per second waited: between two pairings of the same gaps, the one that seats those who
 #: waited longest wins.
