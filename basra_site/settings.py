@@ -61,6 +61,8 @@ Environment variables:
                     without, "": the scheduler then ticks inside daphne).
     BASRA_CHALLENGE_SECONDS     how long a challenge waits for its answer before it expires
                     (default 180; games/core/actions/challenges.py).
+    BASRA_QUEUE_NO_SHOW_SECONDS  seconds a player paired by a queue has to open the table
+                    (default 20; games/queues/services.py).
     EMAIL_URL-like settings: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
                     EMAIL_USE_TLS, DEFAULT_FROM_EMAIL; console e-mail when EMAIL_HOST is unset.
 """
@@ -115,6 +117,7 @@ INSTALLED_APPS = [
     "games.ratings.apps.RatingsConfig",
     "games.replays",
     "games.tournaments",
+    "games.queues",
 ]
 
 MIDDLEWARE = [
@@ -173,6 +176,8 @@ TEMPLATES = [
                 "games.core.pages.context_processors.notices",
                 # The labels of the tournaments' notices (games/tournaments/news.py).
                 "games.tournaments.context_processors.notices",
+                # The labels of the queues' notices (games/queues/news.py).
+                "games.queues.context_processors.notices",
             ],
         },
     },
@@ -423,6 +428,8 @@ BASRA_SOCKETS_PER_OWNER = int(os.environ.get("BASRA_SOCKETS_PER_OWNER", "20"))
 # A challenge from a player's profile waits this many seconds for its answer
 # (games/core/actions/challenges.py).
 BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))
+# Seconds a player paired by a quick-pairing queue has to open the table (games/queues/services.py).
+BASRA_QUEUE_NO_SHOW_SECONDS = float(os.environ.get("BASRA_QUEUE_NO_SHOW_SECONDS", "20"))
 
 # Ratings (games/ratings/): players with no rated match in this many days leave the ladder.
 BASRA_LADDER_INACTIVE_DAYS = int(os.environ.get("BASRA_LADDER_INACTIVE_DAYS", "30"))

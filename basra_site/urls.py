@@ -18,4 +18,5 @@ urlpatterns = [
     path("", include("games.core.pages.urls")),
     path("", include("games.replays.urls")),
     path("tournaments/", include("games.tournaments.urls")),
+    path("play/", include("games.queues.urls")),
 ]

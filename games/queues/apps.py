@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class QueuesConfig(AppConfig):
+    """Quick-pairing queues (issue 21, "Play now"): built on the live core, which never imports
+    this app.
+
+    ``ready()`` connects :func:`games.queues.scheduler.start_in_server` to the core's
+    ``server_started`` signal (the waves and the no-show checks tick in the server, as the
+    tournaments' scheduler does) and registers :func:`games.queues.news.pending_tables` with the
+    core's notices: a page opened while a queue table waits for its player goes there too.
+    """
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.queues"
+    label = "queues"
+    verbose_name = _("Quick-pairing queues")
+
+    def ready(self) -> None:
+        from games.core.for_apps import register_pending, server_started
+        from games.queues import news, scheduler
+
+        server_started.connect(scheduler.start_in_server, dispatch_uid="queues.scheduler")
+        register_pending(news.pending_tables)

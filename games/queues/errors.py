@@ -1,0 +1,49 @@
+"""The queues' error codes and their translated messages (one table for services and pages,
+after ``games.core.errors``)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.utils.translation import gettext_lazy as _
+
+
+class Code(StrEnum):
+    """Every reason a queue service refuses a request; nothing is changed when it does."""
+
+    LOGIN_REQUIRED = "login_required"
+    BAD_QUEUE = "bad_queue"
+    SEATED = "queue_seated"
+    IN_TOURNAMENT = "queue_in_tournament"
+    COOLDOWN = "queue_cooldown"
+    NO_SUCH_PLAYER = "queue_no_such_player"
+    PARTNER_SELF = "queue_partner_self"
+    PARTNER_BUSY = "queue_partner_busy"
+    NOT_INVITED = "queue_not_invited"
+
+
+MESSAGES = {
+    Code.LOGIN_REQUIRED: _("Log in first."),
+    Code.BAD_QUEUE: _("There is no such queue: choose 2 or 4 players and a time per play of 10, 20, 30 or 60 seconds."),
+    Code.SEATED: _("You are seated at a table that is not over: finish it before you join a queue."),
+    Code.IN_TOURNAMENT: _("You are playing in a tournament: join a queue once your event leaves you free."),
+    Code.COOLDOWN: _("You did not come to your last queue table: you may join again in %(seconds)s seconds."),
+    Code.NO_SUCH_PLAYER: _("There is no player of that name."),
+    Code.PARTNER_SELF: _("You cannot be your own partner."),
+    Code.PARTNER_BUSY: _("That player is already waiting in a queue or seated at a table."),
+    Code.NOT_INVITED: _("There is no invitation from that player waiting for you."),
+}
+
+
+class QueueError(Exception):
+    """A refused queue request: ``code`` (:class:`Code`), ``params`` for its message."""
+
+    def __init__(self, code: Code, **params: object):
+        self.code = code
+        self.params = params
+        super().__init__(code.value)
+
+    @property
+    def message(self) -> str:
+        """The translated message, in the active language."""
+        return str(MESSAGES[self.code]) % self.params if self.params else str(MESSAGES[self.code])

@@ -1,0 +1,52 @@
+// The queues' notices on every page of a signed-in player (games/queues/news.py): a wave seated
+// the player ("queue_paired": go to the table at once, unless this page is it), their opponent
+// did not come ("queue_requeued": back at the front of the queue), a partner's invitation
+// ("queue_invite"). No socket of its own: it listens to the site's notice socket
+// (static/games/notices.js, "basra:notice" and "basra:pending" on document). Labels come
+// translated from the page (#queue-notice-config).
+(function () {
+  "use strict";
+  const node = document.getElementById("queue-notice-config");
+  if (!node) return;
+  const L = JSON.parse(node.textContent).labels;
+  let going = null;
+
+  function fmt(label, values) {
+    return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
+      values && key in values ? String(values[key]) : whole);
+  }
+
+  function flash(text, url, kind) {
+    const area = document.getElementById("site-notices");
+    if (!area) return;
+    const item = document.createElement("div");
+    item.className = "site-notice queue-notice";
+    item.dataset.queueNotice = kind;
+    item.setAttribute("role", "status");
+    const link = document.createElement("a");
+    link.href = url;
+    link.textContent = text;
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "link";
+    close.textContent = L.dismiss;
+    close.addEventListener("click", () => item.remove());
+    item.append(link, close);
+    area.appendChild(item);
+    window.setTimeout(() => item.remove(), 15000);
+  }
+
+  function paired(p) {
+    if (going === p.url || window.location.pathname === p.url) return;
+    going = p.url;
+    flash(L.paired, p.url, "paired");
+    window.location.assign(p.url);
+  }
+
+  document.addEventListener("basra:notice", (event) => {
+    const {kind, payload} = event.detail;
+    if (kind === "queue_paired") paired(payload);
+    else if (kind === "queue_requeued") flash(L.requeued, payload.url, "requeued");
+    else if (kind === "queue_invite") flash(fmt(L.invite, {inviter: payload.inviter, seconds: payload.move_seconds}), payload.url, "invite");
+  });
+})();

@@ -1,0 +1,69 @@
+"""Quick-pairing queues in Chromium (issue 21): two players press "Play now" in two contexts
+and land on the same table within one wave; four players in a partnership queue get one table
+of four; the page at phone width, right to left. The server's own scheduler runs the waves
+(``games.queues.scheduler``, started with the server)."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import root, sign_up
+
+pytestmark = pytest.mark.e2e
+
+TABLE_URL = re.compile(r"/table/(\d+)/$")
+
+
+def play_now(page: Page, queue: str) -> None:
+    page.goto("/")
+    page.click("a.lobby-play-now")
+    page.wait_for_url(re.compile(r"/play/$"))
+    page.click(f'button[data-queue="{queue}"]')
+
+
+def table_of(page: Page) -> int:
+    page.wait_for_url(TABLE_URL, timeout=30_000)
+    return int(TABLE_URL.search(page.url).group(1))
+
+
+def test_two_players_press_play_now_and_sit_at_the_same_table(new_page):
+    alice, bob = new_page(), new_page(viewport={"width": 360, "height": 740})
+    sign_up(alice, "qalma")
+    sign_up(bob, "qbadr")
+    play_now(alice, "2-20")
+    # alice waits: the page says so, and the count shows her.
+    expect(alice.locator("#queues-waiting")).to_be_visible()
+    expect(alice.locator('[data-counts="2-20"]')).to_contain_text("1 waiting")
+    play_now(bob, "2-20")
+    match_id = table_of(alice)
+    assert table_of(bob) == match_id
+    expect(root(alice)).to_have_attribute("data-status", "playing")
+    expect(root(bob)).to_have_attribute("data-status", "playing")
+
+
+def test_four_singles_in_a_partnership_queue_get_one_table_of_four(new_page):
+    pages = [new_page() for _ in range(4)]
+    for page, name in zip(pages, ("qfa", "qfb", "qfc", "qfd")):
+        sign_up(page, name)
+    for page in pages:
+        play_now(page, "4-30")
+    tables = {table_of(page) for page in pages}
+    assert len(tables) == 1
+    for page in pages:
+        expect(root(page)).to_have_attribute("data-status", "playing")
+
+
+def test_leave_the_queue_and_the_page_at_phone_width_in_arabic(new_page):
+    page = new_page(viewport={"width": 360, "height": 740}, locale="ar")
+    sign_up(page, "qrtl")
+    page.goto("/play/")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    page.click('button[data-queue="2-60"]')
+    expect(page.locator("#queues-waiting")).to_be_visible()
+    expect(page.locator('button[data-queue="2-60"]')).to_have_attribute("aria-pressed", "true")
+    # Nothing wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.click("#queues-leave")
+    expect(page.locator("#queues-waiting")).to_be_hidden()
+    expect(page.locator('button[data-queue="2-60"]')).to_have_attribute("aria-pressed", "false")

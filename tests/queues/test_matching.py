@@ -1,0 +1,134 @@
+"""The queues' matching (games/queues/matching.py): pure, no database. A narrow rating gap
+first, widening with the wait; no immediate rematch unless nobody else waits; never a blocked
+pair; big waves in rating-sorted groups; tables of four with balanced sides."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.queues import matching
+from games.queues.matching import MatchingError, Waiter, allowed_gap, balanced_sides, pair_wave, table_wave
+
+
+def w(i: int, rating: float, waited: float = 0.0, **kw) -> Waiter:
+    return Waiter(id=i, rating=rating, waited=waited, members=kw.pop("members", (100 + i,)), **kw)
+
+
+def test_the_gap_starts_narrow_and_widens_with_the_wait_up_to_its_cap():
+    assert allowed_gap(0) == matching.BASE_GAP
+    assert allowed_gap(10) == matching.BASE_GAP + 10 * matching.GAP_PER_SECOND
+    assert allowed_gap(10_000) == matching.MAX_GAP
+    assert allowed_gap(-5) == matching.BASE_GAP
+
+
+def test_two_newcomers_far_apart_wait_until_one_has_waited_long_enough():
+    a, b = w(1, 1500), w(2, 1750)
+    assert pair_wave([a, b]) == []
+    # 250 points apart: accepted once the longer waiter's gap reaches 250 (15 s).
+    assert pair_wave([w(1, 1500, waited=14), b]) == []
+    assert pair_wave([w(1, 1500, waited=15), b]) == [(1, 2)]
+
+
+def test_the_closest_ratings_meet_first():
+    pairs = pair_wave([w(1, 1500), w(2, 1900), w(3, 1540), w(4, 1880)])
+    assert pairs == [(1, 3), (2, 4)]
+
+
+def test_a_long_waiter_is_preferred_to_a_newcomer_of_the_same_gap():
+    # 1 can meet 2 or 3 (both 50 away); 3 waited longer, and 1-3 wins.
+    pairs = pair_wave([w(1, 1500), w(2, 1550), w(3, 1450, waited=20)])
+    assert pairs == [(1, 3)]
+
+
+def test_a_player_put_back_at_the_front_is_seated_before_one_who_just_came():
+    pairs = pair_wave([w(1, 1500), w(2, 1520), w(3, 1480, front=True)])
+    assert pairs == [(1, 3)]
+
+
+def test_last_opponents_do_not_meet_again_while_someone_else_waits():
+    a = w(1, 1500, recent=frozenset({102}))
+    b = w(2, 1500, recent=frozenset({101}))
+    c = w(3, 1560)
+    assert pair_wave([a, b, c]) in ([(1, 3)], [(2, 3)])
+    # Nobody else waits: they meet again.
+    assert pair_wave([a, b]) == [(1, 2)]
+
+
+def test_a_blocked_pair_never_meets_even_alone():
+    a = w(1, 1500, waited=600, blocked=frozenset({102}))
+    b = w(2, 1500, waited=600)
+    assert pair_wave([a, b]) == []
+    assert pair_wave([b, w(1, 1500, waited=600)]) == [(1, 2)]
+
+
+def test_a_big_wave_is_matched_in_rating_groups_everyone_close_and_seated_once():
+    rng = random.Random(7)
+    units = [w(i, rng.gauss(1500, 200)) for i in range(1, 1001)]
+    pairs = pair_wave(units)
+    seated = [i for pair in pairs for i in pair]
+    assert len(seated) == len(set(seated))
+    assert len(pairs) >= 480  # nearly everyone: a dense queue
+    by_id = {u.id: u for u in units}
+    assert all(abs(by_id[a].rating - by_id[b].rating) <= matching.BASE_GAP for a, b in pairs)
+
+
+def test_a_big_wave_pairs_only_within_a_group():
+    # Groups of GROUP_SIZE in rating order: the two lowest groups' extremes never meet.
+    units = [w(i, 1000 + i) for i in range(1, 101)]
+    pairs = pair_wave(units)
+    assert all(abs(a - b) < matching.GROUP_SIZE for a, b in pairs)
+
+
+def test_bad_waves_are_refused():
+    with pytest.raises(MatchingError):
+        pair_wave([w(1, 1500), w(1, 1600)])
+    with pytest.raises(MatchingError):
+        pair_wave([w(1, float("nan")), w(2, 1500)])
+    with pytest.raises(MatchingError):
+        pair_wave([w(1, 1500, members=(1, 2)), w(2, 1500)], size=1)
+
+
+def test_balanced_sides_put_the_best_with_the_worst():
+    side0, side1 = balanced_sides({1: 1900, 2: 1500, 3: 1700, 4: 1300})
+    assert side0 == (1, 4) and side1 == (3, 2)
+    with pytest.raises(MatchingError):
+        balanced_sides({1: 1500})
+
+
+def test_four_singles_make_one_table_of_balanced_sides():
+    units = [w(1, 1900, waited=40), w(2, 1500, waited=40), w(3, 1700, waited=40), w(4, 1300, waited=40)]
+    (table,) = table_wave(units)
+    assert table.units == (1, 2, 3, 4)
+    assert set(table.side0) == {101, 104} and set(table.side1) == {102, 103}
+
+
+def test_a_pair_who_came_together_keeps_its_partner_against_two_singles():
+    pair = w(1, 1500, members=(11, 12))
+    (table,) = table_wave([pair, w(2, 1480), w(3, 1520)])
+    assert table.side0 == (11, 12) or table.side1 == (11, 12)
+    assert {101 + 1, 101 + 2} == set(table.side0 + table.side1) - {11, 12}
+    assert table.units == (1, 2, 3)
+
+
+def test_two_pairs_meet_and_singles_out_of_their_gap_wait():
+    tables = table_wave([w(1, 1500, members=(11, 12)), w(2, 1510, members=(21, 22)), w(3, 2100), w(4, 2100), w(5, 2100)])
+    assert [(t.units, {t.side0, t.side1}) for t in tables] == [((1, 2), {(11, 12), (21, 22)})]
+
+
+def test_one_table_of_five_waiting_units_the_closest_ratings_first():
+    # The pair (1500) meets the two singles of 1500 rather than the pair of 1510.
+    tables = table_wave([w(1, 1500, members=(11, 12)), w(2, 1510, members=(21, 22)), w(3, 1500), w(4, 1700), w(5, 1500)])
+    assert [t.units for t in tables] == [(1, 3, 5)]
+
+
+def test_a_big_partnership_wave_seats_each_player_once():
+    rng = random.Random(3)
+    units = [w(i, rng.gauss(1500, 150)) for i in range(1, 201)]
+    units += [w(i, rng.gauss(1500, 150), members=(1000 + 2 * i, 1001 + 2 * i)) for i in range(201, 221)]
+    tables = table_wave(units)
+    seated = [m for t in tables for m in t.side0 + t.side1]
+    assert len(seated) == len(set(seated))
+    assert len(tables) >= 40
+    assert all(len(t.side0) == len(t.side1) == 2 for t in tables)

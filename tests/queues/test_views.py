@@ -1,0 +1,95 @@
+"""The "Play now" page and its POSTs (games/queues/views.py): the page for everyone, JSON for
+the page's script, a clear error for bad input, and a flood of joins that leaves one entry."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.queues.models import Entry
+from games.queues import scheduler
+from tests.queues.helpers import users
+
+pytestmark = pytest.mark.django_db
+
+JSON = {"HTTP_ACCEPT": "application/json"}
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_page_shows_every_queue_to_anyone_and_links_from_the_header_and_lobby():
+    page = Client().get("/play/")
+    assert page.status_code == 200
+    body = page.content.decode()
+    for seconds in (10, 20, 30, 60):
+        assert f'data-queue="2-{seconds}"' in body and f'data-queue="4-{seconds}"' in body
+    assert 'class="nav-play" href="/play/"' in body
+    assert 'href="/play/"' in Client().get("/").content.decode()
+
+
+def test_joining_answers_the_status_and_a_flood_of_joins_leaves_one_entry():
+    (a,) = users("a")
+    client = logged_in(a)
+    for _ in range(20):
+        answer = client.post("/play/join/", {"players": "2", "seconds": "10"}, **JSON)
+        assert answer.status_code == 200
+    assert Entry.objects.filter(user=a).count() == 1
+    state = answer.json()
+    assert state["mine"]["players"] == 2 and state["mine"]["move_seconds"] == 10
+    assert {"players": 2, "move_seconds": 10, "waiting": 1, "playing": 0} in state["queues"]
+    assert client.get("/play/status/").json()["mine"]["move_seconds"] == 10
+
+
+def test_a_forged_time_is_a_clear_error_in_json_and_on_the_page():
+    (a,) = users("a")
+    client = logged_in(a)
+    answer = client.post("/play/join/", {"players": "2", "seconds": "5"}, **JSON)
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_queue"
+    page = client.post("/play/join/", {"players": "2", "seconds": "5"}, follow=True)
+    assert "There is no such queue" in page.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_leaving_when_not_in_a_queue_answers_the_status():
+    (a,) = users("a")
+    answer = logged_in(a).post("/play/leave/", **JSON)
+    assert answer.status_code == 200 and answer.json()["mine"] is None
+
+
+def test_posting_needs_a_login_and_a_post():
+    assert Client().post("/play/join/", {"players": "2", "seconds": "10"}).status_code == 302
+    (a,) = users("a")
+    assert logged_in(a).get("/play/join/").status_code != 200  # the site answers a GET here as a 405 does
+    assert not Entry.objects.exists()
+
+
+def test_the_page_is_in_arabic_right_to_left():
+    (a,) = users("a")
+    client = logged_in(a)
+    client.post("/play/join/", {"players": "4", "seconds": "30"})
+    body = client.get("/play/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert 'dir="rtl"' in body
+    assert "العب الآن" in body
+
+
+def test_a_tick_runs_a_due_wave_and_waits_between_waves():
+    a, b, c, d = users("a", "b", "c", "d")
+    from django.utils import timezone
+    from datetime import timedelta
+
+    from games.queues import services
+
+    now = timezone.now()
+    last: dict = {}
+    services.join(user=a, players=2, move_seconds=10, now=now)
+    services.join(user=b, players=2, move_seconds=10, now=now)
+    assert scheduler.tick(now, last=last)["tables"] == 1
+    services.join(user=c, players=2, move_seconds=10, now=now)
+    services.join(user=d, players=2, move_seconds=10, now=now)
+    # One second after the last wave, with fewer than ENOUGH waiting: not yet.
+    assert scheduler.tick(now + timedelta(seconds=1), last=last)["waves"] == 0
+    assert scheduler.tick(now + timedelta(seconds=scheduler.WAVE_SECONDS), last=last)["tables"] == 1
