@@ -76,6 +76,9 @@ def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new
     expect(box).to_have_value(re.compile(r"^[0-9a-f]{32}$"))
     expect(page.locator("#fair-commitment")).to_have_text(re.compile(r"^[0-9a-f]{64}$"))
     expect(page.locator("#fair-server-seed")).to_have_count(0)
+    # Typed once the socket's first state has redrawn the waiting room, as a person types into
+    # the page they see (a box typed into before that redraw is replaced by it).
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     box.fill("salma's lucky seed")
     # The form posts and comes back to this same address: wait for that page, not for the
     # address (which the page already has; the old page then went on being tested).

@@ -100,7 +100,7 @@ def test_step_through_a_replay_with_the_keys_and_open_a_share_link(new_page):
 def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
     record = engine_record()
     page = new_page(viewport={"width": 390, "height": 844}, locale="ar")
-    sign_up(page, "rania")  # importing needs a login
+    sign_up(page, "layla")  # importing needs a login
     page.goto("/replay/import/")
     page.fill('textarea[name="text"]', json.dumps(record))
     page.click('#import-form button[type="submit"]')
