@@ -99,7 +99,8 @@ def wrong_header(record: dict) -> str | None:
 
 def over_limits(record: object) -> str | None:
     """Why ``record`` is beyond what the site replays, before the engine spends any time on it:
-    a target outside the lobby's, more than :data:`MAX_ROUNDS` rounds; else ``None``. A record
+    a target outside the lobby's, a seat's name over :data:`MAX_SEAT_NAME` characters, more
+    than :data:`MAX_ROUNDS` rounds; else ``None``. A record
     too malformed to tell is left to the engine."""
     if not isinstance(record, dict):
         return None
@@ -108,26 +109,52 @@ def over_limits(record: object) -> str | None:
     if type(target) is int and not TARGET_MIN <= target <= TARGET_MAX:
         return str(_("Its target, %(target)s, is not one a table here plays to (%(low)s to %(high)s).")
                    % {"target": target, "low": TARGET_MIN, "high": TARGET_MAX})
+    seats = record.get("seats")
+    if isinstance(seats, list) and any(isinstance(n, str) and len(n) > MAX_SEAT_NAME for n in seats):
+        return str(_("A seat's name is longer than %(limit)s characters.") % {"limit": MAX_SEAT_NAME})
     if isinstance(rounds, list) and len(rounds) > MAX_ROUNDS:
         return str(_("It has %(count)s rounds; the site replays records of at most %(limit)s.")
                    % {"count": len(rounds), "limit": MAX_ROUNDS})
     return None
 
 
-def _has_nul(value: object) -> bool:
-    """Whether a parsed JSON value has a NUL character in any string, key or value."""
+#: The longest number a record's JSON may hold, in digits (a deck index or a score has a few;
+#: Python's own limit, 4,300, would be a message naming its internals).
+MAX_NUMBER_DIGITS = 18
+#: The longest seat name, in characters (a username has at most 150).
+MAX_SEAT_NAME = 150
+
+
+def _small_int(text: str) -> int:
+    """``json.loads``' ``parse_int``: the number, if it has at most :data:`MAX_NUMBER_DIGITS`
+    digits.
+
+    :raises ValueError: a longer one (the form says "This is not JSON: …").
+    """
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ValueError(_("a number of more than %(digits)s digits") % {"digits": MAX_NUMBER_DIGITS})
+    return int(text)
+
+
+def _bad_text(value: object) -> str | None:
+    """What no stored record may hold in any string, key or value of a parsed JSON value:
+    ``"nul"`` (a NUL character: PostgreSQL refuses it in text and in jsonb), ``"surrogate"`` (a
+    lone UTF-16 surrogate such as ``\\ud800``, which JSON's escapes allow but no UTF-8 text,
+    PostgreSQL's or a page's, can hold); else ``None``."""
     pending = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                return True
+                return "nul"
+            if any("\ud800" <= c <= "\udfff" for c in item):
+                return "surrogate"
         elif isinstance(item, dict):
             pending.extend(item.keys())
             pending.extend(item.values())
         elif isinstance(item, list):
             pending.extend(item)
-    return False
+    return None
 
 
 class ImportForm(forms.Form):
@@ -160,7 +187,7 @@ class ImportForm(forms.Form):
         if not raw.strip():
             raise forms.ValidationError(_("Upload a record file or paste a record."), code="empty")
         try:
-            record = json.loads(raw)
+            record = json.loads(raw, parse_int=_small_int)
         except RecursionError:
             # Arrays nested deeper than the parser's recursion limit ("[[[[…]]]]"): not a record.
             raise forms.ValidationError(
@@ -171,11 +198,17 @@ class ImportForm(forms.Form):
             raise forms.ValidationError(
                 _("This is not JSON: %(error)s"), code="json", params={"error": error}
             ) from error
-        if _has_nul(record):
-            # PostgreSQL refuses NUL in text and in jsonb: storing such a record would fail.
+        bad = _bad_text(record)
+        if bad == "nul":
             raise forms.ValidationError(
                 _("The record contains a NUL character (\\u0000), which no record has."),
                 code="nul",
+            )
+        if bad == "surrogate":
+            raise forms.ValidationError(
+                _("The record contains a lone UTF-16 surrogate (such as \\ud800), which is not "
+                  "text: no record has one."),
+                code="surrogate",
             )
         beyond = over_limits(record)
         if beyond is not None:

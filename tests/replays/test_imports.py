@@ -4,8 +4,8 @@ RULES.md types, an analysis bounded in plays."""
 
 from __future__ import annotations
 
-import copy
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -171,3 +171,27 @@ def test_the_expire_imports_command_deletes_what_expired(record):
     ImportedRecord.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=365))
     call_command("expire_imports", stdout=StringIO())
     assert list(ImportedRecord.objects.values_list("pk", flat=True)) == [new.pk]
+
+
+def test_a_lone_surrogate_is_refused_before_anything_is_stored(record):
+    record["seats"][0] = "al\ud800ice"  # "\ud800" in the JSON text: valid JSON, not text
+    response = post(client_of("omar"), record)
+    assert response.status_code == 400
+    assert "lone UTF-16 surrogate" in response.content.decode()
+    assert not ImportedRecord.objects.exists()
+
+
+def test_a_number_too_long_and_a_seat_name_too_long_are_refused_in_plain_words(record):
+    from games.replays.forms import MAX_SEAT_NAME
+
+    text = re.sub(r'"target": \d+', '"target": ' + "9" * 5000, json.dumps(record), count=1)
+    assert "9" * 5000 in text
+    response = client_of("omar").post(reverse("replays:import"), {"text": text})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "a number of more than 18 digits" in page and "int_max_str_digits" not in page
+    record["seats"][1] = "b" * (MAX_SEAT_NAME + 1)
+    response = post(client_of("omar"), record)
+    assert response.status_code == 400
+    assert f"longer than {MAX_SEAT_NAME} characters" in response.content.decode()
+    assert not ImportedRecord.objects.exists()
