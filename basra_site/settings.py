@@ -462,6 +462,12 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"without_traceback": {"()": "basra_site.logs.WithoutTraceback"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        # The requests Django refuses as suspicious, answered 400: one line each, no traceback.
+        "refusals": {"class": "logging.StreamHandler", "filters": ["without_traceback"]},
+    },
+    "loggers": {"django.security": {"handlers": ["refusals"], "propagate": False}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

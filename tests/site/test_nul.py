@@ -32,3 +32,21 @@ def test_the_bad_request_page_is_in_the_visitors_language():
 
 def test_addresses_without_nul_are_served_as_before():
     assert Client().get("/ladder/1v1/?q=amira").status_code == 200
+
+
+def test_a_body_refused_as_too_large_logs_one_line_and_no_traceback(client, settings,
+                                                                     django_user_model):
+    import io
+    import logging
+
+    client.force_login(django_user_model.objects.create_user("omar"))
+    handler = logging.getLogger("django.security").handlers[0]
+    out = io.StringIO()
+    old = handler.setStream(out)
+    try:
+        response = client.post("/replay/import/", {"text": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)})
+    finally:
+        handler.setStream(old)
+    assert response.status_code == 400
+    logged = out.getvalue()
+    assert "Request body exceeded" in logged and "Traceback" not in logged
