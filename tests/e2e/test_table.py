@@ -345,6 +345,11 @@ def test_on_a_phone_the_header_row_keeps_every_item_and_shows_it_goes_on(new_pag
     page = new_page(viewport={"width": 390, "height": 844})
     sign_up(page, "phoneheader")
     nav = page.locator(".site-nav")
+    # Measured once the page's styles and fonts apply (on a loaded machine the row was measured
+    # before they did, and fitted).
+    page.wait_for_load_state("load")
+    page.wait_for_function("""() => document.fonts.status === "loaded" && getComputedStyle(
+        document.querySelector(".site-nav")).backgroundImage.includes("radial-gradient")""")
     sizes = nav.evaluate("n => ({scroll: n.scrollWidth, client: n.clientWidth})")
     assert sizes["scroll"] > sizes["client"]  # the row goes on past the screen
     name = page.locator(".site-header .whoami")
