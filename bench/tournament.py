@@ -1,5 +1,5 @@
 """Tournament pairing benchmark: one big Swiss round, one big arena wave, and four 64-entrant
-events simulated end to end (games/tournaments/pairing.py; issue 13, "Tests and speed"); and the
+events simulated end to end (games/tournaments/pairing/; issue 13, "Tests and speed"); and the
 finishing play of a big Swiss round's last table over the socket (``--last-table``, issue 20).
 
 What it measures, each with CPU time (``time.process_time``, which other work on a shared

@@ -1,4 +1,4 @@
-"""The pure tournament functions (games/tournaments/pairing.py): no database, no settings."""
+"""The pure tournament functions (games/tournaments/pairing/): no database, no settings."""
 
 from __future__ import annotations
 
