@@ -1,4 +1,4 @@
-"""The computer opponents (games/engine/bots.py): legal cards, greedy choices, no peeking, time, seeds."""
+"""The computer opponents (games/engine/bots/): legal cards, greedy choices, no peeking, time, seeds."""
 
 from __future__ import annotations
 

@@ -33,6 +33,12 @@ from .fixed import knockout_bracket, round_robin
 from .swiss import SwissEntrant, swiss_round
 from .tiebreaks import MatchResult, Standing, TieBreak, standings
 
+# The helpers too, where the callers and tests of the one-module pairing found them.
+from .errors import _check_count, _check_unique  # noqa: F401
+from .fixed import _bye_or_pair, _rotate  # noqa: F401
+from .swiss import _line_bound, _match, _swiss_matching, _Terms  # noqa: F401
+from .tiebreaks import _Round, _tiebreak  # noqa: F401
+
 __all__ = [
     "ARENA_GROUP_SIZE",
     "ARENA_WINDOW",
