@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.core.for_apps import CreateTableForm
 from games.tournaments.models import DESCRIPTION_MAX, TIEBREAK_NAMES, Tournament
@@ -18,6 +19,10 @@ from games.tournaments.pairing import TieBreak
 MAX_SWISS_ROUNDS = 20
 MAX_ARENA_MINUTES = 24 * 60
 DATETIME_FORMAT = "%Y-%m-%dT%H:%M"
+#: The nearest start the form takes, in minutes from now: an event starting sooner would close
+#: its registration before anyone could enter and be cancelled at its start for want of
+#: entrants. To start sooner, the organiser presses "Start now" once the entrants are in.
+MIN_START_MINUTES = 5
 
 
 def _when(label, *, required: bool, help_text=""):
@@ -118,9 +123,23 @@ class TournamentForm(CreateTableForm):
         if starts and starts < timezone.now() - timedelta(minutes=1):
             # An event "starting" in the past would be cancelled at once, unasked.
             self.add_error("starts_at", _("The start must not be in the past."))
+        elif starts and starts < timezone.now() + timedelta(minutes=MIN_START_MINUTES):
+            self.add_error("starts_at", ngettext(
+                "The start must be at least %(n)s minute from now, so that players can "
+                "register. To start sooner, set a later start and press “Start now” "
+                "once the entrants are in.",
+                "The start must be at least %(n)s minutes from now, so that players can "
+                "register. To start sooner, set a later start and press “Start now” "
+                "once the entrants are in.",
+                MIN_START_MINUTES) % {"n": MIN_START_MINUTES})
         if closes and closes < timezone.now() - timedelta(minutes=1):
             # Closed on creation, the event would take no registration at all.
             self.add_error("registration_closes", _("Registration must not close in the past."))
+        elif closes and closes < timezone.now() + timedelta(minutes=MIN_START_MINUTES):
+            self.add_error("registration_closes", ngettext(
+                "Registration must stay open at least %(n)s minute.",
+                "Registration must stay open at least %(n)s minutes.",
+                MIN_START_MINUTES) % {"n": MIN_START_MINUTES})
         elif starts and closes and closes > starts:
             self.add_error("registration_closes", _("Registration must close by the start."))
         order = [data.get(f"tiebreak_{k}") for k in (1, 2, 3) if data.get(f"tiebreak_{k}")]

@@ -157,3 +157,20 @@ def test_the_forfeit_form_labels_its_list_as_the_winner():
     page = page_of(client_for(org), t)
     assert f'<label for="winner-{game.pairing_id}">Winner:</label>' in page
     assert f'<select name="winner" id="winner-{game.pairing_id}">' in page
+
+
+def test_a_start_at_the_current_minute_is_refused_by_the_form():
+    """Issue 24: an event set to start at the current minute passed the form, closed its
+    registration at once and was cancelled 10 s later for want of entrants."""
+    (org,) = users("org")
+    client = client_for(org)
+    now = timezone.localtime().strftime("%Y-%m-%dT%H:%M")
+    response = client.post(reverse("tournament_create"), form_data(starts_at=now))
+    assert response.status_code == 200
+    assert "The start must be at least 5 minutes from now" in response.content.decode()
+    closing = client.post(reverse("tournament_create"), form_data(registration_closes=now))
+    assert "Registration must stay open at least 5 minutes." in closing.content.decode()
+    assert not Tournament.objects.exists()
+    later = (timezone.localtime() + timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M")
+    assert client.post(reverse("tournament_create"), form_data(starts_at=later)).status_code == 302
+    assert Tournament.objects.count() == 1
