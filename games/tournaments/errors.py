@@ -43,6 +43,8 @@ class Code(StrEnum):
     PARTNER_INVITED = "partner_invited"
     NO_ROUNDS = "no_rounds"
     TOO_MANY_EVENTS = "too_many_events"
+    CONFIRM_NEEDED = "confirm_needed"
+    NO_RESULT_CHOSEN = "no_result_chosen"
 
 
 MESSAGES = {
@@ -79,6 +81,10 @@ MESSAGES = {
         "creating another."
     ),
     Code.SAME_RESULT: _("That is already the result."),
+    Code.CONFIRM_NEEDED: _(
+        "This ends a table being played: nothing was changed. Confirm it when you are asked."
+    ),
+    Code.NO_RESULT_CHOSEN: _("Choose who wins (or that both lose): nothing was changed."),
     Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
     Code.PARTNER_INVITED: _(
         "Your partner has a pending invitation from another player for this tournament: "

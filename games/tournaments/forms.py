@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.core.for_apps import CreateTableForm
+from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import DESCRIPTION_MAX, TIEBREAK_NAMES, Tournament
 from games.tournaments.pairing import TieBreak
 
@@ -187,7 +188,31 @@ class RegisterForm(forms.Form):
             raise forms.ValidationError(_("There is no player called %(name)s.") % {"name": name}) from None
 
 
-class ResultForm(forms.Form):
-    """The organiser's forfeit or correction: who wins (an entrant id; empty: both lose)."""
+#: The value of a result list's "Both lose" (empty is "nothing chosen yet").
+BOTH_LOSE = "none"
+#: The value a confirmation field (``confirmed``) holds once the person confirmed
+#: (``tournaments/confirm.js``, on the forms marked ``data-confirm``).
+CONFIRMED = "yes"
 
-    winner = forms.IntegerField(required=False)
+
+class ResultForm(forms.Form):
+    """The organiser's forfeit or correction: ``winner`` an entrant's id or :data:`BOTH_LOSE`;
+    ``confirmed`` :data:`CONFIRMED` once the organiser confirmed ending a table being played."""
+
+    winner = forms.CharField(required=False)
+    confirmed = forms.CharField(required=False)
+
+    def winner_id(self) -> int | None:
+        """The chosen winner's id, ``None`` for "both lose" (valid form only).
+
+        :raises TournamentError: ``no_result_chosen`` (nothing chosen, or not an id).
+        """
+        value = self.cleaned_data["winner"].strip()
+        if value == BOTH_LOSE:
+            return None
+        if not value.isascii() or not value.isdigit() or len(value) > 18:
+            raise TournamentError(Code.NO_RESULT_CHOSEN)
+        return int(value)
+
+    def confirmed_end(self) -> bool:
+        return self.cleaned_data["confirmed"] == CONFIRMED

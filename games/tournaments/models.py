@@ -349,6 +349,7 @@ class AuditEntry(models.Model):
         FORFEIT = "forfeit", _("Recorded a forfeit")
         CORRECT = "correct", _("Corrected a result")
         PAIR = "pair", _("Paired a round")
+        WITHDRAW = "withdraw", _("Withdrew an entrant")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="audit", verbose_name=_("tournament")

@@ -1,11 +1,13 @@
 """The organiser's actions on a running event: pause and resume, record a forfeit, correct a
-result; each kept in the audit trail (``games.tournaments.services``)."""
+result, withdraw an entrant (a no-show); each kept in the audit trail
+(``games.tournaments.services``)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 
 from games.core.for_apps import write_transaction
@@ -13,6 +15,7 @@ from games.tournaments import follow
 from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament
+from games.tournaments.registration import withdraw_entrant
 from games.tournaments.tables import decide_live_tables, finish_pairing, live_games, lock_matches
 
 
@@ -77,13 +80,16 @@ def _check_not_involved(user: Any, p: Pairing) -> None:
 
 
 def record_forfeit(
-    *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None
+    *, user: Any, pairing_id: int, winner_id: int | None, now: datetime | None = None,
+    end_live: bool = True,
 ) -> Pairing:
     """The organiser records a forfeit: ``winner_id`` wins (``None``: both lose). A table of the
     pairing still being played ends there and then, decided (the core's ``end_by_decision``:
     finished, result ``decided``, the forfeit's winner its winner, not rated, no longer
-    playable). Kept in the audit trail. The next round or arena wave it completes comes after
-    the commit (``follow.wake``).
+    playable), unless ``end_live`` is false: then a pairing with a table being played is
+    refused (the page asks the organiser to confirm, and posts ``end_live`` only once they
+    did, so a double click or a forged post cannot end a table). Kept in the audit trail. The
+    next round or arena wave it completes comes after the commit (``follow.wake``).
 
     Locks: the pairing's live matches first, then the event (the order ``match_finished``
     takes them in).
@@ -91,7 +97,7 @@ def record_forfeit(
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
         ``own_pairing`` (an organiser, not staff, who plays in it), ``not_running``,
         ``result_reported`` (the pairing has a result: correct it instead),
-        ``bad_winner``.
+        ``bad_winner``, ``confirm_needed`` (a table is being played and ``end_live`` is false).
     """
     now = timezone.now() if now is None else now
     pairings = Pairing.objects.filter(pk=pairing_id)
@@ -110,6 +116,8 @@ def record_forfeit(
         if winner is None and t.format == Format.KNOCKOUT:
             raise TournamentError(Code.BAD_WINNER)  # a bracket needs someone to go on
         live = live_games(pairings)
+        if live and not end_live:
+            raise TournamentError(Code.CONFIRM_NEEDED)
         finish_pairing(p, winner, now, forfeit=True)
         decide_live_tables(live, now)
         audit(t, user, AuditEntry.Action.FORFEIT, now, pairing_row=p,
@@ -163,3 +171,42 @@ def correct_result(
         audit(t, user, AuditEntry.Action.CORRECT, now, pairing_row=p, before=before,
                after=winner.name if winner else None)
         return p
+
+
+def withdraw_other(
+    *, user: Any, entrant_id: int, now: datetime | None = None, end_live: bool = True
+) -> Entrant:
+    """The organiser withdraws an entrant from the running event (a no-show, a player who left):
+    as the entrant's own withdrawal does (``registration.withdraw_entrant``: its pairing still
+    being played is forfeited, its live table ended, it is paired no more), kept in the audit
+    trail by the organiser. ``end_live`` false refuses it when a table of the entrant is being
+    played (the page asks to confirm first).
+
+    Locks: the entrant's live matches first, then the event.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``own_pairing`` (an organiser, not staff, withdrawing their own opponent or themselves),
+        ``not_running``, ``not_registered`` (the entrant is not active: withdrawn already, or a
+        partnership still invited), ``confirm_needed``.
+    """
+    now = timezone.now() if now is None else now
+    tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentError(Code.NOT_FOUND)
+    theirs = Pairing.objects.filter(tournament_id=tournament_id, finished_at__isnull=True).filter(
+        Q(a_id=entrant_id) | Q(b_id=entrant_id))
+    with write_transaction():
+        lock_matches([g.match_id for g in live_games(theirs)])
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        entrant = Entrant.objects.select_related("user", "partner").get(pk=entrant_id)
+        if t.status != Tournament.Status.RUNNING:
+            raise TournamentError(Code.NOT_RUNNING)
+        if entrant.status != Entrant.Status.ACTIVE:
+            raise TournamentError(Code.NOT_REGISTERED)
+        if not user.is_staff and any(m.pk == user.pk for m in entrant.members()):
+            raise TournamentError(Code.OWN_PAIRING)
+        for p in theirs.select_related("a__user", "a__partner", "b__user", "b__partner"):
+            _check_not_involved(user, p)
+        withdraw_entrant(t, entrant, user, now, end_live=end_live)
+        return entrant

@@ -13,10 +13,10 @@ from django.utils import timezone
 from games import engine
 from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transaction
 from games.tournaments import follow, news, pairing
-from games.tournaments.checks import Format, lock, rating_of, require_login
+from games.tournaments.checks import Format, audit, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import (
-    DEFAULT_TIEBREAKS, DESCRIPTION_MAX, Entrant, Pairing, Tournament,
+    DEFAULT_TIEBREAKS, DESCRIPTION_MAX, AuditEntry, Entrant, Pairing, Tournament,
 )
 from games.tournaments.tables import (
     decide_live_tables,
@@ -261,28 +261,21 @@ def _invitation_of(user: Any, entrant_id: int) -> tuple[Tournament, Entrant]:
     return t, entrant
 
 
-def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
+def withdraw(
+    *, user: Any, tournament_id: int, now: datetime | None = None, end_live: bool = True
+) -> None:
     """Withdraw ``user``'s entrant (either partner may).
 
-    Before the start the entry is removed, free. During the event the entrant is ``withdrawn``:
-    its unfinished pairing is forfeited (the opponent wins), it is paired no more, and its live
-    table ends there and then, decided for the opponent (the core's ``end_by_decision``: not
-    rated, no longer playable; a round robin's later pairings against it are forfeits too).
-
-    What it keeps (FIDE practice; C.07 16.1.1: every round after a withdrawal is a zero-point
-    bye): the points of its matches already decided. A bye of the round still being played
-    (its round has not ended) is not kept: it becomes a zero-point bye, as if the entrant had
-    not been paired (else a player could withdraw with the round's bye and rank above players
-    who played on). A knockout's bye carries no points and stays (the next
-    round's opponent wins by forfeit). In the standings the entrant is marked withdrawn and
-    listed after every entrant still in the event (``standings.standings``), so it is never
-    placed above them nor the winner.
+    Before the start the entry is removed, free. During the event the entrant is ``withdrawn``
+    (:func:`withdraw_entrant`, which says what it keeps); ``end_live`` false refuses it when a
+    table of the entrant is being played (the page asks to confirm first). Kept in the
+    organiser's changes (the audit trail), by ``user``.
 
     Locks: the entrant's live matches first, then the event (the order ``match_finished``
     takes them in).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_registered``,
-        ``not_running`` (the event is over).
+        ``not_running`` (the event is over), ``confirm_needed``.
     """
     require_login(user)
     now = timezone.now() if now is None else now
@@ -297,22 +290,49 @@ def withdraw(*, user: Any, tournament_id: int, now: datetime | None = None) -> N
         if t.status == Tournament.Status.UPCOMING or entrant.status == Entrant.Status.INVITED:
             entrant.delete()
             return
-        if t.status != Tournament.Status.RUNNING:
-            raise TournamentError(Code.NOT_RUNNING)
-        entrant.status = Entrant.Status.WITHDRAWN
-        entrant.withdrawn_round = t.current_round
-        entrant.save(update_fields=["status", "withdrawn_round"])
-        if t.format != Format.KNOCKOUT:
-            byes = Pairing.objects.filter(
-                tournament=t, a=entrant, b__isnull=True, winner=entrant,
-                round__finished_at__isnull=True,
-            ).select_related("a")
-            for p in byes:
-                finish_pairing(p, None, p.finished_at or now)  # a zero-point bye
-        pairings = unfinished(t).filter(Q(a=entrant) | Q(b=entrant))
-        live = live_games(pairings)
-        for p in pairings:
-            other = p.b if p.a_id == entrant.pk else p.a
-            finish_pairing(p, other, now, forfeit=True)
-        decide_live_tables(live, now)
-        follow.wake(t.pk)  # the next round it may complete, after the commit
+        withdraw_entrant(t, entrant, user, now, end_live=end_live)
+
+
+def withdraw_entrant(t: Tournament, entrant: Entrant, actor: Any, now: datetime, *, end_live: bool) -> None:
+    """Withdraw ``entrant`` from the running event ``t`` (locked by the caller, with the
+    entrant's live matches before it), by ``actor`` (the entrant's player or the organiser),
+    kept in the audit trail: ``withdrawn``, its unfinished pairing forfeited (the opponent
+    wins), paired no more, and its live table ended there and then, decided for the opponent
+    (the core's ``end_by_decision``: not rated, no longer playable; a round robin's later
+    pairings against it are forfeits too).
+
+    What it keeps (FIDE practice; C.07 16.1.1: every round after a withdrawal is a zero-point
+    bye): the points of its matches already decided. A bye of the round still being played
+    (its round has not ended) is not kept: it becomes a zero-point bye, as if the entrant had
+    not been paired (else a player could withdraw with the round's bye and rank above players
+    who played on). A knockout's bye carries no points and stays (the next
+    round's opponent wins by forfeit). In the standings the entrant is marked withdrawn and
+    listed after every entrant still in the event (``standings.standings``), so it is never
+    placed above them nor the winner.
+
+    :raises TournamentError: ``not_running``, ``confirm_needed`` (``end_live`` false and a
+        table of the entrant is being played).
+    """
+    if t.status != Tournament.Status.RUNNING:
+        raise TournamentError(Code.NOT_RUNNING)
+    pairings = unfinished(t).filter(Q(a=entrant) | Q(b=entrant))
+    live = live_games(pairings)
+    if live and not end_live:
+        raise TournamentError(Code.CONFIRM_NEEDED)
+    entrant.status = Entrant.Status.WITHDRAWN
+    entrant.withdrawn_round = t.current_round
+    entrant.save(update_fields=["status", "withdrawn_round"])
+    if t.format != Format.KNOCKOUT:
+        byes = Pairing.objects.filter(
+            tournament=t, a=entrant, b__isnull=True, winner=entrant,
+            round__finished_at__isnull=True,
+        ).select_related("a")
+        for p in byes:
+            finish_pairing(p, None, p.finished_at or now)  # a zero-point bye
+    for p in pairings:
+        other = p.b if p.a_id == entrant.pk else p.a
+        finish_pairing(p, other, now, forfeit=True)
+    decide_live_tables(live, now)
+    audit(t, actor, AuditEntry.Action.WITHDRAW, now, entrant=entrant.name,
+          round=t.current_round)
+    follow.wake(t.pk)  # the next round it may complete, after the commit

@@ -21,7 +21,7 @@ from django.views.decorators.http import condition, require_POST
 
 from games.tournaments import busy, organiser, registration, services
 from games.tournaments.errors import TournamentError
-from games.tournaments.forms import RegisterForm, ResultForm, TournamentForm
+from games.tournaments.forms import CONFIRMED, RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import (
     TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
 )
@@ -163,7 +163,8 @@ def _mark_busy_and_decidable(t, entrants, pairings, user, mine, can_manage) -> N
     is engaged in, ``busy.engaged_entrants``; ``None``), ``pairing.can_decide`` (the organiser's
     forfeit or correction form is offered: not to an organiser on their own pairing, which the
     service refuses, ``own_pairing``; staff may; nor a correction the service refuses,
-    ``next_round_paired``, ``organiser.correctable``) and ``pairing.waiting_for`` (``[(entrant's
+    ``next_round_paired``, ``organiser.correctable``), ``pairing.has_live`` (a table of it is
+    being played) and ``pairing.waiting_for`` (``[(entrant's
     name, other event)]`` for a pairing whose table waits for a player engaged elsewhere)."""
     running = t.status == Tournament.Status.RUNNING
     elsewhere = busy.engaged_entrants(
@@ -180,6 +181,7 @@ def _mark_busy_and_decidable(t, entrants, pairings, user, mine, can_manage) -> N
                 correctable[p.round.number] = organiser.correctable(t, p)
             p.can_decide = correctable[p.round.number]
         live = [g for g in p.games.all() if g.winner_id is None and not g.aborted]
+        p.has_live = bool(live)  # a forfeit would end a table: the form asks to confirm
         p.waiting_for = []
         if running and not p.finished and not live and p.b_id is not None:
             by_user = busy.engaged(
@@ -232,12 +234,30 @@ def overlap_warning(others: list[Tournament]) -> str:
     ) % {"events": ", ".join(o.name for o in others)}
 
 
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether the post carries the confirmation (``tournaments/confirm.js``) that lets it end
+    a table being played."""
+    return request.POST.get("confirmed") == CONFIRMED
+
+
 @require_POST
 @login_required
 def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id,
-                lambda: services.withdraw(user=request.user, tournament_id=tournament_id),
+                lambda: services.withdraw(user=request.user, tournament_id=tournament_id,
+                                          end_live=_confirmed(request)),
                 _("You have withdrawn."))
+
+
+@require_POST
+@login_required
+def withdraw_other(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
+    """The organiser withdraws an entrant (a no-show)."""
+    get_object_or_404(Entrant, pk=entrant_id, tournament_id=tournament_id)
+    return _act(request, tournament_id,
+                lambda: services.withdraw_other(user=request.user, entrant_id=entrant_id,
+                                                end_live=_confirmed(request)),
+                _("The entrant is withdrawn."))
 
 
 @require_POST
@@ -288,24 +308,32 @@ def pair(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _organiser_action(services.pair_round, _("The next round is paired."))(request, tournament_id)
 
 
-def _result_action(service, done: Callable[[], str]):
+def _result_action(service, done: Callable[[], str], *, ends_tables: bool):
+    """A forfeit's or a correction's view: the chosen result (nothing chosen is refused,
+    ``no_result_chosen``); ``ends_tables``: the service ends a table being played only when
+    the organiser confirmed it (``end_live``, :meth:`ResultForm.confirmed_end`)."""
     @require_POST
     @login_required
     def view(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
         get_object_or_404(Pairing, pk=pairing_id, tournament_id=tournament_id)
         form = ResultForm(request.POST)
-        winner = form.cleaned_data["winner"] if form.is_valid() else None
-        return _act(request, tournament_id,
-                    lambda: service(user=request.user, pairing_id=pairing_id, winner_id=winner), done())
+        form.is_valid()  # two optional text fields: always valid
+
+        def call():
+            extra = {"end_live": form.confirmed_end()} if ends_tables else {}
+            return service(user=request.user, pairing_id=pairing_id, winner_id=form.winner_id(), **extra)
+        return _act(request, tournament_id, call, done())
     return view
 
 
 def forfeit(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
-    return _result_action(services.record_forfeit, lambda: _("The forfeit is recorded."))(request, tournament_id, pairing_id)
+    return _result_action(services.record_forfeit, lambda: _("The forfeit is recorded."),
+                          ends_tables=True)(request, tournament_id, pairing_id)
 
 
 def correct(request: HttpRequest, tournament_id: int, pairing_id: int) -> HttpResponse:
-    return _result_action(services.correct_result, lambda: _("The result is corrected."))(request, tournament_id, pairing_id)
+    return _result_action(services.correct_result, lambda: _("The result is corrected."),
+                          ends_tables=False)(request, tournament_id, pairing_id)
 
 
 def game_links(pairing: Pairing) -> list[Game]:

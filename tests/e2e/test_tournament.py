@@ -95,3 +95,16 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
         "() => document.getElementById('event-live') !== window.__livePart", timeout=20_000)
     chooser = organiser.locator("form.organiser-result select[name=winner]").first
     assert chooser.input_value() == second
+
+    # The forfeit ends the live table, so the page asks first (a static script: no inline one
+    # under the site's CSP); dismissed, nothing is sent; accepted, the forfeit is recorded.
+    button = organiser.locator("form.organiser-result button").first
+    asked = []
+    organiser.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    button.click()
+    expect(organiser.locator(".table-link.live")).to_have_count(1)
+    assert asked and asked[0].startswith("This ends the table being played now")
+    organiser.once("dialog", lambda dialog: dialog.accept())
+    organiser.locator("form.organiser-result button").first.click()
+    expect(organiser.locator(".messages")).to_contain_text("The forfeit is recorded.")
+    expect(organiser.locator(".table-link.live")).to_have_count(0)

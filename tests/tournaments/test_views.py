@@ -152,7 +152,7 @@ def test_organiser_forfeit_through_the_page():
     client_for(a).post(url, {"winner": p.a_id})
     p.refresh_from_db()
     assert not p.finished
-    client_for(org).post(url, {"winner": p.b_id})
+    client_for(org).post(url, {"winner": p.b_id, "confirmed": "yes"})
     p.refresh_from_db()
     assert p.finished and p.winner_id == p.b_id
     page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()

@@ -1,0 +1,158 @@
+"""Issue 24, "Tournament organisation as a club arbiter expects it": the organiser's result
+lists preselect nothing (a correction its current result), nothing chosen is refused, and what
+ends a table being played (a forfeit, a withdrawal, the organiser withdrawing a no-show) needs
+the confirmation the page asks for (``tournaments/confirm.js``): a post without it changes
+nothing. Withdrawals are kept in the organiser's changes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.tournaments import services
+from games.tournaments.models import AuditEntry, Entrant, Tournament
+from tests.tournaments.helpers import enter, event, live_games, refresh, users
+from tests.tournaments.test_services import refused, snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_of(user, t: Tournament) -> str:
+    return client_for(user).get(reverse("tournament", args=[t.pk])).content.decode()
+
+
+def result_form(page: str, pairing_id: int) -> str:
+    """The organiser's form of one pairing, as the page sends it."""
+    match = re.search(r'<form[^>]*organiser-result[^>]*/pairing/%d/.*?</form>' % pairing_id, page, re.S)
+    assert match, "no result form for the pairing"
+    return match.group(0)
+
+
+def live_round_robin(*names: str):
+    org, *ps = users("org", *names)
+    t = event(org, "round_robin")
+    entrants = enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    return org, t, entrants
+
+
+def test_the_forfeit_list_preselects_nothing_and_asks_to_confirm_ending_the_table():
+    """The tester pressed "Record a forfeit" untouched: the first-listed entrant won, and the
+    live table ended in one click."""
+    org, t, _ = live_round_robin("p1", "p2")
+    (game,) = live_games(t)
+    form = result_form(page_of(org, t), game.pairing_id)
+    assert '<option value="" selected>(choose)</option>' in form
+    assert form.count(" selected") == 1
+    assert 'data-confirm="This ends the table being played now' in form
+    assert '<input type="hidden" name="confirmed" value="">' in form
+    assert '<option value="none">Both lose</option>' in form
+
+
+def test_a_forfeit_posted_untouched_or_unconfirmed_changes_nothing():
+    org, t, _ = live_round_robin("p1", "p2")
+    (game,) = live_games(t)
+    p = game.pairing
+    url = reverse("tournament_forfeit", args=[t.pk, p.pk])
+    before = snapshot(t)
+    untouched = client_for(org).post(url, {"winner": "", "confirmed": "yes"}, follow=True)
+    assert "Choose who wins (or that both lose): nothing was changed." in untouched.content.decode()
+    forged = client_for(org).post(url, {"winner": "x7"}, follow=True)
+    assert "Choose who wins" in forged.content.decode()
+    unconfirmed = client_for(org).post(url, {"winner": p.a_id}, follow=True)
+    assert "This ends a table being played: nothing was changed." in unconfirmed.content.decode()
+    assert snapshot(t) == before and live_games(t)
+    refused("confirm_needed", t, services.record_forfeit, user=org, pairing_id=p.pk,
+            winner_id=p.a_id, end_live=False)
+    client_for(org).post(url, {"winner": p.a_id, "confirmed": "yes"})
+    p.refresh_from_db()
+    assert p.finished and p.forfeit and p.winner_id == p.a_id and not live_games(t)
+
+
+def test_both_lose_is_its_own_choice():
+    org, t, _ = live_round_robin("p1", "p2", "p3")
+    (game,) = live_games(t)
+    p = game.pairing
+    client_for(org).post(reverse("tournament_forfeit", args=[t.pk, p.pk]),
+                         {"winner": "none", "confirmed": "yes"})
+    p.refresh_from_db()
+    assert p.finished and p.winner_id is None and (p.score_a, p.score_b) == (0.0, 0.0)
+
+
+def test_the_correction_list_preselects_the_current_result_so_pressing_it_untouched_changes_nothing():
+    """The tester's round-robin table 160 and arena pairings cm02-cm05: "Correct the result"
+    pressed untouched flipped the result to the first-listed entrant."""
+    org, t, _ = live_round_robin("p1", "p2")
+    (game,) = live_games(t)
+    p = game.pairing
+    services.record_forfeit(user=org, pairing_id=p.pk, winner_id=p.b_id)
+    form = result_form(page_of(org, t), p.pk)
+    assert f'<option value="{p.b_id}" selected>' in form and form.count(" selected") == 1
+    assert "(choose)" not in form and "data-confirm" not in form
+    before = snapshot(t)
+    response = client_for(org).post(reverse("tournament_correct", args=[t.pk, p.pk]),
+                                    {"winner": str(p.b_id)}, follow=True)
+    assert "That is already the result." in response.content.decode()
+    empty = client_for(org).post(reverse("tournament_correct", args=[t.pk, p.pk]), {}, follow=True)
+    assert "Choose who wins" in empty.content.decode()
+    assert snapshot(t) == before
+
+
+def test_withdrawing_during_a_live_table_needs_the_confirmation_and_is_in_the_organisers_changes():
+    """The tester's "Withdraw" had no confirmation and ended a live knockout table at once;
+    the withdrawal was missing from "Organiser's changes"."""
+    org, *ps = users("org", "p1", "p2")
+    t = event(org, "knockout")
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    page = page_of(ps[0], t)
+    assert 'data-confirm="Withdraw from the event? It is final' in page
+    url = reverse("tournament_withdraw", args=[t.pk])
+    before = snapshot(t)
+    response = client_for(ps[0]).post(url, follow=True)
+    assert "This ends a table being played" in response.content.decode()
+    assert snapshot(t) == before and live_games(t)
+    client_for(ps[0]).post(url, {"confirmed": "yes"})
+    assert Entrant.objects.get(tournament=t, user=ps[0]).status == Entrant.Status.WITHDRAWN
+    assert not live_games(t)
+    (entry,) = AuditEntry.objects.filter(tournament=t, action=AuditEntry.Action.WITHDRAW)
+    assert (entry.actor, entry.details["entrant"]) == (ps[0], "p1")
+    assert "p1: Withdrew an entrant: p1" in page_of(org, t)
+
+
+def test_the_organiser_withdraws_a_no_show():
+    """The organiser could not withdraw a no-show: their table waited for ever."""
+    org, t, entrants = live_round_robin("p1", "p2", "p3", "p4")
+    no_show = entrants[0]
+    page = page_of(org, t)
+    url = reverse("tournament_withdraw_entrant", args=[t.pk, no_show.pk])
+    assert url in page and 'data-confirm="Withdraw p1 from the event?' in page
+    assert url not in page_of(entrants[1].user, t)
+    refused("not_organiser", t, services.withdraw_other, user=entrants[1].user, entrant_id=no_show.pk)
+    before = snapshot(t)
+    client_for(org).post(url)  # unconfirmed: p1's table is being played
+    assert snapshot(t) == before
+    client_for(org).post(url, {"confirmed": "yes"})
+    no_show.refresh_from_db()
+    assert no_show.status == Entrant.Status.WITHDRAWN
+    (entry,) = AuditEntry.objects.filter(tournament=t, action=AuditEntry.Action.WITHDRAW)
+    assert (entry.actor, entry.details["entrant"]) == (org, "p1")
+    refused("not_registered", t, services.withdraw_other, user=org, entrant_id=no_show.pk)
+    assert refresh(t).status == Tournament.Status.RUNNING
+
+
+def test_an_organiser_who_plays_may_not_withdraw_their_own_opponent():
+    org, p2 = users("org", "p2")
+    t = event(org, "round_robin")
+    _, theirs = enter(t, [org, p2])
+    services.start(user=org, tournament_id=t.pk)
+    refused("own_pairing", t, services.withdraw_other, user=org, entrant_id=theirs.pk)
