@@ -45,7 +45,8 @@ class Tournament(models.Model):
     ``games.engine.Rules`` fields (``players`` among them), given to every table as it is.
     ``double_round_robin``: each pair meets twice (round robin). ``third_place`` and
     ``best_of`` (1 or 3): knockout only. ``swiss_rounds``: Swiss only. ``arena_minutes``:
-    arena only; ``ends_at`` is set at the start. ``registration_closes``: no registration after
+    arena only; ``ends_at`` is set at the start and moved on by each pause's length when it
+    resumes (``paused_at``: when the current pause began). ``registration_closes``: no registration after
     it (``None``: the start time); a Swiss event takes late entries until half its rounds have
     started. ``max_entrants``: ``None`` for no limit. ``tiebreaks``: the order of
     ``pairing.TieBreak`` values, as the organiser chose it or the format's default
@@ -108,6 +109,7 @@ class Tournament(models.Model):
         db_index=True,
     )
     paused = models.BooleanField(_("paused"), default=False)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(_("current round"), default=0)
     ends_at = models.DateTimeField(_("ends at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -4,7 +4,7 @@ result, withdraw an entrant (a no-show); each kept in the audit trail
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
@@ -20,7 +20,8 @@ from games.tournaments.tables import decide_live_tables, finish_pairing, live_ga
 
 
 def pause(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
-    """Pause: no new round or arena wave is paired (matches being played go on and count).
+    """Pause: no new round or arena wave is paired (matches being played go on and count); an
+    arena's clock stops with it (:func:`resume` moves its end on by the pause).
 
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
         ``not_running``, ``already_paused``.
@@ -30,7 +31,8 @@ def pause(*, user: Any, tournament_id: int, now: datetime | None = None) -> None
 
 def resume(*, user: Any, tournament_id: int, now: datetime | None = None) -> None:
     """Resume a paused event; a round that ended meanwhile is followed by the next as soon as
-    this commits (``follow.wake``).
+    this commits (``follow.wake``). An arena's end moves on by the pause's length (its time
+    is the time its players could be paired; the audit trail keeps the new end).
 
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
         ``not_running``, ``not_paused``.
@@ -49,9 +51,18 @@ def _set_paused(user: Any, tournament_id: int, now: datetime | None, *, paused: 
         if t.paused == paused:
             raise TournamentError(Code.ALREADY_PAUSED if paused else Code.NOT_PAUSED)
         t.paused = paused
-        t.save(update_fields=["paused"])
+        details = {}
+        if paused:
+            t.paused_at = now
+        else:
+            if t.ends_at is not None and t.paused_at is not None:
+                moved = max(now - t.paused_at, timedelta(0))
+                t.ends_at += moved
+                details = {"ends_at": t.ends_at.isoformat(), "moved_seconds": round(moved.total_seconds())}
+            t.paused_at = None
+        t.save(update_fields=["paused", "paused_at", "ends_at"])
         action = AuditEntry.Action.PAUSE if paused else AuditEntry.Action.RESUME
-        audit(t, user, action, now)
+        audit(t, user, action, now, **details)
         if not paused:
             follow.wake(t.pk)  # a round that ended meanwhile: the next, after the commit
 

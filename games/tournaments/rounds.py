@@ -197,17 +197,19 @@ def _knockout_pairs(t: Tournament, number: int, by_id: dict[int, Entrant]):
 def after_result(t: Tournament, now: datetime) -> None:
     """What follows the results of event ``t`` (locked by the caller), decided from the stored
     rows alone, so that running it again changes nothing: the arena's next wave (or its end,
-    once its time is up and its last match ended), or, when every pairing of the current round
+    once its time is up and its last match ended; neither while it is paused), or, when every pairing of the current round
     has its result, the round's end (at its last result's time) and the next round (unless the
     event is paused). Run after the commit of a result (``scheduler.catch_up``, woken by
     ``follow.wake``) and by every tick, never inside a match's ending."""
     if t.status != Tournament.Status.RUNNING:
         return
     if t.format == Format.ARENA:
+        if t.paused:
+            return  # no wave, and no end: the end moves on by the pause (organiser.resume)
         if now >= t.ends_at:
             if not unfinished(t).exists():
                 finish_event(t, now)
-        elif not t.paused:
+        else:
             arena_wave(t, now)
         return
     rnd = t.rounds.filter(number=t.current_round).first()

@@ -7,14 +7,16 @@ nothing. Withdrawals are kept in the organiser's changes."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, refresh, users
+from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, users
 from tests.tournaments.test_services import refused, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -156,3 +158,26 @@ def test_an_organiser_who_plays_may_not_withdraw_their_own_opponent():
     _, theirs = enter(t, [org, p2])
     services.start(user=org, tournament_id=t.pk)
     refused("own_pairing", t, services.withdraw_other, user=org, entrant_id=theirs.pk)
+
+
+def test_pausing_an_arena_moves_its_end_on_by_the_pause_and_the_page_says_so():
+    """The tester paused a 4-minute arena for 100 s: the end stayed put, unsaid."""
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    t = event(org, "arena", arena_minutes=4)
+    enter(t, ps)
+    start = timezone.now()
+    services.start(user=org, tournament_id=t.pk, now=start)
+    end = refresh(t).ends_at
+    assert end == start + timedelta(minutes=4)
+    services.pause(user=org, tournament_id=t.pk, now=start + timedelta(seconds=60))
+    assert "paused: the end moves on by the length of the pause" in page_of(org, t)
+    # Its matches end during the pause (no wave follows), then the planned end passes: the
+    # arena does not end.
+    assert play_round(t) == 2 and not live_games(t)
+    services.tick(now=end + timedelta(seconds=5))
+    assert refresh(t).status == Tournament.Status.RUNNING
+    services.resume(user=org, tournament_id=t.pk, now=start + timedelta(seconds=160))
+    assert refresh(t).ends_at == end + timedelta(seconds=100)
+    entry = AuditEntry.objects.get(tournament=t, action=AuditEntry.Action.RESUME)
+    assert entry.details["moved_seconds"] == 100
+    assert "Resumed the event: the end moved on by 100 seconds" in page_of(org, t)

@@ -240,6 +240,9 @@ def test_arena_of_partnerships_ends_by_the_scheduler_when_nothing_runs():
     for game in live_games(t):
         play_out_one(game)
     assert not live_games(t)
+    # A paused arena does not end (its end moves on by the pause): resumed, it ends at its end.
+    assert services.tick(now=refresh(t).ends_at + timedelta(seconds=1))["finished"] == 0
+    services.resume(user=org, tournament_id=t.pk)
     counts = services.tick(now=refresh(t).ends_at + timedelta(seconds=1))
     assert counts["finished"] == 1 and refresh(t).status == Tournament.Status.FINISHED
 
