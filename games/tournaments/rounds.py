@@ -148,19 +148,24 @@ def _next_pairs(t: Tournament, number: int) -> list[tuple[Entrant, Entrant | Non
         return None
     score: dict[int, float] = defaultdict(float)
     opponents: dict[int, set[int]] = defaultdict(set)
+    met: dict[int, list[tuple[int, int]]] = defaultdict(list)
     had_bye: set[int] = set()
-    for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False):
-        score[p.a_id] += p.score_a or 0.0
-        if p.b_id is None:
-            had_bye.add(p.a_id)
+    rows = Pairing.objects.filter(tournament=t, finished_at__isnull=False).values_list(
+        "a_id", "b_id", "score_a", "score_b", "round__number")
+    for a, b, score_a, score_b, number_played in rows:
+        score[a] += score_a or 0.0
+        if b is None:
+            had_bye.add(a)
             continue
-        score[p.b_id] += p.score_b or 0.0
-        opponents[p.a_id].add(p.b_id)
-        opponents[p.b_id].add(p.a_id)
+        score[b] += score_b or 0.0
+        opponents[a].add(b)
+        opponents[b].add(a)
+        met[a].append((b, number_played))
+        met[b].append((a, number_played))
     pairs, bye = pairing.swiss_round([
         pairing.SwissEntrant(
             id=e.pk, score=score[e.pk], rating=e.rating, opponents=frozenset(opponents[e.pk]),
-            had_bye=e.pk in had_bye,
+            had_bye=e.pk in had_bye, met=tuple(met[e.pk]),
         )
         for e in playing
     ])

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import condition, require_POST
 
 from games.tournaments import busy, organiser, registration, services
@@ -137,6 +138,9 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         clashes = busy.clashes(t, [request.user])  # said before the click (register, accept)
     context = {
         "overlap_warning": overlap_warning(clashes) if clashes else "",
+        "rematch_warning": rematch_warning(
+            t, sum(1 for e in entrants if e.status == Entrant.Status.ACTIVE)
+        ) if can_manage and t.status == Tournament.Status.UPCOMING else "",
         "t": t,
         "entrants": entrants,
         "rounds": sorted(rounds.values(), key=lambda r: -r.number) if t.format != Tournament.Format.ARENA else [],
@@ -293,7 +297,29 @@ def _organiser_action(service, done_message: str):
 
 
 def start(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _organiser_action(services.start, _("The tournament has started."))(request, tournament_id)
+    response = _organiser_action(services.start, _("The tournament has started."))(request, tournament_id)
+    t = Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING).first()
+    if t is not None and t.can_manage(request.user):
+        warning = rematch_warning(t, t.entrants.filter(seed__isnull=False).count())
+        if warning:
+            messages.warning(request, warning)
+    return response
+
+
+def rematch_warning(t: Tournament, entrants: int) -> str:
+    """The warning of a Swiss with more rounds than ``entrants`` less one, where some entrants
+    must meet twice (a round robin is the way to have everyone meet once); empty otherwise."""
+    rounds = t.swiss_rounds or 0
+    if t.format != Tournament.Format.SWISS or entrants < 2 or rounds <= entrants - 1:
+        return ""
+    return _(
+        "This Swiss has %(rounds)s for %(entrants)s: more rounds than entrants less one, so "
+        "some entrants will meet twice (the pairing then chooses those who met least, and "
+        "longest ago)."
+    ) % {
+        "rounds": ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds},
+        "entrants": ngettext("%(n)s entrant", "%(n)s entrants", entrants) % {"n": entrants},
+    }
 
 
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -181,3 +181,19 @@ def test_pausing_an_arena_moves_its_end_on_by_the_pause_and_the_page_says_so():
     entry = AuditEntry.objects.get(tournament=t, action=AuditEntry.Action.RESUME)
     assert entry.details["moved_seconds"] == 100
     assert "Resumed the event: the end moved on by 100 seconds" in page_of(org, t)
+
+
+def test_a_swiss_with_more_rounds_than_entrants_less_one_warns_the_organiser():
+    """The tester's 5-round Swiss of 4 entrants started without a word."""
+    org, *ps = users("org", "p1", "p2", "p3", "p4", "p5", "p6")
+    t = event(org, "swiss", swiss_rounds=5)
+    enter(t, ps[:4])
+    warning = "This Swiss has 5 rounds for 4 entrants: more rounds than entrants less one"
+    assert warning in page_of(org, t)
+    assert warning not in page_of(ps[0], t)
+    response = client_for(org).post(reverse("tournament_start", args=[t.pk]), follow=True)
+    text = response.content.decode()
+    assert "The tournament has started." in text and warning in text
+    roomy = event(org, "swiss", swiss_rounds=5)
+    enter(roomy, ps)
+    assert "This Swiss has" not in page_of(org, roomy)

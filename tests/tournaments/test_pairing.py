@@ -550,3 +550,26 @@ def test_sonneborn_berger_published_three_way_tie():
                       predetermined=True)
     assert [(s.rank, s.id, s.score) for s in table] == [(1, 1, 4), (1, 2, 4), (1, 4, 4), (4, 3, 0)]
     assert {s.id: s.tiebreaks["sonneborn_berger"] for s in table} == {1: 8, 2: 8, 3: 0, 4: 8}
+
+
+def test_among_forced_rematches_the_pair_that_met_least_and_longest_ago_is_chosen():
+    """Issue 24: a 5-round Swiss of 4 paired p01-p02 in rounds 2, 4 and 5 while p02-p04,
+    equal on score, had met once. Here every pair has met; 1-3 and 2-4 (the rating split's
+    choice) twice, 1-2 and 3-4 once in round 2, 1-4 and 2-3 once in round 3."""
+    history = {1: [(3, 1), (2, 2), (4, 3), (3, 4)], 2: [(4, 1), (1, 2), (3, 3), (4, 4)],
+               3: [(1, 1), (4, 2), (2, 3), (1, 4)], 4: [(2, 1), (3, 2), (1, 3), (2, 4)]}
+    entrants = [
+        SwissEntrant(id=i, score=2.0, rating=2000 - 10 * i,
+                     opponents=frozenset(o for o, _ in met), met=tuple(met))
+        for i, met in history.items()
+    ]
+    assert swiss_round(entrants) == ([(1, 2), (3, 4)], None)
+    # Without the rounds the met-twice pairs are no worse: the rating split decides.
+    plain = [SwissEntrant(id=e.id, score=e.score, rating=e.rating, opponents=e.opponents) for e in entrants]
+    assert swiss_round(plain) == ([(1, 3), (2, 4)], None)
+    # With two newcomers one rematch is left, the least met of them (not 1-3 or 2-4, whose
+    # pairings have the same score difference).
+    fresh = [SwissEntrant(id=i, score=0.0, rating=1500.0) for i in (5, 6)]
+    pairs, _ = swiss_round(entrants + fresh)
+    again = [(a, b) for a, b in pairs if b in history.get(a, []) or any(o == b for o, _ in history.get(a, []))]
+    assert len(again) == 1 and again[0] in [(1, 2), (3, 4)]

@@ -24,7 +24,10 @@ class SwissEntrant:
     ``score``: points so far (1 a win, ½ a draw, byes included) and a multiple of ½;
     ``rating``: the entrant's rating (any unit, higher is stronger); ``opponents``: the ids
     already met (withdrawn ones may be among them); ``had_bye``: whether the entrant already
-    had a bye (or any unplayed win given by the pairing).
+    had a bye (or any unplayed win given by the pairing); ``met``: ``(opponent id, round)``
+    of every round it was paired against an opponent, to choose among rematches when one
+    cannot be avoided (an opponent in ``opponents`` but not in ``met`` counts as met once,
+    before round 1).
     """
 
     id: int
@@ -32,6 +35,7 @@ class SwissEntrant:
     rating: float
     opponents: frozenset[int] = field(default_factory=frozenset)
     had_bye: bool = False
+    met: tuple[tuple[int, int], ...] = ()
 
 
 def swiss_round(entrants: Sequence[SwissEntrant]) -> tuple[list[tuple[int, int]], int | None]:
@@ -47,7 +51,10 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> tuple[list[tuple[int, int]]
        all. The bye is decided first, as the issue orders it: if giving it to that entrant
        forces a rematch among the others (or a larger score difference), the rematch is taken,
        and rule 3 makes it as few as possible among the rest;
-    3. as few rematches as possible (none when that is possible);
+    3. as few rematches as possible (none when that is possible), and among pairings with as
+       many, the least total of each rematch's meetings so far, then the meetings longest ago
+       (a pair that met once, in round 1, before one that met in round 3, before one that met
+       twice);
     4. then the smallest total of |score difference| over the pairs;
     5. then, within a score group, pairing by rating: top half against bottom half (the
        Dutch system's S1-S2 split, FIDE Handbook C.04.3). Across score groups the pair of
@@ -61,7 +68,10 @@ def swiss_round(entrants: Sequence[SwissEntrant]) -> tuple[list[tuple[int, int]]
 
         ``cost(e) = rematch(e) * M1 + diff(e) * M2 + split(e)``
 
-    with ``rematch`` 0 or 1, ``diff`` the score difference in half points and ``split`` the
+    with ``rematch`` 0 for a first meeting, else ``B + k * (R + 1) + last`` for a pair that met
+    ``k`` times, last in round ``last`` (``R`` the latest round in the history, ``B`` above the
+    total of the rest over any pairing, so the count of rematches comes first), ``diff`` the
+    score difference in half points and ``split`` the
     rating term of rule 5 (``||p - q| - h|`` for members ranked ``p`` and ``q`` by rating in
     a group whose members paired inside number ``2h``; the ranking distance minus one across
     groups), and the weight
@@ -194,7 +204,7 @@ def _swiss_matching(ranked: list[SwissEntrant]) -> list[tuple[int, int]]:
             break  # no pairing without a rematch at the least score difference exists
         window = total - 1 if ideal else None
     costs = {
-        (i, j): (int(terms.rematch(i, j)), units[i] - units[j], terms.split(i, j))
+        (i, j): (terms.rematch_cost(i, j), units[i] - units[j], terms.split(i, j))
         for i, j in terms.candidates(None)
     }
     return _match(ranked, costs)[0]
@@ -206,10 +216,23 @@ class _Terms:
     def __init__(self, ranked: list[SwissEntrant], group_of: list[int], first: list[int], half: list[int]):
         self.ranked, self.group_of, self.first, self.half = ranked, group_of, first, half
         self.end = [f + n for f, n in zip(first, [group_of.count(k) for k in range(len(first))])]
+        self.latest = max((r for e in ranked for _, r in e.met), default=0)
+        # Above the staleness total of any pairing (len // 2 pairs): one rematch more always costs more.
+        self.base = (len(ranked) // 2) * (len(ranked) * (self.latest + 1) + self.latest) + 1
 
     def rematch(self, i: int, j: int) -> bool:
         a, b = self.ranked[i], self.ranked[j]
         return b.id in a.opponents or a.id in b.opponents
+
+    def rematch_cost(self, i: int, j: int) -> int:
+        """Rule 3: 0 for a first meeting, else ``base + k * (latest + 1) + last`` (``k``
+        meetings so far, the last in round ``last``)."""
+        if not self.rematch(i, j):
+            return 0
+        a, b = self.ranked[i], self.ranked[j]
+        rounds = {r for o, r in a.met if o == b.id} | {r for o, r in b.met if o == a.id}
+        k = max(len(rounds), 1)
+        return self.base + k * (self.latest + 1) + max(rounds, default=0)
 
     def split(self, i: int, j: int) -> int:
         """Rule 5: ``||p - q| - h|`` within a group (``h`` its half), rank distance - 1 across."""
