@@ -25,6 +25,11 @@ TIEBREAK_NAMES = {
     TieBreak.WINS: _("Number of wins"),
 }
 
+#: The edition of FIDE's tie-break regulations the standings follow (``pairing.EDITION``), and
+#: each tie-break's article in it (``pairing.ARTICLES``), as the event page names them.
+TIEBREAK_EDITION = _("FIDE Handbook C.07, Tie-Break Regulations effective from 1 August 2024")
+
+
 #: The tie-breaks an event gets when the organiser leaves the order to the site, per format
 #: (``services.create_tournament`` stores them with the event; an empty order is "no
 #: tie-breaks": tied entrants share a place, FIDE C.07 2.1).

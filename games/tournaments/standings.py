@@ -27,7 +27,8 @@ class Line:
 
 def standings(t: Tournament) -> list[Line]:
     """The event's standings so far (round robin and Swiss: ``pairing.standings`` with the
-    organiser's tie-breaks, FIDE C.07; knockout: :func:`knockout_places`; arena:
+    organiser's tie-breaks, FIDE C.07, a game still being played left out of them, so they are
+    provisional until its round ends; knockout: :func:`knockout_places`; arena:
     :func:`arena_board`), withdrawn entrants last (:func:`withdrawn_last`)."""
     entrants = {e.pk: e for e in t.entrants.exclude(status=Entrant.Status.INVITED).select_related("user", "partner")}
     if t.format == Format.ARENA:
@@ -35,7 +36,11 @@ def standings(t: Tournament) -> list[Line]:
     if t.format == Format.KNOCKOUT:
         return withdrawn_last(knockout_places(t, entrants))
     results = []
-    for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False).select_related("round"):
+    pending: set[int] = set()
+    for p in Pairing.objects.filter(tournament=t).select_related("round"):
+        if p.finished_at is None:
+            pending.update(x for x in (p.a_id, p.b_id) if x is not None)
+            continue
         results.append(pairing.MatchResult(
             round=p.round.number, a=p.a_id, b=p.b_id, score_a=p.score_a,
             score_b=p.score_b, forfeit=p.forfeit,
@@ -43,7 +48,8 @@ def standings(t: Tournament) -> list[Line]:
     order = t.tiebreak_order()
     lines = pairing.standings(
         results, order, entrants=entrants, rounds=t.current_round or None,
-        predetermined=t.format == Format.ROUND_ROBIN,
+        predetermined=t.format == Format.ROUND_ROBIN, pending=pending,
+        withdrawn=[i for i, e in entrants.items() if e.status == Entrant.Status.WITHDRAWN],
     )
     return withdrawn_last([
         Line(rank=s.rank, entrant=entrants[s.id], score=s.score,

@@ -24,9 +24,9 @@ from games.tournaments import busy, organiser, registration, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import CONFIRMED, RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import (
-    TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
+    TIEBREAK_EDITION, TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
 )
-from games.tournaments.pairing import TieBreak
+from games.tournaments.pairing import ARTICLES, TieBreak
 
 #: How many events each section of the list shows.
 LIST_SIZE = 30
@@ -149,6 +149,10 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "standings": services.standings(t) if t.status != Tournament.Status.UPCOMING else [],
         "uses_tiebreaks": uses_tiebreaks,
         "tiebreak_names": [TIEBREAK_NAMES[TieBreak(k)] for k in order],
+        "tiebreak_articles": [(TIEBREAK_NAMES[TieBreak(k)], ARTICLES[TieBreak(k)]) for k in order],
+        "tiebreak_edition": TIEBREAK_EDITION,
+        "provisional": t.status == Tournament.Status.RUNNING and uses_tiebreaks and any(
+            not p.finished for p in pairings),
         "mine": mine,
         "my_tables": my_tables,
         "invitations": invitations,

@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.tournaments import services
-from games.tournaments.models import AuditEntry, Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, users
+from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
+from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, resign_for, users
 from tests.tournaments.test_services import refused, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -197,3 +197,28 @@ def test_a_swiss_with_more_rounds_than_entrants_less_one_warns_the_organiser():
     roomy = event(org, "swiss", swiss_rounds=5)
     enter(roomy, ps)
     assert "This Swiss has" not in page_of(org, roomy)
+
+
+def test_the_standings_name_their_articles_and_are_provisional_mid_round():
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    page = page_of(org, t)
+    assert "Provisional: round 1 is being played" in page
+    assert ("Tie-breaks follow FIDE Handbook C.07, Tie-Break Regulations effective from "
+            "1 August 2024: Buchholz cut 1, article 8.1, 14.1; Buchholz, article 8.1; "
+            "Sonneborn-Berger, article 9.1; unplayed rounds, article 16.") in page
+    play_round(t)  # round 1 over, round 2 paired
+    first, _second = live_games(t)
+    resign_for(max((first.pairing.a, first.pairing.b), key=lambda e: e.user.username), first)
+    assert "Provisional: round 2 is being played" in page_of(org, t)
+    # Mid-round, a table still being played is not a round its entrants stayed away from (which
+    # would count ½ in their opponents' Buchholz, C.07 16.3): each Buchholz is the sum of the
+    # finished opponents' scores.
+    lines = {line.entrant.pk: line for line in services.standings(t)}
+    for e in Entrant.objects.filter(tournament=t):
+        opponents = [p.b_id if p.a_id == e.pk else p.a_id
+                     for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False)
+                     if e.pk in (p.a_id, p.b_id)]
+        assert lines[e.pk].tiebreaks[1] == sum(lines[o].score for o in opponents)

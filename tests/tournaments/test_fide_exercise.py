@@ -13,12 +13,10 @@ The transcription leaves out player 12's row: its games come in from its opponen
 (round 1 lost to 4, round 3 won by forfeit against 14), so the values that depend on 12's other
 rounds (the Buchholz of 4 and of 14, and 12's own) are not checked.
 
-One answer differs on purpose: this site follows the C.07 text in force from 1 March 2026
-(``pairing.standings``' docstring), whose article 16.4.1 caps the dummy of a forfeit at the
-scheduled opponent's adjusted score. Player 11 won round 4 by forfeit against 9: under the 2023
-text the dummy counts 11's own score (2.5), giving the exercise's Buchholz 13.5 and cut-1 12;
-under the 2026 text it counts 9's adjusted score, 1.5 (9's half-point bye of round 3 is
-followed by a pairing bye, so it counts as given, 16.3.1), giving 12.5 and 11.
+Every answer is the exercise's: this site follows the C.07 edition the FIDE Handbook gives,
+effective from 1 August 2024 (``pairing.standings``' docstring), whose article 16.4 counts a
+forfeit's dummy as the entrant's own score, as the 2023 text did (player 11 won round 4 by
+forfeit against 9: its dummy counts 11's own 2.5, giving Buchholz 13.5 and cut-1 12).
 """
 
 from __future__ import annotations
@@ -87,6 +85,5 @@ def test_buchholz_and_buchholz_cut_1_of_the_fide_exercise():
     assert (bh[5], bh[8]) == (8.5, 13.5)
     assert bh[16] == 12.5
     assert (cut1[5], cut1[8]) == (7.5, 12)
-    # Player 11: the exercise's 13.5 and 12 (2023 text) are 12.5 and 11 under the 2026 text's
-    # cap on a forfeit's dummy (16.4.1; see the module's docstring).
-    assert (bh[11], cut1[11]) == (12.5, 11)
+    # Player 11's forfeit win of round 4: a dummy with 11's own score (16.4).
+    assert (bh[11], cut1[11]) == (13.5, 12)

@@ -418,10 +418,8 @@ def test_arena_points_bad_input():
 # Opponents' view (C.07 16.3): 5's missing last round is a requested zero-point bye followed
 # by nothing (16.2.5), so it counts as a draw: 5 counts as ½ + 0 + ½ = 1. 4's forfeit win
 # (16.2.2) and 6's pairing bye (16.2.1) count as given: 4 and 6 count as 1. Others as scored.
-# Own unplayed rounds (16.4): a dummy with the entrant's own score, capped at the scheduled
-# opponent's adjusted score for a forfeit, at ½ x 3 rounds = 1.5 for a bye:
-#   4's R2 dummy: min(1, 1) = 1; 5's R2 dummy: min(0.5, 1) = 0.5, R3: min(0.5, 1.5) = 0.5;
-#   6's R3 dummy: min(1, 1.5) = 1.
+# Own unplayed rounds (16.4): a dummy with the entrant's own score, a bye or a forfeit alike:
+#   4's R2 dummy: 1; 5's R2 and R3 dummies: 0.5 each; 6's R3 dummy: 1.
 # Buchholz: 1: 1+2.5+2.5 = 6; 2: 1+1+1.5 = 3.5; 3: 1+1.5+1 = 3.5; 4: 1.5+1+2.5 = 5;
 #   5: 2.5+0.5+0.5 = 3.5; 6: 2.5+2.5+1 = 6.
 # Buchholz cut-1 (14.1, 16.5): 1: 6-1 = 5; 2: 3.5-1 = 2.5; 3: 3.5-1 = 2.5; 4 (its forfeit is
@@ -573,3 +571,43 @@ def test_among_forced_rematches_the_pair_that_met_least_and_longest_ago_is_chose
     pairs, _ = swiss_round(entrants + fresh)
     again = [(a, b) for a, b in pairs if b in history.get(a, []) or any(o == b for o, _ in history.get(a, []))]
     assert len(again) == 1 and again[0] in [(1, 2), (3, 4)]
+
+
+def test_a_byes_dummy_opponent_counts_the_entrants_own_score_whatever_the_rounds():
+    """Issue 24: the dummy of a bye counted ½ x rounds (1.5) for one player and the player's
+    own score for two others. C.07 (1 August 2024) 16.4: the entrant's own score."""
+    results = [
+        MatchResult(1, 1, 2, 1), MatchResult(1, 3, 4, 1), MatchResult(1, 5, None, 1),
+        MatchResult(2, 1, 3, 1), MatchResult(2, 2, 5, 1), MatchResult(2, 4, None, 1),
+        MatchResult(3, 1, None, 1), MatchResult(3, 2, 4, 1), MatchResult(3, 3, 5, 1),
+    ]
+    by = {s.id: s for s in standings(results, [TieBreak.BUCHHOLZ])}
+    assert [by[i].score for i in range(1, 6)] == [3, 2, 2, 1, 1]
+    assert by[1].tiebreaks["buchholz"] == 2 + 2 + 3  # 2, 3, and its own 3 for the bye
+    assert by[4].tiebreaks["buchholz"] == 2 + 1 + 2
+    assert by[5].tiebreaks["buchholz"] == 1 + 2 + 2
+
+
+def test_a_game_still_being_played_is_left_out_of_the_tie_breaks():
+    """Issue 24: mid-round, Buchholz counted the unfinished games (as unplayed rounds)."""
+    results = [MatchResult(1, 1, 3, 1), MatchResult(1, 2, 4, 1), MatchResult(2, 1, 2, 1)]
+    during = {s.id: s for s in standings(results, [TieBreak.BUCHHOLZ], rounds=2, pending=[3, 4])}
+    # 3's round 2 is being played: not a round it stayed away from (which would count ½).
+    assert during[1].tiebreaks["buchholz"] == 0 + 1
+    assert during[3].tiebreaks["buchholz"] == 2
+    unplayed = {s.id: s for s in standings(results, [TieBreak.BUCHHOLZ], rounds=2)}
+    assert unplayed[1].tiebreaks["buchholz"] == 0.5 + 1
+
+
+def test_withdrawn_entrants_are_not_in_a_direct_encounter_group():
+    """Issue 24: a withdrawn entrant stayed in the direct-encounter group, so 1 and 2, who
+    met, were not told apart."""
+    results = [MatchResult(1, 1, 2, 1), MatchResult(1, 3, 4, 1),
+               MatchResult(2, 4, 1, 1), MatchResult(2, 2, 3, 1)]
+    tied = standings(results, [TieBreak.DIRECT_ENCOUNTER])
+    assert {s.rank for s in tied} == {1}
+    table = standings(results, [TieBreak.DIRECT_ENCOUNTER], withdrawn=[3, 4])
+    by = {s.id: s for s in table}
+    assert (by[1].tiebreaks["direct_encounter"], by[2].tiebreaks["direct_encounter"]) == (1, 0)
+    assert by[3].tiebreaks["direct_encounter"] is None
+    assert [s.id for s in table][:2] == [1, 2] and table[0].rank < table[1].rank

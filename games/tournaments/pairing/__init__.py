@@ -31,7 +31,7 @@ from .arena import ARENA_GROUP_SIZE, ARENA_WINDOW, ArenaPlayer, ArenaSheet, aren
 from .errors import PairingError
 from .fixed import knockout_bracket, round_robin
 from .swiss import SwissEntrant, swiss_round
-from .tiebreaks import MatchResult, Standing, TieBreak, standings
+from .tiebreaks import ARTICLES, EDITION, MatchResult, Standing, TieBreak, standings
 
 # The helpers too, where the callers and tests of the one-module pairing found them.
 from .errors import _check_count, _check_unique  # noqa: F401
@@ -41,6 +41,8 @@ from .tiebreaks import _Round, _tiebreak  # noqa: F401
 
 __all__ = [
     "ARENA_GROUP_SIZE",
+    "ARTICLES",
+    "EDITION",
     "ARENA_WINDOW",
     "ArenaPlayer",
     "ArenaSheet",
@@ -58,4 +60,4 @@ __all__ = [
 ]
 
 # doctest.testmod(pairing) runs the examples of the names defined in the modules too.
-__test__ = {name: globals()[name] for name in __all__ if not name.isupper()}
+__test__ = {name: globals()[name] for name in __all__ if callable(globals()[name])}
