@@ -75,9 +75,9 @@ def test_a_decision_ends_the_match_through_finish(users, received):
     # Everyone's state says the match is over, decided, with side 1 the winner.
     state = reads.table_state(match_id=match.pk, user=None)
     assert state["result"]["reason"] == "decided" and state["result"]["winner"] == 1
-    # The record keeps to RULES.md's termination values: the losing side forfeited.
+    # The record says so (RULES.md's termination "decided"), not that a side resigned.
     headers = match_record(match)["headers"]
-    assert (headers["termination"], headers["winner"]) == ("resign", 1)
+    assert (headers["termination"], headers["winner"]) == ("decided", 1)
 
 
 @pytest.mark.django_db
@@ -87,7 +87,7 @@ def test_a_decision_that_nobody_won(users):
     match.refresh_from_db()
     assert (match.status, match.result, match.winner_side) == ("finished", "decided", None)
     headers = match_record(match)["headers"]
-    assert (headers["termination"], headers["winner"]) == ("abort", None)
+    assert (headers["termination"], headers["winner"]) == ("decided", None)
 
 
 @pytest.mark.django_db

@@ -112,3 +112,22 @@ def test_a_withdrawal_ends_its_live_table_for_the_opponent_unrated():
     assert not RatedMatch.objects.filter(match=match).exists()
     refused_at_table("match_over", actions.claim_win, user=opponent.user, match_id=match.pk)
 
+
+
+def test_the_record_of_a_table_ended_by_a_forfeit_or_a_withdrawal_says_decided():
+    """Issue 24: the records of such tables said ``resign`` or ``abort``; RULES.md's
+    termination for them is ``decided``."""
+    from games.core.state.records import match_record
+
+    org, *ps = users("org", "p1", "p2", "p3", "p4")
+    t = event(org, "round_robin")
+    entrants = enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    forfeited, withdrawn = live_games(t)
+    services.record_forfeit(user=org, pairing_id=forfeited.pairing_id, winner_id=forfeited.pairing.a_id)
+    quitter = next(e for e in entrants if e.pk in (withdrawn.pairing.a_id, withdrawn.pairing.b_id))
+    services.withdraw(user=quitter.user, tournament_id=t.pk)
+    for game in (forfeited, withdrawn):
+        match = Match.objects.get(pk=game.match_id)
+        headers = match_record(match)["headers"]
+        assert headers["termination"] == "decided" and headers["winner"] is not None

@@ -24,16 +24,10 @@ APP_MAY_SET = frozenset({"event"})
 
 def termination(match: Match) -> str:
     """The ``termination`` header of a finished ``match``: one of RULES.md's values
-    (``"target"``, ``"claim"``, ``"resign"``, ``"abort"``).
-
-    A match decided away from the table (``Match.Result.DECIDED``: a tournament forfeit or
-    withdrawal), which that list does not name, reads as the side that lost it resigning
-    (``"resign"``), or, when nobody won, as called off (``"abort"``, ``winner`` null).
-    """
-    result = str(match.result or "")
-    if result == Match.Result.DECIDED:
-        return "abort" if match.winner_side is None else "resign"
-    return result
+    (``"target"``, ``"claim"``, ``"resign"``, ``"abort"``, ``"decided"``: a tournament's
+    forfeit or withdrawal, decided away from the table, ``Match.Result.DECIDED``;
+    ``"abandoned"``), the match's ``result`` as it is stored."""
+    return str(match.result or "")
 
 
 def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
