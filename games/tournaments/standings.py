@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from games.tournaments import pairing
 from games.tournaments.arena import arena_results
+from games.tournaments.bracket import round_name
 from games.tournaments.checks import Format
 from games.tournaments.models import Entrant, Pairing, Tournament
 
@@ -15,7 +16,8 @@ from games.tournaments.models import Entrant, Pairing, Tournament
 class Line:
     """One line of an event's standings: ``rank``, the ``entrant``, its ``score`` (arena:
     points), the tie-break values in the event's order, and for an arena each match's points
-    and whether the entrant is on fire (two wins in a row: the next win counts double)."""
+    and whether the entrant is on fire (two wins in a row: the next win counts double), for a
+    knockout the furthest round reached, by name."""
 
     rank: int
     entrant: Entrant
@@ -23,6 +25,7 @@ class Line:
     tiebreaks: list[float | None]
     points: tuple[int, ...] = ()
     on_fire: bool = False
+    reached: str = ""  # knockout: the name of the furthest round reached (``bracket.round_name``)
 
 
 def standings(t: Tournament) -> list[Line]:
@@ -94,7 +97,8 @@ def arena_board(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
 def knockout_places(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
     """Knockout places: the further an entrant went the better; the final's winner first, then
     its loser, then the third-place match's winner and loser; entrants out in the same round
-    share a place. ``score`` is the number of the last round the entrant was in."""
+    share a place. ``score`` is the number of the last round the entrant was in, ``reached``
+    its name."""
     reached: dict[int, int] = {}
     out_in: dict[int, int] = {}
     final_order: dict[int, int] = {}
@@ -116,8 +120,11 @@ def knockout_places(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
             return (0, final_order[i])
         return (1, -reached.get(i, 0), 0 if i not in out_in else 1)
     ordered = sorted(entrants, key=lambda i: (key(i), entrants[i].seed or 0))
+    rounds = t.planned_rounds(sum(1 for e in entrants.values() if e.seed)) or 0
     lines: list[Line] = []
     for i in ordered:
         rank = lines[-1].rank if lines and key(ordered[len(lines) - 1]) == key(i) else len(lines) + 1
-        lines.append(Line(rank=rank, entrant=entrants[i], score=reached.get(i, 0), tiebreaks=[]))
+        n = reached.get(i, 0)
+        lines.append(Line(rank=rank, entrant=entrants[i], score=n, tiebreaks=[],
+                          reached=round_name(n, rounds) if n and rounds else ""))
     return lines

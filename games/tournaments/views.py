@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import condition, require_POST
 
+from games.tournaments import bracket as knockout
 from games.tournaments import busy, organiser, registration, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import CONFIRMED, RegisterForm, ResultForm, TournamentForm
@@ -64,6 +65,7 @@ class RoundView:
     number: int
     pairings: list[Pairing]
     finished: bool
+    name: str = ""  # a knockout round's name (final, semi-finals, …)
 
 
 def event_etag(request: HttpRequest, tournament_id: int) -> str | None:
@@ -113,9 +115,13 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         .prefetch_related("games")
         .order_by("round__number", "board")
     )
+    knockout_event = t.format == Tournament.Format.KNOCKOUT
+    planned = t.planned_rounds(sum(1 for e in entrants if e.seed)) if knockout_event else None
     rounds: dict[int, RoundView] = {}
     for p in pairings:
-        view = rounds.setdefault(p.round.number, RoundView(p.round.number, [], p.round.finished_at is not None))
+        view = rounds.setdefault(p.round.number, RoundView(
+            p.round.number, [], p.round.finished_at is not None,
+            knockout.round_name(p.round.number, planned) if planned else ""))
         view.pairings.append(p)
     mine = None
     invitations = []
@@ -145,7 +151,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "entrants": entrants,
         "rounds": sorted(rounds.values(), key=lambda r: -r.number) if t.format != Tournament.Format.ARENA else [],
         "arena_pairings": list(reversed(pairings)) if t.format == Tournament.Format.ARENA else [],
-        "bracket": sorted(rounds.values(), key=lambda r: r.number) if t.format == Tournament.Format.KNOCKOUT else [],
+        "bracket": knockout.bracket(t, pairings, sum(1 for e in entrants if e.seed)) if knockout_event else [],
         "standings": services.standings(t) if t.status != Tournament.Status.UPCOMING else [],
         "uses_tiebreaks": uses_tiebreaks,
         "tiebreak_names": [TIEBREAK_NAMES[TieBreak(k)] for k in order],

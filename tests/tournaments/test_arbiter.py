@@ -222,3 +222,25 @@ def test_the_standings_name_their_articles_and_are_provisional_mid_round():
                      for p in Pairing.objects.filter(tournament=t, finished_at__isnull=False)
                      if e.pk in (p.a_id, p.b_id)]
         assert lines[e.pk].tiebreaks[1] == sum(lines[o].score for o in opponents)
+
+
+def test_the_bracket_names_its_rounds_draws_the_later_ones_and_labels_the_third_place_match():
+    """The tester's bracket said "Round 1/2/3", its third-place box was unlabelled, the rounds
+    not yet paired were not drawn, and the knockout standings had a "Last round" column."""
+    org, *ps = users("org", *[f"p{i}" for i in range(1, 9)])
+    t = event(org, "knockout", third_place=True)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    page = page_of(org, t)
+    bracket = page[page.index('id="bracket"'):page.index("</section>", page.index('id="bracket"'))]
+    assert [h for h in re.findall(r"<h3>(.*?)</h3>", bracket)] == ["Quarter-finals", "Semi-finals", "Final"]
+    assert bracket.count('class="bracket-pairing empty"') == 2 + 1  # semi-finals and final
+    assert bracket.count("Third-place match") == 1 and 'class="bracket-pairing third empty"' in bracket
+    assert "Last round" not in page and "<th>Reached</th>" in page
+    play_round(t)
+    play_round(t)  # the semi-finals: the final and the third-place match are paired
+    page = page_of(org, t)
+    bracket = page[page.index('id="bracket"'):page.index("</section>", page.index('id="bracket"'))]
+    assert 'class="bracket-pairing empty"' not in bracket and "third empty" not in bracket
+    assert '<h4 class="third-label">Third-place match</h4>' in bracket
+    assert ">Semi-finals</td>" in page and ">Quarter-finals</td>" in page
