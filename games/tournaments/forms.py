@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.core.for_apps import CreateTableForm
+from games.tournaments import zones
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import DESCRIPTION_MAX, TIEBREAK_NAMES, Tournament
 from games.tournaments.pairing import TieBreak
@@ -64,9 +65,14 @@ class TournamentForm(CreateTableForm):
         label=_("Entrants"), choices=PLAYER_CHOICES, coerce=int, initial=2, widget=forms.RadioSelect,
         help_text=_("In a partnership event a player registers with a partner, who must accept."),
     )
-    starts_at = _when(_("Starts at (UTC)"), required=True)
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"), choices=lambda: [(z, z) for z in zones.names()], initial=zones.DEFAULT,
+        required=False,  # left out: UTC
+        help_text=_("The times above are in this zone (your browser's, unless you choose another); each viewer sees them in their own."),
+    )
+    starts_at = _when(_("Starts at"), required=True)
     registration_closes = _when(
-        _("Registration closes (UTC)"), required=False,
+        _("Registration closes"), required=False,
         help_text=_("Empty: at the start. A Swiss event takes late entries until half its rounds have started."),
     )
     max_entrants = forms.IntegerField(label=_("Entrant limit"), required=False, min_value=2)
@@ -93,8 +99,16 @@ class TournamentForm(CreateTableForm):
 
     EVENT_FIELDS = (
         "name", "description", "format", "players", "starts_at", "registration_closes",
-        "max_entrants", "seeding",
+        "time_zone", "max_entrants", "seeding",
     )
+    #: The formats each format option is for (the page shows a format's options only,
+    #: ``tournaments/create.js``; the server ignores the others, ``create_tournament``).
+    FIELD_FORMATS = {
+        "double_round_robin": "round_robin", "third_place": "knockout", "best_of": "knockout",
+        "swiss_rounds": "swiss", "arena_minutes": "arena",
+        "tiebreak_1": "round_robin swiss", "tiebreak_2": "round_robin swiss",
+        "tiebreak_3": "round_robin swiss",
+    }
     FORMAT_FIELDS = (
         "double_round_robin", "third_place", "best_of", "swiss_rounds", "arena_minutes",
         "tiebreak_1", "tiebreak_2", "tiebreak_3",
@@ -105,7 +119,13 @@ class TournamentForm(CreateTableForm):
         return [self[n] for n in self.EVENT_FIELDS]
 
     def format_fields(self):
-        return [self[n] for n in self.FORMAT_FIELDS]
+        """The format options, each with ``formats``: the formats it is for (space-separated)."""
+        fields = []
+        for n in self.FORMAT_FIELDS:
+            bound = self[n]
+            bound.formats = self.FIELD_FORMATS[n]
+            fields.append(bound)
+        return fields
 
     def match_fields(self):
         return [self[n] for n in self.MATCH_FIELDS]
@@ -120,6 +140,11 @@ class TournamentForm(CreateTableForm):
             self.add_error("swiss_rounds", _("How many rounds?"))
         if fmt == Tournament.Format.ARENA and not data.get("arena_minutes"):
             self.add_error("arena_minutes", _("How long does the arena last?"))
+        zone = data.get("time_zone") or zones.DEFAULT
+        # The times were typed as the organiser's wall clock in their zone.
+        for name in ("starts_at", "registration_closes"):
+            if data.get(name) is not None:
+                data[name] = zones.in_zone(data[name], zone)
         starts, closes = data.get("starts_at"), data.get("registration_closes")
         if starts and starts < timezone.now() - timedelta(minutes=1):
             # An event "starting" in the past would be cancelled at once, unasked.
@@ -169,7 +194,7 @@ class TournamentForm(CreateTableForm):
             "double_round_robin": data["double_round_robin"], "third_place": data["third_place"],
             "best_of": data["best_of"], "swiss_rounds": data["swiss_rounds"],
             "arena_minutes": data["arena_minutes"],
-            "tiebreaks": self.tiebreaks(),
+            "tiebreaks": self.tiebreaks(), "time_zone": data["time_zone"] or zones.DEFAULT,
         }
 
 

@@ -56,7 +56,8 @@ class Tournament(models.Model):
     started. ``max_entrants``: ``None`` for no limit. ``tiebreaks``: the order of
     ``pairing.TieBreak`` values, as the organiser chose it or the format's default
     (:data:`DEFAULT_TIEBREAKS`) stored at creation; empty: no tie-breaks, tied entrants share a
-    place. ``starts_at`` is the planned start; ``started_at`` the real one (the organiser may
+    place. ``time_zone``: the organiser's zone (an IANA name, ``games.tournaments.zones``),
+    the one its times were entered in. ``starts_at`` is the planned start; ``started_at`` the real one (the organiser may
     start early).
     """
 
@@ -103,6 +104,7 @@ class Tournament(models.Model):
     swiss_rounds = models.PositiveSmallIntegerField(_("Swiss rounds"), null=True, blank=True)
     arena_minutes = models.PositiveSmallIntegerField(_("arena minutes"), null=True, blank=True)
     starts_at = models.DateTimeField(_("starts at"))
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
     max_entrants = models.PositiveIntegerField(_("entrant limit"), null=True, blank=True)
     seeding = models.CharField(

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import engine
 from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transaction
-from games.tournaments import follow, news, pairing
+from games.tournaments import follow, news, pairing, zones
 from games.tournaments.checks import Format, audit, lock, rating_of, require_login
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import (
@@ -52,6 +52,7 @@ def create_tournament(
     swiss_rounds: int | None = None,
     arena_minutes: int | None = None,
     tiebreaks: Sequence[str] | None = None,
+    time_zone: str = zones.DEFAULT,
 ) -> Tournament:
     """Create an event organised by ``user`` (any registered player).
 
@@ -62,7 +63,8 @@ def create_tournament(
     the format's default, ``models.DEFAULT_TIEBREAKS``; empty: none, tied entrants share a
     place, FIDE C.07 2.1), each at most once;
     ``registration_closes`` is at the latest ``starts_at``; ``max_entrants`` at least 2;
-    ``description`` at most ``models.DESCRIPTION_MAX`` characters.
+    ``description`` at most ``models.DESCRIPTION_MAX`` characters; ``time_zone`` an IANA
+    name (``zones.names``), the organiser's.
 
     :raises TournamentError: ``login_required``; ``too_many_events`` (``user`` already organises
         :data:`UPCOMING_MAX` upcoming events; staff are not limited); ``bad_settings`` for
@@ -88,6 +90,7 @@ def create_tournament(
         or (format == Format.ARENA and not (arena_minutes and arena_minutes >= 1))
         or (max_entrants is not None and max_entrants < 2)
         or (registration_closes is not None and registration_closes > starts_at)
+        or not zones.known(time_zone)
     ):
         raise TournamentError(Code.BAD_SETTINGS)
     try:
@@ -111,7 +114,7 @@ def create_tournament(
         best_of=best_of if format == Format.KNOCKOUT else 1,
         swiss_rounds=swiss_rounds if format == Format.SWISS else None,
         arena_minutes=arena_minutes if format == Format.ARENA else None,
-        tiebreaks=order,
+        tiebreaks=order, time_zone=time_zone,
     )
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import condition, require_POST
 
 from games.tournaments import bracket as knockout
-from games.tournaments import busy, organiser, registration, services
+from games.tournaments import busy, organiser, registration, services, zones
 from games.tournaments.errors import TournamentError
 from games.tournaments.forms import CONFIRMED, RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import (
@@ -43,7 +43,10 @@ def event_list(request: HttpRequest) -> HttpResponse:
         (_("Upcoming"), events.filter(status=Tournament.Status.UPCOMING).order_by("starts_at")[:LIST_SIZE]),
         (_("Finished"), events.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED]).order_by("-finished_at")[:LIST_SIZE]),
     ]
-    return render(request, "tournaments/list.html", {"sections": sections})
+    zone = zones.viewer_zone(request, zones.DEFAULT)
+    return render(request, "tournaments/list.html", {
+        "sections": sections, "viewer_zone": zone, "viewer_zone_name": zone.key,
+    })
 
 
 @login_required
@@ -84,7 +87,7 @@ def event_etag(request: HttpRequest, tournament_id: int) -> str | None:
         return None
     parts: list[object] = [
         [getattr(t, f.attname) for f in Tournament._meta.concrete_fields],
-        request.user.pk, get_language(),
+        request.user.pk, get_language(), zones.viewer_zone(request, t.time_zone).key,
         services.registration_open(t), registration.is_full(t),
         sorted(Entrant.objects.filter(tournament=t).values_list("status").annotate(
             n=Count("pk"), last=Max("pk"))),
@@ -142,7 +145,10 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     clashes = []
     if request.user.is_authenticated and ((mine is None and registration_open) or invitations):
         clashes = busy.clashes(t, [request.user])  # said before the click (register, accept)
+    zone = zones.viewer_zone(request, t.time_zone)
     context = {
+        "viewer_zone": zone,
+        "viewer_zone_name": zone.key,
         "overlap_warning": overlap_warning(clashes) if clashes else "",
         "rematch_warning": rematch_warning(
             t, sum(1 for e in entrants if e.status == Entrant.Status.ACTIVE)

@@ -244,3 +244,40 @@ def test_the_bracket_names_its_rounds_draws_the_later_ones_and_labels_the_third_
     assert 'class="bracket-pairing empty"' not in bracket and "third empty" not in bracket
     assert '<h4 class="third-label">Third-place match</h4>' in bracket
     assert ">Semi-finals</td>" in page and ">Quarter-finals</td>" in page
+
+
+def test_times_are_taken_in_the_organisers_zone_and_shown_in_each_viewers():
+    """The create form took times in UTC only. Cairo is UTC+2 in winter and UTC+3 in summer
+    (summer time since 2023): 18:00 there is 16:00 or 15:00 UTC."""
+    from datetime import UTC, datetime
+
+    from tests.tournaments.test_views import form_data
+
+    (org,) = users("org")
+    client = client_for(org)
+    form = client.get(reverse("tournament_create")).content.decode()
+    assert 'name="time_zone"' in form and 'value="Africa/Cairo"' in form and "data-browser-zone" in form
+    assert 'class="format-option" data-formats="swiss"' in form  # create.js shows one format's
+    client.post(reverse("tournament_create"), form_data(
+        name="Winter", starts_at="2099-01-15T18:00", time_zone="Africa/Cairo"))
+    client.post(reverse("tournament_create"), form_data(
+        name="Summer", starts_at="2099-07-01T18:00", time_zone="Africa/Cairo"))
+    winter, summer = Tournament.objects.get(name="Winter"), Tournament.objects.get(name="Summer")
+    assert winter.starts_at == datetime(2099, 1, 15, 16, 0, tzinfo=UTC)
+    assert summer.starts_at == datetime(2099, 7, 1, 15, 0, tzinfo=UTC)
+    assert winter.time_zone == "Africa/Cairo"
+    refused = client.post(reverse("tournament_create"), form_data(name="x", time_zone="Mars/Olympus"))
+    assert refused.status_code == 200 and not Tournament.objects.filter(name="x").exists()
+    # A viewer without a zone of their own sees the organiser's; one in Tokyo sees Tokyo's.
+    page = Client().get(reverse("tournament", args=[summer.pk])).content.decode()
+    assert 'id="event-zone">Africa/Cairo<' in page
+    tokyo = Client()
+    tokyo.cookies["basra_tz"] = "Asia/Tokyo"
+    page = tokyo.get(reverse("tournament", args=[summer.pk])).content.decode()
+    assert "Asia/Tokyo" in page and "the organiser's: Africa/Cairo" in page
+    from django.template.defaultfilters import date as date_filter
+    from zoneinfo import ZoneInfo
+    assert date_filter(summer.starts_at.astimezone(ZoneInfo("Asia/Tokyo")), "SHORT_DATETIME_FORMAT") in page
+    forged = Client()
+    forged.cookies["basra_tz"] = "<script>"
+    assert 'id="event-zone">Africa/Cairo<' in forged.get(reverse("tournament", args=[summer.pk])).content.decode()

@@ -1,0 +1,20 @@
+// The browser's time zone (its IANA name, e.g. Africa/Cairo), kept in a cookie so that the
+// tournament pages show times in the viewer's own zone (games/tournaments/zones.py), and put in
+// a fresh create form's time-zone list (the organiser may choose another).
+(function () {
+  "use strict";
+  let zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (error) {
+    return; // no Intl: the pages keep the event's zone
+  }
+  if (!zone) return;
+  const cookie = "basra_tz=" + encodeURIComponent(zone);
+  if (!document.cookie.split("; ").includes(cookie)) {
+    document.cookie = cookie + "; path=/; max-age=31536000; SameSite=Lax";
+  }
+  const form = document.querySelector("form[data-browser-zone]");
+  const list = form && form.querySelector('select[name="time_zone"]');
+  if (list && Array.from(list.options).some((o) => o.value === zone)) list.value = zone;
+})();
