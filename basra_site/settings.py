@@ -176,6 +176,8 @@ TEMPLATES = [
                 "games.core.pages.context_processors.notices",
                 # The labels of the tournaments' notices (games/tournaments/news.py).
                 "games.tournaments.context_processors.notices",
+                # The table page's link back to its event (tournament tables only).
+                "games.tournaments.context_processors.event_link",
                 # The labels of the queues' notices (games/queues/news.py).
                 "games.queues.context_processors.notices",
             ],

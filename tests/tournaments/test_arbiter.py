@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
 from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, resign_for, users
@@ -281,3 +282,14 @@ def test_times_are_taken_in_the_organisers_zone_and_shown_in_each_viewers():
     forged = Client()
     forged.cookies["basra_tz"] = "<script>"
     assert 'id="event-zone">Africa/Cairo<' in forged.get(reverse("tournament", args=[summer.pk])).content.decode()
+
+
+def test_a_tournament_table_links_back_to_its_event():
+    org, t, _ = live_round_robin("p1", "p2")
+    (game,) = live_games(t)
+    page = client_for(org).get(reverse("table", args=[game.match_id])).content.decode()
+    assert f'<a href="{reverse("tournament", args=[t.pk])}">round_robin test, Round 1: back to the event</a>' in page
+    # A table of no event has no such link.
+    (alone,) = users("alone")
+    match = actions.create_table(user=alone, players=2, rules={}, rated=False)
+    assert 'id="tournament-link"' not in client_for(alone).get(reverse("table", args=[match.pk])).content.decode()
