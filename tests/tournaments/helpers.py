@@ -37,6 +37,16 @@ def event(organiser, fmt: str, *, players: int = 2, starts_in: int = 60, **setti
     )
 
 
+def started_arena(organiser, people: list, minutes: int):
+    """An arena of ``minutes`` by ``organiser`` that ``people`` entered, started now: the event
+    (read again) and its start time."""
+    t = event(organiser, "arena", arena_minutes=minutes)
+    enter(t, people)
+    start = timezone.now()
+    services.start(user=organiser, tournament_id=t.pk, now=start)
+    return refresh(t), start
+
+
 def enter(t: Tournament, people: list) -> list[Entrant]:
     """Register ``people``: one entrant each, or partnerships of consecutive pairs (invited and
     accepted)."""

@@ -12,12 +12,13 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
-from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, resign_for, users
+from tests.tournaments.helpers import (
+    enter, event, live_games, play_round, refresh, resign_for, started_arena, users,
+)
 from tests.tournaments.test_services import refused, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -164,11 +165,8 @@ def test_an_organiser_who_plays_may_not_withdraw_their_own_opponent():
 def test_pausing_an_arena_moves_its_end_on_by_the_pause_and_the_page_says_so():
     """The tester paused a 4-minute arena for 100 s: the end stayed put, unsaid."""
     org, *ps = users("org", "p1", "p2", "p3", "p4")
-    t = event(org, "arena", arena_minutes=4)
-    enter(t, ps)
-    start = timezone.now()
-    services.start(user=org, tournament_id=t.pk, now=start)
-    end = refresh(t).ends_at
+    t, start = started_arena(org, ps, 4)
+    end = t.ends_at
     assert end == start + timedelta(minutes=4)
     services.pause(user=org, tournament_id=t.pk, now=start + timedelta(seconds=60))
     assert "paused: the end moves on by the length of the pause" in page_of(org, t)

@@ -15,6 +15,7 @@ from games.core.models import Match
 from games.tournaments import services
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 from tests.tournaments.helpers import (
+    started_arena,
     enter,
     event,
     live_games,
@@ -169,11 +170,7 @@ def test_swiss_of_partnerships():
 
 def test_arena_pairs_again_scores_streaks_and_ends_at_its_time():
     org, *ps = users("org", "p1", "p2", "p3", "p4")
-    t = event(org, "arena", arena_minutes=30)
-    enter(t, ps)
-    start = timezone.now()
-    services.start(user=org, tournament_id=t.pk, now=start)
-    t = refresh(t)
+    t, start = started_arena(org, ps, 30)
     assert t.ends_at == start + timedelta(minutes=30)
     assert len(live_games(t)) == 2
     lasts: dict[int, int] = {}
