@@ -37,16 +37,13 @@ from games.core.for_apps import (
 from games.queues import matching, news
 from games.queues.errors import Code, QueueError
 from games.queues.models import Entry, Invitation, QueueTable, Record
-from games.ratings.models import PlayerRating, Pool
-from games.tournaments import busy
-from games.tournaments.models import Entrant, Tournament
+from games.ratings import for_apps as ratings
+from games.tournaments import for_apps as tournaments
 
 logger = logging.getLogger(__name__)
 
 #: The queues: (players, seconds per play), 1v1 first.
 QUEUES: tuple[tuple[int, int], ...] = tuple((p, s) for p in (2, 4) for s in MOVE_SECONDS)
-#: A new player's rating (Glicko's 1500), for a pool the player has no rating in yet.
-DEFAULT_RATING = 1500.0
 #: The first no-show's cooldown in seconds; each further one doubles it, up to :data:`MAX_COOLDOWN`
 #: (lila's rage-sit counter lengthens a player's waits as it grows).
 FIRST_COOLDOWN = 60
@@ -112,13 +109,9 @@ def check_queue(players: Any, move_seconds: Any) -> tuple[int, int]:
 
 
 def rating_in(user_id: int, players: int) -> float:
-    """``user_id``'s rating in the pool of tables for ``players`` (``games.ratings``), or
-    :data:`DEFAULT_RATING` without one there yet."""
-    rating = (
-        PlayerRating.objects.filter(user_id=user_id, pool=Pool.of_players(players))
-        .values_list("rating", flat=True).first()
-    )
-    return DEFAULT_RATING if rating is None else float(rating)
+    """``user_id``'s rating in the pool of tables for ``players`` (``games.ratings.for_apps``;
+    a new player's 1500 without one there yet)."""
+    return ratings.rating_of(user_id, players)
 
 
 def _require_login(user: Any) -> None:
@@ -144,17 +137,9 @@ def seated_elsewhere(user_ids: Iterable[int]) -> set[int]:
 
 
 def in_tournament(user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` play in a running tournament (an active entrant, as a player or a
-    partner) or are wanted by one (``games.tournaments.busy.engaged``). Two to three queries."""
-    ids = set(user_ids)
-    entrants = Entrant.objects.filter(
-        Q(user_id__in=ids) | Q(partner_id__in=ids), status=Entrant.Status.ACTIVE,
-        tournament__status=Tournament.Status.RUNNING,
-    ).values_list("user_id", "partner_id")
-    out = {u for row in entrants for u in row if u in ids}
-    # tournament_id 0 is no event's: every event counts.
-    out |= set(busy.engaged(ids - out, tournament_id=0))
-    return out
+    """Which of ``user_ids`` play in a running tournament or are wanted by one
+    (``games.tournaments.for_apps.engaged``)."""
+    return tournaments.engaged(user_ids)
 
 
 def _check_free(records: dict[int, Record], now: datetime, *, partner: int | None = None) -> None:
