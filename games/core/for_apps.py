@@ -28,6 +28,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   whose broadcasts go to the server's event loop sets ``BROADCAST_LOOP`` (a context variable:
   the loop) in the context it runs in, as ``in_worker`` does for its calls; a process pool's
   workers that end with the process that started them: ``end_with_parent`` (its initializer).
+- A job an app repeats on the server's event loop (its scheduler's tick, started from
+  ``server_started``): ``run_every`` (the interval and the sleep injected; a failed run logged,
+  the next one as planned; returns the coroutine function that stops it).
 - The table form an organiser fills in: ``CreateTableForm``; the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -42,6 +45,7 @@ from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.forms import TARGET_MAX, TARGET_MIN, CreateTableForm
+from games.core.clock.every import run_every
 from games.core.clock.thinking import end_with_parent
 from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
 from games.core.sockets.workers import in_worker
@@ -77,6 +81,7 @@ __all__ = [
     "match_record",
     "record_headers",
     "register_pending",
+    "run_every",
     "send_notice",
     "server_started",
     "write_transaction",

@@ -8,8 +8,10 @@ class QueuesConfig(AppConfig):
 
     ``ready()`` connects :func:`games.queues.scheduler.start_in_server` to the core's
     ``server_started`` signal (the waves and the no-show checks tick in the server, as the
-    tournaments' scheduler does) and registers :func:`games.queues.news.pending_tables` with the
-    core's notices: a page opened while a queue table waits for its player goes there too.
+    tournaments' scheduler does), :func:`games.queues.services.on_match_finished` to
+    ``match_finished`` (a match played to its end lowers its players' no-show counts), and
+    registers :func:`games.queues.news.pending_tables` with the core's notices: a page opened
+    while a queue table waits for its player goes there too.
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -18,8 +20,9 @@ class QueuesConfig(AppConfig):
     verbose_name = _("Quick-pairing queues")
 
     def ready(self) -> None:
-        from games.core.for_apps import register_pending, server_started
-        from games.queues import news, scheduler
+        from games.core.for_apps import match_finished, register_pending, server_started
+        from games.queues import news, scheduler, services
 
         server_started.connect(scheduler.start_in_server, dispatch_uid="queues.scheduler")
+        match_finished.connect(services.on_match_finished, dispatch_uid="queues.on_match_finished")
         register_pending(news.pending_tables)

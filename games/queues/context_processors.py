@@ -18,5 +18,4 @@ def notices(request: HttpRequest) -> dict:
         "paired": _("Paired: to your table…"),
         "requeued": _("Your opponent did not come to the table: you are back at the front of the queue."),
         "invite": _("%(inviter)s invites you to wait together in the partnership queue (%(seconds)s s per play): answer on the Play now page."),
-        "dismiss": _("Close"),
     }}}

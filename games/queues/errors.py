@@ -20,6 +20,7 @@ class Code(StrEnum):
     PARTNER_SELF = "queue_partner_self"
     PARTNER_BUSY = "queue_partner_busy"
     NOT_INVITED = "queue_not_invited"
+    INVITATION_EXPIRED = "queue_invitation_expired"
 
 
 MESSAGES = {
@@ -32,6 +33,7 @@ MESSAGES = {
     Code.PARTNER_SELF: _("You cannot be your own partner."),
     Code.PARTNER_BUSY: _("That player is already waiting in a queue or seated at a table."),
     Code.NOT_INVITED: _("There is no invitation from that player waiting for you."),
+    Code.INVITATION_EXPIRED: _("That invitation has expired: ask your partner to invite you again."),
 }
 
 

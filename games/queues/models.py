@@ -9,6 +9,8 @@
 - :class:`Invitation`: a partner invited to wait together in a partnership queue.
 - :class:`QueueTable`: a table a wave opened, until its players came (or the no-show was
   settled); how many play in each queue is counted from these.
+- :class:`Wave`: when each queue's last wave ran, so that a restarted scheduler waits for the
+  next one as the stopped one would have.
 """
 
 from django.conf import settings
@@ -54,7 +56,8 @@ class Entry(models.Model):
 class Record(models.Model):
     """A player's queue history: ``last_opponents`` (user ids of the last queue table's other
     side), ``no_shows`` (tables of a queue the player did not come to; each one lengthens the
-    cooldown, lila's rage-sit counter) and ``cooldown_until`` (no joining before)."""
+    cooldown, lila's rage-sit counter; it decays, ``games.queues.services.decayed_no_shows``),
+    ``last_no_show_at`` (the latest of them) and ``cooldown_until`` (no joining before)."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_record",
@@ -62,6 +65,7 @@ class Record(models.Model):
     )
     last_opponents = models.JSONField(_("last opponents"), default=list, blank=True)
     no_shows = models.PositiveIntegerField(_("no-shows"), default=0)
+    last_no_show_at = models.DateTimeField(_("last no-show at"), null=True, blank=True)
     cooldown_until = models.DateTimeField(_("cooldown until"), null=True, blank=True)
 
     class Meta:
@@ -74,7 +78,8 @@ class Record(models.Model):
 
 class Invitation(models.Model):
     """``inviter`` asks ``invited`` to wait together in the partnership queue of
-    ``move_seconds``; accepting makes one entry of both."""
+    ``move_seconds``; accepting makes one entry of both. It expires
+    ``games.queues.services.invitation_seconds()`` after ``created_at``."""
 
     inviter = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_invitation",
@@ -116,3 +121,20 @@ class QueueTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} {self.players}p {self.move_seconds}s"
+
+
+class Wave(models.Model):
+    """The last wave of the queue ``(players, move_seconds)`` ran at ``ran_at``
+    (``games.queues.scheduler.tick``)."""
+
+    players = models.PositiveSmallIntegerField(_("players"))
+    move_seconds = models.PositiveSmallIntegerField(_("seconds per play"))
+    ran_at = models.DateTimeField(_("ran at"))
+
+    class Meta:
+        verbose_name = _("queue wave")
+        verbose_name_plural = _("queue waves")
+        constraints = [models.UniqueConstraint(fields=["players", "move_seconds"], name="queues_wave_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.players}p {self.move_seconds}s at {self.ran_at}"

@@ -11,18 +11,15 @@ reach every process through the layer.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from django.db.models import Count
 from django.utils import timezone
 
-from games.core.for_apps import in_worker
+from games.core.for_apps import in_worker, run_every
 from games.queues import services
-from games.queues.models import Entry
-
-logger = logging.getLogger(__name__)
+from games.queues.models import Entry, Wave
 
 #: Seconds between two ticks.
 TICK_SECONDS = 1.0
@@ -38,49 +35,37 @@ def start_in_server(
     in_process: bool,
     interval: float | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    clock: Callable[[], datetime] = timezone.now,
     **kwargs: object,
 ) -> Callable[[], Awaitable[None]]:
-    """The core's ``server_started`` receiver: tick every ``interval`` seconds (default
-    :data:`TICK_SECONDS`, waited with ``sleep``) on the server's event loop, the database work on
-    its worker threads; returns the coroutine function that stops it."""
+    """The core's ``server_started`` receiver: :func:`tick` every ``interval`` seconds (default
+    :data:`TICK_SECONDS`, waited with ``sleep``; each tick's time is ``clock()``) on the
+    server's event loop (the core's ``run_every``), the database work on its worker threads;
+    returns the coroutine function that stops it."""
     every = TICK_SECONDS if interval is None else interval
-    last: dict[tuple[int, int], datetime] = {}
-
-    async def loop() -> None:
-        while True:
-            try:
-                await in_worker(tick)(last=last)
-            except Exception:  # noqa: BLE001 - a database hiccup must not stop the queues
-                logger.exception("queues: tick failed")
-            await sleep(every)
-
-    task = asyncio.get_running_loop().create_task(loop())
-
-    async def stop() -> None:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-
-    return stop
+    return run_every(every, lambda: in_worker(tick)(clock()), name="queues: tick", sleep=sleep)
 
 
-def tick(now: datetime | None = None, *, last: dict[tuple[int, int], datetime] | None = None) -> dict[str, int]:
-    """Settle the queue tables whose no-show time is up (``services.settle_tables``), then run
-    the wave of each queue that is due: its last wave (``last``, updated; ``{queue: when}``)
-    :data:`WAVE_SECONDS` ago or more, or :data:`ENOUGH` players waiting.
+def tick(now: datetime | None = None) -> dict[str, int]:
+    """Settle the queue tables whose no-show time is up (``services.settle_tables``), clear the
+    expired invitations (``services.expire_invitations``), then run the wave of each queue that
+    is due: its last wave (a :class:`~games.queues.models.Wave` row, kept in the database so a
+    restart does not run every wave at once) :data:`WAVE_SECONDS` ago or more, or
+    :data:`ENOUGH` players waiting.
 
     :returns: ``{"waves", "tables", "no_shows"}`` counts.
     """
     now = timezone.now() if now is None else now
-    last = {} if last is None else last
     settled = services.settle_tables(now)
+    services.expire_invitations(now)
     out = {"waves": 0, "tables": 0, "no_shows": settled["no_shows"]}
+    last = {(w.players, w.move_seconds): w.ran_at for w in Wave.objects.all()}
     waiting = Entry.objects.values_list("players", "move_seconds").annotate(n=Count("pk"), pairs=Count("partner"))
     for players, move_seconds, n, pairs in waiting:
-        key = (players, move_seconds)
-        since = last.get(key)
+        since = last.get((players, move_seconds))
         if since is not None and (now - since).total_seconds() < WAVE_SECONDS and n + pairs < ENOUGH[players]:
             continue
-        last[key] = now
+        Wave.objects.update_or_create(players=players, move_seconds=move_seconds, defaults={"ran_at": now})
         out["waves"] += 1
         out["tables"] += len(services.wave(players, move_seconds, now))
     return out

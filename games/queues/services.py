@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from games.core.for_apps import (
@@ -37,25 +37,55 @@ from games.core.for_apps import (
 from games.queues import matching, news
 from games.queues.errors import Code, QueueError
 from games.queues.models import Entry, Invitation, QueueTable, Record
-from games.ratings.models import PlayerRating, Pool
-from games.tournaments import busy
-from games.tournaments.models import Entrant, Tournament
+from games.ratings import for_apps as ratings
+from games.tournaments import for_apps as tournaments
 
 logger = logging.getLogger(__name__)
 
 #: The queues: (players, seconds per play), 1v1 first.
 QUEUES: tuple[tuple[int, int], ...] = tuple((p, s) for p in (2, 4) for s in MOVE_SECONDS)
-#: A new player's rating (Glicko's 1500), for a pool the player has no rating in yet.
-DEFAULT_RATING = 1500.0
 #: The first no-show's cooldown in seconds; each further one doubles it, up to :data:`MAX_COOLDOWN`
 #: (lila's rage-sit counter lengthens a player's waits as it grows).
 FIRST_COOLDOWN = 60
 MAX_COOLDOWN = 3600
+#: The no-show count halves for each of these without a no-show (:func:`decayed_no_shows`).
+QUIET_PERIOD = timedelta(days=1)
+#: How a match ends when its players played it to its end (each lowers their no-show count).
+PLAYED_OUT = frozenset({Match.Result.TARGET, Match.Result.CLAIM, Match.Result.RESIGN})
 
 
 def no_show_seconds() -> float:
     """Seconds a paired player has to open the table (``BASRA_QUEUE_NO_SHOW_SECONDS``, 20)."""
     return float(getattr(settings, "BASRA_QUEUE_NO_SHOW_SECONDS", 20))
+
+
+def invitation_seconds() -> float:
+    """Seconds a partner's invitation may be accepted (``BASRA_QUEUE_INVITATION_SECONDS``, 300:
+    five minutes); an older one is refused (``queue_invitation_expired``) and then cleared by
+    the scheduler (:func:`expire_invitations`)."""
+    return float(getattr(settings, "BASRA_QUEUE_INVITATION_SECONDS", 300))
+
+
+def decayed_no_shows(no_shows: int, last: datetime | None, now: datetime) -> int:
+    """A player's no-show count ``no_shows`` as it stands at ``now``, their last no-show at
+    ``last``: halved (rounded down) for each whole :data:`QUIET_PERIOD` (a day) since. With
+    :func:`on_match_finished` (each match played to its end takes one off) it decays as lila's
+    rage-sit counter does (``modules/playban``: good games bring the counter back, and an old
+    offence weighs less)."""
+    if last is None or no_shows <= 0:
+        return max(no_shows, 0)
+    quiet = int((now - last) / QUIET_PERIOD)
+    return no_shows >> min(max(quiet, 0), 31)
+
+
+def on_match_finished(sender: object, *, match: Any, result: str, **kwargs: object) -> None:
+    """The core's ``match_finished`` receiver: each player seated at ``match`` who played it to
+    its end (a result of :data:`PLAYED_OUT`, their seat not taken over by the computer) has one
+    no-show fewer (not below 0). One query, inside the ending's transaction."""
+    if result not in PLAYED_OUT:
+        return
+    present = Seat.objects.filter(match_id=match.pk, user__isnull=False, absent=False).values("user_id")
+    Record.objects.filter(user_id__in=present, no_shows__gt=0).update(no_shows=F("no_shows") - 1)
 
 
 def cooldown_seconds(no_shows: int) -> int:
@@ -79,13 +109,9 @@ def check_queue(players: Any, move_seconds: Any) -> tuple[int, int]:
 
 
 def rating_in(user_id: int, players: int) -> float:
-    """``user_id``'s rating in the pool of tables for ``players`` (``games.ratings``), or
-    :data:`DEFAULT_RATING` without one there yet."""
-    rating = (
-        PlayerRating.objects.filter(user_id=user_id, pool=Pool.of_players(players))
-        .values_list("rating", flat=True).first()
-    )
-    return DEFAULT_RATING if rating is None else float(rating)
+    """``user_id``'s rating in the pool of tables for ``players`` (``games.ratings.for_apps``;
+    a new player's 1500 without one there yet)."""
+    return ratings.rating_of(user_id, players)
 
 
 def _require_login(user: Any) -> None:
@@ -111,17 +137,9 @@ def seated_elsewhere(user_ids: Iterable[int]) -> set[int]:
 
 
 def in_tournament(user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` play in a running tournament (an active entrant, as a player or a
-    partner) or are wanted by one (``games.tournaments.busy.engaged``). Two to three queries."""
-    ids = set(user_ids)
-    entrants = Entrant.objects.filter(
-        Q(user_id__in=ids) | Q(partner_id__in=ids), status=Entrant.Status.ACTIVE,
-        tournament__status=Tournament.Status.RUNNING,
-    ).values_list("user_id", "partner_id")
-    out = {u for row in entrants for u in row if u in ids}
-    # tournament_id 0 is no event's: every event counts.
-    out |= set(busy.engaged(ids - out, tournament_id=0))
-    return out
+    """Which of ``user_ids`` play in a running tournament or are wanted by one
+    (``games.tournaments.for_apps.engaged``)."""
+    return tournaments.engaged(user_ids)
 
 
 def _check_free(records: dict[int, Record], now: datetime, *, partner: int | None = None) -> None:
@@ -216,9 +234,10 @@ def accept(*, user: Any, inviter: str, now: datetime | None = None) -> Entry:
     """Accept ``inviter``'s invitation: both wait as one entry in its partnership queue (its
     rating the mean of theirs), leaving whatever queue either waited in.
 
-    :raises QueueError: ``login_required``, ``queue_not_invited``, ``queue_partner_busy``
-        (the inviter is seated, in a tournament or cooling down), and those of :func:`join` for
-        ``user``.
+    :raises QueueError: ``login_required``, ``queue_not_invited``,
+        ``queue_invitation_expired`` (sent :func:`invitation_seconds` ago or more),
+        ``queue_partner_busy`` (the inviter is seated, in a tournament or cooling down), and
+        those of :func:`join` for ``user``.
     """
     _require_login(user)
     now = timezone.now() if now is None else now
@@ -230,6 +249,8 @@ def accept(*, user: Any, inviter: str, now: datetime | None = None) -> Entry:
         invitation = Invitation.objects.filter(pk=invitation.pk).first()
         if invitation is None:
             raise QueueError(Code.NOT_INVITED)
+        if invitation.created_at <= now - timedelta(seconds=invitation_seconds()):
+            raise QueueError(Code.INVITATION_EXPIRED)
         _check_free(records, now, partner=invitation.inviter_id)
         both = [invitation.inviter_id, user.pk]
         Entry.objects.filter(Q(user_id__in=both) | Q(partner_id__in=both)).delete()
@@ -269,7 +290,8 @@ def status(user: Any, now: datetime | None = None) -> dict:
     """What the "Play now" page shows ``user``: ``{"queues": [{"players", "move_seconds",
     "waiting", "playing"}], "mine": None | {"players", "move_seconds", "waited" (seconds),
     "partner" (a username or None)}, "cooldown": seconds left or 0, "invitations": [{"inviter",
-    "move_seconds"}], "invited": None | {"partner", "move_seconds"}}``. JSON."""
+    "move_seconds"}], "invited": None | {"partner", "move_seconds"}}``, the invitations those
+    not expired (:func:`invitation_seconds`). JSON."""
     now = timezone.now() if now is None else now
     out: dict[str, Any] = {"queues": [c.__dict__ for c in counts()], "mine": None, "cooldown": 0,
                            "invitations": [], "invited": None}
@@ -285,14 +307,21 @@ def status(user: Any, now: datetime | None = None) -> dict:
     record = Record.objects.filter(user_id=user.pk).first()
     if record is not None and record.cooldown_until is not None and record.cooldown_until > now:
         out["cooldown"] = int((record.cooldown_until - now).total_seconds()) + 1
+    live = Invitation.objects.filter(created_at__gt=now - timedelta(seconds=invitation_seconds()))
     out["invitations"] = [
         {"inviter": name, "move_seconds": s}
-        for name, s in Invitation.objects.filter(invited_id=user.pk).values_list("inviter__username", "move_seconds")
+        for name, s in live.filter(invited_id=user.pk).values_list("inviter__username", "move_seconds")
     ]
-    sent = Invitation.objects.filter(inviter_id=user.pk).values_list("invited__username", "move_seconds").first()
+    sent = live.filter(inviter_id=user.pk).values_list("invited__username", "move_seconds").first()
     if sent is not None:
         out["invited"] = {"partner": sent[0], "move_seconds": sent[1]}
     return out
+
+
+def expire_invitations(now: datetime | None = None) -> int:
+    """Delete the invitations sent :func:`invitation_seconds` ago or more; returns how many."""
+    now = timezone.now() if now is None else now
+    return Invitation.objects.filter(created_at__lte=now - timedelta(seconds=invitation_seconds())).delete()[0]
 
 
 def _waiter(e: Entry, records: dict[int, Record], now: datetime) -> matching.Waiter:
@@ -392,7 +421,8 @@ def settle_tables(now: datetime | None = None) -> dict[str, int]:
     opened the table (or that is over) is settled; at one where a player never opened it (their
     seat not seen since the table was made), the match is called off through the core
     (``abort_match``, or ``end_by_decision`` with no winner once a play was made: neither is
-    rated), each no-show gets a cooldown (:func:`cooldown_seconds` of their count) and everyone
+    rated), each no-show gets a cooldown (:func:`cooldown_seconds` of their count, decayed
+    first: :func:`decayed_no_shows`, then one more) and everyone
     else is put back at the front of the queue (their old ``joined_at``; a pair together only if
     both came) and told (``queue_requeued``).
 
@@ -421,9 +451,10 @@ def settle_tables(now: datetime | None = None) -> dict[str, int]:
             records = lock_records(s.user_id for s in seats)
             for user_id in gone:
                 record = records[user_id]
-                record.no_shows += 1
+                record.no_shows = decayed_no_shows(record.no_shows, record.last_no_show_at, now) + 1
+                record.last_no_show_at = now
                 record.cooldown_until = now + timedelta(seconds=cooldown_seconds(record.no_shows))
-                record.save(update_fields=["no_shows", "cooldown_until"])
+                record.save(update_fields=["no_shows", "last_no_show_at", "cooldown_until"])
             out["no_shows"] += len(gone)
             out["requeued"] += _requeue(table, gone)
     return out

@@ -33,6 +33,8 @@ def play(request: HttpRequest) -> HttpResponse:
         "queues_1v1": [q for q in state["queues"] if q["players"] == 2],
         "queues_4": [q for q in state["queues"] if q["players"] == 4],
         "labels": page_labels(),
+        "no_show_seconds": int(services.no_show_seconds()),
+        "invitation_minutes": max(1, round(services.invitation_seconds() / 60)),
     })
 
 

@@ -7,7 +7,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from games.ratings.models import PlayerRating, Pool
+from games.ratings import for_apps as ratings
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Pairing, Tournament
 
@@ -15,7 +15,7 @@ log = logging.getLogger("games.tournaments.services")
 
 
 #: The rating an entrant is seeded and paired with until the ratings app reports one.
-DEFAULT_RATING = 1500.0
+DEFAULT_RATING = ratings.NEW_RATING
 
 
 #: A knockout pairing played as best of 3 is won by the first to this many match wins.
@@ -34,12 +34,7 @@ def rating_of(user: Any, players: int = 2) -> float:
     """The rating a player is seeded and paired with: their Glicko-2 rating in the pool of tables
     for ``players`` (``games.ratings``), or :data:`DEFAULT_RATING` (a new player's, 1500) when
     they have none there yet."""
-    rating = (
-        PlayerRating.objects.filter(user_id=user.pk, pool=Pool.of_players(players))
-        .values_list("rating", flat=True)
-        .first()
-    )
-    return DEFAULT_RATING if rating is None else float(rating)
+    return ratings.rating_of(user.pk, players)
 
 
 def require_login(user: Any) -> None:

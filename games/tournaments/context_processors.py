@@ -25,7 +25,6 @@ def notice_labels() -> dict:
         "finished": _("%(event)s is over: see the final standings."),
         "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
         "declined": _("%(partner)s declined your invitation to play %(event)s together."),
-        "dismiss": _("Close"),
     }
 
 

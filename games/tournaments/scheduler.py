@@ -23,7 +23,7 @@ from django.db import DatabaseError, connection, connections
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.core.for_apps import BROADCAST_LOOP, in_worker, write_transaction
+from games.core.for_apps import BROADCAST_LOOP, in_worker, run_every, write_transaction
 from games.tournaments import follow
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
@@ -53,7 +53,7 @@ def start_in_server(
     In every server process: what follows a result (:func:`catch_up` for its event), woken on
     the commit of each ending, organiser's forfeit, withdrawal or resumption
     (``follow.wake``; the waker is installed here). Without a shared channel layer
-    (``in_process``) also :func:`tick` every ``interval`` seconds (default
+    (``in_process``) also :func:`tick` every ``interval`` seconds (the core's ``run_every``; default
     :data:`TICK_SECONDS`, waited with ``sleep``; tests give a virtual one); with one,
     ``run_tournaments`` ticks in its own process. On SQLite the work keeps the sockets' one
     database thread (``in_worker``): SQLite has one writer at a time.
@@ -100,14 +100,8 @@ def start_in_server(
             for tournament_id in batch:
                 await run(catch_up, tournament_id)
 
-    async def ticks() -> None:
-        while True:
-            await run(tick)
-            await sleep(every)
-
     tasks = [loop.create_task(follow_results())]
-    if in_process:
-        tasks.append(loop.create_task(ticks()))
+    stop_ticks = run_every(every, lambda: run(tick), name="tournaments: tick", sleep=sleep) if in_process else None
     previous = follow.install(waker)
 
     async def stop() -> None:
@@ -117,6 +111,8 @@ def start_in_server(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if stop_ticks is not None:
+            await stop_ticks()
         if executor is not None:
             executor.submit(connections.close_all)  # the thread's connection back to the pool
             executor.shutdown(wait=False)

@@ -8,6 +8,7 @@
  *
  * The pending list the socket sends when it (re)connects also goes first as a whole, as a
  * "basra:pending" event (detail: {notices: [{kind, payload}, ...]}), before each of its notices.
+ * A page script shows a short message with window.BasraNotices.flash(text, kind, {url, data}).
  *
  * Plain script, no dependency: it reconnects by itself (0.5 s, 1 s, 2 s, ... up to 15 s). */
 (function () {
@@ -55,14 +56,18 @@
             p.move_seconds ? fmt(L.perPlay, {seconds: p.move_seconds}) : L.noClock].join(" · ");
   }
 
-  /** One short message in the notice area, gone after a while or on "close". */
-  function flash(text, kind) {
-    var item = el("div", {class: "site-notice " + (kind || ""), role: "status"}, [
-      el("span", {text: text}),
+  /** One short message in the notice area, gone after 15 s or on "close": ``text``, a link to
+   * ``options.url`` when given; ``kind`` its class; ``options.data`` its data attributes. The
+   * apps' page scripts (tournaments/notify.js, queues/notify.js) show theirs with it too:
+   * window.BasraNotices.flash. */
+  function flash(text, kind, options) {
+    var o = options || {};
+    var item = el("div", {class: "site-notice " + (kind || ""), role: "status", dataset: o.data}, [
+      o.url ? el("a", {href: o.url, text: text}) : el("span", {text: text}),
       el("button", {type: "button", class: "link", text: L.dismiss, on: {click: function () { item.remove(); }}}),
     ]);
     box.appendChild(item);
-    window.setTimeout(function () { item.remove(); }, 10000);
+    window.setTimeout(function () { item.remove(); }, 15000);
   }
 
   function post(url, fields) {
@@ -169,6 +174,6 @@
   window.addEventListener("pageshow", function (event) {
     if (event.persisted) { closed = false; connect(); }
   });
-  window.BasraNotices = {challenges: function () { return challenges; }};
+  window.BasraNotices = {challenges: function () { return challenges; }, flash: flash};
   connect();
 })();

@@ -67,3 +67,21 @@ def test_leave_the_queue_and_the_page_at_phone_width_in_arabic(new_page):
     page.click("#queues-leave")
     expect(page.locator("#queues-waiting")).to_be_hidden()
     expect(page.locator('button[data-queue="2-60"]')).to_have_attribute("aria-pressed", "false")
+
+
+def test_an_invited_partner_is_told_on_any_page_and_may_close_the_notice(new_page):
+    alice, bob = new_page(), new_page(viewport={"width": 360, "height": 740})
+    sign_up(alice, "qinva")
+    sign_up(bob, "qinvb")
+    bob.goto("/rules/")
+    expect(bob.locator("#site-notices")).to_have_attribute("data-live", "true")
+    alice.goto("/play/")
+    alice.fill('.queues-invite input[name="username"]', "qinvb")
+    alice.click('.queues-invite button[type="submit"]')
+    expect(alice.locator("#queues-invited")).to_contain_text("qinvb")
+    # The site's short notice (static/games/notices.js), shown by the queues' script.
+    notice = bob.locator('#site-notices .queue-notice[data-queue-notice="invite"]')
+    expect(notice).to_contain_text("qinva")
+    assert notice.locator("a").get_attribute("href") == "/play/"
+    notice.locator("button").click()
+    expect(notice).to_have_count(0)

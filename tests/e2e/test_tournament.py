@@ -66,7 +66,12 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     expect(notice).to_be_visible(timeout=PUSHED)
     assert notice.get_attribute("href") == table_href
     expect(notice).to_contain_text("Sunday cup")
-    expect(bob.locator('#site-notices .tournament-news[data-news="started"]')).to_contain_text("Sunday cup")
+    started = bob.locator('#site-notices .tournament-news[data-news="started"]')
+    expect(started).to_contain_text("Sunday cup")
+    # The site's short notice (static/games/notices.js): a link to the event, and a Close button.
+    assert re.search(r"/tournaments/\d+/$", started.locator("a").get_attribute("href"))
+    started.locator("button").click()
+    expect(started).to_have_count(0)
     # A page opened later shows it at once (the notices still pending when the socket opens).
     bob.goto("/rules/")
     notice = bob.locator("#tournament-notice a")

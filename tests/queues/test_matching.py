@@ -132,3 +132,69 @@ def test_a_big_partnership_wave_seats_each_player_once():
     assert len(seated) == len(set(seated))
     assert len(tables) >= 40
     assert all(len(t.side0) == len(t.side1) == 2 for t in tables)
+
+
+def _best_weight(units: list[Waiter]) -> int:
+    """The weight of a maximum-weight matching of ``units``, every pair that may meet a
+    candidate, computed here from the weights ``pair_wave`` documents."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    for x, a in enumerate(units):
+        for b in units[x + 1:]:
+            if matching._meets(a, b, len(units) == 2):
+                graph.add_edge(a.id, b.id, weight=_weight(a, b))
+    by_id = {u.id: u for u in units}
+    return sum(_weight(by_id[i], by_id[j]) for i, j in nx.max_weight_matching(graph))
+
+
+def _weight(a: Waiter, b: Waiter) -> int:
+    return matching.PAIR_WEIGHT - abs(round(a.rating) - round(b.rating)) + matching._bonus(a) + matching._bonus(b)
+
+
+def test_a_group_paired_in_rating_order_without_a_matching_weighs_as_much_as_the_best():
+    rng = random.Random(11)
+    taken = 0
+    for _ in range(400):
+        n = rng.choice((2, 4, 6, 8))
+        spread = rng.choice((30, 200, matching.PAIR_WEIGHT))
+        units = sorted(
+            (w(i, 1500 + rng.uniform(0, spread), waited=rng.choice((0, 5, 20, 60)), front=rng.random() < .2)
+             for i in range(1, n + 1)),
+            key=lambda u: (u.rating, u.id),
+        )
+        points = [round(u.rating) for u in units]
+        adjacent = all(matching._meets(units[i], units[i + 1], n == 2) for i in range(0, n, 2))
+        if not (adjacent and matching._adjacent_is_best(points)):
+            continue
+        taken += 1
+        pairs = pair_wave(units)
+        assert pairs == sorted(tuple(sorted((units[i].id, units[i + 1].id))) for i in range(0, n, 2))
+        by_id = {u.id: u for u in units}
+        assert sum(_weight(by_id[a], by_id[b]) for a, b in pairs) == _best_weight(units)
+    assert taken > 100
+
+
+def test_a_wide_group_is_matched_not_paired_in_rating_order():
+    # In rating order: 1-2 and 3-4, 400 points apart each. The close pair between them weighs
+    # more than both: the span is over PAIR_WEIGHT, so the order proves nothing.
+    units = [w(1, 1000, waited=40), w(2, 1400, waited=40), w(3, 1400, waited=40), w(4, 1800, waited=40)]
+    assert not matching._adjacent_is_best([1000, 1400, 1400, 1800])
+    assert pair_wave(units) == [(2, 3)]
+
+
+def test_an_odd_group_is_matched():
+    assert not matching._adjacent_is_best([1500, 1510, 1520])
+
+
+def test_a_big_close_wave_is_paired_in_rating_order_without_running_a_matching(monkeypatch):
+    import networkx as nx
+
+    calls = []
+    monkeypatch.setattr(nx, "max_weight_matching", lambda *a, **k: calls.append(1) or set())
+    rng = random.Random(5)
+    units = [w(i, rng.gauss(1500, 200), waited=rng.uniform(0, 30)) for i in range(1, 1001)]
+    pairs = pair_wave(units)
+    order = [u.id for u in sorted(units, key=lambda u: (u.rating, u.id))]
+    assert calls == []
+    assert pairs == sorted(tuple(sorted(order[i:i + 2])) for i in range(0, 1000, 2))

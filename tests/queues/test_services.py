@@ -14,7 +14,7 @@ from games.core import actions
 from games.core.models import Match, Seat
 from games.queues import news, services
 from games.queues.errors import Code, QueueError
-from games.queues.models import Entry, QueueTable, Record
+from games.queues.models import Entry, Invitation, QueueTable, Record
 from tests.queues.helpers import rate, sent, users  # noqa: F401 - sent is a fixture
 
 pytestmark = pytest.mark.django_db
@@ -238,3 +238,62 @@ def test_the_counts_show_who_waits_and_who_plays():
     assert counts[(4, 10)] == (0, 0)
     state = services.status(Entry.objects.get().user, now=at(9))
     assert state["mine"] == {"players": 2, "move_seconds": 10, "waited": 9, "partner": None}
+
+
+def test_a_match_played_to_its_end_takes_a_no_show_off_and_a_called_off_one_does_not():
+    a, b = users("a", "b")
+    Record.objects.create(user=b, no_shows=2)
+    for u in (a, b):
+        services.join(user=u, players=2, move_seconds=10, now=at(0))
+    (first,) = services.wave(2, 10, now=at(1))
+    actions.resign(user=a, match_id=first)
+    assert Record.objects.get(user=b).no_shows == 1
+    assert not Record.objects.filter(user=a, no_shows__gt=0).exists()  # never below 0
+    for u in (a, b):
+        services.join(user=u, players=2, move_seconds=10, now=at(10))
+    (second,) = services.wave(2, 10, now=at(50))
+    actions.abort_match(user=a, match_id=second)
+    assert Record.objects.get(user=b).no_shows == 1
+
+
+def test_the_no_show_count_halves_for_each_quiet_day():
+    day = services.QUIET_PERIOD
+    assert services.decayed_no_shows(5, at(0), at(0) + day - timedelta(seconds=1)) == 5
+    assert services.decayed_no_shows(5, at(0), at(0) + day) == 2
+    assert services.decayed_no_shows(5, at(0), at(0) + 2 * day) == 1
+    assert services.decayed_no_shows(5, None, at(0)) == 5
+    # Three no-shows two days ago weigh as 0 now: the next one is a first one (a minute).
+    a, b = users("a", "b")
+    Record.objects.create(user=b, no_shows=3, last_no_show_at=at(0) - 2 * day)
+    for u in (a, b):
+        services.join(user=u, players=2, move_seconds=10, now=at(0))
+    (match_id,) = services.wave(2, 10, now=at(1))
+    came(match_id, a, at(2))
+    services.settle_tables(now=at(30))
+    record = Record.objects.get(user=b)
+    assert (record.no_shows, record.last_no_show_at, record.cooldown_until) == (1, at(30), at(30 + 60))
+
+
+def test_an_expired_invitation_is_refused_no_longer_shown_and_cleared():
+    a, b = users("a", "b")
+    services.invite(user=a, username="b", move_seconds=10, now=at(0))
+    last = services.invitation_seconds() - 1
+    assert services.status(b, now=at(last))["invitations"] == [{"inviter": "a", "move_seconds": 10}]
+    with pytest.raises(QueueError) as error:
+        services.accept(user=b, inviter="a", now=at(last + 1))
+    assert error.value.code == Code.INVITATION_EXPIRED and "expired" in error.value.message
+    assert not Entry.objects.exists() and Invitation.objects.count() == 1  # nothing changed
+    state = services.status(b, now=at(last + 1))
+    assert state["invitations"] == [] and services.status(a, now=at(last + 1))["invited"] is None
+    assert services.expire_invitations(now=at(last)) == 0
+    assert services.expire_invitations(now=at(last + 1)) == 1
+    with pytest.raises(QueueError) as error:
+        services.accept(user=b, inviter="a", now=at(last + 1))
+    assert error.value.code == Code.NOT_INVITED
+
+
+def test_an_invitation_is_accepted_until_it_expires():
+    a, b = users("a", "b")
+    services.invite(user=a, username="b", move_seconds=10, now=at(0))
+    entry = services.accept(user=b, inviter="a", now=at(services.invitation_seconds() - 1))
+    assert set(entry.members) == {a.pk, b.pk}

@@ -3,11 +3,16 @@ the page's script, a clear error for bad input, and a flood of joins that leaves
 
 from __future__ import annotations
 
-import pytest
-from django.test import Client
+from datetime import timedelta
 
-from games.queues.models import Entry
-from games.queues import scheduler
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+from django.utils import timezone
+
+from games.queues import scheduler, services
+from games.queues.models import Entry, QueueTable
+from tests.games.helpers import VirtualClock, eventually
 from tests.queues.helpers import users
 
 pytestmark = pytest.mark.django_db
@@ -78,18 +83,46 @@ def test_the_page_is_in_arabic_right_to_left():
 
 def test_a_tick_runs_a_due_wave_and_waits_between_waves():
     a, b, c, d = users("a", "b", "c", "d")
-    from django.utils import timezone
-    from datetime import timedelta
-
-    from games.queues import services
-
     now = timezone.now()
-    last: dict = {}
     services.join(user=a, players=2, move_seconds=10, now=now)
     services.join(user=b, players=2, move_seconds=10, now=now)
-    assert scheduler.tick(now, last=last)["tables"] == 1
+    assert scheduler.tick(now)["tables"] == 1
     services.join(user=c, players=2, move_seconds=10, now=now)
     services.join(user=d, players=2, move_seconds=10, now=now)
-    # One second after the last wave, with fewer than ENOUGH waiting: not yet.
-    assert scheduler.tick(now + timedelta(seconds=1), last=last)["waves"] == 0
-    assert scheduler.tick(now + timedelta(seconds=scheduler.WAVE_SECONDS), last=last)["tables"] == 1
+    # One second after the last wave, with fewer than ENOUGH waiting: not yet. Each tick is a
+    # call of its own, as after a restart: the last wave's time is in the database.
+    assert scheduler.tick(now + timedelta(seconds=1))["waves"] == 0
+    assert Entry.objects.count() == 2
+    assert scheduler.tick(now + timedelta(seconds=scheduler.WAVE_SECONDS))["tables"] == 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_restarted_scheduler_waits_for_the_next_wave():
+    # Virtual time: the server ticks every second; the first one runs a wave at 0 s and stops;
+    # one started again at 1 s ticks at once, and its wave waits until 3 s, as the first's would.
+    clock, start = VirtualClock(), timezone.now()
+
+    def now():
+        return start + timedelta(seconds=clock() - 1000.0)
+
+    a, b, c, d = await database_sync_to_async(users)("ra", "rb", "rc", "rd")
+    join = database_sync_to_async(services.join)
+    tables = database_sync_to_async(QueueTable.objects.count)
+    for u in (a, b):
+        await join(user=u, players=2, move_seconds=10, now=start)
+    stop = scheduler.start_in_server(None, in_process=True, interval=1.0, sleep=clock.sleep, clock=now)
+    await eventually(lambda: clock.sleeping() == 1)
+    await stop()
+    assert await tables() == 1
+    for u in (c, d):
+        await join(user=u, players=2, move_seconds=10, now=start)
+    await clock.advance(1.0)
+    stop = scheduler.start_in_server(None, in_process=True, interval=1.0, sleep=clock.sleep, clock=now)
+    await eventually(lambda: clock.sleeping() == 1)
+    assert await tables() == 1  # it ticked, and the wave waits
+    await clock.advance(1.0)
+    assert await tables() == 1
+    await clock.advance(1.0)  # 3 s after the last wave
+    assert await tables() == 2
+    await stop()

@@ -16,24 +16,9 @@
       values && key in values ? String(values[key]) : whole);
   }
 
+  // The site's short notice (static/games/notices.js), a link to url.
   function flash(text, url, kind) {
-    const area = document.getElementById("site-notices");
-    if (!area) return;
-    const item = document.createElement("div");
-    item.className = "site-notice queue-notice";
-    item.dataset.queueNotice = kind;
-    item.setAttribute("role", "status");
-    const link = document.createElement("a");
-    link.href = url;
-    link.textContent = text;
-    const close = document.createElement("button");
-    close.type = "button";
-    close.className = "link";
-    close.textContent = L.dismiss;
-    close.addEventListener("click", () => item.remove());
-    item.append(link, close);
-    area.appendChild(item);
-    window.setTimeout(() => item.remove(), 15000);
+    window.BasraNotices.flash(text, "queue-notice", {url: url, data: {queueNotice: kind}});
   }
 
   function paired(p) {

@@ -47,27 +47,13 @@
     }));
   }
 
-  // A short notice linking to the event page: its news ("started", "bye", "finished"), a
-  // partner's invitation ("invite") or its refusal ("declined").
+  // A short notice linking to the event page (the site's, static/games/notices.js): its news
+  // ("started", "bye", "finished"), a partner's invitation ("invite") or its refusal
+  // ("declined").
   function news(p, what) {
     const label = L[what];
-    const area = document.getElementById("site-notices");
-    if (!label || !area) return;
-    const item = document.createElement("div");
-    item.className = "site-notice tournament-news";
-    item.dataset.news = what;
-    item.setAttribute("role", "status");
-    const link = document.createElement("a");
-    link.href = p.event_url;
-    link.textContent = fmt(label, p);
-    const close = document.createElement("button");
-    close.type = "button";
-    close.className = "link";
-    close.textContent = L.dismiss;
-    close.addEventListener("click", () => item.remove());
-    item.append(link, close);
-    area.appendChild(item);
-    window.setTimeout(() => item.remove(), 15000);
+    if (!label) return;
+    window.BasraNotices.flash(fmt(label, p), "tournament-news", {url: p.event_url, data: {news: what}});
   }
 
   // The socket (re)connected: its pending list holds every table still waiting; start over.

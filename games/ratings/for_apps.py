@@ -1,0 +1,41 @@
+"""What the ratings app publishes for the other apps built on the core (``games.tournaments``,
+``games.queues``), and nothing else.
+
+Those apps import the ratings app only from here; ``lint-imports`` checks it
+(``pyproject.toml``, "The apps import nothing of each other but their for_apps"). An app that
+needs more of the ratings gets it added here, with a line below, where the ratings' authors see
+what others rely on.
+
+- A player's rating in the pool of tables for 2 or 4 players (``Pool.of_players``): one
+  player's, ``rating_of`` (``NEW_RATING``, Glicko-2's 1500 for a new player, without one
+  there yet), or those of many at once, ``ratings_of`` (one query).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.ratings import glicko2
+from games.ratings.models import PlayerRating, Pool
+
+#: The rating a player has before their first rated match in a pool (Glicko-2's 1500).
+NEW_RATING = float(glicko2.NEW_PLAYER.rating)
+
+
+def ratings_of(user_ids: Iterable[int], players: int) -> dict[int, float]:
+    """``{user id: rating}`` in the pool of tables for ``players`` of those of ``user_ids`` who
+    have one there (a player without one is left out). One query.
+
+    :raises ValueError: ``players`` not 2 or 4.
+    """
+    rows = PlayerRating.objects.filter(user_id__in=set(user_ids), pool=Pool.of_players(players))
+    return {user_id: float(rating) for user_id, rating in rows.values_list("user_id", "rating")}
+
+
+def rating_of(user_id: int, players: int) -> float:
+    """``user_id``'s rating in the pool of tables for ``players``, or :data:`NEW_RATING` without
+    one there yet. One query.
+
+    :raises ValueError: ``players`` not 2 or 4.
+    """
+    return ratings_of([user_id], players).get(user_id, NEW_RATING)

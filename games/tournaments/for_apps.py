@@ -1,0 +1,39 @@
+"""What the tournaments app publishes for the other apps built on the core (``games.queues``),
+and nothing else.
+
+Those apps import the tournaments app only from here; ``lint-imports`` checks it
+(``pyproject.toml``, "The apps import nothing of each other but their for_apps"). An app that
+needs more of the tournaments gets it added here, with a line below, where their authors see
+what others rely on.
+
+- Who is busy with an event: ``engaged`` (playing in a running event, or wanted by a table of
+  one; ``games.tournaments.busy``, whose rule is that a player sits at one tournament table at
+  a time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db.models import Q
+
+from games.tournaments import busy
+from games.tournaments.models import Entrant, Tournament
+
+
+def engaged(user_ids: Iterable[int]) -> set[int]:
+    """Which of ``user_ids`` play in a running event (an active entrant, as a player or a
+    partner) or are wanted by one: seated at one of its tables being played, or in a pairing of
+    it that waits for its table (``busy.engaged``, every event counting). Two to three queries.
+    """
+    ids = set(user_ids)
+    if not ids:
+        return set()
+    entrants = Entrant.objects.filter(
+        Q(user_id__in=ids) | Q(partner_id__in=ids), status=Entrant.Status.ACTIVE,
+        tournament__status=Tournament.Status.RUNNING,
+    ).values_list("user_id", "partner_id")
+    out = {u for row in entrants for u in row if u in ids}
+    # tournament_id 0 is no event's: every event counts.
+    out |= set(busy.engaged(ids - out, tournament_id=0))
+    return out
