@@ -48,6 +48,9 @@ PLAYED = (Result.WIN, Result.LOSS)
 #: FIDE's cap on a performance's distance from the opponents' average (B.02 8.1(a)).
 DP_CAP = 800.0
 
+#: Halvings of the 1,600-point bracket: the performance to within 0.001 of a point.
+BISECTIONS = 21
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -205,7 +208,7 @@ def performance(row: Row, ratings: dict[int, float]) -> int | None:
         return round(low)
     if score >= expected(high):
         return round(high)
-    for _ in range(60):
+    for _ in range(BISECTIONS):
         mid = (low + high) / 2
         low, high = (mid, high) if expected(mid) < score else (low, mid)
     return round((low + high) / 2)

@@ -122,6 +122,10 @@ def _trf_round(cell: Cell, starts: dict[int, int]) -> str:
 def _after(t: Tournament, sheet: Sheet, rounds: list[int]) -> tuple[dict[int, float], dict[int, int]]:
     """Points and ranks after ``rounds`` only (``pairing.standings`` with the event's
     tie-breaks, withdrawn entrants last, as ``standings.standings`` ranks)."""
+    if rounds == sheet.rounds and not sheet.provisional:
+        # Every round paired so far is finished: the sheet's standings are the ones after them.
+        return ({row.entrant.pk: row.score for row in sheet.rows if row.rank},
+                {row.entrant.pk: row.rank for row in sheet.rows if row.rank})
     entrants = {row.entrant.pk: row.entrant for row in sheet.by_start}
     results = [
         pairing.MatchResult(round=p.round.number, a=p.a_id, b=p.b_id, score_a=p.score_a,
