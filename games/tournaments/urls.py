@@ -3,7 +3,7 @@ include them)."""
 
 from django.urls import path
 
-from games.tournaments import views
+from games.tournaments import export_views, views
 
 urlpatterns = [
     path("", views.event_list, name="tournaments"),
@@ -21,4 +21,10 @@ urlpatterns = [
     path("<int:tournament_id>/pair/", views.pair, name="tournament_pair"),
     path("<int:tournament_id>/pairing/<int:pairing_id>/forfeit/", views.forfeit, name="tournament_forfeit"),
     path("<int:tournament_id>/pairing/<int:pairing_id>/correct/", views.correct, name="tournament_correct"),
+    path("<int:tournament_id>/crosstable/", export_views.crosstable_page, name="tournament_crosstable"),
+    path("<int:tournament_id>/entrant/<int:entrant_id>/", export_views.entrant_card, name="tournament_entrant"),
+    path("<int:tournament_id>/standings.csv", export_views.standings_csv, name="tournament_standings_csv"),
+    path("<int:tournament_id>/pairings.csv", export_views.pairings_csv, name="tournament_pairings_csv"),
+    path("<int:tournament_id>/trf16.txt", export_views.trf, name="tournament_trf"),
+    path("<int:tournament_id>/event.json", export_views.event_json, name="tournament_json"),
 ]

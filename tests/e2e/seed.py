@@ -5,12 +5,15 @@ Run by the ``seed`` fixture (``tests/e2e/conftest.py``) as a process of its own,
 server's environment (its ``DATABASE_URL``), never by pytest itself::
 
     python tests/e2e/seed.py play MATCH_ID LEFT
+    python tests/e2e/seed.py table PLAYERS PLAYS NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
 it), a computer seat's through ``bot_play`` (its own choice). The clock of the server keeps
 running meanwhile and may play a computer seat first: that play is simply not made twice (every
 action is checked against the table's ``seq``). Prints ``seq=<the table's seq>`` at the end.
+``table`` opens a table for the persons named, plays its first ``PLAYS`` plays and prints the
+table's id and a signed-in session for each seat (:func:`seeded_table`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
 (``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
@@ -71,13 +74,51 @@ def play_until(match_id: int, left: int, timeout: float = 60) -> int:
                 raise
 
 
+def seeded_table(players: int, plays: int, names: list[str]) -> dict:
+    """A casual table of ``players`` persons named ``names`` (created here), to a target of
+    101 with 60 s a play, its first ``plays`` plays made; a signed-in session for each person
+    (the browser sets its cookie, so no test signs up through the pages).
+
+    :returns: ``{"match": id, "sessions": [session key per seat]}``.
+    """
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games.core.actions import create_table
+
+    people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
+              for k, n in enumerate(names)]
+    match = create_table(
+        user=people[0], players=players, rules={"target": 101}, rated=False, move_seconds=60,
+        people={k: (u, None) for k, u in enumerate(people[1:], start=1)}, capped=False,
+    )
+    from games.core.state import log
+
+    round_ = log.rebuild(match).round
+    play_until(match.pk, plays_left(round_) - plays)
+    sessions = []
+    for person in people:
+        store = SessionStore()
+        store[SESSION_KEY] = str(person.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = person.get_session_auth_hash()
+        store.create()
+        sessions.append(store.session_key)
+    return {"match": match.pk, "sessions": sessions}
+
+
 def main(argv: list[str]) -> None:
+    import json
+
     import django
 
     django.setup()
     command, *args = argv
+    if command == "table" and len(args) >= 3:
+        print(json.dumps(seeded_table(int(args[0]), int(args[1]), args[2:])))
+        return
     if command != "play" or len(args) != 2:
-        raise SystemExit("usage: seed.py play MATCH_ID LEFT")
+        raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME...")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 
