@@ -11,12 +11,12 @@ site's own code: ``standings.standings`` (all five tie-breaks), ``crosstable.bui
 
 Run: ``.venv/bin/python bench/tournament_sheet.py`` (``--entrants 1000 --rounds 9 --seed 1``).
 
-Measured here (2026-12-02, SQLite, load average about 3, seed 1), CPU seconds:
+Measured here (2026-12-02, SQLite, load average 2-3, seed 1), CPU seconds:
 
-    pairing round 9 (swiss_round)          2.14   over the 1 s target (round 6: 0.50)
-    standings, all five tie-breaks         0.40
-    crosstable (its standings included)    0.77
-    TRF16 export                           0.03   (0.42 before it reused the sheet's standings)
+    pairing round 9 (swiss_round)          0.28   (2.14 before ``swiss.EXACT_SPLIT_MAX``)
+    standings, all five tie-breaks         0.29-0.40
+    crosstable (its standings included)    0.51-0.77
+    TRF16 export                           0.02-0.03 (0.42 before it reused the sheet's standings)
     standings CSV, JSON read               0.01, 0.02
 """
 

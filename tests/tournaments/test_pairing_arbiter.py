@@ -69,3 +69,42 @@ def test_withdrawn_entrants_are_not_in_a_direct_encounter_group():
     assert (by[1].tiebreaks["direct_encounter"], by[2].tiebreaks["direct_encounter"]) == (1, 0)
     assert by[3].tiebreaks["direct_encounter"] is None
     assert [s.id for s in table][:2] == [1, 2] and table[0].rank < table[1].rank
+
+
+def _late_round(n: int, rounds: int):
+    """``n`` entrants after ``rounds`` rounds in which the higher rated always won."""
+    import random
+
+    from games.tournaments.pairing import SwissEntrant, swiss_round
+
+    rng = random.Random(7)
+    rating = {i: rng.gauss(1500, 250) for i in range(1, n + 1)}
+    score = dict.fromkeys(rating, 0.0)
+    met: dict[int, set[int]] = {i: set() for i in rating}
+    for _ in range(rounds):
+        pairs, _bye = swiss_round([SwissEntrant(i, score[i], rating[i], frozenset(met[i])) for i in rating])
+        for a, b in pairs:
+            score[a if rating[a] > rating[b] else b] += 1
+            met[a].add(b)
+            met[b].add(a)
+    return [SwissEntrant(i, score[i], rating[i], frozenset(met[i])) for i in rating]
+
+
+def test_a_big_round_keeps_the_first_ideal_pass_and_meets_rules_1_to_4(monkeypatch):
+    from games.tournaments.pairing import swiss
+
+    entrants = _late_round(120, 7)
+    calls = []
+    real = swiss._match
+    monkeypatch.setattr(swiss, "_match", lambda r, c: calls.append(len(c)) or real(r, c))
+    exact = swiss.swiss_round(entrants)[0]
+    assert len(calls) >= 2  # the proof of rule 5 took a wider pass
+    calls.clear()
+    monkeypatch.setattr(swiss, "EXACT_SPLIT_MAX", 100)
+    quick = swiss.swiss_round(entrants)[0]
+    assert len(calls) == 1
+    by_id = {e.id: e for e in entrants}
+    for pairs in (exact, quick):
+        assert not any(b in by_id[a].opponents for a, b in pairs)
+    diff = lambda pairs: sum(abs(by_id[a].score - by_id[b].score) for a, b in pairs)
+    assert diff(quick) == diff(exact)
