@@ -143,7 +143,7 @@ def test_casual_and_computer_matches_are_not_rated(users):
 
 def test_an_abort_is_not_rated(users):
     alice, bob = users[:2]
-    match = rated_match([alice, bob])
+    match = rated_match([alice, bob], played=False)
     actions.abort_match(user=alice, match_id=match.pk)
     match.refresh_from_db()
     assert match.result == "abort" and match.winner_side is None
