@@ -19,16 +19,10 @@ from games.ratings.models import NotRated, PlayerRating, RatedMatch, RatingChang
 from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
 from tests.games.helpers import play_turn, users_by_seat
 from tests.ratings.helpers import lose, rated_match
+from tests.ratings.test_rating import users  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def users(django_user_model):
-    return [
-        django_user_model.objects.create_user(username=name, password=None)
-        for name in ("alice", "bob", "carol", "dave")
-    ]
+# ``users``: alice, bob, carol and dave (tests/ratings/test_rating.py's fixture, imported).
 
 
 def _leave(match, user, bot="greedy"):
