@@ -12,11 +12,16 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``,
   ``bot_display_name``).
 - The signals to listen to, each connected in the app's ``AppConfig.ready()``:
-  ``match_finished`` (inside the ending's transaction), ``record_headers`` (headers of a
+  ``match_finished`` (inside the ending's transaction; besides ``match``, ``winner`` and
+  ``result`` it carries ``early``, a rated match aborted because it ended before every person
+  played a card of the first deal, and ``unplayed``, those persons' seats, ``None`` when not
+  counted; ``first_deal_unplayed`` is the count), ``record_headers`` (headers of a
   match's record), ``lobby_matches_read`` (the lobby's matches to watch), ``server_started``.
 - The actions an app may take, each the core's own write (row lock, events, broadcast on
   commit): ``create_table``, ``join_table`` (the tables an app opens for its players are not
-  counted against a person's ``MAX_TABLES``: the app decided they are played), ``abort_match``,
+  counted against a person's ``MAX_TABLES``: the app decided they are played; an app whose
+  tables follow abort rules of their own passes ``early_abort=False``, so that the core does not
+  abort a rated match ending before everyone played a card of the first deal), ``abort_match``,
   ``end_by_decision``; with
   ``DEFAULT_MOVE_SECONDS``, and ``write_transaction`` for an app's own writes beside them.
 - The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages), and
@@ -41,6 +46,7 @@ import functools
 
 from games.core import actions
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
+from games.core.actions.endings import first_deal_unplayed
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
@@ -74,6 +80,7 @@ __all__ = [
     "create_table",
     "end_by_decision",
     "end_with_parent",
+    "first_deal_unplayed",
     "in_worker",
     "join_table",
     "lobby_matches_read",

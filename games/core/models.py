@@ -116,6 +116,12 @@ class Match(models.Model):
     invite_token = models.CharField(
         _("invite token"), max_length=43, blank=True, default="", editable=False
     )
+    # A rated match that ends before every person has played a card of the first deal is
+    # aborted (``games.core.actions.endings.finish``). ``False`` for a table an app opened under
+    # abort rules of its own (a tournament's pairing: ``create_table(early_abort=False)``).
+    early_abort = models.BooleanField(
+        _("aborted when it ends early"), default=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("match")

@@ -1,9 +1,9 @@
 """A player's match history and a head-to-head, read from the core's seats and matches.
 
 Sides are ``seat % 2`` (RULES.md "Four players"); ``Match.winner_side`` is the winning side
-(``None`` after an abort) and ``Match.result`` how it ended. A page of rows costs three queries
+(``None`` after an abort) and ``Match.result`` how it ended. A page of rows costs four queries
 whatever its length: the seats with their matches, every seat of those matches with its user,
-and the player's rating changes in them.
+the player's rating changes in them, and why the rated ones that did not rate them did not.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.profile import Opponent
-from games.ratings.models import Pool, RatingChange
+from games.ratings.models import NotRated, Pool, RatingChange
 
 PER_PAGE = 50
 RESULTS = ("won", "lost", "aborted")
@@ -110,7 +110,11 @@ def ending(match: Any, side: int) -> tuple[str, str]:
     """``(outcome, text)`` of ``match`` for ``side``: outcome "won", "lost" or "aborted"; the
     text says how (a claim or a resignation is not a plain "Lost")."""
     if match.winner_side is None:
-        return "aborted", _("Aborted before the first play")
+        if match.result == "abandoned":
+            return "aborted", _("Abandoned: no person was left to play it")
+        if match.result == "decided":
+            return "aborted", _("Decided away from the table (a forfeit or a withdrawal)")
+        return "aborted", _("Aborted")
     if match.winner_side == side:
         return "won", str(_WON.get(match.result, _WON["target"]))
     return "lost", str(_LOST.get(match.result, _LOST["target"]))
@@ -119,7 +123,9 @@ def ending(match: Any, side: int) -> tuple[str, str]:
 @dataclass(frozen=True)
 class HistoryRow:
     """One finished match as a history lists it. ``change`` is the rating change shown
-    ("+12", "−8") or ``""`` for an unrated (or voided) match; ``score`` is own–other."""
+    ("+12", "−8") or ``""`` for an unrated (or voided) match; ``score`` is own–other;
+    ``not_rated``: at a rated table, the sentence saying why the match did not rate the player
+    (``rating.NOT_RATED_MESSAGES``), or ``""``."""
 
     url: str
     when: datetime | None
@@ -132,6 +138,7 @@ class HistoryRow:
     score: str
     change: str
     rating_after: str = ""
+    not_rated: str = ""
     extra: dict = field(default_factory=dict)
 
 
@@ -144,15 +151,22 @@ def _person(seat: Any) -> Opponent:
 
 def rows(seats: Any, player: Any) -> list[HistoryRow]:
     """The :class:`HistoryRow` of each of ``player``'s seats (from :func:`seats_of`)."""
-    from games.ratings.rating import shown
+    from games.ratings.rating import NOT_RATED_MESSAGES, Unrated, shown
 
     seats = list(seats)
-    changes = {
-        change.match_id: change
-        for change in RatingChange.objects.filter(
-            user=player, match_id__in=[seat.match_id for seat in seats], voided=False
-        )
-    }
+    changes, reasons = {}, {}
+    for change in RatingChange.objects.filter(
+        user=player, match_id__in=[seat.match_id for seat in seats]
+    ):
+        if change.voided:
+            reasons[change.match_id] = Unrated.VOIDED
+        else:
+            changes[change.match_id] = change
+    reasons.update(
+        NotRated.objects.filter(
+            user=player, match_id__in=[seat.match_id for seat in seats if seat.match.rated]
+        ).values_list("match_id", "reason")
+    )
     result = []
     for own in seats:
         match = own.match
@@ -176,6 +190,7 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
             if len(scores) == 2 and (match.result == "target" or any(scores)) else "",
             change="" if delta is None else (f"+{delta}" if delta >= 0 else f"−{-delta}"),
             rating_after=shown(change.rating_after, change.deviation_after) if change else "",
+            not_rated=str(NOT_RATED_MESSAGES.get(reasons.get(match.pk), "")),
         ))
     return result
 

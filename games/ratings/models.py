@@ -189,3 +189,35 @@ class RatingChange(models.Model):
     def change(self) -> float:
         """``rating_after - rating_before``."""
         return self.rating_after - self.rating_before
+
+
+class NotRated(models.Model):
+    """A person seated at a rated table whose match did not rate them, and why.
+
+    ``reason`` is a :class:`games.ratings.rating.Unrated` code (``RULES.md``, "Game record":
+    the ``not_rated`` header). A match nobody was rated in has a row for every person seated; a
+    match rated for some (a stayer whose partner left) has rows for the others only. Written
+    with the ending (``rating.on_match_finished``), once: one row per match and player.
+    """
+
+    match = models.ForeignKey(
+        "games.Match", on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    reason = models.CharField(_("why not rated"), max_length=20)
+
+    class Meta:
+        verbose_name = _("unrated seat")
+        verbose_name_plural = _("unrated seats")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="ratings_not_rated_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} {self.user_id} {self.reason}"

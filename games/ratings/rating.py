@@ -2,18 +2,28 @@
 
 The policy is ``games.ratings.glicko2.rate_match`` (lichess's): every rated match is its own
 rating period; each player's deviation is first widened for the days since their previous rated
-match in the pool. What is rated (the issue "Ratings, ladder, profiles and match history"):
+match in the pool. What is rated (the issues "Ratings, ladder, profiles and match history" and "Ranked play
+players can reach and trust"; the rules page and ``docs/protocol.md``, "Rated matches", say the
+same to the players):
 
-- only a match created ``rated`` whose every seat belongs to a person (``Seat.user`` set; a
-  person's seat the computer took over after they left a match for four still counts for them:
-  they sat down to a rated match). The core refuses rated tables with computer seats
-  (``bot_not_rated``); this is checked again here.
-- an abort (``result`` "abort", no winner) is not rated, nor a match decided away from the
-  table (``result`` "decided": a tournament forfeit or withdrawal, not played out), nor a match
-  whose every play was the computer's (:func:`played_by_nobody`: everyone left before the first
-  play and the stand-ins or the clock played it out, as lichess aborts a game nobody moved in);
-  every other ending (target, claim, resignation) is a win for the winning side and a loss for
-  the other.
+- only a match created ``rated`` whose every seat belongs to a person (``Seat.user`` set). The
+  core refuses rated tables with computer seats (``bot_not_rated``); this is checked again here.
+- not rated at all, with the reason (:class:`Unrated`) kept per person (:class:`NotRated`) and
+  written as the record's ``not_rated`` header: an abort before the first play (``aborted``); a
+  match that ended before every person had played a card of the first deal themselves (a card
+  the clock or the computer played for them does not count; ``first_deal_unplayed``): the core
+  aborts it (``aborted_early``), or at a tournament's table, whose own abort rules stand, its
+  result stands for the tournament but is not rated (``ended_early``), or a table left by
+  everyone by then (``abandoned``); a match decided away from the table (``decided``: a
+  tournament forfeit or withdrawal, not played out). As lichess aborts a game a player never
+  moved in: a rating moves only once every person has played.
+- otherwise a leaver never gains (:func:`seat_scores`): a person whose seat the computer took
+  over (``Seat.bot``, 4 players) or who was absent at the end (``Seat.absent``) is rated as
+  having lost, whatever their side's result, against the ratings before the match; so are all
+  the people of an ``abandoned`` table (every one of them left). A person who stayed is never
+  punished for another's leaving: one whose own partner left is not rated (``partner_left``:
+  the computer played half of their side, so neither a win nor a loss says what they are
+  worth); the others are rated by the result, a win for the winning side, a loss for the other.
 - 1v1 (tables for two): :func:`glicko2.rate_match` against the opponent's rating at the start.
 - partnership (tables for four): each player is rated as in a 1v1 against
   :func:`glicko2.composite_opponent` of their partner and their two opponents (the
@@ -40,14 +50,16 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 
-from games.core.for_apps import Refusal
+from games.core.for_apps import Refusal, first_deal_unplayed
 from games.ratings import glicko2
-from games.ratings.models import PlayerRating, Pool, RatedMatch, RatingChange
+from games.ratings.models import NotRated, PlayerRating, Pool, RatedMatch, RatingChange
 
 #: ``Match.Result`` value of an abort (the core's, repeated so this module reads no core enum).
 ABORT = "abort"
 #: ``Match.Result`` value of a match decided away from the table (a forfeit, a withdrawal).
 DECIDED = "decided"
+#: ``Match.Result`` value of a table every person had left.
+ABANDONED = "abandoned"
 
 
 class VoidCode(StrEnum):
@@ -89,36 +101,129 @@ class VoidRefused(Refusal):
         return params
 
 
+class Unrated(StrEnum):
+    """Why a rated table's match did not rate a person: the record's ``not_rated`` header
+    (RULES.md, "Game record"); a casual match has none."""
+
+    ABORTED = "aborted"
+    ABORTED_EARLY = "aborted_early"
+    ENDED_EARLY = "ended_early"
+    ABANDONED = "abandoned"
+    DECIDED = "decided"
+    PARTNER_LEFT = "partner_left"
+    VOIDED = "voided"
+
+
+#: The sentence shown for each :class:`Unrated` code (the table page, the match history).
+NOT_RATED_MESSAGES = {
+    Unrated.ABORTED: gettext_lazy("Not rated: the match was aborted before its first play."),
+    Unrated.ABORTED_EARLY: gettext_lazy(
+        "Not rated: the match was aborted, as it ended before every player had played a card "
+        "of the first deal."
+    ),
+    Unrated.ENDED_EARLY: gettext_lazy(
+        "Not rated: the match ended before every player had played a card of the first deal "
+        "(its result stands for the tournament)."
+    ),
+    Unrated.ABANDONED: gettext_lazy(
+        "Not rated: everyone left before every player had played a card of the first deal."
+    ),
+    Unrated.DECIDED: gettext_lazy(
+        "Not rated: the match was decided away from the table (a forfeit or a withdrawal)."
+    ),
+    Unrated.PARTNER_LEFT: gettext_lazy(
+        "Not rated for you: your partner left and the computer played for them."
+    ),
+    Unrated.VOIDED: gettext_lazy("Not rated: staff voided this match's rating."),
+}
+
+
 def on_match_finished(sender: Any, match: Any, winner: int | None, result: str, **kwargs: Any):
-    """Receiver of ``games.core.signals.match_finished``: rate the match if it is rated.
+    """Receiver of ``games.core.signals.match_finished``: rate the match if it is rated, by the
+    rules of this module's docstring; who is not rated gets a :class:`NotRated` row saying why.
 
-    Runs inside the transaction that ends the match; an error here rolls the ending back. A
-    match decided away from the table (``decided``: a tournament forfeit or withdrawal, not
-    played out) is not rated, like an abort, nor one that only the computer played
-    (:func:`played_by_nobody`).
+    Runs inside the transaction that ends the match; an error here rolls the ending back.
+    ``kwargs``: the core's ``early`` (the core aborted it: it ended before every person played
+    a card of the first deal) and ``unplayed`` (those seats; counted here, one query, when the
+    sender did not).
     """
-    if not match.rated or winner is None or result in (ABORT, DECIDED):
+    if not match.rated:
         return
-    if played_by_nobody(match):
+    seats = _seats(match)
+    if seats is None:
         return
-    rate_finished_match(match, winner)
+    reason = None
+    if result == ABORT:
+        reason = Unrated.ABORTED_EARLY if kwargs.get("early") else Unrated.ABORTED
+    elif result == DECIDED:
+        reason = Unrated.DECIDED
+    else:
+        unplayed = kwargs.get("unplayed")
+        if unplayed is None:
+            unplayed = first_deal_unplayed(match)
+        if unplayed:
+            reason = Unrated.ABANDONED if result == ABANDONED else Unrated.ENDED_EARLY
+    if reason is not None:
+        _not_rated(match, {seat.seat: (seat.user_id, reason) for seat in seats})
+        return
+    scores, unrated = seat_scores(match.players, seats, winner)
+    if scores and rate_finished_match(match, winner, scores=scores) is not None:
+        _not_rated(match, {s.seat: (s.user_id, unrated[s.seat]) for s in seats if s.seat in unrated})
 
 
-def played_by_nobody(match: Any) -> bool:
-    """Whether ``match`` had plays and none of them was a person's: each was the computer's
-    (``bot`` in the ``play`` event's payload: a stand-in for an absent person) or the clock's
-    (``timeout``). ``docs/protocol.md`` "Event log". A match ended before its first play (a
-    resignation, a claim) is not one of these.
+def seat_scores(
+    players: int, seats: list[Any], winner: int | None
+) -> tuple[dict[int, float], dict[int, Unrated]]:
+    """Who of ``seats`` (the ``Seat`` rows of a finished match that is rated, every one a
+    person's) is rated with what score, and who is not: ``({seat: 1.0 win or 0.0 loss},
+    {seat: reason})``. A leaver (the computer took the seat over, or absent at the end) scores
+    0 whatever ``winner`` (``None``: an abandoned table, everyone a leaver); a person whose
+    partner left is :attr:`Unrated.PARTNER_LEFT`; the others score by ``winner``'s side."""
+    leavers = {seat.seat for seat in seats if seat.bot or seat.absent}
+    scores: dict[int, float] = {}
+    unrated: dict[int, Unrated] = {}
+    for seat in seats:
+        if seat.seat in leavers:
+            scores[seat.seat] = 0.0
+        elif winner is None:
+            unrated[seat.seat] = Unrated.ABANDONED
+        elif players == 4 and (seat.seat + 2) % 4 in leavers:
+            unrated[seat.seat] = Unrated.PARTNER_LEFT
+        else:
+            scores[seat.seat] = 1.0 if seat.seat % 2 == winner else 0.0
+    return scores, unrated
 
-    One query, read in ``seq`` order until the first person's play.
-    """
-    plays = match.events.filter(kind="play").order_by("seq").values_list("payload", flat=True)
-    seen = False
-    for payload in plays.iterator(chunk_size=100):
-        seen = True
-        if not payload.get("bot") and payload.get("timeout") is not True:
-            return False
-    return seen
+
+def _not_rated(match: Any, reasons: dict[int, tuple[int, str]]) -> None:
+    """Keep ``{seat: (user id, reason)}`` as :class:`NotRated` rows, once (a second ending of
+    the same match inserts nothing)."""
+    NotRated.objects.bulk_create(
+        [
+            NotRated(match=match, seat=seat, user_id=user_id, reason=str(reason))
+            for seat, (user_id, reason) in sorted(reasons.items())
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def not_rated_reason(match: Any, user: Any = None) -> str | None:
+    """The :class:`Unrated` code saying why a finished rated ``match`` was not rated, or
+    ``None``: a casual match, one not finished, one that was rated. With ``user`` (a person
+    seated there): why it did not rate them (``partner_left`` in a match rated for others).
+    Staff voided its rating: ``voided``. A match finished before these reasons were kept has
+    none. At most two queries, none for a casual match; the sentence to show is
+    ``NOT_RATED_MESSAGES[code]``."""
+    if not match.rated or match.finished_at is None:
+        return None
+    rated = RatedMatch.objects.filter(match_id=match.pk).only("voided_at").first()
+    voided = str(Unrated.VOIDED) if rated is not None and rated.voided_at else None
+    reasons = NotRated.objects.filter(match_id=match.pk).order_by("seat")
+    if user is None:
+        if rated is not None:
+            return voided
+    else:
+        reasons = reasons.filter(user_id=user.pk)
+    return reasons.values_list("reason", flat=True).first() or voided
 
 
 def _days(since: datetime | None, now: datetime) -> float:
@@ -135,18 +240,26 @@ def _seats(match: Any) -> list[Any] | None:
     return seats
 
 
-def rate_finished_match(match: Any, winner: int) -> RatedMatch | None:
+def rate_finished_match(
+    match: Any, winner: int | None, *, scores: dict[int, float] | None = None
+) -> RatedMatch | None:
     """Rate ``match`` (finished, ``winner`` the winning side 0 or 1), once.
 
+    :param scores: ``{seat: score}`` (1.0 a win, 0.0 a loss) of the seats to rate
+        (:func:`seat_scores`); the others keep their ratings and are left out of the
+        :class:`RatedMatch`. Every seat is rated against every other's rating before the match
+        all the same. ``None``: every seat, by ``winner``.
     :returns: the new :class:`RatedMatch`, or ``None`` when nothing was rated: not every seat is
         a person's, or the match was rated already.
-    :raises ValueError: ``winner`` is not 0 or 1.
+    :raises ValueError: ``scores`` is ``None`` and ``winner`` is not 0 or 1.
     """
-    if winner not in (0, 1):
+    if scores is None and winner not in (0, 1):
         raise ValueError(f"the winner is side 0 or 1, got {winner!r}")
     seats = _seats(match)
     if seats is None:
         return None
+    if scores is None:
+        scores = {seat.seat: 1.0 if seat.seat % 2 == winner else 0.0 for seat in seats}
     pool = Pool.of_players(match.players)
     now = match.finished_at or timezone.now()
     with transaction.atomic():
@@ -157,7 +270,7 @@ def rate_finished_match(match: Any, winner: int) -> RatedMatch | None:
             return None  # rated already: exactly once
         user_ids = sorted(seat.user_id for seat in seats)
         PlayerRating.objects.bulk_create(
-            [PlayerRating(user_id=user_id, pool=pool) for user_id in user_ids],
+            [PlayerRating(user_id=s.user_id, pool=pool) for s in seats if s.seat in scores],
             ignore_conflicts=True,
         )
         rows = {
@@ -166,11 +279,15 @@ def rate_finished_match(match: Any, winner: int) -> RatedMatch | None:
             .filter(pool=pool, user_id__in=user_ids)
             .order_by("user_id")
         }
-        before = {seat.seat: rows[seat.user_id].current(now) for seat in seats}
+        before = {
+            seat.seat: rows[seat.user_id].current(now) if seat.user_id in rows
+            else glicko2.NEW_PLAYER
+            for seat in seats
+        }
         changes, record_seats = [], []
-        for seat in seats:
+        for seat in (seat for seat in seats if seat.seat in scores):
             row = rows[seat.user_id]
-            score = 1.0 if seat.seat % 2 == winner else 0.0
+            score = scores[seat.seat]
             if match.players == 2:
                 opponent = before[1 - seat.seat]
             else:
@@ -205,7 +322,7 @@ def rate_finished_match(match: Any, winner: int) -> RatedMatch | None:
             row.losses += score == 0.0
             row.last_rated_at = now
         PlayerRating.objects.bulk_update(
-            rows.values(),
+            [rows[change.user_id] for change in changes],
             ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at"],
         )
         RatingChange.objects.bulk_create(changes)
@@ -315,8 +432,8 @@ def _side_rating(ratings: list[glicko2.Rating]) -> glicko2.Rating:
 def win_chances(match: Any, now: datetime | None = None) -> list[SideChance] | None:
     """Each side's expected score before ``match`` starts, from the ratings before it.
 
-    A rated match that was rated already uses the ratings its record kept from before it; one
-    not yet rated uses the players' ratings now (widened for idle time). The expected score is
+    A rated match that was rated for every seat already uses the ratings its record kept from
+    before it; another uses the players' ratings now (widened for idle time). The expected score is
     :func:`glicko2.expected_score` (Glickman's Glicko formula, both deviations); for four
     players each side counts as one player of its mean rating and root-mean-square deviation.
 
@@ -330,7 +447,7 @@ def win_chances(match: Any, now: datetime | None = None) -> list[SideChance] | N
         return None
     names = {seat.seat: seat.user.get_username() for seat in seats}
     record = RatedMatch.objects.filter(match=match).first()
-    if record is not None and record.seats:
+    if record is not None and len(record.seats) == match.players:
         by_seat = {
             s["seat"]: glicko2.Rating(s["before"], s["deviation_before"], glicko2.NEW_PLAYER.volatility)
             for s in record.seats

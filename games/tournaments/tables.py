@@ -64,7 +64,7 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
         with transaction.atomic():
             match = create_table(
                 user=seats[0][0], players=t.players, rules=t.rules, rated=t.rated,
-                move_seconds=t.move_seconds, now=now,
+                move_seconds=t.move_seconds, early_abort=False, now=now,
             )
             for member, seat in seats[1:]:
                 join_table(user=member, match_id=match.pk, seat=seat, now=now)

@@ -9,12 +9,20 @@ from games.core import actions
 from games.core.models import Match, Seat
 
 
-def rated_match(users: Sequence[Any], *, rated: bool = True) -> Match:
-    """A started match created by ``users[0]`` and joined by the others in order."""
+def rated_match(users: Sequence[Any], *, rated: bool = True, played: bool = True) -> Match:
+    """A started match created by ``users[0]`` and joined by the others in order; with
+    ``played``, every seat has played one card of the first deal (so that a rated match that
+    ends is rated, not aborted early)."""
+    from tests.games.helpers import play_turn
+
     match = actions.create_table(user=users[0], players=len(users), rules={}, rated=rated)
     for user in users[1:]:
         actions.join_table(user=user, match_id=match.pk)
     match.refresh_from_db()
+    if played:
+        for _ in users:
+            play_turn(match)
+        match.refresh_from_db()
     return match
 
 

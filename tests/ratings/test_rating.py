@@ -143,7 +143,7 @@ def test_casual_and_computer_matches_are_not_rated(users):
 
 def test_an_abort_is_not_rated(users):
     alice, bob = users[:2]
-    match = rated_match([alice, bob])
+    match = rated_match([alice, bob], played=False)
     actions.abort_match(user=alice, match_id=match.pk)
     match.refresh_from_db()
     assert match.result == "abort" and match.winner_side is None
@@ -311,22 +311,22 @@ def test_two_resignations_at_once_rate_once(django_user_model):
 
 
 def _played_out_by_the_clock(match: Match, first_by=None, stays=None) -> Match:
-    """Play ``match`` to its end: ``first_by`` (a user) makes the first play if given, then every
-    play is the clock's (each deadline passed: a timeout, then the computer standing in for an
-    absent person), except that ``stays`` (a user) plays every turn of theirs by hand."""
+    """Play ``match`` to its end: ``first_by`` (a user) makes their first play by hand if given,
+    then every play is the clock's (each deadline passed: a timeout, then the computer standing
+    in for an absent person), except that ``stays`` (a user) plays every turn of theirs by hand."""
     from tests.games.helpers import play_turn, users_by_seat
 
-    if first_by is not None:
-        match.refresh_from_db()
-        play_turn(match)
     seats = users_by_seat(match)
+    by_hand = {user for user in (stays, first_by) if user is not None}
     for _ in range(3000):
         match.refresh_from_db()
         if match.status == Match.Status.FINISHED:
             return match
         turn = reads.table_state(match_id=match.pk, user=None)["round"]
-        if stays is not None and turn and seats[turn["turn"]] == stays:
+        if turn and seats[turn["turn"]] in by_hand:
             play_turn(match)
+            if seats[turn["turn"]] == first_by:
+                by_hand.discard(first_by)
             continue
         actions.act_on_deadline(match_id=match.pk, now=match.deadline + timedelta(seconds=1))
     raise AssertionError("the match did not end")
@@ -353,3 +353,5 @@ def test_a_match_a_person_played_in_is_rated_however_it_went_on(users):
     match = _played_out_by_the_clock(match, first_by=alice, stays=bob)
     assert match.result == "target"
     assert RatedMatch.objects.filter(match=match).exists()
+    # She left (absent at the end): a loss for her, whoever reached the target.
+    assert RatingChange.objects.get(match=match, user=alice).score == 0.0

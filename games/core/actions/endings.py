@@ -4,6 +4,7 @@ that end a match before its target (claim, resignation, abort, a decision from o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -14,27 +15,42 @@ from games.core.actions.funnel import Change, require_login
 from games.core.errors import GameError
 from games.core.models import Event, Match
 from games.core.signals import match_finished
-from games.core.state.cache import SeatRow
+from games.core.state.cache import SeatRow, seat_rows
 
 
 def finish(change: Change, winner: int | None, result: str) -> None:
     """End the match: ``match_end``, the row's end fields, and ``match_finished``.
 
     Every way a match ends (the target reached, a claim, a resignation, an abort before the first
-    play, a decision from outside the table) goes through here (after lila's ``round/Finisher.scala``), so the finished row always
-    looks the same to whatever reads it later. The row and its events are written first, then
+    play, a decision from outside the table, a table nobody is left at) goes through here (after
+    lila's ``round/Finisher.scala``), so the finished row always looks the same to whatever reads
+    it later. The row and its events are written first, then
     ``games.core.signals.match_finished`` is sent, inside the transaction: a receiver that raises
     rolls the ending back and the match stays playable. Nothing may be logged after it.
+
+    A rated match that ends (target, claim, resignation) before every person seated at it has
+    played a card of the first deal themselves (:func:`first_deal_unplayed`) is aborted instead,
+    as lichess aborts a game a player never moved in: ``winner`` ``None``, ``result``
+    ``abort``, ``"early": true`` in ``match_end`` (``docs/protocol.md``, "Event log"). Not at a
+    table opened with ``early_abort=False`` (a tournament's: its own abort rules stand), nor an
+    ``abandoned`` one (already no result for anybody). ``match_finished`` carries ``early``
+    (whether this happened) and ``unplayed`` (those seats, or ``None`` when not counted: a
+    casual match, an abort, a decision), so its receivers need not count again.
 
     :param winner: the winning side, 0 or 1; ``None`` for an abort (or a decision that nobody won).
     :param result: a ``Match.Result`` value.
     :raises funnel.Moved: a compare-and-set change found the row moved on (the funnel retries).
     """
     match = change.match
-    change.log(
-        Event.Kind.MATCH_END,
-        {"scores": list(match.scores), "winner": winner, "reason": str(result)},
-    )
+    unplayed, early = None, False
+    if match.rated and result not in (Match.Result.ABORT, Match.Result.DECIDED):
+        unplayed = first_deal_unplayed(match, change.events)
+        if unplayed and match.early_abort and result != Match.Result.ABANDONED:
+            winner, result, early = None, Match.Result.ABORT, True
+    payload = {"scores": list(match.scores), "winner": winner, "reason": str(result)}
+    if early:
+        payload["early"] = True
+    change.log(Event.Kind.MATCH_END, payload)
     match.status = Match.Status.FINISHED
     match.finished_at = change.now
     match.winner_side = winner
@@ -45,7 +61,36 @@ def finish(change: Change, winner: int | None, result: str) -> None:
     # transaction itself after a compare-and-set, which has none of its own on PostgreSQL).
     with transaction.atomic():
         change.write()
-        match_finished.send(sender=Match, match=match, winner=winner, result=str(result))
+        match_finished.send(
+            sender=Match, match=match, winner=winner, result=str(result),
+            early=early, unplayed=unplayed,
+        )
+
+
+def first_deal_unplayed(match: Match, pending: Iterable[Event] = ()) -> list[int]:
+    """The seats of persons (``Seat.user`` set) who have not played a card of the match's first
+    deal themselves: the first ``4 * players`` plays (RULES.md, "Dealing": 4 cards to every
+    seat), a play of the clock (``"timeout": true``) or of the computer standing in
+    (``"bot"``) not counting. Seat numbers in order; ``[]`` when everyone has.
+
+    One query (the written plays, at most ``4 * players`` of them); ``pending``: events logged
+    and perhaps not written yet (a change's), counted too.
+    """
+    first = 4 * match.players
+    written = Event.objects.filter(match_id=match.pk, kind=Event.Kind.PLAY).order_by("seq")
+    plays = dict(
+        (seq, (seat, payload))
+        for seq, seat, payload in written.values_list("seq", "seat", "payload")[:first]
+    )
+    plays.update(
+        (event.seq, (event.seat, event.payload))
+        for event in pending if event.kind == Event.Kind.PLAY
+    )
+    played = {
+        seat for _seq, (seat, payload) in sorted(plays.items())[:first]
+        if not payload.get("bot") and payload.get("timeout") is not True
+    }
+    return [s.seat for s in seat_rows(match) if s.user_id is not None and s.seat not in played]
 
 
 def in_play(match: Match) -> None:

@@ -111,6 +111,7 @@ def create_table(
     private: bool = False,
     people: Mapping[int, tuple[Any, str | None]] | None = None,
     capped: bool = True,
+    early_abort: bool = True,
     now: datetime | None = None,
 ) -> Match:
     """Open a table; ``user`` takes seat 0, the computer the seats in ``bots`` and the persons
@@ -138,6 +139,9 @@ def create_table(
     :param capped: whether ``MAX_TABLES`` applies (:func:`check_table_cap`); ``False`` for a
         table an app opens for its players (a tournament's pairing: the event, not the player,
         decides that it is played).
+    :param early_abort: a rated match that ends before every person has played a card of the
+        first deal is aborted (``Match.early_abort``, ``endings.finish``); ``False`` for a table
+        an app opens under abort rules of its own (a tournament's pairing).
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
@@ -196,6 +200,7 @@ def create_table(
             server_seed=shuffle.new_server_seed(),
             private=bool(private),
             invite_token=secrets.token_urlsafe(32) if private else "",
+            early_abort=bool(early_abort),
         )
 
     def body(change: Change) -> Match:

@@ -5,6 +5,11 @@ and a note are written here; what each play takes, and whether it is a basra, is
 engine (``games.engine.capture``) when the page is drawn, so the page cannot teach anything the
 tables do not do. The cards are drawn as the table page draws them (``static/games/live.js``
 ``cardNode``, ``static/games/games.css``), on the server, so the page needs no script.
+
+Its "Rated matches" section tells what rates a match (``games.core.actions.endings.finish``: a
+rated match ending before every person played a card of the first deal is aborted;
+``games.ratings.rating``: leavers, stayers, abandoned tables, the reasons shown when a match is
+not rated; ``docs/protocol.md``, "Rated matches").
 """
 
 from __future__ import annotations

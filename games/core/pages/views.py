@@ -189,7 +189,7 @@ def table_labels() -> dict:
             "Call this match off before the first play? Nobody wins and it is not rated."
         ),
         "abortYes": _("Abort"),
-        "matchAborted": _("Aborted before the first play: nobody won."),
+        "matchAborted": _("Aborted: nobody won, and it is not rated."),
         "matchAbandoned": _("Abandoned: every player had left, so nobody won."),
         "cancel": _("Cancel"),
         "claim": _("Claim the win"),

@@ -35,12 +35,12 @@ def match_record(match: Match, *, url: str = "") -> dict[str, Any]:
 
     Shape: ``{"format", "rules", "seats", "rounds": [{"dealer", "deck", "plays", "timeouts"?}],
     "headers": {"site", "match", "date", "finished", "rated", "pool", "event", "result",
-    "winner", "termination", "ratings_before"?, "ratings_after"?}, "shuffle"?}``. A round's ``timeouts`` lists the indices of its plays
+    "winner", "termination", "ratings_before"?, "ratings_after"?, "not_rated"?}, "shuffle"?}``. A round's ``timeouts`` lists the indices of its plays
     the clock made (only when there are some). ``"shuffle"`` is ``games.core.state.reads.shuffle_info``
     without its ``null`` server seed: ``server_seed`` appears only once the match is over; a match
     dealt before the fair shuffle has no ``"shuffle"``. The apps add what they know through
     ``games.core.signals.record_headers`` (the ratings app ``ratings_before`` and ``ratings_after`` of
-    a rated match, the tournaments app its ``event``); the core never imports them. Two queries
+    a rated match, or ``not_rated`` when it was not rated; the tournaments app its ``event``); the core never imports them. Two queries
     (the events; the row is the caller's), and whatever the receivers ask.
 
     :param url: the match's address, for the ``match`` header.
