@@ -16,6 +16,7 @@ from games.queues import news, services
 from games.queues.errors import Code, QueueError
 from games.queues.models import Entry, Invitation, QueueTable, Record
 from tests.queues.helpers import rate, sent, users  # noqa: F401 - sent is a fixture
+from tests.games.helpers import play_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -246,6 +247,8 @@ def test_a_match_played_to_its_end_takes_a_no_show_off_and_a_called_off_one_does
     for u in (a, b):
         services.join(user=u, players=2, move_seconds=10, now=at(0))
     (first,) = services.wave(2, 10, now=at(1))
+    for _ in (a, b):  # each plays a card of the first deal: the match is played, not aborted early
+        play_turn(Match.objects.get(pk=first))
     actions.resign(user=a, match_id=first)
     assert Record.objects.get(user=b).no_shows == 1
     assert not Record.objects.filter(user=a, no_shows__gt=0).exists()  # never below 0
