@@ -13,6 +13,7 @@ def test_the_rules_page_in_arabic_draws_the_examples_right_to_left(new_page):
     page = new_page(viewport={"width": 390, "height": 844}, locale="ar")
     page.goto("/")
     expect(page.locator("#lobby-rules")).to_have_text("جديد على الباصرة؟ اقرأ طريقة اللعب.")
+    page.get_by_role("button", name="القائمة").click()  # the phone's menu
     page.locator(".site-nav").get_by_role("link", name="طريقة اللعب").click()
     page.wait_for_url("**/rules/")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
