@@ -116,6 +116,9 @@ class Match(models.Model):
     invite_token = models.CharField(
         _("invite token"), max_length=43, blank=True, default="", editable=False
     )
+    # A private table is seen only by its seated players and the sessions that opened its invite
+    # link, unless its creator lets everyone watch it (``games.core.state.watching``).
+    private_watchable = models.BooleanField(_("everyone may watch"), default=False)
 
     class Meta:
         verbose_name = _("match")
