@@ -36,6 +36,34 @@
       if (!header.contains(event.target) && menu) setOpen(false);
     });
   }
+  // Copy a link (an invite) to the clipboard, saying so in the status beside the button.
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    var box = document.querySelector(button.dataset.copy);
+    var status = button.parentElement.querySelector("[role=status]");
+    var say = function (text) { if (status) status.textContent = text; };
+    button.addEventListener("click", function () {
+      if (!box) return;
+      if (!navigator.clipboard || !navigator.clipboard.writeText) {
+        box.focus(); box.select();
+        say(button.dataset.failed);
+        return;
+      }
+      navigator.clipboard.writeText(box.value).then(
+        function () { say(button.dataset.done); },
+        function () { box.focus(); box.select(); say(button.dataset.failed); }
+      );
+    });
+  });
+  // The platform's share sheet (the Web Share API), only where the browser has one.
+  document.querySelectorAll("button[data-share]").forEach(function (button) {
+    var box = document.querySelector(button.dataset.share);
+    if (!box || typeof navigator.share !== "function") return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      // A dismissed sheet rejects; there is nothing to say about it.
+      navigator.share({ title: button.dataset.title, url: box.value }).catch(function () {});
+    });
+  });
   // A form that undoes something asks first (its data-confirm is the question).
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
