@@ -13,6 +13,7 @@ from django.urls import reverse
 from games.core import actions
 from games.core.models import Match
 from tests.conftest import communicator
+from tests.friends.test_private import PRIVATE_TABLE_FORM
 from tests.games.helpers import expect_error, table_path
 
 db = database_sync_to_async
@@ -105,11 +106,9 @@ def test_the_creator_may_let_everyone_watch(make_player):
 def test_the_create_form_sets_everyone_may_watch(make_player):
     alice = make_player("alice")
     client = logged_in(alice.user)
-    response = client.post(reverse("table_create"), {
-        "players": "2", "target": "101", "mode": "casual", "move_seconds": "30",
-        "majority_points": "30", "basra_points": "10", "jack_basra_points": "30",
-        "seven_diamonds": "wild", "private": "on", "private_watchable": "on",
-    })
+    response = client.post(
+        reverse("table_create"), PRIVATE_TABLE_FORM | {"private_watchable": "on"}
+    )
     assert response.status_code == 302
     match = Match.objects.get()
     assert match.private and match.private_watchable
