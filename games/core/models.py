@@ -122,6 +122,9 @@ class Match(models.Model):
     early_abort = models.BooleanField(
         _("aborted when it ends early"), default=True, editable=False
     )
+    # A private table is seen only by its seated players and the sessions that opened its invite
+    # link, unless its creator lets everyone watch it (``games.core.state.watching``).
+    private_watchable = models.BooleanField(_("everyone may watch"), default=False)
 
     class Meta:
         verbose_name = _("match")

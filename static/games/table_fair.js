@@ -27,7 +27,7 @@
       ? el("ol", {class: "seed-list", id: "fair-client-seeds"}, fair.client_seeds.map(function (seed, seat) {
           return el("li", {dataset: {seat: seat}}, [
             el("bdi", {class: "seed-owner", text: (seatName(seat) || L.emptySeat) + ": "}),
-            seed ? el("code", {text: seed}) : el("span", {class: "help", text: L.computerSeed}),
+            seed ? el("code", {dir: "ltr", text: seed}) : el("span", {class: "help", text: L.computerSeed}),
           ]);
         }))
       : el("p", {class: "help", text: L.seedsAtStart});

@@ -59,6 +59,7 @@
         form.addEventListener("submit", useJoinSeed);
         chip.appendChild(form);
       }
+      T.tagChip(chip, seat);  // four players: whose side (table_sides.js)
       chips.push(chip);
     }
     // Four players: who partners whom ("Side 1: alice & carol"), partners sitting opposite.

@@ -212,9 +212,10 @@
         if (found && !found.forced && found.loss > 1) classes += " mistake";
         items.push(el("li", {}, [el("button", {
           type: "button", class: classes, dataset: {ply: i, card: last.card},
-          title: found && !found.forced ? B.fmt(L.bestWas, {card: found.best, loss: found.loss.toFixed(1)}) : null,
+          title: found && !found.forced ? B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: found.loss.toFixed(1)}) : null,
         }, [String(P[i].play) + ". ", el("bdi", {text: config.seatNames[last.seat]}), " ",
-            el("strong", {text: last.card}),
+            // The card by its name in the page's language ("Jack of clubs", "ولد سباتي").
+            el("strong", {class: "move-card", text: B.cardName(last.card, L)}),
             last.taken.length ? " ×" + last.taken.length : "",
             last.basra ? " ★" : "", last.timeout ? " ⏱" : "",
             found && !found.forced && found.loss > 1 ? " −" + found.loss.toFixed(1) : ""])]));
@@ -264,7 +265,8 @@
           return el("li", {dataset: {labels: (p.labels || []).map(function (l) { return l.code; }).join(" ")}}, [
             el("a", {href: "?ply=" + ply, dataset: {ply: ply},
               on: {click: function (event) { event.preventDefault(); go(ply); }},
-              text: B.fmt(L.worst, {round: p.round + 1, play: p.play + 1, card: p.card, best: p.best,
+              text: B.fmt(L.worst, {round: p.round + 1, play: p.play + 1, card: B.cardName(p.card, L),
+                                    best: B.cardName(p.best, L),
                                     loss: p.loss.toFixed(1)})}),
             why ? el("span", {class: "mistake-label", text: why}) : null,
           ].filter(Boolean));

@@ -124,6 +124,8 @@ def test_the_verify_panel_checks_every_deck_and_names_a_tampered_round(new_page,
     expect(root(page)).to_have_attribute("data-status", "playing")
     # Fixed and shown to everyone at the start; the server seed is still secret.
     expect(page.locator('#fair-client-seeds li[data-seat="0"] code')).to_have_text("yusuf-7f3a")
+    # A seed is isolated left to right, so beside an Arabic name it never runs into it.
+    expect(page.locator('#fair-client-seeds li[data-seat="0"] code')).to_have_attribute("dir", "ltr")
     expect(page.locator("#fair-server-seed")).to_have_count(0)
     expect(page.locator("#verify-button")).to_have_count(0)
     assert page.request.get(f"/match/{match_id}/record.json").status == 404

@@ -40,12 +40,9 @@ def test_a_private_table_is_joined_only_with_its_invite_link(new_page):
 
     open_lobby(bob)  # not listed in the lobby
     expect(bob.locator(f'.table-row[data-match-id="{match_id}"]')).to_have_count(0)
-    bob.goto(f"/table/{match_id}/")  # the page by its number: the join is refused
-    # The refused join comes back to this same address: wait for that page, not the address.
-    with bob.expect_navigation(url=f"**/table/{match_id}/"):
-        bob.click("#join-button")
-    expect(bob.locator(".messages .error")).to_contain_text("invite link")
-    expect(bob.locator("#join-button")).to_be_visible()  # still not seated
+    # The page by its number is not there for bob: no join to offer and refuse after the click.
+    assert bob.goto(f"/table/{match_id}/").status == 404
+    expect(bob.locator("#join-button")).to_have_count(0)
 
     bob.goto(link)  # the invite link shows the table with a join that works
     expect(root(bob)).to_have_attribute("data-status", "open")
@@ -127,3 +124,36 @@ def test_the_challenger_can_cancel_and_the_other_sees_it_go(new_page):
     alice.locator(".challenge-notice.sent .challenge-cancel").click()
     expect(bob.locator(".challenge-notice.received")).to_have_count(0)
     expect(bob.locator("#site-notices")).to_contain_text("cancelled")
+
+
+def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_shares(new_page):
+    alice = new_page(permissions=["clipboard-read", "clipboard-write"])
+    sign_up(alice, "pric")
+    open_lobby(alice)
+    alice.check('input[name="private"]')
+    alice.click("#create-table-button")
+    alice.wait_for_url(TABLE)
+    link = alice.locator("#invite-url").input_value()
+    # This Chromium has no navigator.share: no Share button.
+    assert alice.evaluate("typeof navigator.share") == "undefined"
+    expect(alice.locator("#invite-share")).to_be_hidden()
+    alice.click("#invite-copy")
+    expect(alice.locator("#invite-status")).to_have_text("Copied")
+    assert alice.evaluate("navigator.clipboard.readText()") == link
+
+    # A browser with the Web Share API (stood in for before the page's scripts run) shows the
+    # button, and the sheet gets the invite link.
+    carol = new_page(locale="ar")
+    carol.add_init_script(
+        "navigator.share = (data) => { window.shared = data; return Promise.resolve(); };"
+    )
+    sign_up(carol, "prie")
+    open_lobby(carol)
+    carol.check('input[name="private"]')
+    carol.click("#create-table-button")
+    carol.wait_for_url(TABLE)
+    share = carol.get_by_role("button", name="مشاركة")
+    expect(share).to_be_visible()
+    share.click()
+    carol.wait_for_function("window.shared !== undefined")
+    assert carol.evaluate("window.shared.url") == carol.locator("#invite-url").input_value()

@@ -109,6 +109,14 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
     expect(viewer(page)).to_have_attribute("data-ready", "true")
     overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0
+    # The play list names each card in Arabic ("ولد سباتي"), never by its Latin code ("JC").
+    ranks = {"A": "آس", "J": "ولد", "Q": "بنت", "K": "شايب"}
+    suits = {"C": "سباتي", "D": "ديناري", "H": "كوبة", "S": "بستوني"}
+    moves = page.locator("#moves button.move[data-card]").evaluate_all(
+        "buttons => buttons.map(b => [b.dataset.card, b.querySelector('.move-card').textContent])")
+    assert len(moves) > 48
+    for code, name in moves:
+        assert name == f"{ranks.get(code[:-1], code[:-1])} {suits[code[-1]]}", (code, name)
     # Round 2 starts one position after round 1's 48 plays.
     page.keyboard.press("ArrowDown")
     at(page, 48)

@@ -13,6 +13,7 @@ def test_the_rules_page_in_arabic_draws_the_examples_right_to_left(new_page):
     page = new_page(viewport={"width": 390, "height": 844}, locale="ar")
     page.goto("/")
     expect(page.locator("#lobby-rules")).to_have_text("جديد على الباصرة؟ اقرأ طريقة اللعب.")
+    page.get_by_role("button", name="القائمة").click()  # the phone's menu
     page.locator(".site-nav").get_by_role("link", name="طريقة اللعب").click()
     page.wait_for_url("**/rules/")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
@@ -46,6 +47,14 @@ def test_the_rules_page_in_arabic_draws_the_examples_right_to_left(new_page):
     expect(examples.nth(1).locator(".chip")).to_have_text("باصرة!")
     expect(examples.nth(8).locator(".chip")).to_have_text("باصرة ولد!")
     expect(examples.nth(5)).to_contain_text("لا شيء: تبقى الورقة على الأرض.")
+
+    # A note that is only a sum reads left to right, isolated from the Arabic around it (not
+    # mirrored into ".3 + 3 = 4 + 2 = 5 + 1 = 6"); an Arabic note stays right to left.
+    sum_note = examples.nth(3).locator(".rules-note")
+    expect(sum_note).to_have_text("6 = 1 + 5 = 2 + 4 = 3 + 3.")
+    assert sum_note.evaluate("n => getComputedStyle(n).direction") == "ltr"
+    assert examples.nth(5).locator(".rules-note").evaluate(
+        "n => getComputedStyle(n).direction") == "rtl"
 
     # Nothing wider than the phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -336,22 +336,3 @@ def test_four_players_take_the_seats_in_order(new_page):
     tap.wait_for(lambda: tap.syncs() > syncs)
     assert tap.syncs() == syncs + 1
     expect(creator.locator(f'#last-play .card.played[data-card="{code}"]')).to_be_visible()
-
-
-def test_on_a_phone_the_header_row_keeps_every_item_and_shows_it_goes_on(new_page):
-    """Two testers at 390 x 844: the header's one row scrolls sideways with no sign that it
-    does, and the user's name had shrunk to nothing. Every item keeps its width, and the row
-    draws its scrolling shadows."""
-    page = new_page(viewport={"width": 390, "height": 844})
-    sign_up(page, "phoneheader")
-    nav = page.locator(".site-nav")
-    # Measured once the page's styles and fonts apply (on a loaded machine the row was measured
-    # before they did, and fitted).
-    page.wait_for_load_state("load")
-    page.wait_for_function("""() => document.fonts.status === "loaded" && getComputedStyle(
-        document.querySelector(".site-nav")).backgroundImage.includes("radial-gradient")""")
-    sizes = nav.evaluate("n => ({scroll: n.scrollWidth, client: n.clientWidth})")
-    assert sizes["scroll"] > sizes["client"]  # the row goes on past the screen
-    name = page.locator(".site-header .whoami")
-    assert name.evaluate("a => a.getBoundingClientRect().width") > 40
-    assert "radial-gradient" in nav.evaluate("n => getComputedStyle(n).backgroundImage")

@@ -109,6 +109,7 @@ def create_table(
     client_seed: str | None = None,
     watchers: str = Match.Watchers.EVERYONE,
     private: bool = False,
+    private_watchable: bool = False,
     people: Mapping[int, tuple[Any, str | None]] | None = None,
     capped: bool = True,
     early_abort: bool = True,
@@ -132,6 +133,8 @@ def create_table(
         (``games.core.actions.watching.check_may_watch``).
     :param private: listed nowhere; a seat is taken only with its ``invite_token`` (drawn here,
         ``secrets.token_urlsafe(32)``), see :func:`join_table`.
+    :param private_watchable: a private table everyone may see (else only its seated players
+        and the invited sessions, ``games.core.state.watching.check_may_see_private``).
     :param people: ``{seat: (user, client seed or None)}``, other persons seated from the start
         (a challenge accepted, a rematch; ``games.core.actions.challenges``, ``games.core.actions.rematch``),
         seats 1 and up, none of them ``user`` nor a seat in ``bots``. A table that these fill is
@@ -201,6 +204,7 @@ def create_table(
             private=bool(private),
             invite_token=secrets.token_urlsafe(32) if private else "",
             early_abort=bool(early_abort),
+            private_watchable=bool(private and private_watchable),
         )
 
     def body(change: Change) -> Match:

@@ -143,6 +143,12 @@ class CreateTableForm(forms.Form):
             "Not listed in the lobby: the players you send its invite link to join it."
         ),
     )
+    private_watchable = forms.BooleanField(
+        label=_("Everyone may watch the private table"), required=False, initial=False,
+        help_text=_(
+            "Otherwise only its players and those who opened its invite link can see it."
+        ),
+    )
 
     client_seed = client_seed_field()
 
@@ -225,6 +231,7 @@ class PlayComputerForm(CreateTableForm):
     HUMAN = "human"
     LEVEL_CHOICES = bot_choices
     private = None
+    private_watchable = None
     DEFAULT_LEVEL = "greedy"
 
     mode = None
@@ -300,6 +307,7 @@ class ChallengeForm(CreateTableForm):
 
     players = None
     private = None
+    private_watchable = None
 
     def rules(self) -> dict:
         """As :meth:`CreateTableForm.rules`, ``players`` 2."""

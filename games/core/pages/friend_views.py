@@ -21,6 +21,7 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Match
 from games.core.pages.forms import ChallengeForm
+from games.core.state import watching
 
 #: The prefix of the challenge form's fields on the profile page.
 CHALLENGE_PREFIX = "challenge"
@@ -38,7 +39,9 @@ def table_invite(request: HttpRequest, match_id: int, token: str) -> HttpRespons
     """A private table's invite link: the table page, whose join button carries the invite.
 
     A wrong token (or a public table) is a 404, as for a table that does not exist: the link
-    tells nothing about the tables it does not open.
+    tells nothing about the tables it does not open. A right one gives this browser session the
+    right to see the table from now on, at its plain address too
+    (``games.core.state.watching.remember_invite``).
     """
     from games.core.pages.views import table  # the page itself; games.core.pages.views does not import this module
 
@@ -47,6 +50,7 @@ def table_invite(request: HttpRequest, match_id: int, token: str) -> HttpRespons
         match.private and token.isascii() and secrets.compare_digest(token, match.invite_token)
     ):
         raise Http404(_("This invite link does not open any table."))
+    watching.remember_invite(request.session, match.pk)
     return table(request, match_id, invite=token)
 
 

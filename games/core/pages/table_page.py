@@ -26,6 +26,11 @@ def labels() -> dict:
         "loggedOut": _("You are logged out in this tab: you are only watching now."),
         "logIn": _("Log in"),
         "logInToPlay": _("Log in to play"),
+        # The seat picker's sides at four (static/games/table_sides.js).
+        "sideNumber": _("Side %(number)s"),
+        "yourSeat": _("Your seat"),
+        "partnerSeat": _("Your partner's seat"),
+        "opponentSeat": _("Opponents' seat"),
     }
 
 

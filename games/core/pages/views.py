@@ -23,7 +23,7 @@ from games.core.errors import GameError
 from games.core.models import Match, bot_choices, bot_display_name
 from games.core.pages import table_page
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
-from games.core.state import reads, records, lobby as lobby_reads
+from games.core.state import reads, records, watching, lobby as lobby_reads
 
 
 def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:
@@ -327,6 +327,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             client_seed=form.cleaned_data["client_seed"],
             watchers=form.cleaned_data["watchers"],
             private=form.cleaned_data["private"],
+            private_watchable=bool(form.cleaned_data.get("private_watchable")),
         )
     except GameError as error:
         error.flash(request)
@@ -368,7 +369,8 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
     """The live table: the state as this user may see it, then live updates over the socket.
 
     Someone not seated whom the table does not let watch (``Match.watchers``) gets a page that
-    says why (status 403), with a log-in link when logging in would let them.
+    says why (status 403), with a log-in link when logging in would let them. A private table is
+    a 404 for anyone neither seated nor invited (``watching.check_may_see_private``).
 
     ``invite``: the page was opened from a private table's invite link (checked by
     ``games.core.pages.friend_views.table_invite``): its join buttons carry the invite. The invite link
@@ -376,8 +378,14 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
     """
     match = get_object_or_404(Match, pk=match_id)
     try:
-        state = reads.table_state(match_id=match.id, user=request.user, watching_rule=True)
+        state = reads.table_state(
+            match_id=match.id, user=request.user, watching_rule=True, session=request.session
+        )
     except GameError as error:
+        if error.code == "not_found":
+            # A private table this visitor may not see: a 404 like an unknown id's, not a 403
+            # that would confirm the table exists.
+            raise Http404 from error
         if error.code not in ("watch_nobody", "watch_login_required"):
             raise
         return render(
@@ -385,6 +393,8 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
             {"match": match, "reason": error.message, "code": error.code}, status=403,
         )
     urls = _url_templates()
+    if invite is None and match.private and match.pk in watching.invited_tables(request.session):
+        invite = match.invite_token  # this session came by the link: its join carries it
     if invite is not None:
         urls["join"] += "?" + urlencode({"invite": invite})
     extras = table_page.config()

@@ -289,7 +289,10 @@ class TableConsumer(JsonSocket):
             # clock, which marks silent seats absent, then leaves this seat alone).
             actions.player_seen(match_id=self.match_id, user=self.user)
         with translation.override(self.language):
-            return reads.table_state(match_id=self.match_id, user=self.user, watching_rule=True)
+            return reads.table_state(
+                match_id=self.match_id, user=self.user, watching_rule=True,
+                session=self.scope.get("session"),
+            )
 
     async def refresh(self, *, force: bool = True, connecting: bool = False) -> None:
         """Read this socket's state, keep the groups that match its seat, send the state.

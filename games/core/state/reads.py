@@ -91,16 +91,20 @@ def table_info(
     )
 
 
-def table_state(*, match_id: int, user: Any, watching_rule: bool = False) -> dict:
+def table_state(
+    *, match_id: int, user: Any, watching_rule: bool = False, session: Any = None
+) -> dict:
     """The ``state`` message (``docs/protocol.md``) of table ``match_id`` as ``user`` may see it.
 
     A seated user gets their seat's view (their own hand); anyone else, logged in or not, the
     spectator view (no hand). ``prev_seq`` is ``None``: this is a snapshot.
 
     :param watching_rule: refuse a user who is not seated and may not watch
-        (``games.core.state.watching.check_may_watch``, ``Match.watchers``).
-    :raises GameError: ``not_found``; with ``watching_rule``, ``watch_nobody`` or
-        ``watch_login_required``.
+        (``games.core.state.watching.check_may_watch``, ``Match.watchers``), and, at a private
+        table, one neither seated nor invited (``check_may_see_private``).
+    :param session: the asker's Django session (its invited tables), with ``watching_rule``.
+    :raises GameError: ``not_found`` (also a private table the asker may not see); with
+        ``watching_rule``, ``watch_nobody`` or ``watch_login_required``.
     """
     match = match_row(match_id)
     if match is None:
@@ -110,6 +114,10 @@ def table_state(*, match_id: int, user: Any, watching_rule: bool = False) -> dic
     if user is not None and user.is_authenticated:
         you = next((s.seat for s in seats if s.user_id == user.pk), None)
     if watching_rule:
+        watching.check_may_see_private(
+            match=match, seated=you is not None,
+            invited=match.pk in watching.invited_tables(session),
+        )
         watching.check_may_watch(
             watchers=match.watchers, status=match.status, seated=you is not None, user=user
         )

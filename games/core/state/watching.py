@@ -48,6 +48,41 @@ def check_may_watch(*, watchers: str, status: str, seated: bool, user: Any) -> N
         raise GameError("watch_login_required")
 
 
+#: The session key holding the ids of the private tables this browser session opened by their
+#: invite link (``games.core.pages.friend_views.table_invite``): a list of ints, newest last.
+INVITED_SESSION_KEY = "invited_tables"
+#: How many such tables a session remembers (the oldest is forgotten first).
+INVITED_SESSION_MAX = 50
+
+
+def invited_tables(session: Any) -> list[int]:
+    """The private tables ``session`` (a Django session, or ``None``) opened by their invite."""
+    if session is None:
+        return []
+    ids = session.get(INVITED_SESSION_KEY, [])
+    return [i for i in ids if isinstance(i, int)] if isinstance(ids, list) else []
+
+
+def remember_invite(session: Any, match_id: int) -> None:
+    """``session`` opened private table ``match_id`` by its invite link and keeps that right."""
+    ids = [i for i in invited_tables(session) if i != match_id][-(INVITED_SESSION_MAX - 1):]
+    session[INVITED_SESSION_KEY] = [*ids, match_id]
+
+
+def check_may_see_private(*, match: Match, seated: bool, invited: bool) -> None:
+    """Whether someone may see private table ``match`` at all (page and socket, any status).
+
+    Issue 22: a private table is open only to its seated players and to the browser sessions
+    that opened its invite link, unless its creator let everyone watch
+    (``Match.private_watchable``). Anyone else is told the table does not exist, as for an
+    unknown id: its sequential id confirms nothing.
+
+    :raises GameError: ``not_found``.
+    """
+    if match.private and not (seated or invited or match.private_watchable):
+        raise GameError("not_found")
+
+
 def may_watch(match: Match, user: Any) -> bool:
     """:func:`check_may_watch` for someone not seated at ``match``, as a boolean (the lobby)."""
     try:

@@ -1,0 +1,76 @@
+"""The site header on a phone: the navigation folds behind a Menu button (templates/base.html,
+static/site.js); one tap, or Tab and Enter, opens it with every item inside the screen."""
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_table import sign_up
+
+pytestmark = pytest.mark.e2e
+
+PHONES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
+MENU = {"en": "Menu", "ar": "القائمة"}
+
+
+def _items(page: Page):
+    """Every link and control of the header's navigation a signed-in user sees."""
+    return page.locator(
+        "#site-nav a:visible, #site-nav button:visible, #site-nav select:visible"
+    )
+
+
+def _inside_the_screen(page: Page) -> None:
+    size = page.viewport_size
+    items = _items(page)
+    # Lobby, How to play, Ladder, Profile, My matches, Play now, Tournaments, the name,
+    # Log out and the language list.
+    assert items.count() == 10
+    for index in range(items.count()):
+        box = items.nth(index).bounding_box()
+        assert box is not None and box["width"] > 0
+        assert 0 <= box["x"] and box["x"] + box["width"] <= size["width"], index
+        assert 0 <= box["y"] and box["y"] + box["height"] <= size["height"], index
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=["360x640", "390x844"])
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_one_tap_opens_a_menu_with_every_header_item_on_the_screen(new_page, viewport, locale):
+    page = new_page(viewport=viewport, locale=locale)
+    sign_up(page, f"menu{locale}{viewport['width']}")
+    toggle = page.get_by_role("button", name=MENU[locale])
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(page.locator("#site-nav")).to_be_hidden()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#site-nav")).to_be_visible()
+    _inside_the_screen(page)
+    # Each link leads somewhere from the open menu: the tournaments, once off the screen.
+    page.locator("#site-nav a.nav-tournaments").click()
+    page.wait_for_url("**/tournaments/**")
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_menu_opens_and_closes_by_keyboard(new_page, locale):
+    page = new_page(viewport={"width": 360, "height": 640}, locale=locale)
+    sign_up(page, f"menukeys{locale}")
+    toggle = page.get_by_role("button", name=MENU[locale])
+    page.keyboard.press("Tab")  # the brand
+    page.keyboard.press("Tab")
+    expect(toggle).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    page.keyboard.press("Tab")
+    expect(page.locator("#site-nav .nav-links a").first).to_be_focused()
+    _inside_the_screen(page)
+    page.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(toggle).to_be_focused()
+    expect(page.locator("#site-nav")).to_be_hidden()
+
+
+def test_on_a_wide_screen_there_is_no_menu_button(new_page):
+    page = new_page(viewport={"width": 1280, "height": 800})
+    page.goto("/rules/")
+    expect(page.locator(".nav-toggle")).to_be_hidden()
+    expect(page.locator("#site-nav a.nav-tournaments")).to_be_visible()
