@@ -1,6 +1,6 @@
-"""The organiser's actions on a running event: pause and resume, record a forfeit, correct a
-result, withdraw an entrant (a no-show); each kept in the audit trail
-(``games.tournaments.services``)."""
+"""The organiser's actions: before the start, cancel the event; on a running event, pause and
+resume, record a forfeit, correct a result, withdraw an entrant (a no-show); each kept in the
+audit trail (``games.tournaments.services``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.core.for_apps import write_transaction
-from games.tournaments import follow
+from games.tournaments import follow, news
 from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament
@@ -221,3 +221,26 @@ def withdraw_other(
             _check_not_involved(user, p)
         withdraw_entrant(t, entrant, user, now, end_live=end_live)
         return entrant
+
+
+def cancel(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tournament:
+    """The organiser cancels the event before it starts: status ``cancelled``, audited; every
+    registered entrant's players (a partnership still invited too) are told (``news``,
+    ``"cancelled"``), after the commit.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``already_started`` (running, finished or cancelled already).
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.UPCOMING:
+            raise TournamentError(Code.ALREADY_STARTED)
+        entrants = list(t.entrants.exclude(status=Entrant.Status.WITHDRAWN))
+        t.status = Tournament.Status.CANCELLED
+        t.finished_at = now
+        t.save(update_fields=["status", "finished_at"])
+        audit(t, user, AuditEntry.Action.CANCEL, now, entrants=len(entrants))
+        news.tell_news(t, entrants, "cancelled")
+        return t

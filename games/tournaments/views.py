@@ -174,6 +174,8 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "registration_open": registration_open,
         "full": registration.is_full(t),
         "audit": t.audit.select_related("actor", "pairing__round").order_by("-created_at", "-pk"),
+        "cancelled_by_organiser": t.status == Tournament.Status.CANCELLED and t.audit.filter(
+            action=AuditEntry.Action.CANCEL, actor__isnull=False).exists(),
     }
     return render(request, "tournaments/event.html", context)
 
@@ -336,6 +338,10 @@ def rematch_warning(t: Tournament, entrants: int) -> str:
         "rounds": ngettext("%(n)s round", "%(n)s rounds", rounds) % {"n": rounds},
         "entrants": ngettext("%(n)s entrant", "%(n)s entrants", entrants) % {"n": entrants},
     }
+
+
+def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(services.cancel, _("The tournament is cancelled."))(request, tournament_id)
 
 
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -1,0 +1,65 @@
+"""The organiser's changes before the start (issue 24): cancel the event, remove an entrant."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.core.state import broadcast
+from games.tournaments import services
+from games.tournaments.errors import Code, TournamentError
+from games.tournaments.models import AuditEntry, Entrant, Tournament
+from tests.tournaments.helpers import enter, event, refresh, users
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every notice that leaves after a commit, as ``(user id, kind, payload)``."""
+    out: list[tuple[int, str, dict]] = []
+    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
+    return out
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_organiser_cancels_an_upcoming_event_and_its_players_are_told(
+    sent, django_capture_on_commit_callbacks
+):
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, [a, b])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(org).post(reverse("tournament_cancel", args=[t.pk]))
+    assert response.status_code == 302
+    t = refresh(t)
+    assert t.status == Tournament.Status.CANCELLED and t.finished_at is not None
+    entry = t.audit.get(action=AuditEntry.Action.CANCEL)
+    assert entry.actor == org and entry.details == {"entrants": 2}
+    told = {(user_id, p["news"]) for user_id, kind, p in sent if kind == "tournament_news"}
+    assert told == {(a.pk, "cancelled"), (b.pk, "cancelled")}
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert 'id="cancel-reason"' not in page and 'id="cancel-button"' not in page
+
+
+def test_cancel_is_refused_to_others_and_once_started():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, [a, b])
+    with pytest.raises(TournamentError) as error:
+        services.cancel(user=a, tournament_id=t.pk)
+    assert error.value.code == Code.NOT_ORGANISER
+    assert client_for(org).get(reverse("tournament", args=[t.pk])).content.decode().count(
+        'id="cancel-button"') == 1
+    services.start(user=org, tournament_id=t.pk)
+    with pytest.raises(TournamentError) as error:
+        services.cancel(user=org, tournament_id=t.pk)
+    assert error.value.code == Code.ALREADY_STARTED
+    assert refresh(t).status == Tournament.Status.RUNNING
+    assert not t.audit.filter(action=AuditEntry.Action.CANCEL).exists()
