@@ -24,6 +24,7 @@ def notice_labels() -> dict:
         "bye": _("%(event)s, round %(round)s: you have a bye, a win."),
         "finished": _("%(event)s is over: see the final standings."),
         "cancelled": _("%(event)s was cancelled by its organiser."),
+        "removed": _("The organiser of %(event)s removed you from its entrants."),
         "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
         "declined": _("%(partner)s declined your invitation to play %(event)s together."),
     }

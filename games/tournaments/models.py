@@ -76,6 +76,7 @@ class Tournament(models.Model):
     class Seeding(models.TextChoices):
         RATING = "rating", _("By rating")
         RANDOM = "random", _("At random")
+        MANUAL = "manual", _("By the organiser")
 
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -359,6 +360,9 @@ class AuditEntry(models.Model):
         CORRECT = "correct", _("Corrected a result")
         PAIR = "pair", _("Paired a round")
         WITHDRAW = "withdraw", _("Withdrew an entrant")
+        REMOVE = "remove", _("Removed an entrant")
+        EDIT = "edit", _("Changed the settings")
+        SEED = "seed", _("Set the seeds")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="audit", verbose_name=_("tournament")

@@ -84,7 +84,7 @@ def tell_table_over(p: Pairing, match_ids: Iterable[int]) -> None:
 
 def tell_news(t: Tournament, entrants: Iterable[Entrant], news: str, *, round_number: int | None = None) -> None:
     """Tell the players of ``entrants`` the event's ``news`` (``"started"``, ``"bye"``,
-    ``"finished"``, ``"cancelled"``; ``tournament_news``), after the commit."""
+    ``"finished"``, ``"cancelled"``, ``"removed"``; ``tournament_news``), after the commit."""
     payload = {
         "tournament_id": t.pk,
         "event": t.name,

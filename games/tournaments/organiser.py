@@ -1,4 +1,4 @@
-"""The organiser's actions: before the start, cancel the event; on a running event, pause and
+"""The organiser's actions: before the start, cancel the event or remove an entrant; on a running event, pause and
 resume, record a forfeit, correct a result, withdraw an entrant (a no-show); each kept in the
 audit trail (``games.tournaments.services``)."""
 
@@ -244,3 +244,28 @@ def cancel(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tou
         audit(t, user, AuditEntry.Action.CANCEL, now, entrants=len(entrants))
         news.tell_news(t, entrants, "cancelled")
         return t
+
+
+def remove_entrant(*, user: Any, entrant_id: int, now: datetime | None = None) -> Entrant:
+    """The organiser removes an entrant (or a partnership still invited) before the start: its
+    row is deleted (the player may register again, as after their own withdrawal), the audit
+    trail keeps its name, and its players are told (``news``, ``"removed"``), after the commit.
+    After the start it is :func:`withdraw_other`.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``already_started``.
+    """
+    now = timezone.now() if now is None else now
+    tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentError(Code.NOT_FOUND)
+    with write_transaction():
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.UPCOMING:
+            raise TournamentError(Code.ALREADY_STARTED)
+        entrant = Entrant.objects.select_related("user", "partner").get(pk=entrant_id)
+        audit(t, user, AuditEntry.Action.REMOVE, now, entrant=entrant.name)
+        news.tell_news(t, [entrant], "removed")
+        entrant.delete()
+        return entrant

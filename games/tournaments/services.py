@@ -29,7 +29,7 @@ This module is the services' one address; each lives in the module of its area:
   events at once (one tournament table at a time; the overlap warning);
 - ``rounds``: ``start``, ``pair_round``, ``on_match_finished``, ``record_result`` and what
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
-- ``organiser``: ``cancel`` (before the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
+- ``organiser``: ``cancel`` and ``remove_entrant`` (before the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
   ``withdraw_other`` (the organiser withdraws an entrant);
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``), ``catch_up`` (what follows a
   result); ``follow``: ``wake``, the step asked for after a commit; ``standings``: ``standings``,
@@ -41,7 +41,15 @@ This module is the services' one address; each lives in the module of its area:
 
 from games.tournaments.checks import BEST_OF_3_WINS, DEFAULT_RATING, MAX_ABORTS, rating_of
 from games.tournaments.errors import TournamentError
-from games.tournaments.organiser import cancel, correct_result, pause, record_forfeit, resume, withdraw_other
+from games.tournaments.organiser import (
+    cancel,
+    correct_result,
+    pause,
+    record_forfeit,
+    remove_entrant,
+    resume,
+    withdraw_other,
+)
 from games.tournaments.registration import (
     accept_partner,
     create_tournament,
@@ -75,6 +83,7 @@ __all__ = [
     "record_forfeit",
     "record_result",
     "register",
+    "remove_entrant",
     "registration_open",
     "resume",
     "start",

@@ -13,6 +13,8 @@ urlpatterns = [
     path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
     path("<int:tournament_id>/entrant/<int:entrant_id>/withdraw/", views.withdraw_other,
          name="tournament_withdraw_entrant"),
+    path("<int:tournament_id>/entrant/<int:entrant_id>/remove/", views.remove_entrant,
+         name="tournament_remove_entrant"),
     path("<int:tournament_id>/accept/<int:entrant_id>/", views.accept, name="tournament_accept"),
     path("<int:tournament_id>/decline/<int:entrant_id>/", views.decline, name="tournament_decline"),
     path("<int:tournament_id>/start/", views.start, name="tournament_start"),

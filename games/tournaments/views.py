@@ -284,6 +284,16 @@ def withdraw_other(request: HttpRequest, tournament_id: int, entrant_id: int) ->
 
 @require_POST
 @login_required
+def remove_entrant(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
+    """The organiser removes an entrant before the start."""
+    get_object_or_404(Entrant, pk=entrant_id, tournament_id=tournament_id)
+    return _act(request, tournament_id,
+                lambda: services.remove_entrant(user=request.user, entrant_id=entrant_id),
+                _("The entrant is removed."))
+
+
+@require_POST
+@login_required
 def accept(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
     try:
         entrant = services.accept_partner(user=request.user, entrant_id=entrant_id)

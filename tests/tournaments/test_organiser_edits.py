@@ -63,3 +63,36 @@ def test_cancel_is_refused_to_others_and_once_started():
     assert error.value.code == Code.ALREADY_STARTED
     assert refresh(t).status == Tournament.Status.RUNNING
     assert not t.audit.filter(action=AuditEntry.Action.CANCEL).exists()
+
+
+def test_the_organiser_removes_an_entrant_before_the_start_and_the_player_is_told(
+    sent, django_capture_on_commit_callbacks
+):
+    org, a, b, c = users("org", "a", "b", "c")
+    t = event(org, "swiss", swiss_rounds=3)
+    ea, eb, ec = enter(t, [a, b, c])
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert reverse("tournament_remove_entrant", args=[t.pk, eb.pk]) in page
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(org).post(reverse("tournament_remove_entrant", args=[t.pk, eb.pk]))
+    assert set(t.entrants.values_list("pk", flat=True)) == {ea.pk, ec.pk}
+    entry = t.audit.get(action=AuditEntry.Action.REMOVE)
+    assert entry.actor == org and entry.details == {"entrant": "b"}
+    told = [(user_id, p["news"]) for user_id, kind, p in sent if kind == "tournament_news"]
+    assert told == [(b.pk, "removed")]
+
+
+def test_removing_is_the_organisers_and_only_before_the_start():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    ea, eb = enter(t, [a, b])
+    with pytest.raises(TournamentError) as error:
+        services.remove_entrant(user=a, entrant_id=eb.pk)
+    assert error.value.code == Code.NOT_ORGANISER
+    services.start(user=org, tournament_id=t.pk)
+    with pytest.raises(TournamentError) as error:
+        services.remove_entrant(user=org, entrant_id=eb.pk)
+    assert error.value.code == Code.ALREADY_STARTED
+    assert Entrant.objects.filter(pk=eb.pk).exists()
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    assert "tournament_remove_entrant" not in page and f"/entrant/{eb.pk}/remove/" not in page
