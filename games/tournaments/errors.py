@@ -45,6 +45,8 @@ class Code(StrEnum):
     TOO_MANY_EVENTS = "too_many_events"
     CONFIRM_NEEDED = "confirm_needed"
     NO_RESULT_CHOSEN = "no_result_chosen"
+    BAD_SEEDS = "bad_seeds"
+    LIMIT_BELOW_ENTRANTS = "limit_below_entrants"
 
 
 MESSAGES = {
@@ -85,6 +87,12 @@ MESSAGES = {
         "This ends a table being played: nothing was changed. Confirm it when you are asked."
     ),
     Code.NO_RESULT_CHOSEN: _("Choose who wins (or that both lose): nothing was changed."),
+    Code.BAD_SEEDS: _(
+        "Give every entrant a different seed from 1 to the number of entrants: nothing was changed."
+    ),
+    Code.LIMIT_BELOW_ENTRANTS: _(
+        "More entrants are registered than this entrant limit: remove some first. Nothing was changed."
+    ),
     Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
     Code.PARTNER_INVITED: _(
         "Your partner has a pending invitation from another player for this tournament: "

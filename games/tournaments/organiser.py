@@ -1,4 +1,4 @@
-"""The organiser's actions: before the start, cancel the event or remove an entrant; on a running event, pause and
+"""The organiser's actions: before the start, cancel the event, remove an entrant or set the seeds; on a running event, pause and
 resume, record a forfeit, correct a result, withdraw an entrant (a no-show); each kept in the
 audit trail (``games.tournaments.services``)."""
 
@@ -269,3 +269,32 @@ def remove_entrant(*, user: Any, entrant_id: int, now: datetime | None = None) -
         news.tell_news(t, [entrant], "removed")
         entrant.delete()
         return entrant
+
+
+def set_seeds(*, user: Any, tournament_id: int, seeds: dict[int, int], now: datetime | None = None) -> None:
+    """The organiser orders the entrants by hand before the start: ``seeds`` maps every active
+    entrant's id to its seed, all distinct, 1 to their number. The event's seeding becomes
+    ``manual``: :func:`~games.tournaments.rounds.start` keeps this order (entrants registered
+    later follow, by rating). Audited (the order before and after, by name).
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``already_started``, ``bad_seeds`` (an entrant missing or foreign, a seed repeated or
+        out of 1..n).
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.UPCOMING:
+            raise TournamentError(Code.ALREADY_STARTED)
+        entrants = list(t.entrants.filter(status=Entrant.Status.ACTIVE).select_related("user", "partner"))
+        if set(seeds) != {e.pk for e in entrants} or sorted(seeds.values()) != list(range(1, len(entrants) + 1)):
+            raise TournamentError(Code.BAD_SEEDS)
+        before = [e.name for e in sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, e.pk)) if e.seed]
+        for e in entrants:
+            e.seed = seeds[e.pk]
+        Entrant.objects.bulk_update(entrants, ["seed"])
+        t.seeding = Tournament.Seeding.MANUAL
+        t.save(update_fields=["seeding"])
+        after = [e.name for e in sorted(entrants, key=lambda e: e.seed)]
+        audit(t, user, AuditEntry.Action.SEED, now, before=", ".join(before) or None, after=", ".join(after))

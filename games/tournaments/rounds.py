@@ -27,7 +27,8 @@ def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tour
 
     ``user``: the organiser or staff; ``None`` when the scheduler (:func:`tick`) starts it at
     its time. Partnerships still waiting for their partner are dropped. Seeds: by rating (ties:
-    the earlier registration first) or at random (``secrets``). Every entrant's players are told
+    the earlier registration first), at random (``secrets``) or the organiser's
+    (``organiser.set_seeds``; entrants without one after them, by rating), numbered 1..n. Every entrant's players are told
     that it started (``news``), and each seated player that their table is ready.
 
     :raises TournamentError: ``login_required``, ``not_organiser``, ``not_found``,
@@ -46,6 +47,8 @@ def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tour
             raise TournamentError(Code.TOO_FEW_ENTRANTS)
         if t.seeding == Tournament.Seeding.RANDOM:
             secrets.SystemRandom().shuffle(entrants)
+        elif t.seeding == Tournament.Seeding.MANUAL:
+            entrants.sort(key=lambda e: (e.seed is None, e.seed or 0))  # stable: the rest by rating
         for seed, e in enumerate(entrants, start=1):
             e.seed = seed
         Entrant.objects.bulk_update(entrants, ["seed"])

@@ -29,7 +29,7 @@ This module is the services' one address; each lives in the module of its area:
   events at once (one tournament table at a time; the overlap warning);
 - ``rounds``: ``start``, ``pair_round``, ``on_match_finished``, ``record_result`` and what
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
-- ``organiser``: ``cancel`` and ``remove_entrant`` (before the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
+- ``organiser``: ``cancel``, ``remove_entrant`` and ``set_seeds`` (before the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
   ``withdraw_other`` (the organiser withdraws an entrant);
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``), ``catch_up`` (what follows a
   result); ``follow``: ``wake``, the step asked for after a commit; ``standings``: ``standings``,
@@ -48,6 +48,7 @@ from games.tournaments.organiser import (
     record_forfeit,
     remove_entrant,
     resume,
+    set_seeds,
     withdraw_other,
 )
 from games.tournaments.registration import (
@@ -86,6 +87,7 @@ __all__ = [
     "remove_entrant",
     "registration_open",
     "resume",
+    "set_seeds",
     "start",
     "standings",
     "tick",

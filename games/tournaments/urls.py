@@ -18,6 +18,7 @@ urlpatterns = [
     path("<int:tournament_id>/accept/<int:entrant_id>/", views.accept, name="tournament_accept"),
     path("<int:tournament_id>/decline/<int:entrant_id>/", views.decline, name="tournament_decline"),
     path("<int:tournament_id>/start/", views.start, name="tournament_start"),
+    path("<int:tournament_id>/seeds/", views.seeds, name="tournament_seeds"),
     path("<int:tournament_id>/cancel/", views.cancel, name="tournament_cancel"),
     path("<int:tournament_id>/pause/", views.pause, name="tournament_pause"),
     path("<int:tournament_id>/resume/", views.resume, name="tournament_resume"),

@@ -22,7 +22,7 @@ from django.views.decorators.http import condition, require_POST
 
 from games.tournaments import bracket as knockout
 from games.tournaments import busy, organiser, registration, services, zones
-from games.tournaments.errors import TournamentError
+from games.tournaments.errors import Code, TournamentError
 from games.tournaments.forms import CONFIRMED, RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import (
     TIEBREAK_EDITION, TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
@@ -290,6 +290,22 @@ def remove_entrant(request: HttpRequest, tournament_id: int, entrant_id: int) ->
     return _act(request, tournament_id,
                 lambda: services.remove_entrant(user=request.user, entrant_id=entrant_id),
                 _("The entrant is removed."))
+
+
+@require_POST
+@login_required
+def seeds(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's seeds: a field ``seed-<entrant id>`` per entrant."""
+    def call():
+        chosen = {}
+        for key, value in request.POST.items():
+            if key.startswith("seed-"):
+                try:
+                    chosen[int(key[5:])] = int(value)
+                except ValueError:
+                    raise TournamentError(Code.BAD_SEEDS) from None
+        services.set_seeds(user=request.user, tournament_id=tournament_id, seeds=chosen)
+    return _act(request, tournament_id, call, _("The seeds are set."))
 
 
 @require_POST

@@ -96,3 +96,51 @@ def test_removing_is_the_organisers_and_only_before_the_start():
     assert Entrant.objects.filter(pk=eb.pk).exists()
     page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
     assert "tournament_remove_entrant" not in page and f"/entrant/{eb.pk}/remove/" not in page
+
+
+def test_seeds_set_by_hand_are_the_starts_seeds():
+    org, a, b, c, d = users("org", "a", "b", "c", "d")
+    t = event(org, "knockout")
+    ea, eb, ec, ed = enter(t, [a, b, c, d])
+    client = client_for(org)
+    assert reverse("tournament_seeds", args=[t.pk]) in client.get(reverse("tournament", args=[t.pk])).content.decode()
+    client.post(reverse("tournament_seeds", args=[t.pk]),
+                {f"seed-{ec.pk}": 1, f"seed-{ea.pk}": 2, f"seed-{ed.pk}": 3, f"seed-{eb.pk}": 4})
+    t = refresh(t)
+    assert t.seeding == Tournament.Seeding.MANUAL
+    assert t.audit.get(action=AuditEntry.Action.SEED).details == {"before": None, "after": "c, a, d, b"}
+    late = services.register(user=users("e")[0], tournament_id=t.pk)
+    services.start(user=org, tournament_id=t.pk)
+    order = list(t.entrants.order_by("seed").values_list("pk", flat=True))
+    assert order == [ec.pk, ea.pk, ed.pk, eb.pk, late.pk]
+
+
+@pytest.mark.parametrize("seeds", [
+    {"a": 1, "b": 1, "c": 2},  # repeated
+    {"a": 1, "b": 2, "c": 4},  # out of 1..n
+    {"a": 1, "b": 2},  # one missing
+])
+def test_bad_seeds_are_refused_and_change_nothing(seeds):
+    org, a, b, c = users("org", "a", "b", "c")
+    t = event(org, "swiss", swiss_rounds=3)
+    by_name = {e.name: e.pk for e in enter(t, [a, b, c])}
+    with pytest.raises(TournamentError) as error:
+        services.set_seeds(user=org, tournament_id=t.pk, seeds={by_name[k]: v for k, v in seeds.items()})
+    assert error.value.code == Code.BAD_SEEDS
+    assert refresh(t).seeding == Tournament.Seeding.RATING
+    assert not t.entrants.filter(seed__isnull=False).exists()
+    response = client_for(org).post(reverse("tournament_seeds", args=[t.pk]), {f"seed-{by_name['a']}": "x"})
+    assert response.status_code == 302 and not t.audit.exists()
+
+
+def test_seeds_are_the_organisers_and_only_before_the_start():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    ea, eb = enter(t, [a, b])
+    with pytest.raises(TournamentError) as error:
+        services.set_seeds(user=a, tournament_id=t.pk, seeds={ea.pk: 2, eb.pk: 1})
+    assert error.value.code == Code.NOT_ORGANISER
+    services.start(user=org, tournament_id=t.pk)
+    with pytest.raises(TournamentError) as error:
+        services.set_seeds(user=org, tournament_id=t.pk, seeds={ea.pk: 2, eb.pk: 1})
+    assert error.value.code == Code.ALREADY_STARTED
