@@ -36,7 +36,7 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - A job an app repeats on the server's event loop (its scheduler's tick, started from
   ``server_started``): ``run_every`` (the interval and the sleep injected; a failed run logged,
   the next one as planned; returns the coroutine function that stops it).
-- The table form an organiser fills in: ``CreateTableForm``; the targets a table may play to,
+- The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
 
@@ -50,7 +50,7 @@ from games.core.actions.endings import first_deal_unplayed
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
-from games.core.pages.forms import TARGET_MAX, TARGET_MIN, CreateTableForm
+from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.every import run_every
 from games.core.clock.thinking import end_with_parent
 from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
@@ -69,6 +69,7 @@ __all__ = [
     "TARGET_MAX",
     "TARGET_MIN",
     "CreateTableForm",
+    "NO_CLOCK",
     "ErrorCode",
     "Event",
     "GameError",

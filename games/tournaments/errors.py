@@ -47,6 +47,7 @@ class Code(StrEnum):
     NO_RESULT_CHOSEN = "no_result_chosen"
     BAD_SEEDS = "bad_seeds"
     LIMIT_BELOW_ENTRANTS = "limit_below_entrants"
+    FIXED_ONCE_REGISTERED = "fixed_once_registered"
 
 
 MESSAGES = {
@@ -92,6 +93,10 @@ MESSAGES = {
     ),
     Code.LIMIT_BELOW_ENTRANTS: _(
         "More entrants are registered than this entrant limit: remove some first. Nothing was changed."
+    ),
+    Code.FIXED_ONCE_REGISTERED: _(
+        "The format and the players at a table cannot change once anyone has registered: "
+        "nothing was changed."
     ),
     Code.WITHDREW: _("You withdrew from this tournament and cannot enter it again."),
     Code.PARTNER_INVITED: _(

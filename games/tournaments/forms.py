@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -11,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games.core.for_apps import CreateTableForm
+from games.core.for_apps import NO_CLOCK, CreateTableForm
 from games.tournaments import zones
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import DESCRIPTION_MAX, TIEBREAK_NAMES, Tournament
@@ -114,6 +115,30 @@ class TournamentForm(CreateTableForm):
         "tiebreak_1", "tiebreak_2", "tiebreak_3",
     )
     MATCH_FIELDS = ("target", "mode", "move_seconds")
+
+    @staticmethod
+    def initial_for(t: Tournament) -> dict:
+        """The form's values for the settings of ``t`` (its times on the wall clock of its
+        zone), for the edit page."""
+        zone = ZoneInfo(t.time_zone)
+        rules = t.rules
+        order = list(t.tiebreaks) or [NO_TIEBREAKS]
+        initial = {
+            "name": t.name, "description": t.description, "format": t.format, "players": t.players,
+            "time_zone": t.time_zone, "max_entrants": t.max_entrants, "seeding": t.seeding,
+            "starts_at": t.starts_at.astimezone(zone).replace(tzinfo=None),
+            "registration_closes": t.registration_closes.astimezone(zone).replace(tzinfo=None)
+            if t.registration_closes else None,
+            "double_round_robin": t.double_round_robin, "third_place": t.third_place,
+            "best_of": t.best_of, "swiss_rounds": t.swiss_rounds, "arena_minutes": t.arena_minutes,
+            "mode": "rated" if t.rated else "casual",
+            "move_seconds": NO_CLOCK if t.move_seconds is None else str(t.move_seconds),
+        }
+        initial |= {k: rules[k] for k in (
+            "target", "majority_points", "basra_points", "jack_basra_points", "card_points",
+            "seven_diamonds") if k in rules}
+        initial |= {f"tiebreak_{k}": tb for k, tb in enumerate(order, start=1)}
+        return initial
 
     def event_fields(self):
         return [self[n] for n in self.EVENT_FIELDS]

@@ -1,4 +1,4 @@
-"""The organiser's actions: before the start, cancel the event, remove an entrant or set the seeds; on a running event, pause and
+"""The organiser's actions: before the start, change the settings, cancel the event, remove an entrant or set the seeds; on a running event, pause and
 resume, record a forfeit, correct a result, withdraw an entrant (a no-show); each kept in the
 audit trail (``games.tournaments.services``)."""
 
@@ -15,7 +15,7 @@ from games.tournaments import follow, news
 from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament
-from games.tournaments.registration import withdraw_entrant
+from games.tournaments.registration import event_settings, withdraw_entrant
 from games.tournaments.tables import decide_live_tables, finish_pairing, live_games, lock_matches
 
 
@@ -298,3 +298,42 @@ def set_seeds(*, user: Any, tournament_id: int, seeds: dict[int, int], now: date
         t.save(update_fields=["seeding"])
         after = [e.name for e in sorted(entrants, key=lambda e: e.seed)]
         audit(t, user, AuditEntry.Action.SEED, now, before=", ".join(before) or None, after=", ".join(after))
+
+
+def edit_tournament(*, user: Any, tournament_id: int, now: datetime | None = None, **settings: Any) -> Tournament:
+    """The organiser changes the event's settings before the start: ``settings`` are
+    :func:`~games.tournaments.registration.create_tournament`'s, all of them, checked alike
+    (``registration.event_settings``). Audited: ``{"changes": {field: [before, after]}}``
+    (times in ISO 8601); no change, no entry.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``already_started``, ``bad_settings``, ``fixed_once_registered`` (the format or the
+        players at a table changed while an entrant is registered), ``limit_below_entrants``
+        (an entrant limit under the entrants registered).
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = lock(tournament_id)
+        check_organiser(t, user)
+        if t.status != Tournament.Status.UPCOMING:
+            raise TournamentError(Code.ALREADY_STARTED)
+        fields = event_settings(**settings)
+        entrants = t.entrants.exclude(status=Entrant.Status.WITHDRAWN).count()
+        if entrants and (fields["format"] != t.format or fields["players"] != t.players):
+            raise TournamentError(Code.FIXED_ONCE_REGISTERED)
+        if fields["max_entrants"] is not None and fields["max_entrants"] < entrants:
+            raise TournamentError(Code.LIMIT_BELOW_ENTRANTS)
+        changes = {}
+        for field, after in fields.items():
+            before = getattr(t, field)
+            if before != after:
+                changes[field] = [_plain(before), _plain(after)]
+                setattr(t, field, after)
+        if changes:
+            t.save(update_fields=list(changes))
+            audit(t, user, AuditEntry.Action.EDIT, now, changes=changes)
+        return t
+
+
+def _plain(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value

@@ -75,6 +75,28 @@ def create_tournament(
         organiser=user, status=Tournament.Status.UPCOMING
     ).count() >= UPCOMING_MAX:
         raise TournamentError(Code.TOO_MANY_EVENTS)
+    return Tournament.objects.create(organiser=user, **event_settings(
+        name=name, format=format, starts_at=starts_at, players=players, rules=rules, rated=rated,
+        move_seconds=move_seconds, description=description,
+        registration_closes=registration_closes, max_entrants=max_entrants, seeding=seeding,
+        double_round_robin=double_round_robin, third_place=third_place, best_of=best_of,
+        swiss_rounds=swiss_rounds, arena_minutes=arena_minutes, tiebreaks=tiebreaks,
+        time_zone=time_zone,
+    ))
+
+
+def event_settings(
+    *, name: str, format: str, starts_at: datetime, players: int, rules: dict | None,
+    rated: bool, move_seconds: int | None, description: str,
+    registration_closes: datetime | None, max_entrants: int | None, seeding: str,
+    double_round_robin: bool, third_place: bool, best_of: int, swiss_rounds: int | None,
+    arena_minutes: int | None, tiebreaks: Sequence[str] | None, time_zone: str,
+) -> dict:
+    """The checked settings of :func:`create_tournament` (and of an edit,
+    ``organiser.edit_tournament``) as ``Tournament`` field values.
+
+    :raises TournamentError: ``bad_settings``.
+    """
     rules = dict(rules or {})
     if (
         not name.strip()
@@ -105,8 +127,8 @@ def create_tournament(
         raise TournamentError(Code.BAD_SETTINGS)
     if not rules_obj.can_score:
         raise TournamentError(Code.BAD_SETTINGS)  # no match of it could ever end
-    return Tournament.objects.create(
-        organiser=user, name=name.strip(), description=description, format=format,
+    return dict(
+        name=name.strip(), description=description, format=format,
         players=players, rules=rules_obj.to_dict(), rated=bool(rated), move_seconds=move_seconds,
         starts_at=starts_at, registration_closes=registration_closes, max_entrants=max_entrants,
         seeding=seeding, double_round_robin=bool(double_round_robin) and format == Format.ROUND_ROBIN,

@@ -29,7 +29,8 @@ This module is the services' one address; each lives in the module of its area:
   events at once (one tournament table at a time; the overlap warning);
 - ``rounds``: ``start``, ``pair_round``, ``on_match_finished``, ``record_result`` and what
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
-- ``organiser``: ``cancel``, ``remove_entrant`` and ``set_seeds`` (before the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
+- ``organiser``: ``edit_tournament``, ``cancel``, ``remove_entrant`` and ``set_seeds`` (before
+  the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
   ``withdraw_other`` (the organiser withdraws an entrant);
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``), ``catch_up`` (what follows a
   result); ``follow``: ``wake``, the step asked for after a commit; ``standings``: ``standings``,
@@ -44,6 +45,7 @@ from games.tournaments.errors import TournamentError
 from games.tournaments.organiser import (
     cancel,
     correct_result,
+    edit_tournament,
     pause,
     record_forfeit,
     remove_entrant,
@@ -76,6 +78,7 @@ __all__ = [
     "correct_result",
     "create_tournament",
     "decline_partner",
+    "edit_tournament",
     "knockout_places",
     "on_match_finished",
     "pair_round",

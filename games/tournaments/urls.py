@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.event_list, name="tournaments"),
     path("new/", views.event_create, name="tournament_create"),
     path("<int:tournament_id>/", views.event_page, name="tournament"),
+    path("<int:tournament_id>/edit/", views.event_edit, name="tournament_edit"),
     path("<int:tournament_id>/register/", views.register, name="tournament_register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
     path("<int:tournament_id>/entrant/<int:entrant_id>/withdraw/", views.withdraw_other,

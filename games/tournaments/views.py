@@ -63,6 +63,41 @@ def event_create(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/create.html", {"form": form})
 
 
+def with_changes(entries) -> list[AuditEntry]:
+    """The audit entries, each edit's ``change_lines``: ``[(field's label, before, after)]``."""
+    entries = list(entries)
+    for entry in entries:
+        entry.change_lines = [
+            (Tournament._meta.get_field(field).verbose_name, before, after)
+            for field, (before, after) in (entry.details.get("changes") or {}).items()
+        ]
+    return entries
+
+
+@login_required
+def event_edit(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser's form of an upcoming event's settings, prefilled (GET), and the change
+    (POST); the format and the players at a table are fixed once anyone registered."""
+    t = get_object_or_404(Tournament, pk=tournament_id)
+    if not t.can_manage(request.user) or t.status != Tournament.Status.UPCOMING:
+        messages.error(request, TournamentError(
+            Code.NOT_ORGANISER if not t.can_manage(request.user) else Code.ALREADY_STARTED).message)
+        return redirect("tournament", tournament_id=t.pk)
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(t))
+    if t.entrants.exclude(status=Entrant.Status.WITHDRAWN).exists():
+        for name in ("format", "players"):
+            form.fields[name].disabled = True
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.edit_tournament(user=request.user, tournament_id=t.pk, **form.settings())
+        except TournamentError as error:
+            error.flash(request)
+        else:
+            messages.info(request, _("The settings are saved."))
+            return redirect("tournament", tournament_id=t.pk)
+    return render(request, "tournaments/create.html", {"form": form, "edit": t})
+
+
 @dataclass
 class RoundView:
     number: int
@@ -173,7 +208,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "register_form": RegisterForm(),
         "registration_open": registration_open,
         "full": registration.is_full(t),
-        "audit": t.audit.select_related("actor", "pairing__round").order_by("-created_at", "-pk"),
+        "audit": with_changes(t.audit.select_related("actor", "pairing__round").order_by("-created_at", "-pk")),
         "cancelled_by_organiser": t.status == Tournament.Status.CANCELLED and t.audit.filter(
             action=AuditEntry.Action.CANCEL, actor__isnull=False).exists(),
     }

@@ -1,10 +1,15 @@
-"""The organiser's changes before the start (issue 24): cancel the event, remove an entrant."""
+"""The organiser's changes before the start (issue 24): change the settings, cancel the event,
+remove an entrant, set the seeds by hand."""
 
 from __future__ import annotations
+
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.core.state import broadcast
 from games.tournaments import services
@@ -144,3 +149,95 @@ def test_seeds_are_the_organisers_and_only_before_the_start():
     with pytest.raises(TournamentError) as error:
         services.set_seeds(user=org, tournament_id=t.pk, seeds={ea.pk: 2, eb.pk: 1})
     assert error.value.code == Code.ALREADY_STARTED
+
+
+def edit_post(t: Tournament, **changes) -> dict:
+    """The edit form as its page fills it in for ``t``, with ``changes``."""
+    from games.tournaments.forms import DATETIME_FORMAT, TournamentForm
+    data = TournamentForm.initial_for(t)
+    for name in ("starts_at", "registration_closes"):
+        if data[name] is not None:
+            data[name] = data[name].strftime(DATETIME_FORMAT)
+    data = {k: v for k, v in (data | changes).items() if v is not None and v is not False}
+    return data
+
+
+def test_the_edit_form_is_prefilled_and_saves_the_changes_audited():
+    org, a = users("org", "a")
+    t = event(org, "swiss", swiss_rounds=3, max_entrants=8)
+    enter(t, [a])
+    client = client_for(org)
+    page = client.get(reverse("tournament_edit", args=[t.pk])).content.decode()
+    assert 'value="swiss test"' in page and 'name="swiss_rounds"' in page and 'value="3"' in page
+    later = (t.starts_at + timedelta(hours=2)).astimezone(ZoneInfo(t.time_zone))
+    response = client.post(reverse("tournament_edit", args=[t.pk]), edit_post(
+        t, name="Club night", swiss_rounds=4, target=21, starts_at=later.strftime("%Y-%m-%dT%H:%M")))
+    assert response.status_code == 302
+    t2 = refresh(t)
+    assert (t2.name, t2.swiss_rounds, t2.rules["target"]) == ("Club night", 4, 21)
+    assert t2.starts_at == later.replace(second=0, microsecond=0)
+    changes = t2.audit.get(action=AuditEntry.Action.EDIT).details["changes"]
+    assert changes["name"] == ["swiss test", "Club night"] and changes["swiss_rounds"] == [3, 4]
+    assert changes["rules"][0]["target"] == 11 and changes["rules"][1]["target"] == 21
+    assert set(changes) == {"name", "swiss_rounds", "rules", "starts_at"}
+    assert "Club night" in client.get(reverse("tournament", args=[t.pk])).content.decode()
+
+
+def test_a_start_under_five_minutes_away_is_refused_by_the_edit_form():
+    org = users("org")[0]
+    t = event(org, "swiss", swiss_rounds=3)
+    soon = (timezone.now() + timedelta(minutes=2)).astimezone(ZoneInfo(t.time_zone))
+    response = client_for(org).post(reverse("tournament_edit", args=[t.pk]),
+                                     edit_post(t, starts_at=soon.strftime("%Y-%m-%dT%H:%M")))
+    assert response.status_code == 200 and "at least 5 minutes" in response.content.decode()
+    assert refresh(t).starts_at == t.starts_at and not t.audit.exists()
+
+
+def settings_of(t: Tournament, **changes) -> dict:
+    base = dict(
+        name=t.name, format=t.format, starts_at=t.starts_at, players=t.players, rules=t.rules,
+        rated=t.rated, move_seconds=t.move_seconds, description=t.description,
+        registration_closes=t.registration_closes, max_entrants=t.max_entrants, seeding=t.seeding,
+        double_round_robin=t.double_round_robin, third_place=t.third_place, best_of=t.best_of,
+        swiss_rounds=t.swiss_rounds, arena_minutes=t.arena_minutes, tiebreaks=t.tiebreaks,
+        time_zone=t.time_zone,
+    )
+    return base | changes
+
+
+def test_the_format_and_the_limit_are_held_to_the_entrants_registered():
+    org, a, b, c = users("org", "a", "b", "c")
+    t = event(org, "swiss", swiss_rounds=3)
+    services.edit_tournament(user=org, tournament_id=t.pk, **settings_of(t, format="round_robin"))
+    t = refresh(t)
+    assert t.format == "round_robin"
+    enter(t, [a, b, c])
+    for changes, code in [
+        ({"format": "knockout"}, Code.FIXED_ONCE_REGISTERED),
+        ({"players": 4, "rules": t.rules | {"players": 4}}, Code.FIXED_ONCE_REGISTERED),
+        ({"max_entrants": 2}, Code.LIMIT_BELOW_ENTRANTS),
+        ({"name": " "}, Code.BAD_SETTINGS),
+    ]:
+        with pytest.raises(TournamentError) as error:
+            services.edit_tournament(user=org, tournament_id=t.pk, **settings_of(t, **changes))
+        assert error.value.code == code
+    services.edit_tournament(user=org, tournament_id=t.pk, **settings_of(t, max_entrants=3))
+    assert refresh(t).max_entrants == 3 and refresh(t).format == "round_robin"
+    page = client_for(org).get(reverse("tournament_edit", args=[t.pk])).content.decode()
+    assert '<select name="format" disabled' in page and 'value="4" id="id_players_1" required disabled' in page
+
+
+def test_editing_is_the_organisers_and_only_before_the_start():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, [a, b])
+    with pytest.raises(TournamentError) as error:
+        services.edit_tournament(user=a, tournament_id=t.pk, **settings_of(t, name="Mine"))
+    assert error.value.code == Code.NOT_ORGANISER
+    assert client_for(a).get(reverse("tournament_edit", args=[t.pk])).status_code == 302
+    services.start(user=org, tournament_id=t.pk)
+    with pytest.raises(TournamentError) as error:
+        services.edit_tournament(user=org, tournament_id=t.pk, **settings_of(refresh(t), name="Later"))
+    assert error.value.code == Code.ALREADY_STARTED
+    assert client_for(org).post(reverse("tournament_edit", args=[t.pk]), {"name": "x"}).status_code == 302
+    assert refresh(t).name == "swiss test"
