@@ -233,10 +233,7 @@ def cancel(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tou
     """
     now = timezone.now() if now is None else now
     with write_transaction():
-        t = lock(tournament_id)
-        check_organiser(t, user)
-        if t.status != Tournament.Status.UPCOMING:
-            raise TournamentError(Code.ALREADY_STARTED)
+        t = _lock_upcoming(tournament_id, user)
         entrants = list(t.entrants.exclude(status=Entrant.Status.WITHDRAWN))
         t.status = Tournament.Status.CANCELLED
         t.finished_at = now
@@ -260,10 +257,7 @@ def remove_entrant(*, user: Any, entrant_id: int, now: datetime | None = None) -
     if tournament_id is None:
         raise TournamentError(Code.NOT_FOUND)
     with write_transaction():
-        t = lock(tournament_id)
-        check_organiser(t, user)
-        if t.status != Tournament.Status.UPCOMING:
-            raise TournamentError(Code.ALREADY_STARTED)
+        t = _lock_upcoming(tournament_id, user)
         entrant = Entrant.objects.select_related("user", "partner").get(pk=entrant_id)
         audit(t, user, AuditEntry.Action.REMOVE, now, entrant=entrant.name)
         news.tell_news(t, [entrant], "removed")
@@ -283,10 +277,7 @@ def set_seeds(*, user: Any, tournament_id: int, seeds: dict[int, int], now: date
     """
     now = timezone.now() if now is None else now
     with write_transaction():
-        t = lock(tournament_id)
-        check_organiser(t, user)
-        if t.status != Tournament.Status.UPCOMING:
-            raise TournamentError(Code.ALREADY_STARTED)
+        t = _lock_upcoming(tournament_id, user)
         entrants = list(t.entrants.filter(status=Entrant.Status.ACTIVE).select_related("user", "partner"))
         if set(seeds) != {e.pk for e in entrants} or sorted(seeds.values()) != list(range(1, len(entrants) + 1)):
             raise TournamentError(Code.BAD_SEEDS)
@@ -313,10 +304,7 @@ def edit_tournament(*, user: Any, tournament_id: int, now: datetime | None = Non
     """
     now = timezone.now() if now is None else now
     with write_transaction():
-        t = lock(tournament_id)
-        check_organiser(t, user)
-        if t.status != Tournament.Status.UPCOMING:
-            raise TournamentError(Code.ALREADY_STARTED)
+        t = _lock_upcoming(tournament_id, user)
         fields = event_settings(**settings)
         entrants = t.entrants.exclude(status=Entrant.Status.WITHDRAWN).count()
         if entrants and (fields["format"] != t.format or fields["players"] != t.players):
@@ -337,3 +325,16 @@ def edit_tournament(*, user: Any, tournament_id: int, now: datetime | None = Non
 
 def _plain(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
+
+
+def _lock_upcoming(tournament_id: int, user: Any) -> Tournament:
+    """The event row, locked, for its organiser's change before the start.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
+        ``already_started``.
+    """
+    t = lock(tournament_id)
+    check_organiser(t, user)
+    if t.status != Tournament.Status.UPCOMING:
+        raise TournamentError(Code.ALREADY_STARTED)
+    return t

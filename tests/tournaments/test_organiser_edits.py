@@ -7,31 +7,16 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core.state import broadcast
 from games.tournaments import services
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Tournament
 from tests.tournaments.helpers import enter, event, refresh, users
+from tests.tournaments.test_partner_invitation import client_for, sent  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """Every notice that leaves after a commit, as ``(user id, kind, payload)``."""
-    out: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
-    return out
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_organiser_cancels_an_upcoming_event_and_its_players_are_told(
