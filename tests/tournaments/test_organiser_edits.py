@@ -226,3 +226,17 @@ def test_editing_is_the_organisers_and_only_before_the_start():
     assert error.value.code == Code.ALREADY_STARTED
     assert client_for(org).post(reverse("tournament_edit", args=[t.pk]), {"name": "x"}).status_code == 302
     assert refresh(t).name == "swiss test"
+
+
+def test_the_organisers_buttons_and_the_edit_page_read_in_arabic():
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, [a, b])
+    client = client_for(org)
+    client.cookies["django_language"] = "ar"
+    page = client.get(reverse("tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert 'dir="rtl"' in page
+    for arabic in ("ألغِ البطولة", "غيّر الإعدادات", "حدّد التصنيف يدويًا", "أزِل"):
+        assert arabic in page
+    edit = client.get(reverse("tournament_edit", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "احفظ الإعدادات" in edit
