@@ -22,7 +22,7 @@ def create_rated_table(page: Page) -> int:
     return int(re.search(r"/table/(\d+)/$", page.url).group(1))
 
 
-def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page):
+def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     winner, loser = new_page(), new_page()
     sign_up(winner, "rania")
     sign_up(loser, "samir")
@@ -37,6 +37,12 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page):
     expect(chances).to_contain_text("1500?")
     expect(chances).to_contain_text("50%")
 
+    # Each plays a card of the first deal (a rated match resigned before that is aborted): 48
+    # plays in a round for two, two of them made through the site's actions.
+    seed("play", match_id, 46)
+    winner.reload()
+    loser.reload()
+    expect(loser.locator("#live-status")).to_have_attribute("data-state", "live")
     loser.locator("#resign-button").click()
     loser.locator("#confirm-yes").click()
     expect(winner.locator("#result-banner")).to_be_visible()
