@@ -57,6 +57,7 @@ def test_the_menu_opens_and_closes_by_keyboard(new_page, locale):
     toggle = page.get_by_role("button", name=MENU[locale])
     # From the brand (focused by hand: after the sign-up's redirect the page's focus may be
     # anywhere), the next stop in the tab order is the menu button.
+    expect(toggle).to_be_visible()  # shown by site.js: until then the tab order skips it
     page.locator(".site-header .brand").focus()
     page.keyboard.press("Tab")
     expect(toggle).to_be_focused()
