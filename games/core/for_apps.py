@@ -16,7 +16,8 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   ``result`` it carries ``early``, a rated match aborted because it ended before every person
   played a card of the first deal, and ``unplayed``, those persons' seats, ``None`` when not
   counted; ``first_deal_unplayed`` is the count), ``record_headers`` (headers of a
-  match's record), ``lobby_matches_read`` (the lobby's matches to watch), ``server_started``.
+  match's record), ``lobby_matches_read`` (the lobby's lists), ``table_extras`` (what an app
+  adds to a table's ``state`` message, read once per seating), ``server_started``.
 - The actions an app may take, each the core's own write (row lock, events, broadcast on
   commit): ``create_table``, ``join_table`` (the tables an app opens for its players are not
   counted against a person's ``MAX_TABLES``: the app decided they are played; an app whose
@@ -53,7 +54,9 @@ from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.every import run_every
 from games.core.clock.thinking import end_with_parent
-from games.core.signals import lobby_matches_read, match_finished, record_headers, server_started
+from games.core.signals import (
+    lobby_matches_read, match_finished, record_headers, server_started, table_extras,
+)
 from games.core.sockets.workers import in_worker
 from games.core.state.broadcast import CALLER_LOOP as BROADCAST_LOOP
 from games.core.state.notices import register_pending, send_notice
@@ -85,6 +88,7 @@ __all__ = [
     "in_worker",
     "join_table",
     "lobby_matches_read",
+    "table_extras",
     "match_finished",
     "match_record",
     "record_headers",

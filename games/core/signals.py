@@ -29,15 +29,30 @@ match_finished = Signal()
 #: core's own headers cannot be overwritten except ``event`` (the core writes ``""``). A receiver
 #: that raises makes the record fail: it must not raise for a match it knows nothing about.
 record_headers = Signal()
-#: Sent by ``games.core.state.lobby.live_matches`` with the lobby's rows of the matches being played, so
+#: Sent with the rows of each of the lobby's lists (``games.core.state.lobby.live_matches`` and
+#: ``your_matches``, ``games.core.state.reads.open_tables``), so
 #: that an app built on the core can add what it knows to them (the ratings app adds each
 #: player's rating, ``games.ratings.lobby``). Receivers change the rows in place and return
 #: nothing; they must not write.
 #:
 #: Arguments: ``sender`` the ``Match`` class; ``rows`` the list of rows, each with ``players``
-#: (2 or 4) and ``seats`` (``[{"seat", "username", "bot", "name", ...}]``, ``username`` ``None``
-#: for a computer seat).
+#: (2 or 4), ``rated`` and ``seats`` (``[{"seat", "username", "bot", ...}]``, ``username``
+#: ``None`` for a computer seat; the open tables list only the taken seats).
 lobby_matches_read = Signal()
+
+#: Sent by ``games.core.state.cache.table_extras`` when the core reads a table's seats for its
+#: ``state`` message, so that an app built on the core can add what it knows about the table to
+#: the message's ``extras`` (``docs/protocol.md`` "state"): the ratings app adds each person's
+#: rating, the change at the end and the win chances (``games.ratings.table``). Read once per
+#: seating and status of a started table (cached with its seats, ``Match.seating_token``), so
+#: never once per play; at every change of an open table.
+#:
+#: Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row; ``seats`` the taken
+#: seats (``games.core.state.cache.SeatRow``, by seat number). A receiver returns ``(name,
+#: value)``, ``value`` JSON that is the same for every reader (no seat's secrets: spectators get it
+#: too), or ``None``: nothing. It must not write, and must not raise for a table it knows nothing
+#: about (a receiver that raises makes the table's state fail).
+table_extras = Signal()
 
 #: Sent by a web server process when it starts (``basra_site.asgi.Serving``), on its event loop,
 #: so that an app built on the core can run work of its own there: with the in-memory channel

@@ -6,6 +6,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 
 class Code(StrEnum):
@@ -28,7 +29,11 @@ MESSAGES = {
     Code.BAD_QUEUE: _("There is no such queue: choose 2 or 4 players and a time per play of 10, 20, 30 or 60 seconds."),
     Code.SEATED: _("You are seated at a table that is not over: finish it before you join a queue."),
     Code.IN_TOURNAMENT: _("You are playing in a tournament: join a queue once your event leaves you free."),
-    Code.COOLDOWN: _("You did not come to your last queue table: you may join again in %(seconds)s seconds."),
+    Code.COOLDOWN: ngettext_lazy(
+        "You did not come to your last queue table: you may join again in %(seconds)s second.",
+        "You did not come to your last queue table: you may join again in %(seconds)s seconds.",
+        "seconds",
+    ),
     Code.NO_SUCH_PLAYER: _("There is no player of that name."),
     Code.PARTNER_SELF: _("You cannot be your own partner."),
     Code.PARTNER_BUSY: _("That player is already waiting in a queue or seated at a table."),
@@ -48,4 +53,5 @@ class QueueError(Exception):
     @property
     def message(self) -> str:
         """The translated message, in the active language."""
-        return str(MESSAGES[self.code]) % self.params if self.params else str(MESSAGES[self.code])
+        # A plural message (ngettext_lazy with a key) picks its form from the params on %.
+        return MESSAGES[self.code] % self.params if self.params else str(MESSAGES[self.code])

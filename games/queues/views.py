@@ -44,7 +44,6 @@ def page_labels() -> dict:
     return {
         "urls": {"status": reverse("queues_status"), "accept": reverse("queues_accept")},
         "labels": {
-            "counts": _("%(waiting)s waiting · %(playing)s playing"),
             "what2": _("1v1, %(seconds)s s per play"),
             "what4": _("Partnership, %(seconds)s s per play"),
             "whatPair": _("Partnership with %(partner)s, %(seconds)s s per play"),

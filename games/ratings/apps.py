@@ -18,12 +18,15 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.profile import profile_context
-        from games.core.for_apps import lobby_matches_read, match_finished, record_headers
+        from games.core.for_apps import (
+            lobby_matches_read, match_finished, record_headers, table_extras,
+        )
 
-        from games.ratings import lobby, profile, rating
+        from games.ratings import lobby, profile, rating, table
         from games.ratings.record_headers import rating_headers
 
         match_finished.connect(rating.on_match_finished, dispatch_uid="ratings.on_match_finished")
         profile_context.connect(profile.profile_extra, dispatch_uid="ratings.profile_extra")
         record_headers.connect(rating_headers, dispatch_uid="ratings.record_headers")
         lobby_matches_read.connect(lobby.add_ratings, dispatch_uid="ratings.lobby_ratings")
+        table_extras.connect(table.table_ratings, dispatch_uid="ratings.table_ratings")

@@ -1,16 +1,18 @@
 """Template context the ratings app gives pages of the core, so the core never imports it.
 
 Listed in ``settings.TEMPLATES``; the core's table template shows ``win_chances`` and
-``not_rated`` when present.
+``not_rated`` when present, and hands ``rating_config`` to its scripts (``table_ratings.js``).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.apps import apps
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import gettext
 
 from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
 from games.ratings.rating import win_chances as chances_of
@@ -21,13 +23,15 @@ def win_chances(request: HttpRequest) -> dict[str, Any]:
     the match (``games.ratings.rating.win_chances``: a list of two ``SideChance``), or ``None``
     for a casual match, an open table or an abort; and ``not_rated``, the sentence saying why a
     finished rated match was not rated (for the viewer when they sat there:
-    ``games.ratings.rating.not_rated_reason``), or ``""``. Computed only if the template reads
-    them."""
+    ``games.ratings.rating.not_rated_reason``), or ``""``; ``rating_config``, for a rated table,
+    the labels its scripts show the live ratings with (:func:`rating_labels`), else ``None``.
+    Computed only if the template reads them."""
     match = getattr(request, "resolver_match", None)
     if match is None or match.url_name != "table" or "match_id" not in match.kwargs:
         return {}
     match_id = match.kwargs["match_id"]
 
+    @functools.cache
     def row():
         return apps.get_model("games", "Match").objects.filter(pk=match_id).first()
 
@@ -43,4 +47,28 @@ def win_chances(request: HttpRequest) -> dict[str, Any]:
             code = not_rated_reason(match)
         return str(NOT_RATED_MESSAGES[code]) if code else ""
 
-    return {"win_chances": SimpleLazyObject(compute), "not_rated": SimpleLazyObject(reason)}
+    def labels():
+        match = row()
+        return rating_labels() if match is not None and match.rated else None
+
+    return {
+        "win_chances": SimpleLazyObject(compute),
+        "not_rated": SimpleLazyObject(reason),
+        # A function, which the template calls when it reads it: json_script needs the dict itself.
+        "rating_config": functools.cache(labels),
+    }
+
+
+def rating_labels() -> dict[str, Any]:
+    """What ``static/games/table_ratings.js`` writes, in the request's language: ``labels``
+    (``winChances``; ``percent``, "%(percent)s%" with its placeholder; ``changes``) and
+    ``notRated``, the sentence of each ``Unrated`` code (``NOT_RATED_MESSAGES``)."""
+    return {
+        "labels": {
+            "winChances": gettext("Win chances:"),
+            # The template's "{{ percent }}%" has this msgid; the script's formatting has no "%%".
+            "percent": gettext("%(percent)s%%").replace("%%", "%"),
+            "changes": gettext("Rating changes"),
+        },
+        "notRated": {str(code): str(text) for code, text in NOT_RATED_MESSAGES.items()},
+    }

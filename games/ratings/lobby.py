@@ -1,22 +1,31 @@
-"""The players' ratings on the lobby's live matches (issue 10), read by the ratings app.
+"""The players' ratings on the lobby's lists (issues 10 and 21), read by the ratings app.
 
-The core's lobby (``games.core.state.lobby.live_matches``) never imports this app: it sends
-``games.core.signals.lobby_matches_read`` with its rows and :func:`add_ratings` (connected in
-``RatingsConfig.ready()``) adds what the app knows.
+The core's lobby (``games.core.state.lobby``: the open tables, your matches, the matches to
+watch) never imports this app: it sends ``games.core.signals.lobby_matches_read`` with its rows
+and :func:`add_ratings` (connected in ``RatingsConfig.ready()``) adds what the app knows.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+
+from games.ratings import glicko2
 from games.ratings.models import PlayerRating, Pool
+from games.ratings.rating import shown
+
+#: A person without a rating in the pool yet, as shown: Glicko-2's new player, provisional.
+NEW_SHOWN = shown(glicko2.NEW_PLAYER.rating, glicko2.NEW_PLAYER.deviation)
 
 
 def add_ratings(sender: Any, rows: list[dict], **kwargs: Any) -> None:
     """Give each person's seat of ``rows`` a ``rating``: their rating in the table's pool
-    (``Pool.of_players``: 1v1 for two, partnership for four), rounded to an int, where they have
-    one (a ``PlayerRating`` row: at least one rated match there). One query for all rows.
-    Seats without a rating get no key."""
+    (``Pool.of_players``: 1v1 for two, partnership for four) as shown at the table
+    (``rating.shown``: rounded, "?" while provisional, the deviation widened for idle days as
+    the win chances do), ``"1500?"`` for a person with none there yet. One query for all rows.
+    Computer seats (no ``username``) and empty seats get no key; a person the computer took over
+    keeps theirs."""
     wanted: dict[str, set[str]] = {}
     for row in rows:
         pool = Pool.of_players(row["players"])
@@ -25,15 +34,14 @@ def add_ratings(sender: Any, rows: list[dict], **kwargs: Any) -> None:
                 wanted.setdefault(pool, set()).add(seat["username"])
     if not wanted:
         return
-    found: dict[tuple[str, str], float] = {}
+    now = timezone.now()
+    found: dict[tuple[str, str], str] = {}
     for pool, names in wanted.items():
-        for username, rating in PlayerRating.objects.filter(
-            pool=pool, user__username__in=names
-        ).values_list("user__username", "rating"):
-            found[(pool, username)] = rating
+        for row in PlayerRating.objects.filter(pool=pool, user__username__in=names).select_related("user"):
+            current = row.current(now)
+            found[(pool, row.user.get_username())] = shown(current.rating, current.deviation)
     for row in rows:
         pool = Pool.of_players(row["players"])
         for seat in row["seats"]:
-            rating = found.get((pool, seat.get("username")))
-            if rating is not None:
-                seat["rating"] = round(rating)
+            if seat.get("username"):
+                seat["rating"] = found.get((pool, seat["username"]), NEW_SHOWN)

@@ -429,13 +429,46 @@ def _side_rating(ratings: list[glicko2.Rating]) -> glicko2.Rating:
     )
 
 
-def win_chances(match: Any, now: datetime | None = None) -> list[SideChance] | None:
-    """Each side's expected score before ``match`` starts, from the ratings before it.
+def ratings_before(
+    match: Any, user_ids: dict[int, int], now: datetime | None = None
+) -> dict[int, glicko2.Rating]:
+    """``{seat: rating}`` of the persons ``user_ids`` (``{seat: user id}``) at ``match``
+    before it: the ratings its :class:`RatedMatch` kept for the seats it rated, the players'
+    ratings now (widened for idle time, ``PlayerRating.current``) for the others, Glicko-2's
+    new player for one without a rating in the pool. At most two queries."""
+    record = RatedMatch.objects.filter(match_id=match.pk).first() if match.pk else None
+    kept = {
+        s["seat"]: glicko2.Rating(s["before"], s["deviation_before"], glicko2.NEW_PLAYER.volatility)
+        for s in (record.seats if record is not None else [])
+    }
+    rest = {seat: user for seat, user in user_ids.items() if seat not in kept}
+    rows = {}
+    if rest:
+        rows = {
+            row.user_id: row
+            for row in PlayerRating.objects.filter(
+                pool=Pool.of_players(match.players), user_id__in=set(rest.values())
+            )
+        }
+    now = timezone.now() if now is None else now
+    return kept | {
+        seat: rows[user].current(now) if user in rows else glicko2.NEW_PLAYER
+        for seat, user in rest.items()
+    }
 
-    A rated match that was rated for every seat already uses the ratings its record kept from
-    before it; another uses the players' ratings now (widened for idle time). The expected score is
-    :func:`glicko2.expected_score` (Glickman's Glicko formula, both deviations); for four
-    players each side counts as one player of its mean rating and root-mean-square deviation.
+
+def side_chances(by_seat: dict[int, glicko2.Rating]) -> tuple[float, float]:
+    """Each side's expected score from every seat's rating (``{seat: rating}``, side ``seat %
+    2``): :func:`glicko2.expected_score` (Glickman's Glicko formula, both deviations); at four
+    each side counts as one player of its mean rating and root-mean-square deviation."""
+    sides = [[by_seat[s] for s in sorted(by_seat) if s % 2 == side] for side in (0, 1)]
+    first = glicko2.expected_score(_side_rating(sides[0]), _side_rating(sides[1]))
+    return first, 1.0 - first
+
+
+def win_chances(match: Any, now: datetime | None = None) -> list[SideChance] | None:
+    """Each side's expected score before ``match`` starts, from the ratings before it
+    (:func:`ratings_before`, :func:`side_chances`).
 
     :returns: ``[side 0, side 1]``, or ``None`` when the match is not rated, not every seat is
         taken by a person, or it was aborted.
@@ -446,32 +479,13 @@ def win_chances(match: Any, now: datetime | None = None) -> list[SideChance] | N
     if seats is None:
         return None
     names = {seat.seat: seat.user.get_username() for seat in seats}
-    record = RatedMatch.objects.filter(match=match).first()
-    if record is not None and len(record.seats) == match.players:
-        by_seat = {
-            s["seat"]: glicko2.Rating(s["before"], s["deviation_before"], glicko2.NEW_PLAYER.volatility)
-            for s in record.seats
-        }
-    else:
-        now = timezone.now() if now is None else now
-        pool = Pool.of_players(match.players)
-        rows = {
-            row.user_id: row
-            for row in PlayerRating.objects.filter(pool=pool, user_id__in=[s.user_id for s in seats])
-        }
-        by_seat = {
-            seat.seat: rows[seat.user_id].current(now) if seat.user_id in rows
-            else glicko2.NEW_PLAYER
-            for seat in seats
-        }
+    by_seat = ratings_before(match, {seat.seat: seat.user_id for seat in seats}, now)
     sides = [[seat.seat for seat in seats if seat.seat % 2 == side] for side in (0, 1)]
-    side_ratings = [_side_rating([by_seat[s] for s in side]) for side in sides]
-    first = glicko2.expected_score(side_ratings[0], side_ratings[1])
     return [
         SideChance(
             names=[names[s] for s in side],
             ratings=[shown(by_seat[s].rating, by_seat[s].deviation) for s in side],
             chance=chance,
         )
-        for side, chance in zip(sides, (first, 1.0 - first))
+        for side, chance in zip(sides, side_chances(by_seat))
     ]

@@ -142,6 +142,27 @@ def replay_labels() -> dict[str, Any]:
     }
 
 
+def rating_columns(headers: dict, seat: int) -> dict[str, Any]:
+    """``{"rating", "change"}`` of ``seat`` from a played match's record headers (RULES.md,
+    "Game record": ``ratings_before``/``ratings_after`` per seat, ``null`` where a seat was not
+    rated): ``rating`` the rating before, rounded (``None``: not rated), ``change`` the rounded
+    after minus the rounded before, as the table showed it at the end ("+12", "−12", "±0"), or
+    ``None``. Values that are not numbers (a malformed header) are left out."""
+    def at(name: str) -> float | None:
+        values = headers.get(name)
+        value = values[seat] if isinstance(values, list) and seat < len(values) else None
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    before, after = at("ratings_before"), at("ratings_after")
+    if before is None:
+        return {"rating": None, "change": None}
+    if after is None:
+        return {"rating": round(before), "change": None}
+    change = round(after) - round(before)
+    text = f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "\u00b10"
+    return {"rating": round(before), "change": text, "direction": (change > 0) - (change < 0)}
+
+
 def _side_names(seats: list[str], players: int) -> list[str]:
     if players == 2:
         return [seat_label(seats[0]), seat_label(seats[1])]
@@ -193,6 +214,7 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     seat_rows = [{
         "seat": i, "name": seat_label(name),
         "url": reverse("profile", kwargs={"username": name}) if name in people and match else None,
+        **(rating_columns(headers, i) if match is not None else {}),
     } for i, name in enumerate(seats)]
     context = {
         "title": title,

@@ -11,6 +11,15 @@
     });
   }
 
+  /** Django's JavaScript catalogue (/jsi18n/, base.html) picks the plural form of the page's
+   * language (Arabic has six: zero, one, two, few, many, other); without it, English's two.
+   * Call sites write ngettext(one, many, n) with literal strings, so that makemessages -d
+   * djangojs finds them. */
+  function ngettext(singular, plural, n) {
+    if (window.django && window.django.ngettext) return window.django.ngettext(singular, plural, n);
+    return n === 1 ? singular : plural;
+  }
+
   /** Create an element: el("div", {class: "x", text: "y"}, [children]). */
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -240,6 +249,12 @@
     if (this.handlers.onStatus) this.handlers.onStatus(state);
   };
 
+  /** A person's rating as shown beside their name ("(1523?)": "?" while provisional), isolated
+   * from the text around it so that an Arabic line keeps the digits and the "?" in place. */
+  function ratingNode(text) {
+    return el("bdi", {class: "rating", dir: "ltr", text: "(" + text + ")"});
+  }
+
   /** Show the connection state in a [data-state] badge, with the translated labels. */
   function showStatus(node, state, labels) {
     if (!node) return;
@@ -248,8 +263,8 @@
   }
 
   window.Basra = {
-    fmt: fmt, el: el, config: config, postForm: postForm, parseCard: parseCard,
+    fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
     cardName: cardName, cardNode: cardNode, cardBack: cardBack, botIcon: botIcon, LiveSocket: LiveSocket,
-    showStatus: showStatus, randomSeed: randomSeed, fillSeeds: fillSeeds, joinForm: joinForm,
+    showStatus: showStatus, ratingNode: ratingNode, randomSeed: randomSeed, fillSeeds: fillSeeds, joinForm: joinForm,
   };
 })();

@@ -6,6 +6,7 @@
   var cfg = B.config("lobby-config");
   var L = cfg.labels;
   var el = B.el;
+  var ngettext = B.ngettext;
   var list = document.getElementById("open-tables");
 
   function url(name, id) {
@@ -20,8 +21,10 @@
         " " + s.name,
       ]);
     }
-    return el("li", {class: "seat-chip" + (s.username ? "" : " empty"), dataset: {seat: s.seat},
-                     title: s.username || null, text: s.username || L.emptySeat});
+    if (!s.username) return el("li", {class: "seat-chip empty", dataset: {seat: s.seat}, text: L.emptySeat});
+    return el("li", {class: "seat-chip", dataset: {seat: s.seat}, title: s.username}, [
+      el("bdi", {text: s.username}), s.rating ? " " : null, s.rating ? B.ratingNode(s.rating) : null,
+    ]);
   }
 
   function renderRow(row) {
@@ -53,7 +56,7 @@
     return el("li", {class: "table-row", dataset: {matchId: row.id}}, [
       el("div", {class: "table-row-head"}, [
         el("a", {class: "table-name", href: url("table", row.id), text: B.fmt(L.tableNumber, {id: row.id})}),
-        el("span", {class: "chip", text: B.fmt(L.players, {count: row.players})}),
+        el("span", {class: "chip", text: B.fmt(ngettext("%(count)s player", "%(count)s players", row.players), {count: row.players})}),
         el("span", {class: "chip", text: B.fmt(L.target, {target: target})}),
         el("span", {class: "chip" + (row.rated ? " chip-rated" : ""), text: row.rated ? L.rated : L.casual}),
         el("span", {class: "chip", text: row.move_seconds ? B.fmt(L.perPlay, {seconds: row.move_seconds}) : L.noClock}),
@@ -76,13 +79,13 @@
     );
   }
 
-  /** "alice (1520) & carol" for one side of a live match: names, and ratings where known. */
+  /** "alice (1520?) & carol (1498)" for one side of a match being played: names, and ratings where known. */
   function sideNode(side) {
     var parts = [];
     side.members.forEach(function (seat, i) {
       if (i > 0) parts.push(" & ");
       parts.push(el("bdi", {class: "player", text: seat.name}));
-      if (seat.rating) parts.push(" ", el("span", {class: "rating", text: "(" + seat.rating + ")"}));
+      if (seat.rating) parts.push(" ", B.ratingNode(seat.rating));
     });
     return el("span", {class: "match-side", dataset: {side: side.side}}, parts);
   }
@@ -101,9 +104,7 @@
       return el("li", {class: "match-row" + (turn && turn.mine ? " my-turn" : ""), dataset: {matchId: row.id}}, [
         el("a", {class: "match-link", href: url("table", row.id)}, [
           el("span", {class: "match-title", text: B.fmt(L.tableNumber, {id: row.id})}),
-          el("span", {class: "match-score"}, [
-            el("bdi", {text: row.sides[0].names}), " ", scoreNode(row), " ", el("bdi", {text: row.sides[1].names}),
-          ]),
+          el("span", {class: "match-score"}, [sideNode(row.sides[0]), " ", scoreNode(row), " ", sideNode(row.sides[1])]),
           turn ? el("span", {class: "chip turn" + (turn.mine ? " chip-turn-mine" : ""),
                              dataset: {turnSeat: turn.seat}, text: turn.text}) : null,
         ]),
@@ -125,7 +126,7 @@
           el("span", {class: "chip", text: B.fmt(L.target, {target: row.target})}),
           row.rated ? el("span", {class: "chip chip-rated", text: L.rated}) : null,
           el("span", {class: "chip watchers", dataset: {count: row.watchers},
-                      text: B.fmt(L.watchersCount, {count: row.watchers})}),
+                      text: B.fmt(ngettext("%(count)s watching", "%(count)s watching", row.watchers), {count: row.watchers})}),
           el("a", {class: "button secondary", href: url("table", row.id), text: L.watch}),
         ]),
       ]);

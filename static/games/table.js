@@ -40,6 +40,7 @@
     B.talk.update(isSeated(), T.live);
     renderBreakdown();
     renderResult();
+    T.renderRatings();
     renderFair();
     noteTimeout();
     renderNotices();
@@ -168,7 +169,7 @@
     } else if (msg.type === "watchers") {
       var count = $("watcher-count");
       count.dataset.count = msg.count;
-      count.textContent = B.fmt(L.watchersCount, {count: msg.count});
+      count.textContent = B.fmt(B.ngettext("%(count)s watching", "%(count)s watching", msg.count), {count: msg.count});
       count.hidden = false;
     } else if (msg.type === "error" && /^watch_/.test(msg.code)) {
       // Not seated, and this table does not let this viewer watch: the server closes the socket.

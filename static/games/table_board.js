@@ -20,7 +20,7 @@
   function renderMeta() {
     var m = T.state.match;
     $("table-meta").replaceChildren(
-      el("span", {class: "chip", text: B.fmt(L.players, {count: m.players})}),
+      el("span", {class: "chip", text: B.fmt(B.ngettext("%(count)s player", "%(count)s players", m.players), {count: m.players})}),
       el("span", {class: "chip", text: B.fmt(L.target, {target: T.state.target})}),
       el("span", {class: "chip" + (m.rated ? " chip-rated" : ""), text: m.rated ? L.rated : L.casual}),
       el("span", {class: "chip", text: T.state.move_seconds ? B.fmt(L.perPlay, {seconds: T.state.move_seconds}) : L.noClock})
@@ -129,6 +129,7 @@
       el("div", {class: "seat-name"}, [
         info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
         el("span", {class: "name", title: seatName(seat) || null, text: name}),
+        T.seatRating(seat),  // rated tables (table_ratings.js)
         isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
       ]),
       backs,

@@ -180,6 +180,7 @@
         el("bdi", {text: sideNames(0)}), " " + result.scores[0] + " – " + result.scores[1] + " ",
         el("bdi", {text: sideNames(1)}),
       ]),
+      T.changesLine(),  // a rated match's changes (table_ratings.js)
       cfg.urls.replay ? el("a", {class: "button primary", id: "replay-link", href: url("replay"), text: L.watchReplay}) : null,
       el("a", {class: "button", href: url("lobby"), text: L.backToLobby})
     ].filter(Boolean));

@@ -50,7 +50,8 @@
       var chip = el("li", {class: "seat-chip" + (bot ? " bot" : name ? "" : " empty"),
                            title: !bot && name ? name : null,
                            dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
-                    [bot ? botBadge() : null, name || L.emptySeat]);
+                    [bot ? botBadge() : null, name ? el("bdi", {text: name}) : L.emptySeat,
+                     bot ? null : T.seatRating(seat)]);
       if (!seated && cfg.username && (bot || !name)) {
         // Choose a seat: an empty one, or a computer's (a person may take it before the start).
         var form = B.joinForm(url("join"), cfg.csrfToken, bot ? L.takeSeat : L.sitHere, "secondary");

@@ -1,6 +1,8 @@
 """A rated match in the browser: two players sign up, play a rated table (the loser resigns),
 and the winner sees the new rating on the profile and on the ladder (provisional, so under
-the "Provisional" tab, with "?"), with the win chances shown on the table page before."""
+the "Provisional" tab, with "?"). At the table (issue 21): the win chances appear for the player
+who sat down first as soon as the table fills, with no reload; each name carries its rating; and
+at the end both players see every name's change in the result, live."""
 
 import re
 
@@ -30,9 +32,9 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     open_lobby(loser)
     join_from_lobby(loser, match_id)
 
-    # Before the match: even chances between two new players (provisional "?" ratings).
-    loser.reload()
-    chances = loser.locator("#win-chances")
+    # Before the match: even chances between two new players (provisional "?" ratings), shown
+    # to the creator, who sat down before the table filled, without a reload.
+    chances = winner.locator("#win-chances")
     expect(chances).to_contain_text("rania")
     expect(chances).to_contain_text("1500?")
     expect(chances).to_contain_text("50%")
@@ -47,6 +49,14 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     loser.locator("#confirm-yes").click()
     expect(winner.locator("#result-banner")).to_be_visible()
     expect(winner.locator("#result-banner")).to_contain_text("You won!")
+    # Every name's change, for both players, the moment the match ends.
+    for page in (winner, loser):
+        line = page.locator("#result-ratings")
+        expect(line).to_contain_text("rania")
+        expect(line).to_contain_text("samir")
+        expect(line.locator(".rating-change.up")).to_have_text(re.compile(r"^\+\d+$"))
+        expect(line.locator(".rating-change.down")).to_have_text(re.compile(r"^\u2212\d+$"))
+    expect(winner.locator(".seat-box.me .rating")).to_have_text("(1500?)")
 
     winner.get_by_role("link", name="Profile", exact=True).click()
     expect(winner).to_have_url(re.compile(r"/players/rania/$"))

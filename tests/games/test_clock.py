@@ -150,8 +150,9 @@ def test_a_person_takes_a_computer_seat_before_the_start(users, known_decks):
     assert match.status == Match.Status.OPEN
     row = reads.open_tables()[0]
     assert row["seats"] == [
-        {"seat": 0, "username": "alice", "bot": None, "online": True},
-        {"seat": 1, "username": "bob", "bot": None, "online": True},
+        # The ratings app adds each person's rating (new players: "1500?").
+        {"seat": 0, "username": "alice", "bot": None, "online": True, "rating": "1500?"},
+        {"seat": 1, "username": "bob", "bot": None, "online": True, "rating": "1500?"},
         {"seat": 3, "username": None, "bot": "strong", "online": False},
     ]
     before = snapshot(match)

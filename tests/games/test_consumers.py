@@ -67,9 +67,10 @@ async def test_lobby_lists_open_tables_live(make_player, open_socket):
     assert row["id"] == match.pk and row["target"] == 61 and row["rated"] is True
     # Every seat, with its side and the name to show; alice's socket-less seat was just taken.
     assert row["seats"] == [
-        {"seat": 0, "side": 0, "username": "alice", "bot": None, "name": "alice", "online": True},
+        {"seat": 0, "side": 0, "username": "alice", "bot": None, "name": "alice", "online": True,
+         "rating": "1500?"},
         {"seat": 1, "side": 1, "username": None, "bot": None, "name": "Empty seat",
-         "online": False},
+         "online": False, "rating": None},
     ]
     assert row["mine"] is False and row["taken"] == 1 and row["age"] == "created just now"
     assert row["created_by_online"] is True
@@ -136,7 +137,12 @@ async def test_state_message_fields(make_player, open_socket, known_decks):
     view = await comm.receive_json_from()
     assert set(view) == {"type", "seq", "prev_seq", "match", "seats", "you", "round", "scores",
                          "target", "round_results", "result", "deadline", "move_seconds", "now",
-                         "client_seed"}
+                         "client_seed", "extras"}
+    # The ratings app's part (games.ratings.table): two new players, even chances, no change yet.
+    assert view["extras"] == {"ratings": {
+        "seats": [{"seat": 0, "rating": "1500?", "change": None, "not_rated": None},
+                  {"seat": 1, "rating": "1500?", "change": None, "not_rated": None}],
+        "chances": [50, 50], "not_rated": None}}
     assert view["client_seed"] is None  # one's own seed is shown only until the start
     # Seat 1 moves first: its 30 seconds run from the start, in the server's time.
     assert view["move_seconds"] == 30

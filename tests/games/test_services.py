@@ -189,8 +189,11 @@ def test_open_tables_rows(users):
     row = rows[0]
     assert row["players"] == 4 and row["rated"] is True and row["target"] == 61
     assert row["rules"] == engine.Rules(players=4, target=61).to_dict()
-    assert row["seats"] == [{"seat": 0, "username": "alice", "bot": None, "online": True},
-                            {"seat": 2, "username": "bob", "bot": None, "online": True}]
+    # The ratings app adds each person's rating as shown (new players: "1500?").
+    assert row["seats"] == [
+        {"seat": 0, "username": "alice", "bot": None, "online": True, "rating": "1500?"},
+        {"seat": 2, "username": "bob", "bot": None, "online": True, "rating": "1500?"},
+    ]
     assert row["move_seconds"] == 30
     assert row["created_by"] == "alice"
     assert row["created_at"] == first.created_at.isoformat()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from games import engine
+from games.core import signals
 from games.core.models import Match
 from games.core.state import log
 from games.core.state.queries import seat_values
@@ -160,7 +161,24 @@ class SeatRow:
 
 
 _seat_rows: OrderedDict[tuple[int, str, str], tuple[SeatRow, ...]] = OrderedDict()
-_seat_rows_lock = threading.Lock()
+_extras: OrderedDict[tuple, dict] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _kept(store: OrderedDict, key: tuple, build: Callable[[], T]) -> T:
+    """``store[key]``, built by ``build()`` the first time (least recently used dropped past
+    ``cache.size``). ``build`` runs outside the lock: two threads may both build, and either
+    result is the same."""
+    with _kept_lock:
+        if key in store:
+            store.move_to_end(key)
+            return store[key]
+    value = build()
+    with _kept_lock:
+        store[key] = value
+        while len(store) > cache.size:
+            store.popitem(last=False)
+    return value
 
 
 def seat_rows(match: Match) -> tuple[SeatRow, ...]:
@@ -170,23 +188,42 @@ def seat_rows(match: Match) -> tuple[SeatRow, ...]:
     every change to a seat replaces (an absence, a takeover, a resign offer, a timeout count),
     so a seating is read once per change.
     """
-    key = (match.pk, str(match.cache_token), str(match.seating_token))
-    if match.status != Match.Status.OPEN:
-        with _seat_rows_lock:
-            rows = _seat_rows.get(key)
-        if rows is not None:
-            return rows
-    rows = tuple(SeatRow(*values) for values in seat_values(match.pk))
-    if match.status != Match.Status.OPEN:
-        with _seat_rows_lock:
-            _seat_rows[key] = rows
-            while len(_seat_rows) > cache.size:
-                _seat_rows.popitem(last=False)
-    return rows
+    def read() -> tuple[SeatRow, ...]:
+        return tuple(SeatRow(*values) for values in seat_values(match.pk))
+
+    if match.status == Match.Status.OPEN:
+        return read()
+    return _kept(_seat_rows, (match.pk, str(match.cache_token), str(match.seating_token)), read)
+
+
+def table_extras(match: Match, seats: tuple[SeatRow, ...] | None = None) -> dict:
+    """``{name: JSON value}``: what the apps add to the ``state`` message of ``match``
+    (``games.core.signals.table_extras``; ``{}`` when none does), for its ``seats``
+    (:func:`seat_rows` when not given).
+
+    Kept like the seats, per seating and also per status (a finished match's extras differ from
+    its playing ones: the ratings' change), so a match's plays never ask the apps again; an open
+    table's are asked at every change (its seats change on every join). A finished match's are
+    kept under its last ``seq`` too: they are first read inside the transaction that ends it,
+    and should that commit fail, the match ends later at another ``seq``.
+    """
+    def ask() -> dict:
+        found = signals.table_extras.send(
+            sender=Match, match=match, seats=seat_rows(match) if seats is None else seats
+        )
+        return {reply[0]: reply[1] for _, reply in found if reply is not None}
+
+    if match.status == Match.Status.OPEN:
+        return ask()
+    key = (match.pk, str(match.cache_token), str(match.seating_token), str(match.status))
+    if match.status == Match.Status.FINISHED:
+        key += (match.seq,)
+    return _kept(_extras, key, ask)
 
 
 def clear_caches() -> None:
-    """Forget every kept state and seating of this process (tests; freeing memory)."""
+    """Forget every kept state, seating and extras of this process (tests; freeing memory)."""
     cache.clear()
-    with _seat_rows_lock:
+    with _kept_lock:
         _seat_rows.clear()
+        _extras.clear()

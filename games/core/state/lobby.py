@@ -6,8 +6,9 @@ Nothing here writes. The rows are plain JSON-friendly dicts, the same for the pa
 in them (ages, names of computer seats, whose turn) are in the active language, so the socket
 decorates them in its own (``games.core.sockets.lobby.LobbyConsumer``).
 
-Ratings are not the core's: the live matches are sent through ``games.core.signals.lobby_matches_read``,
-and the ratings app adds each player's rating (``games.ratings.lobby``).
+Ratings are not the core's: every list's rows are sent through
+``games.core.signals.lobby_matches_read`` (the open tables by ``reads.open_tables``), and the
+ratings app adds each player's rating (``games.ratings.lobby``).
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ def age_text(created_at: datetime | str, now: datetime | None = None) -> str:
 
 def seat_entries(players: int, seats: list[dict]) -> list[dict]:
     """Every seat of a table in order, ``{"seat", "side", "username", "bot", "name",
-    "online"}``; an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
-    ``online`` false. ``side`` is 0 or 1 (RULES.md "Four players": partners opposite, seats 0
+    "online", "rating"}``; an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
+    ``online`` false. ``rating`` is the seat's ``rating`` as given (an app's, see
+    ``signals.lobby_matches_read``), ``None`` without one. ``side`` is 0 or 1 (RULES.md "Four players": partners opposite, seats 0
     and 2 against 1 and 3). Computer seats get distinct names (``seat_display_names``)."""
     by_seat = {seat["seat"]: seat for seat in seats}
     names = seat_display_names(seats)
@@ -60,6 +62,7 @@ def seat_entries(players: int, seats: list[dict]) -> list[dict]:
             "bot": by_seat.get(number, {}).get("bot"),
             "name": names.get(number, _("Empty seat")),
             "online": bool(by_seat.get(number, {}).get("online")),
+            "rating": by_seat.get(number, {}).get("rating"),
         }
         for number in range(players)
     ]
@@ -172,6 +175,7 @@ def your_matches(user: Any) -> list[dict]:
                 text = _("%(name)s to play") % {"name": entry["name"]}
             row["turn"] = {"seat": turn, "mine": mine, "bot": bool(entry["bot"]), "text": text}
         rows.append(row)
+    signals.lobby_matches_read.send(sender=Match, rows=rows)
     return rows
 
 
@@ -179,8 +183,9 @@ def live_matches(user: Any, now: datetime | None = None) -> list[dict]:
     """The matches being played that ``user`` (anyone, logged in or not) may watch and does not
     sit at, newest first (at most :data:`MATCHES_SHOWN`): each a row as in
     :func:`your_matches` without ``you`` and ``turn``, with ``watchers`` (how many spectator
-    sockets it has, ``games.core.state.watching.watcher_counts``); each seat of a person may carry a
-    ``rating`` (an int) added by the receivers of ``signals.lobby_matches_read``.
+    sockets it has, ``games.core.state.watching.watcher_counts``). In every list each seat of a
+    person may carry a ``rating`` (the text to show, "1523?") added by the receivers of
+    ``signals.lobby_matches_read``.
     """
     # A private table is listed nowhere (its players shared its invite link, not the table).
     matches = _playing().exclude(watchers=Match.Watchers.NOBODY).exclude(private=True)

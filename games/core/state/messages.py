@@ -30,7 +30,7 @@ class TableInfo:
     resignation ends it in the middle of a round). ``last_play_by``: who made the match's last
     ``play`` event, from its payload, ``{"seat", "timeout": bool, "bot": level or None}``
     (``None``: no play yet); the engine's replay knows the cards but not that the server played
-    them.
+    them. ``extras``: what the apps add (``games.core.state.cache.table_extras``).
     """
 
     id: int
@@ -46,6 +46,7 @@ class TableInfo:
     scores: tuple[int, int] = (0, 0)
     last_play_by: dict | None = None
     shuffle: dict | None = None
+    extras: dict | None = None
 
 
 def play_by(seat: int | None, payload: dict) -> dict:
@@ -157,6 +158,7 @@ def state_messages(
         "move_seconds": info.move_seconds,
         "deadline": None if finished else _iso(info.deadline),
         "now": _iso(timezone.now() if now is None else now),
+        "extras": info.extras or {},
     }
     public_round = None
     if live is not None:

@@ -12,10 +12,11 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import engine
+from games.core import signals
 from games.core.errors import GameError
 from games.core.models import Event, Match, Seat
 from games.core.state import liveness, watching
-from games.core.state.cache import SeatRow, cache, seat_rows
+from games.core.state.cache import SeatRow, cache, seat_rows, table_extras
 from games.core.state.messages import TableInfo, play_by, state_messages
 from games.core.state.queries import match_row
 from games.engine import shuffle
@@ -74,13 +75,14 @@ def table_info(
         (play_by(e.seat, e.payload) for e in reversed(events) if e.kind == Event.Kind.PLAY),
         None,
     )
+    ordered = tuple(sorted(seats, key=lambda s: s.seat))
     return TableInfo(
         id=match.pk,
         status=str(match.status),
         players=match.players,
         rated=match.rated,
         rules=dict(match.rules),
-        seats=tuple(sorted(seats, key=lambda s: s.seat)),
+        seats=ordered,
         deadline=match.deadline,
         move_seconds=match.move_seconds,
         winner=match.winner_side,
@@ -88,6 +90,7 @@ def table_info(
         scores=(scores[0], scores[1]),
         last_play_by=last or (last_play_by(match) if played else None),
         shuffle=shuffle_info(match),
+        extras=table_extras(match, ordered),
     )
 
 
@@ -168,7 +171,8 @@ def open_tables() -> list[dict]:
     person whose table or lobby socket beat lately, :func:`online_since`), ``created_by``
     (username), ``created_by_online`` (the creator sits there and is online), ``created_at``
     (ISO 8601), ``commitment`` (the fair shuffle's, RULES.md "Provably fair shuffle" 1; ``None``
-    for a table opened before it).
+    for a table opened before it). A person's seat may carry a ``rating`` (the text to show), added
+    by the receivers of ``signals.lobby_matches_read``.
     """
     since = online_since()
     matches = (
@@ -179,7 +183,7 @@ def open_tables() -> list[dict]:
         )
         .order_by("created_at", "pk")
     )
-    return [
+    rows = [
         {
             "id": m.pk,
             "players": m.players,
@@ -206,6 +210,8 @@ def open_tables() -> list[dict]:
         }
         for m in matches
     ]
+    signals.lobby_matches_read.send(sender=Match, rows=rows)
+    return rows
 
 
 def _seen_since(seat: Seat, since: datetime) -> bool:

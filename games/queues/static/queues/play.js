@@ -27,7 +27,11 @@
     for (const q of state.queues) {
       const key = q.players + "-" + q.move_seconds;
       const counts = document.querySelector('[data-counts="' + key + '"]');
-      if (counts) counts.textContent = fmt(L.counts, q);
+      if (counts) {
+        const ngettext = window.django ? window.django.ngettext : (one, many, n) => (n === 1 ? one : many);
+        counts.textContent = fmt(ngettext("%(count)s waiting", "%(count)s waiting", q.waiting), {count: q.waiting}) +
+          " \u00b7 " + fmt(ngettext("%(count)s playing", "%(count)s playing", q.playing), {count: q.playing});
+      }
       const button = document.querySelector('[data-queue="' + key + '"]');
       if (button) {
         const mine = state.mine && !state.mine.partner && state.mine.players === q.players

@@ -1,0 +1,73 @@
+"""The ratings at a rated table, live: what the ratings app adds to the core's ``state`` message.
+
+:func:`table_ratings` is connected to ``games.core.signals.table_extras`` (``RatingsConfig.ready``);
+the core keeps its answer with the table's seats, so it is read once per seating and status of a
+started match, never once per play (``games.core.state.cache.table_extras``). The table's
+scripts (``static/games/table_ratings.js``) show each person's rating beside their name, the win
+chances once the table is full, and at the end every name's change or why nobody's moved: for
+every seat and every spectator, the moment the match ends, and the same on a reload.
+
+As lichess shows a game's players (rating, "?" while provisional, the change at the end:
+``modules/round``'s ``ratingDiff``, the difference of the ratings as shown).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.ratings.models import NotRated, RatedMatch
+from games.ratings.rating import ABORT, Unrated, ratings_before, shown, side_chances
+
+#: The name of the ratings' part of the ``state`` message's ``extras``.
+NAME = "ratings"
+
+
+def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple[str, dict] | None:
+    """Receiver of ``games.core.signals.table_extras``: ``("ratings", value)`` for a rated
+    table, ``None`` for a casual one. ``value`` (``docs/protocol.md``, "state", ``extras``):
+
+    - ``seats``: ``[{"seat", "rating", "change", "not_rated"}]``, each person's seat in seat
+      order: ``rating`` as shown before the match ("1523?": rounded, "?" while provisional),
+      ``change`` once the match is rated for them (the shown rating after minus before, an int,
+      ``+0`` included), else ``null``; ``not_rated`` the ``Unrated`` code saying why a finished
+      match did not rate them, else ``null``;
+    - ``chances``: each side's expected score in whole percent (``[53, 47]``) once every seat is
+      a person's, ``null`` before (and for an aborted match);
+    - ``not_rated``: why a finished match rated nobody (an ``Unrated`` code), else ``null``.
+
+    At most four queries, for the seats' ratings and, once finished, what the rating kept.
+    """
+    if not match.rated:
+        return None
+    people = {seat.seat: seat.user_id for seat in seats if seat.user_id is not None}
+    finished = match.finished_at is not None
+    record = RatedMatch.objects.filter(match_id=match.pk).first() if finished else None
+    reasons = (
+        dict(NotRated.objects.filter(match_id=match.pk).values_list("seat", "reason"))
+        if finished else {}
+    )
+    if record is not None and record.voided_at is not None:
+        record, reasons = None, {seat: str(Unrated.VOIDED) for seat in people}
+    before = ratings_before(match, people)
+    after = {s["seat"]: s for s in (record.seats if record is not None else [])}
+    rows = []
+    for seat in sorted(people):
+        rating = before[seat]
+        change = None
+        if seat in after:
+            change = round(after[seat]["after"]) - round(after[seat]["before"])
+        rows.append({
+            "seat": seat,
+            "rating": shown(rating.rating, rating.deviation),
+            "change": change,
+            "not_rated": reasons.get(seat),
+        })
+    full = len(people) == match.players and match.result != ABORT
+    chances = None
+    if full:
+        first = round(side_chances(before)[0] * 100)
+        chances = [first, 100 - first]
+    nobody = None
+    if finished and not after:
+        nobody = next(iter(sorted(reasons.items())), (None, None))[1]
+    return NAME, {"seats": rows, "chances": chances, "not_rated": nobody}

@@ -1,0 +1,113 @@
+/* The ratings at a rated table, from the state message's extras.ratings (docs/protocol.md
+ * "state", games/ratings/table.py): each person's rating beside their name, the win chances once
+ * the table is full, and at the end every name's change (+12, −12) or why the match was not
+ * rated. Live for every seat and spectator; labels from the page's rating-config (the ratings
+ * app's context processor), absent on a casual table. Built on window.Basra.tableKit. */
+(function () {
+  "use strict";
+  var B = window.Basra;
+  var T = B.tableKit;
+  var el = B.el;
+  var $ = T.$;
+  var node = document.getElementById("rating-config");
+  var R = node ? JSON.parse(node.textContent) : null;
+
+  function ratings() {
+    var extras = T.state && T.state.extras;
+    return extras && extras.ratings ? extras.ratings : null;
+  }
+
+  /** The ratings' entry of a seat ({seat, rating, change, not_rated}), or null. */
+  function ofSeat(seat) {
+    var found = ratings();
+    if (!found) return null;
+    return found.seats.filter(function (s) { return s.seat === seat; })[0] || null;
+  }
+
+  /** "(1523?)" beside a seat's name, or null (a casual table, a computer seat). */
+  function seatRating(seat) {
+    var entry = ofSeat(seat);
+    return entry && entry.rating ? B.ratingNode(entry.rating) : null;
+  }
+
+  /** "+12", "−12" (a true minus sign), "±0": a rating change as lichess writes it. */
+  function signed(change) {
+    if (change > 0) return "+" + change;
+    if (change < 0) return "\u2212" + Math.abs(change);
+    return "\u00B10";
+  }
+
+  /** The change of a seat as a node ("+12", classed up/down), or null before it is rated. */
+  function changeNode(seat) {
+    var entry = ofSeat(seat);
+    if (!entry || entry.change === null || entry.change === undefined) return null;
+    var kind = entry.change > 0 ? "up" : entry.change < 0 ? "down" : "even";
+    return el("bdi", {class: "rating-change " + kind, dir: "ltr", dataset: {seat: seat, change: entry.change},
+                      text: signed(entry.change)});
+  }
+
+  /** "Win chances: alice (1523?) 53% · bob (1498) 47%", drawn again on every state: whoever sat
+   * down before the table filled sees it once the last seat is taken. */
+  function renderChances() {
+    var found = ratings();
+    var line = $("win-chances");
+    if (!found || !found.chances || !R) { if (line) line.hidden = true; return; }
+    if (!line) {
+      line = el("p", {class: "win-chances", id: "win-chances"});
+      $("play-area").parentNode.insertBefore(line, $("invite-link") || $("table-tools"));
+    }
+    var parts = [R.labels.winChances, " "];
+    [0, 1].forEach(function (side) {
+      if (side === 1) parts.push(" \u00B7 ");
+      var members = [];
+      found.seats.filter(function (s) { return s.seat % 2 === side; }).forEach(function (s, i) {
+        if (i > 0) members.push(" & ");
+        members.push(el("bdi", {text: T.seatName(s.seat) || ""}), " ", B.ratingNode(s.rating));
+      });
+      members.push(": ", el("strong", {}, [el("bdi", {text: B.fmt(R.labels.percent, {percent: found.chances[side]})})]));
+      parts.push(el("span", {class: "side-chance", dataset: {side: side}}, members));
+    });
+    line.replaceChildren.apply(line, parts);
+    line.hidden = false;
+  }
+
+  /** Why a finished rated match did not rate the viewer (or anybody), said on the table. */
+  function renderNotRated() {
+    var found = ratings();
+    var box = $("not-rated");
+    var code = null;
+    if (found && T.state.result && R) {
+      var mine = ofSeat(T.state.you);
+      code = (mine && mine.not_rated) || found.not_rated;
+    }
+    if (!code) { if (box) box.hidden = true; return; }
+    if (!box) {
+      box = el("p", {class: "not-rated", id: "not-rated", role: "status"});
+      $("play-area").parentNode.insertBefore(box, $("invite-link") || $("table-tools"));
+    }
+    box.dataset.reason = code;
+    box.textContent = R.notRated[code] || code;
+    box.hidden = false;
+  }
+
+  /** The result's line of rating changes: "alice 1523 +12 · bob 1498 −12", or null. */
+  function changesLine() {
+    var found = ratings();
+    if (!found || !found.seats.some(function (s) { return s.change !== null; })) return null;
+    var parts = [];
+    found.seats.forEach(function (s, i) {
+      if (i > 0) parts.push(" \u00B7 ");
+      parts.push(el("bdi", {text: T.seatName(s.seat) || ""}), " ", B.ratingNode(s.rating), " ",
+                 changeNode(s.seat) || el("span", {class: "rating-change none", text: "\u2013"}));
+    });
+    return el("span", {class: "result-ratings", id: "result-ratings", "aria-label": R ? R.labels.changes : null}, parts);
+  }
+
+  function renderRatings() {
+    renderChances();
+    renderNotRated();
+  }
+
+  Object.assign(T, {seatRating: seatRating, changeNode: changeNode, changesLine: changesLine,
+    renderRatings: renderRatings});
+})();

@@ -1,0 +1,155 @@
+"""Issue 21, "The rating at the table": each person's rating beside the name on a rated table,
+the win chances as soon as the table is full, and at the end every name's change or why it was
+not rated, in the ``state`` message every seat and spectator gets (``extras.ratings``,
+``games.ratings.table``), read once per seating and status, never once per play."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.core import actions
+from games.core.models import Match
+from games.core.signals import table_extras
+from games.core.state import cache, reads
+from games.ratings.models import PlayerRating, RatingChange
+from tests.games.helpers import play_turn, users_by_seat
+from tests.ratings.helpers import lose, rated_match, seat_of
+from tests.ratings.test_rating import users  # noqa: F401 (a fixture)
+from tests.ratings.test_rating_rules import _leave
+
+pytestmark = pytest.mark.django_db
+
+
+def ratings(match: Match, user=None) -> dict | None:
+    """``extras.ratings`` of the state ``user`` (``None``: a spectator) gets of ``match``."""
+    return reads.table_state(match_id=match.pk, user=user)["extras"].get("ratings")
+
+
+def established(user, pool: str, rating: float) -> None:
+    PlayerRating.objects.create(user=user, pool=pool, rating=rating, deviation=60,
+                                last_rated_at=timezone.now())
+
+
+def test_a_rated_table_shows_each_rating_and_the_chances_once_full(users):
+    alice, bob = users[0], users[1]
+    established(alice, "1v1", 1900.4)
+    table = actions.create_table(user=alice, players=2, rules={}, rated=True)
+    waiting = ratings(table)
+    # The waiting room: alice's rating, no chances while a seat is empty.
+    assert waiting == {"seats": [{"seat": 0, "rating": "1900", "change": None, "not_rated": None}],
+                       "chances": None, "not_rated": None}
+    actions.join_table(user=bob, match_id=table.pk)
+    table.refresh_from_db()
+    full = ratings(table)
+    by_seat = {s["seat"]: s["rating"] for s in full["seats"]}
+    assert by_seat == {seat_of(table, alice): "1900", seat_of(table, bob): "1500?"}
+    stronger = seat_of(table, alice) % 2
+    assert sum(full["chances"]) == 100 and full["chances"][stronger] > 70
+    # The spectator and each seat read the same: no seat's secret is in it.
+    assert ratings(table, alice) == ratings(table, bob) == full
+
+
+def test_a_casual_table_has_no_ratings(users):
+    match = rated_match(users[:2], rated=False)
+    assert reads.table_state(match_id=match.pk, user=None)["extras"] == {}
+
+
+def test_the_end_of_a_rated_match_shows_every_change(users):
+    alice, bob = users[0], users[1]
+    established(alice, "1v1", 1600)
+    match = rated_match([alice, bob])
+    lose(match, bob)
+    end = ratings(match)
+    changes = {
+        c.user_id: round(c.rating_after) - round(c.rating_before)
+        for c in RatingChange.objects.filter(match=match)
+    }
+    shown = {s["seat"]: s["change"] for s in end["seats"]}
+    assert shown == {seat_of(match, alice): changes[alice.pk], seat_of(match, bob): changes[bob.pk]}
+    assert shown[seat_of(match, alice)] > 0 > shown[seat_of(match, bob)]
+    # The ratings shown stay those before the match, beside their change.
+    assert {s["seat"]: s["rating"] for s in end["seats"]}[seat_of(match, alice)] == "1600"
+    assert end["not_rated"] is None
+
+
+def test_an_early_ending_says_why_and_changes_nothing(users):
+    match = rated_match(users[:2], played=False)
+    play_turn(match)  # one person played: a resignation now is aborted
+    actions.resign(user=users[0], match_id=match.pk)
+    match.refresh_from_db()
+    end = ratings(match)
+    assert match.result == "abort"
+    assert end["not_rated"] == "aborted_early" and end["chances"] is None
+    assert all(s["change"] is None and s["not_rated"] == "aborted_early" for s in end["seats"])
+
+
+def test_a_stayer_whose_partner_left_is_told_why(users):
+    for user in users:
+        established(user, "partnership", 1500)
+    match = rated_match(users)
+    by_seat = users_by_seat(match)
+    _leave(match, by_seat[0])
+    lose(match, by_seat[1])
+    end = {s["seat"]: s for s in ratings(match)["seats"]}
+    assert end[2]["change"] is None and end[2]["not_rated"] == "partner_left"
+    assert end[0]["change"] < 0  # the leaver lost, although their side won
+    assert end[1]["change"] is not None and end[3]["change"] is not None
+
+
+def test_the_ratings_are_read_once_per_seating_and_status_not_once_per_play(users):
+    calls = []
+
+    def counting(sender, match, **kwargs):
+        calls.append(str(match.status))
+
+    table_extras.connect(counting, dispatch_uid="test.counting")
+    try:
+        match = rated_match(users[:2], played=False)
+        cache.clear_caches()
+        calls.clear()
+        for _ in range(6):
+            play_turn(match)
+            reads.table_state(match_id=match.pk, user=None)
+    finally:
+        table_extras.disconnect(dispatch_uid="test.counting")
+    # Six plays, each broadcast and read again by a spectator: the apps were asked once.
+    assert calls == ["playing"]
+
+
+def test_the_replay_shows_each_rating_and_its_change(users, client):
+    alice, bob = users[0], users[1]
+    established(alice, "1v1", 1600)
+    match = rated_match([alice, bob])
+    lose(match, bob)
+    html = client.get(reverse("replays:match", kwargs={"match_id": match.pk})).content.decode()
+    changes = {c.user_id: round(c.rating_after) - round(c.rating_before)
+               for c in RatingChange.objects.filter(match=match)}
+    won = f'<bdi class="rating-change up" dir="ltr">+{changes[alice.pk]}</bdi>'
+    lost = f'<bdi class="rating-change down" dir="ltr">\u2212{-changes[bob.pk]}</bdi>'
+    assert '<bdi class="rating" dir="ltr">(1600)</bdi> ' + won in html
+    assert '<bdi class="rating" dir="ltr">(1500)</bdi> ' + lost in html
+    # A casual match's replay has none.
+    casual = rated_match(users[2:], rated=False)
+    lose(casual, users[3])
+    html = client.get(reverse("replays:match", kwargs={"match_id": casual.pk})).content.decode()
+    assert "rating-change" not in html
+
+
+def test_the_lobby_lists_show_each_rating(users, client):
+    from games.core.state import lobby
+
+    alice, bob, carol = users[0], users[1], users[2]
+    established(alice, "1v1", 1612.4)
+    open_table = actions.create_table(user=alice, players=2, rules={}, rated=True)
+    client.force_login(carol)
+    html = client.get(reverse("lobby")).content.decode()
+    row = html[html.index(f'data-match-id="{open_table.pk}"'):]
+    assert '<bdi>alice</bdi> <bdi class="rating" dir="ltr">(1612)</bdi>' in row
+    actions.join_table(user=bob, match_id=open_table.pk)
+    mine = lobby.your_matches(bob)[0]
+    assert {s["username"]: s["rating"] for s in mine["seats"]} == {"alice": "1612", "bob": "1500?"}
+    client.force_login(bob)
+    html = client.get(reverse("lobby")).content.decode()
+    assert '<bdi class="player">bob</bdi> <bdi class="rating" dir="ltr">(1500?)</bdi>' in html
