@@ -122,7 +122,7 @@ def _recent_match(own_seat) -> RecentMatch:
         result = gettext("Playing")
     elif match.winner_side is None:
         result = (
-            gettext("Aborted before the first play") if match.result == "abort"
+            gettext("Aborted") if match.result == "abort"
             else gettext("Unfinished")
         )
     elif match.winner_side == side:

@@ -54,7 +54,7 @@ class Match(models.Model):
         TARGET = "target", _("Target reached")
         CLAIM = "claim", _("Won on a claim (the opponent left)")
         RESIGN = "resign", _("Resigned")
-        ABORT = "abort", _("Aborted before the first play")
+        ABORT = "abort", _("Aborted")
         DECIDED = "decided", _("Decided away from the table (a forfeit or a withdrawal)")
         ABANDONED = "abandoned", _("Abandoned: no person was left to play it")
 

@@ -74,7 +74,7 @@ def test_the_end_of_a_rated_match_shows_every_change(users):
     assert end["not_rated"] is None
 
 
-def test_an_early_ending_says_why_and_changes_nothing(users):
+def test_an_early_ending_says_why_and_changes_nothing(users, client):
     match = rated_match(users[:2], played=False)
     play_turn(match)  # one person played: a resignation now is aborted
     actions.resign(user=users[0], match_id=match.pk)
@@ -83,6 +83,9 @@ def test_an_early_ending_says_why_and_changes_nothing(users):
     assert match.result == "abort"
     assert end["not_rated"] == "aborted_early" and end["chances"] is None
     assert all(s["change"] is None and s["not_rated"] == "aborted_early" for s in end["seats"])
+    # A play was made: the profile does not say "before the first play" of this abort.
+    html = client.get(reverse("profile", args=[users[0].username])).content.decode()
+    assert "Aborted" in html and "before the first play" not in html
 
 
 def test_a_stayer_whose_partner_left_is_told_why(users):
