@@ -87,7 +87,8 @@
     if (fresh) {
       B.fx.animatePlay(before, play, isSeated() ? T.state.you : null, L);
       if (play.basra) {
-        B.fx.celebrate(play.basra, play.basra === "jack_basra" ? L.jackBasra : L.basra, seatName(play.seat));
+        B.fx.celebrate(play.basra, play.basra === "jack_basra" ? L.jackBasra : L.basra, seatName(play.seat),
+                       isMyTurn());
         B.fx.sound("basra");
       } else {
         B.fx.sound(play.taken && play.taken.length ? "capture" : "play");
@@ -119,7 +120,8 @@
       }
     });
     if (made) {
-      B.fx.celebrate(made.kind, made.kind === "jack_basra" ? L.jackBasra : L.basra, sideNames(made.side));
+      // The new deal's floor is out and the round's score is over the table: beside them.
+      B.fx.celebrate(made.kind, made.kind === "jack_basra" ? L.jackBasra : L.basra, sideNames(made.side), true);
       B.fx.sound("basra");
     } else {
       B.fx.sound("capture");

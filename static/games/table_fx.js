@@ -165,12 +165,15 @@
   var celebrationTimer = null;
 
   /** Show "Basra!" (or "Jack basra!") over the board with who made it, for a couple of seconds;
-   * with motion allowed it bursts in (CSS, .celebration). */
-  function celebrate(kind, text, who) {
+   * with motion allowed it bursts in (CSS, .celebration). ``aside``: the viewer is to move (or a
+   * round's score is over the table), so it is a one-line pill at the board's top edge, over the
+   * seat there, never over the floor or the hand. */
+  function celebrate(kind, text, who, aside) {
     var box = document.getElementById("celebration");
     if (!box) return;
     box.dataset.kind = kind;
     box.classList.toggle("still", reducedMotion());
+    box.classList.toggle("aside", !!aside);
     box.replaceChildren(B.el("strong", {class: "celebration-title", text: text}),
                         who ? B.el("bdi", {class: "celebration-who", text: who}) : null);
     // Restart the CSS animation when two basras come in a row.

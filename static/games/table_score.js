@@ -1,5 +1,4 @@
-/* The live table's scores: the last round's breakdown under the hand and its one line above the
- * table, every round played (and its dialog, the tools' "Scores"), and the match's result banner.
+/* The live table's scores: the last round's breakdown over the table, every round played (and its dialog, the tools' "Scores"), and the match's result banner.
  * Built on window.Basra.tableKit (table_state.js). */
 (function () {
   "use strict";
@@ -13,6 +12,14 @@
 
   var shownRounds = null;  // how many round results the breakdown panel has seen
   var breakdownOpen = false;
+  var closeTimer = null;
+
+  /** A basra row's cell: the count, as the scoreboard counts them, with its points beside
+   * ("2 (20 points)"); the points alone when the rules give a basra none. */
+  function countCell(points, each) {
+    if (!each) return String(points);
+    return B.fmt(L.countPoints, {count: Math.round(points / each), points: points});
+  }
 
   function breakdownTable(result, cumulative) {
     var rules = T.state.match.rules;
@@ -20,12 +27,15 @@
       return el("tr", {dataset: {row: key}}, [el("th", {scope: "row", text: label})].concat(
         values.map(function (v) { return el("td", {text: String(v)}); })));
     };
+    var counted = function (values, each) { return values.map(function (v) { return countCell(v, each); }); };
     var rows = [
       row(L.cards, result.cards, "cards"),
       row(L.majority, result.majority, "majority"),
-      row(L.basras, result.basras, "basras"),
+      row(L.basras, counted(result.basras, rules.basra_points), "basras"),
     ];
-    if (rules.jack_basra_points) rows.push(row(L.jackBasras, result.jack_basras, "jack-basras"));
+    if (rules.jack_basra_points) {
+      rows.push(row(L.jackBasras, counted(result.jack_basras, rules.jack_basra_points), "jack-basras"));
+    }
     if (rules.card_points) rows.push(row(L.cardPoints, result.card_points, "card-points"));
     rows.push(row(L.roundTotal, result.total, "total"));
     if (cumulative) rows.push(row(L.matchTotal, cumulative, "match-total"));
@@ -55,38 +65,52 @@
     return totals;
   }
 
+  function closeBreakdown() {
+    breakdownOpen = false;
+    window.clearTimeout(closeTimer);
+    renderBreakdown();
+  }
+
+  /** The last round's score over the table. A round just ended: it opens over the seats and the
+   * floor (the hand stays in sight) and stays through the pause before the next round's first
+   * play (roundPauseSeconds, the server's BASRA_ROUND_PAUSE_SECONDS), then gets out of the way,
+   * sooner when that play comes or "Continue" is pressed. At the match's end it stays. */
   function renderBreakdown() {
     var results = T.state.round_results || [];
     var box = $("breakdown");
     var r = T.state.round;
+    var last = results[results.length - 1];
     if (shownRounds === null) {
       // First draw after loading: show the last round's score if the table is between rounds.
       breakdownOpen = results.length > 0 && (!r || r.over || !!T.state.result);
     } else if (results.length > shownRounds) {
       breakdownOpen = true;
+      window.clearTimeout(closeTimer);
+      if (!T.state.result) closeTimer = window.setTimeout(closeBreakdown, (cfg.roundPauseSeconds || 0) * 1000);
     }
+    // The next round's first play was made: the score has had its time.
+    if (breakdownOpen && !T.state.result && last && r && r.number > last.number && r.last_play) {
+      breakdownOpen = false;
+      window.clearTimeout(closeTimer);
+    }
+    if (T.state.result && results.length) breakdownOpen = true;
     shownRounds = results.length;
-    renderRoundSummary(results);
     if (!breakdownOpen || !results.length) { box.hidden = true; box.replaceChildren(); }
     else {
-      var last = results[results.length - 1];
-      var children = [
-        el("h2", {text: B.fmt(L.roundScore, {number: last.number})}),
-        breakdownTable(last, cumulativeTotals(results.length - 1)),
-        leftoverNote(last.leftover),
-      ];
-      if (!T.state.result) {
-        children.push(el("div", {class: "table-row-actions"}, [
-          el("button", {type: "button", class: "button", id: "breakdown-close", text: L["continue"],
-            on: {click: function () { breakdownOpen = false; renderBreakdown(); }}}),
-          results.length > 1 ? el("button", {type: "button", class: "button secondary", id: "breakdown-all",
-            text: L.allRounds, on: {click: openHistory}}) : null,
-        ]));
-      }
+      // The title and "Continue" first: in sight even when the table scrolls in its box.
+      var head = el("div", {class: "breakdown-head"}, [
+        el("h2", {id: "breakdown-title", text: B.fmt(L.roundScore, {number: last.number})}),
+        T.state.result ? null : el("button", {type: "button", class: "button", id: "breakdown-close",
+          text: L["continue"], on: {click: closeBreakdown}}),
+        !T.state.result && results.length > 1 ? el("button", {type: "button", class: "button secondary",
+          id: "breakdown-all", text: L.allRounds, on: {click: openHistory}}) : null,
+      ]);
+      var children = [head, breakdownTable(last, cumulativeTotals(results.length - 1)), leftoverNote(last.leftover)];
       // replaceChildren would write a null (no leftover cards) as the text "null".
       box.replaceChildren.apply(box, children.filter(Boolean));
       box.hidden = false;
     }
+    box.classList.toggle("over-table", breakdownOpen && !T.state.result);
     var history = $("history");
     history.hidden = results.length === 0;
     // Every round's score, one tap away from anywhere on the page (the tools' "Scores").
@@ -108,25 +132,6 @@
     };
     $("history-body").replaceChildren(historyTable(body));
     $("history-dialog-body").replaceChildren(historyTable(body.map(function (row) { return row.cloneNode(true); })));
-  }
-
-  /** One line above the table while the last round's score is open: the round's points, and
-   * a link down to the whole breakdown (under the hand, so that the new hand stays in sight). */
-  function renderRoundSummary(results) {
-    var line = $("round-summary");
-    var show = breakdownOpen && results.length > 0 && !T.state.result;
-    line.hidden = !show;
-    if (!show) { line.replaceChildren(); return; }
-    var last = results[results.length - 1];
-    line.replaceChildren(
-      el("span", {text: B.fmt(L.roundPoints, {number: last.number}) + " "}),
-      el("bdi", {text: sideNames(0)}), " +" + last.total[0] + " \u00B7 ",
-      el("bdi", {text: sideNames(1)}), " +" + last.total[1] + " ",
-      el("a", {href: "#breakdown", id: "round-summary-link", text: L.seeScore,
-               on: {click: function (event) {
-                 event.preventDefault();
-                 $("breakdown").scrollIntoView({behavior: B.fx.reducedMotion() ? "auto" : "smooth", block: "nearest"});
-               }}}));
   }
 
   /** Why the match ended early, naming the winner or the loser as the reader needs (null when

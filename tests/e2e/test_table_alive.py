@@ -144,39 +144,77 @@ def four_players(state: dict) -> dict:
     return state
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_round_score_leaves_the_new_hand_in_sight_on_a_phone(new_page, request, players):
-    state = PLAYING if players == 2 else four_players(PLAYING)
-    fake = open_table(new_page, request, state=state, **PHONE)
-    page = fake.page
-
-    def next_round(state):
+def next_round(players: int):
+    """The change of the round's last play: round 1 scored (``RESULT``), round 2 dealt."""
+    def change(state):
         state["round"].update({"number": 2, "dealer": 0, "turn": 1, "floor": ["2S", "9C", "QD", "6H"],
                                "hand": ["3C", "JD", "10S", "5H"], "hand_sizes": [4] * players,
                                "stock_size": 36, "pile_sizes": [0, 0], "basras": [0, 0],
                                "last_play": None})
         state["round_results"] = [RESULT]
         state["scores"] = [40, 20]
-    fake.push(next_round)
+    return change
+
+
+def boxes(page: Page) -> dict:
+    return page.evaluate("""() => Object.fromEntries(["breakdown", "board", "hand"].map(id => {
+        const r = document.getElementById(id).getBoundingClientRect();
+        return [id, {top: r.top, bottom: r.bottom, left: r.left, right: r.right}];
+    }))""")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_round_score_is_told_over_the_table_through_the_pause(new_page, request, players):
+    state = PLAYING if players == 2 else four_players(PLAYING)
+    # The page's clock stands still: the pause (BASRA_ROUND_PAUSE_SECONDS, 1 s on the test
+    # servers) ends only when the test moves the clock on.
+    fake = open_table(new_page, request, state=state, fake_clock=True, **PHONE)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    fake.push(next_round(players))
     breakdown = page.locator("#breakdown")
     expect(breakdown).to_be_visible()
+    expect(breakdown).to_have_class(re.compile(r"\bover-table\b"))
     expect(breakdown.locator("tr[data-row='total']")).to_contain_text("40")
-    page.evaluate("window.scrollTo(0, 0)")
-    summary = page.locator("#round-summary")
-    names = ("alice", "omar") if players == 2 else ("alice & dina", "omar & rana")
-    expect(summary).to_contain_text(f"Round 1: {names[0]} +40 \u00B7 {names[1]} +20")
+    # Basras counted as the scoreboard counts them, their points beside (10 points a basra).
+    expect(breakdown.locator("tr[data-row='basras'] td").first).to_have_text("1 (+10)")
+    expect(breakdown.locator("tr[data-row='basras'] td").last).to_have_text("2 (+20)")
+    expect(page.locator("#breakdown-close")).to_be_in_viewport()
+    # Over the seats and the floor, inside the screen, and never over the new hand.
+    box = boxes(page)
+    assert box["breakdown"]["top"] >= box["board"]["top"] - 1
+    assert box["breakdown"]["bottom"] <= min(box["board"]["bottom"], 844) + 1
+    assert box["breakdown"]["bottom"] <= box["hand"]["top"] + 1
     assert_cards_in_sight(page)
-    assert summary.bounding_box()["y"] + summary.bounding_box()["height"] <= 844
     screenshot(page, f"round-end-phone-{players}")
-    # Closed, every round's score is still one tap away.
-    page.click("#breakdown-close")
+    # Then out of the way once the pause is over; every round's score one tap away.
+    page.clock.run_for(1500)
     expect(breakdown).to_be_hidden()
-    expect(summary).to_be_hidden()
     page.click("#rounds-button")
     dialog = page.locator("#history-dialog")
     expect(dialog).to_be_visible()
     expect(dialog.locator("tbody tr")).to_have_count(1)
     expect(dialog.locator("tbody tr")).to_contain_text("40 (40)")
+
+
+def test_the_round_score_goes_at_the_next_rounds_first_play_or_at_continue(new_page, request):
+    fake = open_table(new_page, request, fake_clock=True)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    breakdown = page.locator("#breakdown")
+    fake.push(next_round(2))
+    expect(breakdown).to_be_visible()
+    page.click("#breakdown-close")
+    expect(breakdown).to_be_hidden()
+    # A state of the same round brings nothing back.
+    fake.push(lambda state: state.update(now=NOW))
+    expect(breakdown).to_be_hidden()
+
+    fake.push(lambda state: state["round_results"].append(dict(RESULT, number=2)) or
+              state["round"].update(number=3))
+    expect(breakdown).to_be_visible()
+    fake.push(opponent_played("2S", turn=0))
+    expect(breakdown).to_be_hidden()
 
 
 def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
@@ -219,6 +257,15 @@ def test_a_play_flies_to_the_floor_and_a_basra_is_celebrated(new_page, request):
     expect(celebration).to_contain_text("Basra!")
     expect(celebration).to_contain_text("omar")
     screenshot(page, "basra")
+    # alice is to move: "Basra!" stays off the floor and her hand.
+    overlaps = page.evaluate("""() => {
+        const c = document.getElementById("celebration").getBoundingClientRect();
+        return ["floor", "hand"].filter(id => {
+            const r = document.getElementById(id).getBoundingClientRect();
+            return c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom;
+        });
+    }""")
+    assert overlaps == []
     expect(celebration).to_be_hidden(timeout=5000)
     fake.push(opponent_played("JS", taken=["10D"], basra="jack_basra"))
     expect(celebration).to_have_attribute("data-kind", "jack_basra")

@@ -18,8 +18,8 @@ def labels() -> dict:
     """The extra labels, ``{key: translated text}`` (``%(name)s`` marks a placeholder)."""
     return {
         "allRounds": _("Every round"),
-        "roundPoints": _("Round %(number)s:"),
-        "seeScore": _("See the score"),
+        # The round's breakdown counts basras as the scoreboard does, with their points beside.
+        "countPoints": _("%(count)s (+%(points)s)"),
         "connLost": _("Connection lost: reconnecting…"),
         "connLostCards": _("Your cards are disabled until the table is back."),
         "connLostWatch": _("The table is not live until the connection is back."),
@@ -36,9 +36,11 @@ def labels() -> dict:
 
 def config() -> dict:
     """The config keys the scripts read: ``talk`` (``{"phrases": {id: text}, "emoji": {id:
-    character}, "seconds": BASRA_PHRASE_SECONDS}``) and the log-in URL (``login``, for the
-    ``urls`` map)."""
+    character}, "seconds": BASRA_PHRASE_SECONDS}``), the log-in URL (``login``, for the
+    ``urls`` map) and ``roundPauseSeconds`` (``BASRA_ROUND_PAUSE_SECONDS``: how long a round's
+    breakdown stays over the table before the next round's first play is due)."""
     return {
         "talk": phrases.texts() | {"seconds": settings.BASRA_PHRASE_SECONDS},
         "login": reverse("account_login"),
+        "roundPauseSeconds": settings.BASRA_ROUND_PAUSE_SECONDS,
     }

@@ -405,6 +405,7 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "state": state,
         "labels": table_labels() | rematch_labels() | table_page.labels(),
         "talk": extras["talk"],
+        "roundPauseSeconds": extras["roundPauseSeconds"],
     }
     config["urls"]["login"] = extras["login"]
     invite_link = None
