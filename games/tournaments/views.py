@@ -23,7 +23,7 @@ from django.views.decorators.http import condition, require_POST
 from games.tournaments import bracket as knockout
 from games.tournaments import busy, organiser, registration, services, zones
 from games.tournaments.errors import Code, TournamentError
-from games.tournaments.forms import CONFIRMED, RegisterForm, ResultForm, TournamentForm
+from games.tournaments.forms import CONFIRMED, ArbiterForm, RegisterForm, ResultForm, TournamentForm
 from games.tournaments.models import (
     TIEBREAK_EDITION, TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
 )
@@ -173,6 +173,7 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
             for g in p.games.all() if g.winner_id is None and not g.aborted
         ]
     can_manage = t.can_manage(request.user)
+    arbiters = list(t.arbiters.order_by("username"))
     _mark_busy_and_decidable(t, entrants, pairings, request.user, mine, can_manage)
     uses_tiebreaks = t.format in (Tournament.Format.ROUND_ROBIN, Tournament.Format.SWISS)
     order = t.tiebreak_order() if uses_tiebreaks else []
@@ -204,6 +205,10 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "my_tables": my_tables,
         "invitations": invitations,
         "can_manage": can_manage,
+        "arbiters": arbiters,
+        "can_name_arbiters": can_manage and t.can_name_arbiters(request.user) and t.status in (
+            Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
+        "arbiter_form": ArbiterForm(),
         "withdrawn": any(e.status == Entrant.Status.WITHDRAWN for e in entrants),
         "register_form": RegisterForm(),
         "registration_open": registration_open,
@@ -292,8 +297,8 @@ def overlap_warning(others: list[Tournament]) -> str:
 
 
 def _confirmed(request: HttpRequest) -> bool:
-    """Whether the post carries the confirmation (``tournaments/confirm.js``) that lets it end
-    a table being played."""
+    """Whether the post carries the confirmation (``tournaments/confirm.js``) that lets it do
+    what cannot be undone: end a table being played, cancel the event, remove an entrant."""
     return request.POST.get("confirmed") == CONFIRMED
 
 
@@ -323,8 +328,34 @@ def remove_entrant(request: HttpRequest, tournament_id: int, entrant_id: int) ->
     """The organiser removes an entrant before the start."""
     get_object_or_404(Entrant, pk=entrant_id, tournament_id=tournament_id)
     return _act(request, tournament_id,
-                lambda: services.remove_entrant(user=request.user, entrant_id=entrant_id),
+                lambda: services.remove_entrant(user=request.user, entrant_id=entrant_id,
+                                                confirmed=_confirmed(request)),
                 _("The entrant is removed."))
+
+
+@require_POST
+@login_required
+def add_arbiter(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The organiser names an arbiter (field ``username``)."""
+    form = ArbiterForm(request.POST)
+    if not form.is_valid():
+        for error in form.errors.get("username", []):
+            messages.error(request, error)
+        return redirect("tournament", tournament_id=tournament_id)
+    arbiter = form.cleaned_data["username"]
+    return _act(request, tournament_id,
+                lambda: services.add_arbiter(user=request.user, tournament_id=tournament_id, arbiter=arbiter),
+                _("%(name)s is an arbiter of the event.") % {"name": arbiter.get_username()})
+
+
+@require_POST
+@login_required
+def remove_arbiter(request: HttpRequest, tournament_id: int, user_id: int) -> HttpResponse:
+    """The organiser removes an arbiter."""
+    return _act(request, tournament_id,
+                lambda: services.remove_arbiter(user=request.user, tournament_id=tournament_id,
+                                                arbiter_id=user_id),
+                _("The arbiter is removed."))
 
 
 @require_POST
@@ -401,8 +432,13 @@ def rematch_warning(t: Tournament, entrants: int) -> str:
     }
 
 
+@require_POST
+@login_required
 def cancel(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    return _organiser_action(services.cancel, _("The tournament is cancelled."))(request, tournament_id)
+    return _act(request, tournament_id,
+                lambda: services.cancel(user=request.user, tournament_id=tournament_id,
+                                        confirmed=_confirmed(request)),
+                _("The tournament is cancelled."))
 
 
 def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
