@@ -120,7 +120,8 @@ def seeded_tournaments(tag: str) -> dict:
     arbiter named; and an upcoming round robin with 3 entrants.
 
     :returns: ``{"swiss": id, "upcoming": id, "entrant": an entrant id of the Swiss,
-        "session": the organiser's signed-in session}``.
+        "session": the organiser's signed-in session, "player_session": the signed-in session
+        of a player entered in the upcoming event}``.
     """
     from datetime import timedelta
 
@@ -147,7 +148,7 @@ def seeded_tournaments(tag: str) -> dict:
     upcoming = event("round_robin", f"Thursday round robin {tag}")
     enter(upcoming, people[:3])
     return {"swiss": swiss.pk, "upcoming": upcoming.pk, "entrant": entrants[1].pk,
-            "session": session_of(org)}
+            "session": session_of(org), "player_session": session_of(people[0])}
 
 
 def main(argv: list[str]) -> None:

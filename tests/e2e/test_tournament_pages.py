@@ -92,3 +92,33 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded, lang):
         assert not failures, "\n".join(failures)
     finally:
         context.close()
+
+
+def test_an_entrant_is_told_live_what_the_organiser_changed(browser, site_url, seeded):
+    """The organiser moves the upcoming event's start on its settings form; a player entered
+    in it, on another page of the site, gets the notice (``tournaments/notify.js``) naming the
+    setting that changed, without a reload."""
+    host = site_url.split("//")[1].split(":")[0]
+    contexts = []
+
+    def page_of(session: str):
+        context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640})
+        context.add_cookies([{"name": "sessionid", "value": session, "domain": host, "path": "/"}])
+        contexts.append(context)
+        return context.new_page()
+
+    try:
+        player, organiser = page_of(seeded["player_session"]), page_of(seeded["session"])
+        player.goto("/rules/")
+        expect(player.locator("#site-notices")).to_have_attribute("data-live", "true")
+        organiser.goto(f"/tournaments/{seeded['upcoming']}/edit/")
+        organiser.fill('input[name="starts_at"]', "2099-01-01T18:00")
+        organiser.click("#edit-tournament-button")
+        expect(organiser.locator("#event-start")).to_contain_text("2099")
+        notice = player.locator('#site-notices .tournament-news[data-news="edited"]')
+        expect(notice).to_contain_text("changed starts at")
+        expect(notice).to_contain_text("2099")
+        assert notice.locator("a").get_attribute("href") == f"/tournaments/{seeded['upcoming']}/"
+    finally:
+        for context in contexts:
+            context.close()
