@@ -29,6 +29,7 @@ def notice_labels() -> dict:
         "removed": _("The organiser of %(event)s removed you from its entrants."),
         "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
         "declined": _("%(partner)s declined your invitation to play %(event)s together."),
+        "arbiter": _("The organiser of %(event)s named you an arbiter of it."),
         "edited": _("The organiser of %(event)s changed %(changes)s. It starts at %(start)s."),
         "fields": {f.name: str(f.verbose_name) for f in Tournament._meta.concrete_fields},
     }

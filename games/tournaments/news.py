@@ -18,7 +18,7 @@ language from the labels of ``games.tournaments.context_processors``):
   players: a bye in round ``round``, a win) or ``"finished"`` (to every active entrant's
   players when the event ends), ``"cancelled"`` and ``"removed"`` (before the start), or
   ``"edited"`` (the settings changed before the start, :func:`tell_edit`: with ``"changes"``
-  and ``"starts_at"``).
+  and ``"starts_at"``); ``"arbiter"``, to a user the organiser named an arbiter.
 - ``tournament_invite``, to a player invited as a partner (``registration.register``):
   ``{"tournament_id", "event", "event_url", "entrant_id", "inviter"}`` (the inviter's
   username); the event page has the Accept and Decline buttons.
@@ -109,6 +109,12 @@ def tell_edit(t: Tournament, entrants: Iterable[Entrant], changes: list[str]) ->
 
 def _event(t: Tournament) -> dict:
     return {"tournament_id": t.pk, "event": t.name, "event_url": reverse("tournament", args=[t.pk])}
+
+
+def tell_arbiter(t: Tournament, arbiter: Any) -> None:
+    """Tell ``arbiter`` (a user) that the organiser named them an arbiter of ``t``
+    (``tournament_news``, news ``"arbiter"``), after the commit."""
+    send_notice(arbiter.pk, NEWS, _event(t) | {"news": "arbiter", "round": None})
 
 
 def tell_invitation(t: Tournament, entrant: Entrant) -> None:

@@ -113,7 +113,7 @@ def record_forfeit(
     takes them in).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_running``,
+        ``own_pairing`` (an organiser or arbiter, not staff, who plays in it), ``not_running``,
         ``result_reported`` (the pairing has a result: correct it instead),
         ``bad_winner``, ``confirm_needed`` (a table is being played and ``end_live`` is false).
     """
@@ -160,7 +160,7 @@ def correct_result(
     Standings follow; pairings already made stay. Kept in the audit trail (before and after).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_finished`` (no
+        ``own_pairing`` (an organiser or arbiter, not staff, who plays in it), ``not_finished`` (no
         result yet: record a forfeit), ``bad_winner`` (not one of the pairing's entrants, a
         bye, or nobody in a knockout), ``same_result`` (that is the result already: a fresh
         organiser's "correction" to the same winner was accepted and audited "p7 → p7"),
@@ -203,7 +203,7 @@ def withdraw_other(
     Locks: the entrant's live matches first, then the event.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, withdrawing their own opponent or themselves),
+        ``own_pairing`` (an organiser or arbiter, not staff, withdrawing their own opponent or themselves),
         ``not_running``, ``not_registered`` (the entrant is not active: withdrawn already, or a
         partnership still invited), ``confirm_needed``.
     """
@@ -366,7 +366,7 @@ def add_arbiter(*, user: Any, tournament_id: int, arbiter: Any, now: datetime | 
     """The organiser names ``arbiter`` (a registered user) an arbiter of the event, before its
     end: from then on they may do what the organiser does on it (``Tournament.can_manage``),
     deciding the organiser's own pairings among it. Audited (``appoint``, the arbiter's
-    username).
+    username); the arbiter is told (``news``, ``"arbiter"``), after the commit.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_event_organiser`` (an
         arbiter or anyone else but the organiser or staff), ``event_over`` (finished or
@@ -381,6 +381,7 @@ def add_arbiter(*, user: Any, tournament_id: int, arbiter: Any, now: datetime | 
             raise TournamentError(Code.ALREADY_ARBITER)
         t.arbiters.add(arbiter)
         audit(t, user, AuditEntry.Action.APPOINT, now, arbiter=arbiter.get_username())
+        news.tell_arbiter(t, arbiter)
 
 
 def remove_arbiter(*, user: Any, tournament_id: int, arbiter_id: int, now: datetime | None = None) -> None:

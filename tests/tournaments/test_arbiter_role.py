@@ -12,6 +12,7 @@ from games.tournaments import services
 from games.tournaments.models import AuditEntry, Tournament
 from tests.tournaments.helpers import enter, event, live_games, refresh, users
 from tests.tournaments.test_arbiter import client_for, page_of, result_form
+from tests.tournaments.test_partner_invitation import sent  # noqa: F401 (a fixture)
 from tests.tournaments.test_services import refused
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +43,16 @@ def test_the_organiser_names_an_arbiter_by_username_on_the_event_page():
         page = page_of(viewer, t)
         assert "<dt>Arbiter</dt>" in page and f'href="{reverse("profile", args=["ref"])}">ref</a>' in page
         assert "org: Named an arbiter: ref" in page
+
+
+def test_the_arbiter_is_told_after_the_commit(sent, django_capture_on_commit_callbacks):
+    org, ref = users("org", "ref")
+    t = event(org, "arena", arena_minutes=30)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.add_arbiter(user=org, tournament_id=t.pk, arbiter=ref)
+        assert sent == []
+    assert [(user_id, kind, p["news"]) for user_id, kind, p in sent] == [
+        (ref.pk, "tournament_news", "arbiter")]
 
 
 def test_naming_an_arbiter_is_refused_to_others_and_for_nobody_and_changes_nothing():

@@ -48,7 +48,8 @@
   }
 
   // A short notice linking to the event page (the site's, static/games/notices.js): its news
-  // ("started", "bye", "finished", "cancelled", "removed", "edited": the settings changed),
+  // ("started", "bye", "finished", "cancelled", "removed", "edited": the settings changed,
+  // "arbiter": the reader is named an arbiter),
   // a partner's invitation ("invite") or its refusal ("declined").
   function news(p, what) {
     const label = L[what];
