@@ -15,7 +15,7 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ["format", "status", "players"]
     search_fields = ["name", "organiser__username"]
     inlines = [EntrantInline]
-    raw_id_fields = ["organiser"]
+    raw_id_fields = ["organiser", "arbiters"]
 
 
 @admin.register(Pairing)

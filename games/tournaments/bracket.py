@@ -1,6 +1,6 @@
 """A knockout's rounds as people name them (final, semi-finals, quarter-finals, round of 16) and
 its bracket as the event page draws it: every round from the first, the rounds not yet paired
-as empty boxes, the third-place match labelled (``games.tournaments.views``)."""
+as empty boxes, the third-place match labelled (``games.tournaments.pages``)."""
 
 from __future__ import annotations
 

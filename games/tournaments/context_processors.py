@@ -16,7 +16,9 @@ from games.tournaments.models import Game, Tournament
 def notice_labels() -> dict:
     """Translated strings of ``static/tournaments/notify.js`` (``%(name)s`` marks a placeholder:
     ``event`` the event's name, ``round`` a round's number, ``id`` the table's number,
-    ``inviter`` and ``partner`` usernames)."""
+    ``inviter`` and ``partner`` usernames, ``changes`` the changed settings' names, worded
+    from ``fields``: a ``Tournament`` field's name to its label, and ``start`` the start in
+    the reader's zone)."""
     return {
         "table": _("Your table in %(event)s is waiting: go to table %(id)s"),
         "tableRound": _("Your table in %(event)s (round %(round)s) is waiting: go to table %(id)s"),
@@ -27,6 +29,9 @@ def notice_labels() -> dict:
         "removed": _("The organiser of %(event)s removed you from its entrants."),
         "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
         "declined": _("%(partner)s declined your invitation to play %(event)s together."),
+        "arbiter": _("The organiser of %(event)s named you an arbiter of it."),
+        "edited": _("The organiser of %(event)s changed %(changes)s. It starts at %(start)s."),
+        "fields": {f.name: str(f.verbose_name) for f in Tournament._meta.concrete_fields},
     }
 
 

@@ -48,14 +48,34 @@ class Code(StrEnum):
     BAD_SEEDS = "bad_seeds"
     LIMIT_BELOW_ENTRANTS = "limit_below_entrants"
     FIXED_ONCE_REGISTERED = "fixed_once_registered"
+    NOT_EVENT_ORGANISER = "not_event_organiser"
+    ALREADY_ARBITER = "already_arbiter"
+    ARBITER_IS_ORGANISER = "arbiter_is_organiser"
+    NOT_ARBITER = "not_arbiter"
+    EVENT_OVER = "event_over"
+    CONFIRM_CANCEL = "confirm_cancel"
+    CONFIRM_REMOVE = "confirm_remove"
 
 
 MESSAGES = {
     Code.LOGIN_REQUIRED: _("Log in first."),
     Code.NOT_FOUND: _("There is no such tournament, entrant or pairing."),
-    Code.NOT_ORGANISER: _("Only the organiser (or staff) may do this."),
+    Code.NOT_ORGANISER: _("Only the organiser, an arbiter or staff may do this."),
     Code.OWN_PAIRING: _(
-        "You play in this pairing: a result of your own is decided by staff, not by you."
+        "You play in this pairing: a result of your own is decided by an arbiter (or staff), "
+        "not by you."
+    ),
+    Code.NOT_EVENT_ORGANISER: _("Only the organiser (or staff) names and removes the arbiters."),
+    Code.ALREADY_ARBITER: _("This player is already an arbiter of the event."),
+    Code.ARBITER_IS_ORGANISER: _("The organiser decides already: name another player as arbiter."),
+    Code.NOT_ARBITER: _("This player is not an arbiter of the event."),
+    Code.EVENT_OVER: _("The tournament is over: nothing was changed."),
+    Code.CONFIRM_CANCEL: _(
+        "Cancelling the event is final: nothing was changed. Confirm it when you are asked."
+    ),
+    Code.CONFIRM_REMOVE: _(
+        "Removing an entrant needs your confirmation: nothing was changed. Confirm it when "
+        "you are asked."
     ),
     Code.BAD_SETTINGS: _("These tournament settings are not valid."),
     Code.ALREADY_REGISTERED: _("You are already registered for this tournament."),

@@ -230,12 +230,27 @@ class RegisterForm(forms.Form):
 
     def clean_partner(self):
         name = self.cleaned_data["partner"].strip()
-        if not name:
-            return None
-        try:
-            return get_user_model().objects.get(username__iexact=name)
-        except get_user_model().DoesNotExist:
-            raise forms.ValidationError(_("There is no player called %(name)s.") % {"name": name}) from None
+        return user_named(name) if name else None
+
+
+class ArbiterForm(forms.Form):
+    """The organiser names an arbiter: a registered user's username (any case)."""
+
+    username = forms.CharField(label=_("Arbiter's username"), max_length=150)
+
+    def clean_username(self):
+        return user_named(self.cleaned_data["username"].strip())
+
+
+def user_named(name: str):
+    """The user called ``name`` (any case).
+
+    :raises forms.ValidationError: nobody is.
+    """
+    try:
+        return get_user_model().objects.get(username__iexact=name)
+    except get_user_model().DoesNotExist:
+        raise forms.ValidationError(_("There is no player called %(name)s.") % {"name": name}) from None
 
 
 #: The value of a result list's "Both lose" (empty is "nothing chosen yet").

@@ -84,6 +84,10 @@ class Tournament(models.Model):
         related_name="organised_tournaments",
         verbose_name=_("organiser"),
     )
+    arbiters = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_tournaments",
+        verbose_name=_("arbiters"),
+    )
     name = models.CharField(_("name"), max_length=100)
     description = models.TextField(_("description"), blank=True, default="")
     format = models.CharField(_("format"), max_length=12, choices=Format.choices)
@@ -148,7 +152,19 @@ class Tournament(models.Model):
         return self.registration_closes or self.starts_at
 
     def can_manage(self, user) -> bool:
-        """Whether ``user`` may act as this event's organiser (the organiser, or staff)."""
+        """Whether ``user`` may act as this event's organiser: the organiser, an arbiter they
+        named (``arbiters``; one query), or staff. Deciding a pairing the user plays in is
+        refused apart from this (``organiser.check_not_involved``)."""
+        if user is None or not user.is_authenticated:
+            return False
+        return (
+            user.pk == self.organiser_id or user.is_staff
+            or self.arbiters.filter(pk=user.pk).exists()
+        )
+
+    def can_name_arbiters(self, user) -> bool:
+        """Whether ``user`` may name or remove this event's arbiters: the organiser or staff,
+        not an arbiter (the organiser chooses who shares their powers)."""
         return bool(
             user is not None and user.is_authenticated
             and (user.pk == self.organiser_id or user.is_staff)
@@ -347,7 +363,8 @@ class Game(models.Model):
 
 
 class AuditEntry(models.Model):
-    """One change an organiser (or staff) made to an event, shown on the event page; ``actor``
+    """One change an organiser (an arbiter, or staff) made to an event, shown on the event page
+    (``appoint`` and ``dismiss``: ``details`` ``{"arbiter": username}``); ``actor``
     ``None``: the site made it (the scheduler cancelling an event with fewer than two entrants
     at its start, ``details`` ``{"reason": "too_few_entrants", "entrants": n}``)."""
 
@@ -363,6 +380,8 @@ class AuditEntry(models.Model):
         REMOVE = "remove", _("Removed an entrant")
         EDIT = "edit", _("Changed the settings")
         SEED = "seed", _("Set the seeds")
+        APPOINT = "appoint", _("Named an arbiter")
+        DISMISS = "dismiss", _("Removed an arbiter")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="audit", verbose_name=_("tournament")

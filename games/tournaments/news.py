@@ -16,7 +16,9 @@ language from the labels of ``games.tournaments.context_processors``):
 - ``tournament_news``, ``{"tournament_id", "event", "event_url", "news", "round"}``: ``news``
   ``"started"`` (to every entrant's players, at the start), ``"bye"`` (to the entrant's
   players: a bye in round ``round``, a win) or ``"finished"`` (to every active entrant's
-  players when the event ends).
+  players when the event ends), ``"cancelled"`` and ``"removed"`` (before the start), or
+  ``"edited"`` (the settings changed before the start, :func:`tell_edit`: with ``"changes"``
+  and ``"starts_at"``); ``"arbiter"``, to a user the organiser named an arbiter.
 - ``tournament_invite``, to a player invited as a partner (``registration.register``):
   ``{"tournament_id", "event", "event_url", "entrant_id", "inviter"}`` (the inviter's
   username); the event page has the Accept and Decline buttons.
@@ -82,23 +84,37 @@ def tell_table_over(p: Pairing, match_ids: Iterable[int]) -> None:
             send_notice(user_id, TABLE_OVER, {"match_id": match_id, "tournament_id": p.tournament_id})
 
 
-def tell_news(t: Tournament, entrants: Iterable[Entrant], news: str, *, round_number: int | None = None) -> None:
+def tell_news(
+    t: Tournament, entrants: Iterable[Entrant], news: str, *, round_number: int | None = None,
+    **extra: Any,
+) -> None:
     """Tell the players of ``entrants`` the event's ``news`` (``"started"``, ``"bye"``,
-    ``"finished"``, ``"cancelled"``, ``"removed"``; ``tournament_news``), after the commit."""
-    payload = {
-        "tournament_id": t.pk,
-        "event": t.name,
-        "event_url": reverse("tournament", args=[t.pk]),
-        "news": news,
-        "round": round_number,
-    }
+    ``"finished"``, ``"cancelled"``, ``"removed"``, ``"edited"``; ``tournament_news``), after
+    the commit; ``extra``: more keys of the payload (JSON values)."""
+    payload = _event(t) | {"news": news, "round": round_number} | extra
     for e in entrants:
         for user_id in member_ids(e):
             send_notice(user_id, NEWS, payload)
 
 
+def tell_edit(t: Tournament, entrants: Iterable[Entrant], changes: list[str]) -> None:
+    """Tell the players of ``entrants`` that the organiser changed the event's settings before
+    its start (``tournament_news``, news ``"edited"``), after the commit: the payload also has
+    ``"changes"``, the changed fields' names (``Tournament`` field names, in the order
+    ``registration.event_settings`` gives them; the page words them, ``context_processors.
+    notice_labels``' ``fields``) and ``"starts_at"``, the start in ISO 8601 (with its offset) whether it
+    changed or not (the page shows it in the reader's own zone)."""
+    tell_news(t, entrants, "edited", changes=changes, starts_at=t.starts_at.isoformat())
+
+
 def _event(t: Tournament) -> dict:
     return {"tournament_id": t.pk, "event": t.name, "event_url": reverse("tournament", args=[t.pk])}
+
+
+def tell_arbiter(t: Tournament, arbiter: Any) -> None:
+    """Tell ``arbiter`` (a user) that the organiser named them an arbiter of ``t``
+    (``tournament_news``, news ``"arbiter"``), after the commit."""
+    send_notice(arbiter.pk, NEWS, _event(t) | {"news": "arbiter", "round": None})
 
 
 def tell_invitation(t: Tournament, entrant: Entrant) -> None:

@@ -1,6 +1,12 @@
-"""The organiser's actions: before the start, change the settings, cancel the event, remove an entrant or set the seeds; on a running event, pause and
-resume, record a forfeit, correct a result, withdraw an entrant (a no-show); each kept in the
-audit trail (``games.tournaments.services``)."""
+"""The organiser's actions: before the start, change the settings, cancel the event, remove an
+entrant or set the seeds; on a running event, pause and resume, record a forfeit, correct a
+result, withdraw an entrant (a no-show); before the end, name or remove an arbiter. Each kept
+in the audit trail (``games.tournaments.services``).
+
+Who may act (``Tournament.can_manage``): the organiser, an arbiter they named, or staff; only
+the organiser or staff name the arbiters (``Tournament.can_name_arbiters``). Nobody but staff
+decides a pairing they play in (:func:`check_not_involved`): an organiser who plays leaves their
+own results to an arbiter, or to staff when no arbiter is named, as a club arbiter does."""
 
 from __future__ import annotations
 
@@ -12,7 +18,7 @@ from django.utils import timezone
 
 from games.core.for_apps import write_transaction
 from games.tournaments import follow, news
-from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing
+from games.tournaments.checks import Format, audit, check_organiser, lock, locked_pairing, require_login
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Round, Tournament
 from games.tournaments.registration import event_settings, withdraw_entrant
@@ -77,9 +83,10 @@ def _winner_of(p: Pairing, winner_id: int | None) -> Entrant | None:
     raise TournamentError(Code.BAD_WINNER)
 
 
-def _check_not_involved(user: Any, p: Pairing) -> None:
-    """An organiser who plays in the event may not decide a pairing of their own (staff may): a
-    forfeit in one's own favour is no arbiter's decision.
+def check_not_involved(user: Any, p: Pairing) -> None:
+    """An organiser or arbiter who plays in the event may not decide a pairing of their own
+    (staff may): a forfeit in one's own favour is no arbiter's decision. The one rule the
+    services and the event page (its forms) share.
 
     :raises TournamentError: ``own_pairing``.
     """
@@ -106,7 +113,7 @@ def record_forfeit(
     takes them in).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_running``,
+        ``own_pairing`` (an organiser or arbiter, not staff, who plays in it), ``not_running``,
         ``result_reported`` (the pairing has a result: correct it instead),
         ``bad_winner``, ``confirm_needed`` (a table is being played and ``end_live`` is false).
     """
@@ -116,7 +123,7 @@ def record_forfeit(
         lock_matches([g.match_id for g in live_games(pairings)])
         t, p = locked_pairing(pairing_id)
         check_organiser(t, user)
-        _check_not_involved(user, p)
+        check_not_involved(user, p)
         if t.status != Tournament.Status.RUNNING:
             raise TournamentError(Code.NOT_RUNNING)
         if p.finished:
@@ -153,7 +160,7 @@ def correct_result(
     Standings follow; pairings already made stay. Kept in the audit trail (before and after).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, who plays in it), ``not_finished`` (no
+        ``own_pairing`` (an organiser or arbiter, not staff, who plays in it), ``not_finished`` (no
         result yet: record a forfeit), ``bad_winner`` (not one of the pairing's entrants, a
         bye, or nobody in a knockout), ``same_result`` (that is the result already: a fresh
         organiser's "correction" to the same winner was accepted and audited "p7 → p7"),
@@ -164,7 +171,7 @@ def correct_result(
     with write_transaction():
         t, p = locked_pairing(pairing_id)
         check_organiser(t, user)
-        _check_not_involved(user, p)
+        check_not_involved(user, p)
         if not p.finished:
             raise TournamentError(Code.NOT_FINISHED)
         if p.b_id is None:
@@ -196,7 +203,7 @@ def withdraw_other(
     Locks: the entrant's live matches first, then the event.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``own_pairing`` (an organiser, not staff, withdrawing their own opponent or themselves),
+        ``own_pairing`` (an organiser or arbiter, not staff, withdrawing their own opponent or themselves),
         ``not_running``, ``not_registered`` (the entrant is not active: withdrawn already, or a
         partnership still invited), ``confirm_needed``.
     """
@@ -218,22 +225,28 @@ def withdraw_other(
         if not user.is_staff and any(m.pk == user.pk for m in entrant.members()):
             raise TournamentError(Code.OWN_PAIRING)
         for p in theirs.select_related("a__user", "a__partner", "b__user", "b__partner"):
-            _check_not_involved(user, p)
+            check_not_involved(user, p)
         withdraw_entrant(t, entrant, user, now, end_live=end_live)
         return entrant
 
 
-def cancel(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tournament:
+def cancel(
+    *, user: Any, tournament_id: int, now: datetime | None = None, confirmed: bool = True
+) -> Tournament:
     """The organiser cancels the event before it starts: status ``cancelled``, audited; every
     registered entrant's players (a partnership still invited too) are told (``news``,
-    ``"cancelled"``), after the commit.
+    ``"cancelled"``), after the commit. ``confirmed`` false refuses it (the page asks the
+    organiser first, ``tournaments/confirm.js``, and posts the confirmation only once they
+    said yes: a stray or forged post cancels nothing).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``already_started`` (running, finished or cancelled already).
+        ``already_started`` (running, finished or cancelled already), ``confirm_cancel``.
     """
     now = timezone.now() if now is None else now
     with write_transaction():
         t = _lock_upcoming(tournament_id, user)
+        if not confirmed:
+            raise TournamentError(Code.CONFIRM_CANCEL)
         entrants = list(t.entrants.exclude(status=Entrant.Status.WITHDRAWN))
         t.status = Tournament.Status.CANCELLED
         t.finished_at = now
@@ -243,14 +256,17 @@ def cancel(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tou
         return t
 
 
-def remove_entrant(*, user: Any, entrant_id: int, now: datetime | None = None) -> Entrant:
+def remove_entrant(
+    *, user: Any, entrant_id: int, now: datetime | None = None, confirmed: bool = True
+) -> Entrant:
     """The organiser removes an entrant (or a partnership still invited) before the start: its
     row is deleted (the player may register again, as after their own withdrawal), the audit
     trail keeps its name, and its players are told (``news``, ``"removed"``), after the commit.
-    After the start it is :func:`withdraw_other`.
+    After the start it is :func:`withdraw_other`. ``confirmed`` false refuses it, as
+    :func:`cancel` does.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
-        ``already_started``.
+        ``already_started``, ``confirm_remove``.
     """
     now = timezone.now() if now is None else now
     tournament_id = Entrant.objects.filter(pk=entrant_id).values_list("tournament_id", flat=True).first()
@@ -258,6 +274,8 @@ def remove_entrant(*, user: Any, entrant_id: int, now: datetime | None = None) -
         raise TournamentError(Code.NOT_FOUND)
     with write_transaction():
         t = _lock_upcoming(tournament_id, user)
+        if not confirmed:
+            raise TournamentError(Code.CONFIRM_REMOVE)
         entrant = Entrant.objects.select_related("user", "partner").get(pk=entrant_id)
         audit(t, user, AuditEntry.Action.REMOVE, now, entrant=entrant.name)
         news.tell_news(t, [entrant], "removed")
@@ -295,7 +313,9 @@ def edit_tournament(*, user: Any, tournament_id: int, now: datetime | None = Non
     """The organiser changes the event's settings before the start: ``settings`` are
     :func:`~games.tournaments.registration.create_tournament`'s, all of them, checked alike
     (``registration.event_settings``). Audited: ``{"changes": {field: [before, after]}}``
-    (times in ISO 8601); no change, no entry.
+    (times in ISO 8601); no change, no entry. Every registered entrant's players (a
+    partnership still invited too) are told what changed (``news``, ``"edited"``, with the
+    changed fields' names and the new start), after the commit.
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
         ``already_started``, ``bad_settings``, ``fixed_once_registered`` (the format or the
@@ -320,6 +340,8 @@ def edit_tournament(*, user: Any, tournament_id: int, now: datetime | None = Non
         if changes:
             t.save(update_fields=list(changes))
             audit(t, user, AuditEntry.Action.EDIT, now, changes=changes)
+            told = t.entrants.exclude(status=Entrant.Status.WITHDRAWN).select_related("user", "partner")
+            news.tell_edit(t, told, list(changes))
         return t
 
 
@@ -337,4 +359,58 @@ def _lock_upcoming(tournament_id: int, user: Any) -> Tournament:
     check_organiser(t, user)
     if t.status != Tournament.Status.UPCOMING:
         raise TournamentError(Code.ALREADY_STARTED)
+    return t
+
+
+def add_arbiter(*, user: Any, tournament_id: int, arbiter: Any, now: datetime | None = None) -> None:
+    """The organiser names ``arbiter`` (a registered user) an arbiter of the event, before its
+    end: from then on they may do what the organiser does on it (``Tournament.can_manage``),
+    deciding the organiser's own pairings among it. Audited (``appoint``, the arbiter's
+    username); the arbiter is told (``news``, ``"arbiter"``), after the commit.
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_event_organiser`` (an
+        arbiter or anyone else but the organiser or staff), ``event_over`` (finished or
+        cancelled), ``arbiter_is_organiser``, ``already_arbiter``.
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = _lock_for_arbiters(tournament_id, user)
+        if arbiter.pk == t.organiser_id:
+            raise TournamentError(Code.ARBITER_IS_ORGANISER)
+        if t.arbiters.filter(pk=arbiter.pk).exists():
+            raise TournamentError(Code.ALREADY_ARBITER)
+        t.arbiters.add(arbiter)
+        audit(t, user, AuditEntry.Action.APPOINT, now, arbiter=arbiter.get_username())
+        news.tell_arbiter(t, arbiter)
+
+
+def remove_arbiter(*, user: Any, tournament_id: int, arbiter_id: int, now: datetime | None = None) -> None:
+    """The organiser removes the arbiter whose user id is ``arbiter_id``, before the event's
+    end: they act for it no more. Audited (``dismiss``, the arbiter's username).
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_event_organiser``,
+        ``event_over``, ``not_arbiter``.
+    """
+    now = timezone.now() if now is None else now
+    with write_transaction():
+        t = _lock_for_arbiters(tournament_id, user)
+        arbiter = t.arbiters.filter(pk=arbiter_id).first()
+        if arbiter is None:
+            raise TournamentError(Code.NOT_ARBITER)
+        t.arbiters.remove(arbiter)
+        audit(t, user, AuditEntry.Action.DISMISS, now, arbiter=arbiter.get_username())
+
+
+def _lock_for_arbiters(tournament_id: int, user: Any) -> Tournament:
+    """The event row, locked, for a change of its arbiters by its organiser (or staff).
+
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_event_organiser``,
+        ``event_over``.
+    """
+    require_login(user)
+    t = lock(tournament_id)
+    if not t.can_name_arbiters(user):
+        raise TournamentError(Code.NOT_EVENT_ORGANISER)
+    if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise TournamentError(Code.EVENT_OVER)
     return t

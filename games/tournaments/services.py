@@ -31,7 +31,8 @@ This module is the services' one address; each lives in the module of its area:
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
 - ``organiser``: ``edit_tournament``, ``cancel``, ``remove_entrant`` and ``set_seeds`` (before
   the start), ``pause``, ``resume``, ``record_forfeit``, ``correct_result``,
-  ``withdraw_other`` (the organiser withdraws an entrant);
+  ``withdraw_other`` (the organiser withdraws an entrant), ``add_arbiter`` and
+  ``remove_arbiter`` (who may act with the organiser);
 - ``scheduler``: ``tick`` (``manage.py run_tournaments``), ``catch_up`` (what follows a
   result); ``follow``: ``wake``, the step asked for after a commit; ``standings``: ``standings``,
   ``arena_board``, ``knockout_places``;
@@ -43,11 +44,13 @@ This module is the services' one address; each lives in the module of its area:
 from games.tournaments.checks import BEST_OF_3_WINS, DEFAULT_RATING, MAX_ABORTS, rating_of
 from games.tournaments.errors import TournamentError
 from games.tournaments.organiser import (
+    add_arbiter,
     cancel,
     correct_result,
     edit_tournament,
     pause,
     record_forfeit,
+    remove_arbiter,
     remove_entrant,
     resume,
     set_seeds,
@@ -72,6 +75,7 @@ __all__ = [
     "MAX_ABORTS",
     "TournamentError",
     "accept_partner",
+    "add_arbiter",
     "arena_board",
     "cancel",
     "catch_up",
@@ -87,6 +91,7 @@ __all__ = [
     "record_forfeit",
     "record_result",
     "register",
+    "remove_arbiter",
     "remove_entrant",
     "registration_open",
     "resume",

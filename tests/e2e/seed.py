@@ -13,7 +13,9 @@ it), a computer seat's through ``bot_play`` (its own choice). The clock of the s
 running meanwhile and may play a computer seat first: that play is simply not made twice (every
 action is checked against the table's ``seq``). Prints ``seq=<the table's seq>`` at the end.
 ``table`` opens a table for the persons named, plays its first ``PLAYS`` plays and prints the
-table's id and a signed-in session for each seat (:func:`seeded_table`).
+table's id and a signed-in session for each seat (:func:`seeded_table`). ``tournament TAG``
+opens two events of one organiser, a Swiss in its second round and an upcoming one, and
+prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
 (``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
@@ -81,8 +83,7 @@ def seeded_table(players: int, plays: int, names: list[str]) -> dict:
 
     :returns: ``{"match": id, "sessions": [session key per seat]}``.
     """
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.auth import get_user_model
 
     from games.core.actions import create_table
 
@@ -96,15 +97,58 @@ def seeded_table(players: int, plays: int, names: list[str]) -> dict:
 
     round_ = log.rebuild(match).round
     play_until(match.pk, plays_left(round_) - plays)
-    sessions = []
-    for person in people:
-        store = SessionStore()
-        store[SESSION_KEY] = str(person.pk)
-        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        store[HASH_SESSION_KEY] = person.get_session_auth_hash()
-        store.create()
-        sessions.append(store.session_key)
-    return {"match": match.pk, "sessions": sessions}
+    return {"match": match.pk, "sessions": [session_of(person) for person in people]}
+
+
+def session_of(person) -> str:
+    """A new signed-in session of ``person``: its key, for the browser's ``sessionid`` cookie."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    store = SessionStore()
+    store[SESSION_KEY] = str(person.pk)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = person.get_session_auth_hash()
+    store.create()
+    return store.session_key
+
+
+def seeded_tournaments(tag: str) -> dict:
+    """Two events of one organiser (who plays in the first), through the tournaments' services,
+    every name ending in ``tag``: a 3-round Swiss of 7 (long names, one of them Arabic) whose
+    first round is played out (one forfeit among it) and whose second is being played, with an
+    arbiter named; and an upcoming round robin with 3 entrants.
+
+    :returns: ``{"swiss": id, "upcoming": id, "entrant": an entrant id of the Swiss,
+        "session": the organiser's signed-in session, "player_session": the signed-in session
+        of a player entered in the upcoming event}``.
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tournaments import services
+    from tests.tournaments.helpers import enter, live_games, play_round, users
+
+    def event(fmt: str, name: str, **settings):
+        return services.create_tournament(
+            user=org, name=name, format=fmt, players=2, rules={"target": 11},
+            starts_at=timezone.now() + timedelta(hours=1), **settings)
+
+    org, arbiter, *people = users(
+        f"organiser_{tag}", f"arbiter_{tag}", f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}",
+        f"Zeinab_ElShenawy_{tag}", f"khaled_{tag}", f"nour_{tag}")
+    swiss = event("swiss", f"Cairo club Swiss {tag}", swiss_rounds=3)
+    entrants = enter(swiss, [org, *people[:6]])
+    services.add_arbiter(user=org, tournament_id=swiss.pk, arbiter=arbiter)
+    services.start(user=org, tournament_id=swiss.pk)
+    first = live_games(swiss)[0].pairing
+    services.record_forfeit(user=arbiter, pairing_id=first.pk, winner_id=first.a_id)
+    play_round(swiss)
+    upcoming = event("round_robin", f"Thursday round robin {tag}")
+    enter(upcoming, people[:3])
+    return {"swiss": swiss.pk, "upcoming": upcoming.pk, "entrant": entrants[1].pk,
+            "session": session_of(org), "player_session": session_of(people[0])}
 
 
 def main(argv: list[str]) -> None:
@@ -117,8 +161,12 @@ def main(argv: list[str]) -> None:
     if command == "table" and len(args) >= 3:
         print(json.dumps(seeded_table(int(args[0]), int(args[1]), args[2:])))
         return
+    if command == "tournament" and len(args) == 1:
+        print(json.dumps(seeded_tournaments(args[0])))
+        return
     if command != "play" or len(args) != 2:
-        raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME...")
+        raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
+                         "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

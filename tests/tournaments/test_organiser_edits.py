@@ -26,7 +26,7 @@ def test_the_organiser_cancels_an_upcoming_event_and_its_players_are_told(
     t = event(org, "swiss", swiss_rounds=3)
     enter(t, [a, b])
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for(org).post(reverse("tournament_cancel", args=[t.pk]))
+        response = client_for(org).post(reverse("tournament_cancel", args=[t.pk]), {"confirmed": "yes"})
     assert response.status_code == 302
     t = refresh(t)
     assert t.status == Tournament.Status.CANCELLED and t.finished_at is not None
@@ -64,7 +64,8 @@ def test_the_organiser_removes_an_entrant_before_the_start_and_the_player_is_tol
     page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
     assert reverse("tournament_remove_entrant", args=[t.pk, eb.pk]) in page
     with django_capture_on_commit_callbacks(execute=True):
-        client_for(org).post(reverse("tournament_remove_entrant", args=[t.pk, eb.pk]))
+        client_for(org).post(reverse("tournament_remove_entrant", args=[t.pk, eb.pk]),
+                             {"confirmed": "yes"})
     assert set(t.entrants.values_list("pk", flat=True)) == {ea.pk, ec.pk}
     entry = t.audit.get(action=AuditEntry.Action.REMOVE)
     assert entry.actor == org and entry.details == {"entrant": "b"}
@@ -240,3 +241,63 @@ def test_the_organisers_buttons_and_the_edit_page_read_in_arabic():
         assert arabic in page
     edit = client.get(reverse("tournament_edit", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
     assert "احفظ الإعدادات" in edit
+
+
+def test_cancelling_or_removing_without_the_confirmation_changes_nothing_and_says_why(
+    sent, django_capture_on_commit_callbacks
+):
+    """Both forms ask before they are sent (``tournaments/confirm.js``); a post without the
+    confirmation (a forged one, a script's, a browser without the script) was carried out."""
+    org, a, b = users("org", "a", "b")
+    t = event(org, "swiss", swiss_rounds=3)
+    ea, eb = enter(t, [a, b])
+    client = client_for(org)
+    with django_capture_on_commit_callbacks(execute=True):
+        cancel = client.post(reverse("tournament_cancel", args=[t.pk]), {"confirmed": "no"}, follow=True)
+        remove = client.post(reverse("tournament_remove_entrant", args=[t.pk, eb.pk]), follow=True)
+    assert "Cancelling the event is final: nothing was changed." in cancel.content.decode()
+    assert "Removing an entrant needs your confirmation: nothing was changed." in remove.content.decode()
+    assert refresh(t).status == Tournament.Status.UPCOMING and not t.audit.exists()
+    assert set(t.entrants.values_list("pk", flat=True)) == {ea.pk, eb.pk}
+    assert sent == []
+    for call, code, kwargs in [
+        (services.cancel, Code.CONFIRM_CANCEL, {"tournament_id": t.pk}),
+        (services.remove_entrant, Code.CONFIRM_REMOVE, {"entrant_id": eb.pk}),
+    ]:
+        with pytest.raises(TournamentError) as error:
+            call(user=org, confirmed=False, **kwargs)
+        assert error.value.code == code
+
+
+def test_the_entrants_are_told_what_an_edit_changed(sent, django_capture_on_commit_callbacks):
+    """An organiser moved the start by two hours; the entrants found out at the old time."""
+    org, a, b, c, d = users("org", "a", "b", "c", "d")
+    t = event(org, "swiss", swiss_rounds=3, players=4)
+    enter(t, [a, b])  # a partnership: both players are told
+    services.register(user=c, tournament_id=t.pk, partner=d)  # still invited: told as well
+    later = t.starts_at + timedelta(hours=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.edit_tournament(user=org, tournament_id=t.pk, **settings_of(t, starts_at=later, swiss_rounds=4))
+        assert sent == []  # nothing until the commit
+    news = [(user_id, p) for user_id, kind, p in sent if kind == "tournament_news"]
+    assert sorted(user_id for user_id, _ in news) == sorted([a.pk, b.pk, c.pk, d.pk])
+    payload = news[0][1]
+    assert payload["news"] == "edited" and payload["event_url"] == reverse("tournament", args=[t.pk])
+    assert payload["changes"] == ["starts_at", "swiss_rounds"]
+    assert payload["starts_at"] == later.isoformat()
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.edit_tournament(user=org, tournament_id=t.pk, **settings_of(refresh(t)))
+    assert sent == []  # nothing changed, nobody told
+
+
+def test_the_edit_notice_is_worded_in_the_readers_language():
+    """``notify.js`` words it from the page's labels: the sentence and every setting's name."""
+    from django.utils import translation
+
+    from games.tournaments.context_processors import notice_labels
+    with translation.override("ar"):
+        labels = notice_labels()
+    assert "%(event)s" in labels["edited"] and "%(changes)s" in labels["edited"]
+    assert labels["edited"] != "The organiser of %(event)s changed %(changes)s. It starts at %(start)s."
+    assert labels["fields"]["starts_at"] != "starts at" and labels["fields"]["swiss_rounds"] != "Swiss rounds"

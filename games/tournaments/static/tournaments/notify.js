@@ -48,12 +48,22 @@
   }
 
   // A short notice linking to the event page (the site's, static/games/notices.js): its news
-  // ("started", "bye", "finished"), a partner's invitation ("invite") or its refusal
-  // ("declined").
+  // ("started", "bye", "finished", "cancelled", "removed", "edited": the settings changed,
+  // "arbiter": the reader is named an arbiter),
+  // a partner's invitation ("invite") or its refusal ("declined").
   function news(p, what) {
     const label = L[what];
     if (!label) return;
-    window.BasraNotices.flash(fmt(label, p), "tournament-news", {url: p.event_url, data: {news: what}});
+    let values = p;
+    if (what === "edited") {
+      // The changed settings by their labels, and the start in the reader's own zone.
+      const lang = document.documentElement.lang || undefined;
+      values = Object.assign({}, p, {
+        changes: (p.changes || []).map((f) => L.fields[f] || f).join(", "),
+        start: new Date(p.starts_at).toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"}),
+      });
+    }
+    window.BasraNotices.flash(fmt(label, values), "tournament-news", {url: p.event_url, data: {news: what}});
   }
 
   // The socket (re)connected: its pending list holds every table still waiting; start over.

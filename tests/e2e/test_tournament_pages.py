@@ -1,0 +1,126 @@
+"""The tournament pages on a phone (issue 24): the events list, the event page of a running Swiss with its
+standings, rounds and the organiser's controls, its crosstable and an entrant's card, and the
+organiser's page of an upcoming event and its settings form, at 360×640 in portrait and
+landscape, in English and in Arabic (right to left): the page never scrolls sideways
+(``document.scrollingElement.scrollWidth <= innerWidth``) and every main control lies inside
+the viewport's width. A wide table (standings, crosstable) scrolls inside its own box.
+
+The events are seeded through the tournaments' services (``tests/e2e/seed.py tournament``: no
+event is played through the pages); the organiser's session is set as the browser's cookie. A
+screenshot of each page is kept under ``test-artifacts/tournament-pages/``.
+"""
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "tournament-pages"
+
+VIEWPORTS = [(360, 640), (640, 360)]
+
+#: The controls each page must show inside the viewport's width (a CSS selector each; every
+#: element it matches is measured). Pages: a name, its address from the seeded ids.
+PAGES = {
+    "list": ("/tournaments/", ["h1", "#new-tournament", ".table-scroll"]),
+    "event": ("/tournaments/{swiss}/", [
+        "h1", "#event-status", ".standings .table-scroll", "#crosstable-link", ".organiser button",
+        "#arbiter-form input", "#add-arbiter-button", ".organiser-result select",
+        ".organiser-result button", ".withdraw-entrant button", ".table-link",
+    ]),
+    "crosstable": ("/tournaments/{swiss}/crosstable/", ["h1", ".table-scroll", "#exports a"]),
+    "entrant": ("/tournaments/{swiss}/entrant/{entrant}/", ["h1", ".table-scroll"]),
+    "organiser": ("/tournaments/{upcoming}/", [
+        "h1", "#start-button", "#edit-link", "#cancel-button", "#arbiter-form input",
+        "#add-arbiter-button", ".remove-entrant button", "#seed-form summary",
+    ]),
+    "edit": ("/tournaments/{upcoming}/edit/", ["h1", "main input", "main select", "main button[type=submit]"]),
+}
+
+MEASURE = """(selectors) => {
+  const out = {view: innerWidth, scroll: document.scrollingElement.scrollWidth, outside: [], missing: []};
+  for (const sel of selectors) {
+    const found = [...document.querySelectorAll(sel)].filter((el) => el.getClientRects().length);
+    if (!found.length) out.missing.push(sel);
+    for (const el of found) {
+      const r = el.getBoundingClientRect();
+      if (r.left < -0.5 || r.right > innerWidth + 0.5) {
+        out.outside.push(`${sel} [${Math.round(r.left)}, ${Math.round(r.right)}]`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.fixture
+def seeded(seed) -> dict:
+    return json.loads(seed("tournament", uuid.uuid4().hex[:5]))
+
+
+def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
+    """One seeding for both languages (it plays a round: the slow part of this test)."""
+    host = site_url.split("//")[1].split(":")[0]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    failures = []
+    for lang in ("en", "ar"):
+        context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640},
+                                      device_scale_factor=1)
+        try:
+            context.add_cookies([
+                {"name": "sessionid", "value": seeded["session"], "domain": host, "path": "/"},
+                {"name": "django_language", "value": lang, "domain": host, "path": "/"},
+            ])
+            page = context.new_page()
+            for name, (address, selectors) in PAGES.items():
+                page.set_viewport_size({"width": 360, "height": 640})
+                page.goto(address.format(**seeded))
+                expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "ar" else "ltr")
+                for width, height in VIEWPORTS:
+                    page.set_viewport_size({"width": width, "height": height})
+                    page.wait_for_timeout(150)  # a frame for the layout to follow the new size
+                    found = page.evaluate(MEASURE, selectors)
+                    page.screenshot(path=str(SHOTS / f"{name}-{lang}-{width}x{height}.png"), full_page=True)
+                    where = f"{name} {lang} {width}x{height}"
+                    if found["scroll"] > found["view"]:
+                        failures.append(f"{where}: scrolls sideways ({found['scroll']} > {found['view']})")
+                    failures += [f"{where}: {sel} not shown" for sel in found["missing"]]
+                    failures += [f"{where}: outside the viewport: {box}" for box in found["outside"]]
+        finally:
+            context.close()
+    assert not failures, "\n".join(failures)
+
+
+def test_an_entrant_is_told_live_what_the_organiser_changed(browser, site_url, seeded):
+    """The organiser moves the upcoming event's start on its settings form; a player entered
+    in it, on another page of the site, gets the notice (``tournaments/notify.js``) naming the
+    setting that changed, without a reload."""
+    host = site_url.split("//")[1].split(":")[0]
+    contexts = []
+
+    def page_of(session: str):
+        context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640})
+        context.add_cookies([{"name": "sessionid", "value": session, "domain": host, "path": "/"}])
+        contexts.append(context)
+        return context.new_page()
+
+    try:
+        player, organiser = page_of(seeded["player_session"]), page_of(seeded["session"])
+        player.goto("/rules/")
+        expect(player.locator("#site-notices")).to_have_attribute("data-live", "true")
+        organiser.goto(f"/tournaments/{seeded['upcoming']}/edit/")
+        organiser.fill('input[name="starts_at"]', "2099-01-01T18:00")
+        organiser.click("#edit-tournament-button")
+        expect(organiser.locator("#event-start")).to_contain_text("2099")
+        notice = player.locator('#site-notices .tournament-news[data-news="edited"]')
+        expect(notice).to_contain_text("changed starts at")
+        expect(notice).to_contain_text("2099")
+        assert notice.locator("a").get_attribute("href") == f"/tournaments/{seeded['upcoming']}/"
+    finally:
+        for context in contexts:
+            context.close()
