@@ -89,7 +89,6 @@ def replay_labels() -> dict[str, Any]:
         "pile": _("Pile"),
         "basras": _("Basras"),
         "score": _("Score"),
-        "stockOrder": _("Stock, top first (%(count)s cards)"),
         "stockEmpty": _("The stock is empty: this is the last deal."),
         "played": _("%(name)s played"),
         "took": _("took"),
@@ -110,7 +109,8 @@ def replay_labels() -> dict[str, Any]:
         "analysisWaiting": _("Waiting for a worker…"),
         "analysisRunning": _("Analysing: %(done)s of %(total)s plays"),
         "analysisFailed": _("The analysis failed: %(error)s"),
-        "meanLoss": _("%(name)s: %(loss)s points lost per play on average, %(mistakes)s mistakes"),
+        # The mistakes' count has its plural forms in the script (djangojs.po).
+        "meanLoss": _("%(name)s: %(loss)s points lost per play on average"),
         "worst": _("Round %(round)s, play %(play)s: %(card)s (best %(best)s, −%(loss)s)"),
         "lossBar": _("Points lost per round"),
         "mistakes": {

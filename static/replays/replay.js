@@ -125,7 +125,8 @@
   function renderStock(pos) {
     var deals = R[pos.round].deals.filter(function (d) { return d.play <= pos.play; });
     var stock = deals[deals.length - 1].stock;
-    $("stock-title").textContent = stock.length ? B.fmt(L.stockOrder, {count: stock.length}) : L.stockEmpty;
+    $("stock-title").textContent = stock.length ? B.fmt(B.ngettext("Stock, top first (%(count)s card)", "Stock, top first (%(count)s cards)", stock.length),
+                                                                    {count: stock.length}) : L.stockEmpty;
     var box = $("stock");
     box.dataset.stock = stock.join(" ");
     box.replaceChildren.apply(box, stock.map(function (code) { return card(code, "mini"); }));
@@ -256,8 +257,9 @@
     result.plays.forEach(function (p) { byPlay[p.round + ":" + p.play] = p; });
     box.replaceChildren.apply(box, result.players.map(function (player) {
       return el("div", {class: "accuracy", dataset: {seat: player.seat, meanLoss: player.mean_loss}}, [
-        el("p", {text: B.fmt(L.meanLoss, {name: config.seatNames[player.seat], loss: player.mean_loss.toFixed(2),
-                                          mistakes: player.mistakes})}),
+        el("p", {text: B.fmt(L.meanLoss, {name: config.seatNames[player.seat], loss: player.mean_loss.toFixed(2)}) +
+                       ", " + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
+                                    {count: player.mistakes})}),
         el("ul", {class: "worst"}, player.worst.map(function (index) {
           var p = result.plays[index];
           var ply = R[p.round].first + p.play + 1;
