@@ -123,7 +123,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "version": f"{language}-{version}",
         "offlineUrl": offline_url,
         "precache": [offline_url, *assets],
-        "staticPrefix": static(""),
+        # The storage's own prefix: a manifest storage has no hashed name for "" to give.
+        "staticPrefix": staticfiles_storage.base_url,
         "staticVersioned": isinstance(staticfiles_storage, ManifestFilesMixin),
     }
     source = WORKER_SOURCE.read_text(encoding="utf-8")
