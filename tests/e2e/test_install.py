@@ -33,6 +33,13 @@ def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser
         # The worker registers after the page's load and claims the page once it is active.
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         assert "/sw.js?lang=ar" in page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
+        # Chromium's own verdict on the manifest, its icons and the worker (DevTools protocol).
+        devtools = context.new_cdp_session(page)
+        manifest = devtools.send("Page.getAppManifest")
+        assert manifest["url"].endswith("/manifest.webmanifest") and not manifest["errors"]
+        errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        # A Playwright context is an incognito profile, where nothing installs: that one is ours.
+        assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
 
         context.set_offline(True)
         page.goto(address)
