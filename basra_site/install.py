@@ -104,9 +104,11 @@ def offline(request: HttpRequest) -> HttpResponse:
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The service worker for the whole site, keeping the offline page in ``lang``.
 
-    Its first line is its settings (``CONFIG``): the cache's version, a hash of the offline page
-    and of the files it keeps, so the browser installs the worker again whenever one of them
-    changes (a browser compares a worker's bytes on each update check); the offline page's URL;
+    Its first line is its settings (``CONFIG``): the cache's version, a hash of the offline page,
+    of the files it keeps and of the static files' manifest (``ManifestFilesMixin.manifest_hash``,
+    Django 4.2), so the browser installs the worker again, dropping the old cache with the
+    static files it kept, whenever one of them changes (a browser compares a worker's bytes on
+    each update check); the offline page's URL;
     the files kept with it; the static files' prefix, and whether their names are versioned
     (``ManifestStaticFilesStorage``, not under ``DEBUG``), which alone lets the worker answer
     them from its cache before the network.
@@ -117,7 +119,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     offline_url = f"/offline/?lang={language}"
     assets = [static(path) for path in OFFLINE_ASSETS]
     version = hashlib.sha256(
-        "\n".join([_offline_page(language), *assets]).encode()
+        "\n".join([_offline_page(language), *assets,
+                   getattr(staticfiles_storage, "manifest_hash", "")]).encode()
     ).hexdigest()[:16]
     config = {
         "version": f"{language}-{version}",
