@@ -6,19 +6,30 @@
  *
  * On a short screen (a phone held sideways) the header would leave the table too little
  * height: there the play area is the viewport's full height, and the page is brought to it
- * when play starts and when the screen turns; the header is above it, a swipe away. */
+ * when play starts and when the screen turns, and kept there when a resize (a zoom) moves it;
+ * the header is above it, a swipe away.
+ *
+ * A large floor (up to 14 cards) on a small board: the floor's cards shrink until the floor,
+ * the stock and the last play fit the board's centre (--card-w-small on the floor, set here),
+ * down to READABLE_FLOOR_CARD px wide; below that they overlap instead, as a hand is fanned
+ * (--floor-overlap), each still showing its rank; with room again they are the size games.css
+ * gives. */
 (function () {
   "use strict";
   var area = document.getElementById("play-area");
   if (!area) return;
   var root = document.documentElement;
   var last = null;
+  var READABLE_FLOOR_CARD = 34;
 
   function measure() {
     var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
     if (top !== last) {
+      // Was the page showing the play area alone (a short screen), not scrolled up to the header?
+      var aligned = last !== null && Math.abs(window.scrollY - last) < 2;
       last = top;
       root.style.setProperty("--play-top", top + "px");
+      if (aligned && short.matches && hand && !hand.hidden) window.scrollTo({top: top, behavior: "instant"});
     }
   }
 
@@ -41,6 +52,68 @@
   }
   if (short.addEventListener) short.addEventListener("change", bringIntoView.bind(short));
 
+  var floor = document.getElementById("floor");
+  var centre = floor && floor.closest(".centre");
+  var fitting = false;
+
+  function inside(part, box) {
+    if (!part.getClientRects().length) return true;
+    var r = part.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.left >= box.left - 1 && r.right <= box.right + 1;
+  }
+
+  // Every part of the centre (the floor, the stock, the last play) inside the centre's box, and
+  // every floor card inside the floor's: the centre's content is centred, so an overflow spills
+  // over both edges (which scrollHeight misses), and the board's grid may squeeze the floor's
+  // own box below its cards.
+  function centreFits() {
+    var box = centre.getBoundingClientRect(), floorBox = floor.getBoundingClientRect();
+    return Array.prototype.every.call(centre.children, function (part) { return inside(part, box); }) &&
+      Array.prototype.every.call(floor.children, function (card) { return inside(card, floorBox); });
+  }
+
+  // Tries each size of the floor's cards: ``fits(value)`` sets it and says whether it fits;
+  // the largest (``largest``) or smallest value in [lo, hi] that fits, else the far end.
+  function search(lo, hi, largest, fits) {
+    if (fits(largest ? hi : lo)) return largest ? hi : lo;
+    var good = null;
+    while (hi - lo > 1) {  // halving the range: each try is one layout
+      var mid = (lo + hi) / 2;
+      if (fits(mid) === largest) { lo = mid; good = largest ? mid : good; } else { hi = mid; good = largest ? good : mid; }
+    }
+    return good !== null ? good : (largest ? lo : hi);
+  }
+
+  function fitFloor() {
+    if (!centre || fitting) return;
+    fitting = true;  // our own changes below must not start another fit
+    floor.style.removeProperty("--card-w-small");
+    floor.style.removeProperty("--floor-overlap");
+    floor.classList.remove("fanned");
+    var card = floor.querySelector(".card");
+    if (card && !centreFits()) {
+      // First smaller cards, down to a size whose rank still reads; then the cards overlap,
+      // each showing its left edge with the rank and suit (games.css, .floor.fanned).
+      var width = search(READABLE_FLOOR_CARD, card.getBoundingClientRect().width, true, function (w) {
+        floor.style.setProperty("--card-w-small", w + "px");
+        return centreFits();
+      });
+      floor.style.setProperty("--card-w-small", Math.floor(width) + "px");
+      if (!centreFits()) {
+        floor.classList.add("fanned");
+        var overlap = search(0, Math.floor(width * .55), false, function (o) {
+          floor.style.setProperty("--floor-overlap", o + "px");
+          return centreFits();
+        });
+        floor.style.setProperty("--floor-overlap", Math.ceil(overlap) + "px");
+      }
+    }
+    fitting = false;
+  }
+
+  if (centre && window.MutationObserver) new MutationObserver(fitFloor).observe(floor, {childList: true});
+  if (centre && window.ResizeObserver) new ResizeObserver(fitFloor).observe(centre);
+
   var header = document.querySelector(".site-header");
   if (header && window.ResizeObserver) new ResizeObserver(measure).observe(header);
   if (window.ResizeObserver) new ResizeObserver(measure).observe(area);
@@ -48,4 +121,5 @@
   window.addEventListener("orientationchange", measure);
   measure();
   bringIntoView();
+  fitFloor();
 })();

@@ -6,6 +6,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
 
     python tests/e2e/seed.py play MATCH_ID LEFT
     python tests/e2e/seed.py table PLAYERS PLAYS NAME...
+    python tests/e2e/seed.py floor PLAYERS NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -13,9 +14,12 @@ it), a computer seat's through ``bot_play`` (its own choice). The clock of the s
 running meanwhile and may play a computer seat first: that play is simply not made twice (every
 action is checked against the table's ``seq``). Prints ``seq=<the table's seq>`` at the end.
 ``table`` opens a table for the persons named, plays its first ``PLAYS`` plays and prints the
-table's id and a signed-in session for each seat (:func:`seeded_table`). ``tournament TAG``
-opens two events of one organiser, a Swiss in its second round and an upcoming one, and
-prints their ids and the organiser's session (:func:`seeded_tournaments`).
+table's id and a signed-in session for each seat (:func:`seeded_table`). ``floor`` does the same
+for a table whose floor has grown to 14 cards (:func:`seeded_big_floor`): its first round is dealt
+from a deck arranged for it, in place of the fair shuffle, as the unit tests' ``known_decks``
+fixture deals (``tests/conftest.py``); every play is still a person's ``play_card``.
+``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
+upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
 (``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
@@ -74,6 +78,63 @@ def play_until(match_id: int, left: int, timeout: float = 60) -> int:
             # first: read the table again.
             if error.code not in ("stale", "not_your_turn", "timed_out"):
                 raise
+
+
+#: The floor of :func:`seeded_big_floor`: as dealt, then the ten cards played onto it, none of
+#: which takes anything (RULES.md, "What a play takes"): each is a rank not on the floor yet and,
+#: played from the highest down, more than any sum the floor's smaller number cards make; no Jack
+#: and no 7D (either would take the whole floor).
+BIG_FLOOR_DEALT = ["10C", "10D", "9C", "9D"]
+BIG_FLOOR_PLAYS = ["8S", "7C", "6S", "5S", "4S", "3S", "2S", "AS", "QS", "KS"]
+
+
+def big_floor_deck(players: int) -> list[str]:
+    """A 52-card order whose first round, dealt by seat 0 (RULES.md, "Dealing" 1: the seat
+    after the dealer first, 4 cards each, then 4 to the floor; later deals none to the floor),
+    puts ``BIG_FLOOR_DEALT`` on the floor and ``BIG_FLOOR_PLAYS[k]`` in the hand of the seat
+    whose turn is the round's ``k``-th play (seat 1 plays first), in the deal before it."""
+    from games.core.actions.seating import DECK_CODES
+
+    deck: list[str | None] = [None] * 52
+    deck[4 * players:4 * players + 4] = BIG_FLOOR_DEALT
+    used: dict[tuple[int, int], int] = {}  # cards placed in a seat's hand of a deal
+    for k, card in enumerate(BIG_FLOOR_PLAYS):
+        deal, seat = k // (4 * players), (1 + k) % players
+        start = 0 if deal == 0 else 4 * players + 4 + 4 * players * (deal - 1)
+        order = (seat - 1) % players  # dealt to seats 1, 2, … then 0
+        placed = used.get((deal, seat), 0)
+        deck[start + 4 * order + placed] = card
+        used[(deal, seat)] = placed + 1
+    rest = iter(c for c in DECK_CODES if c not in deck)
+    return [c if c is not None else next(rest) for c in deck]
+
+
+def seeded_big_floor(players: int, names: list[str]) -> dict:
+    """:func:`seeded_table` with a floor of 14 cards: the first round dealt from
+    :func:`big_floor_deck` and ``BIG_FLOOR_PLAYS`` played, each by the person whose turn it is.
+
+    :returns: as :func:`seeded_table`.
+    :raises RuntimeError: a play took cards (the deck is not the one the plays were chosen for).
+    """
+    from games.core.actions import play_card, seating
+    from games.core.models import Match, Seat
+    from games.core.state import log
+
+    deck = big_floor_deck(players)
+    # Only this process deals from it, and only this table's first round: the server deals
+    # every later round from the seeds, as ever.
+    seating.shuffled_deck = lambda server_seed, client_seeds, round_number: list(deck)
+    seating.first_dealer = lambda server_seed, client_seeds: 0
+    table = seeded_table(players, 0, names)
+    for card in BIG_FLOOR_PLAYS:
+        match = Match.objects.get(pk=table["match"])
+        turn = log.rebuild(match).round.turn
+        seat = Seat.objects.select_related("user").get(match=match, seat=turn)
+        play_card(user=seat.user, match_id=match.pk, card=card, seq=match.seq)
+    floor = log.rebuild(Match.objects.get(pk=table["match"])).round.floor
+    if len(floor) != len(BIG_FLOOR_DEALT) + len(BIG_FLOOR_PLAYS):
+        raise RuntimeError(f"the floor has {len(floor)} cards: {floor}")
+    return table
 
 
 def seeded_table(players: int, plays: int, names: list[str]) -> dict:
@@ -164,9 +225,12 @@ def main(argv: list[str]) -> None:
     if command == "tournament" and len(args) == 1:
         print(json.dumps(seeded_tournaments(args[0])))
         return
+    if command == "floor" and len(args) >= 3:
+        print(json.dumps(seeded_big_floor(int(args[0]), args[1:])))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
-                         "| seed.py tournament TAG")
+                         "| seed.py floor PLAYERS NAME... | seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

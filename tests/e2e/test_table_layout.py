@@ -6,6 +6,14 @@ Each test loads a seeded table (``tests/e2e/seed.py table``: opened, a few plays
 signed-in session per seat set as the browser's cookie: no match is played here) and turns the
 one page through every viewport, as a phone rotated and a window resized mid-play would. A
 screenshot of each layout is kept under ``test-artifacts/layout/`` for a person to look at.
+
+Zoom: Chromium's page zoom at 200% gives a page half the window's size in CSS pixels (the
+window's 1280×800 become a 640×400 layout viewport; ``devicePixelRatio`` doubles, which changes
+only how sharply it is drawn), so a 640×400 viewport is the 1280×800 desktop zoomed to 200%, and
+960×540 the 1920×1080 one (``ZOOMED``; WCAG 2.2, 1.4.4 "Resize Text" and 1.4.10 "Reflow"). Each
+page is also checked there. The largest floor, 14 cards, is a table of its own
+(``tests/e2e/seed.py floor``: its first round dealt from a deck arranged so that ten plays take
+nothing).
 """
 
 import json
@@ -23,8 +31,15 @@ SHOTS = ROOT / "test-artifacts" / "layout"
 #: The issue's viewports: phones in portrait and landscape, a tablet, two desktops.
 VIEWPORTS = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
 
+#: The two desktops zoomed to 200% (the module's docstring, "Zoom").
+ZOOMED = [(640, 400), (960, 540)]
+
 #: What must be in view, each one box (a seat is each ``.seat-box`` of the board).
 PARTS = {"hand": "#hand", "floor": "#floor", "scores": "#scoreboard", "resign": "#resign-button"}
+
+#: What must be in view and apart from the rest when it is shown: the last play (under the
+#: floor, hidden before the first play).
+SHOWN_PARTS = {"last play": "#last-play"}
 
 MEASURE = """(parts) => {
   const box = (el) => { const r = el.getBoundingClientRect();
@@ -35,6 +50,11 @@ MEASURE = """(parts) => {
     if (el && el.getClientRects().length) out[name] = box(el);
   }
   document.querySelectorAll('#board .seat-box').forEach((el, k) => { out['seat' + k] = box(el); });
+  const floor = document.querySelector('#floor');
+  out.spilt = floor ? Array.from(floor.querySelectorAll('.card')).filter((c) => {
+    const r = c.getBoundingClientRect(), f = floor.getBoundingClientRect();
+    return r.top < f.top - 0.5 || r.bottom > f.bottom + 0.5 || r.left < f.left - 0.5 || r.right > f.right + 0.5;
+  }).length : 0;
   const card = document.querySelector('#hand .card');
   out.card = card ? box(card) : null;
   out.view = {w: document.documentElement.clientWidth, h: window.innerHeight,
@@ -50,7 +70,7 @@ def overlap(a, b) -> bool:
 def problems(boxes: dict, players: int) -> list[str]:
     view = boxes["view"]
     out = []
-    names = [n for n in boxes if n not in ("view", "card")]
+    names = [n for n in boxes if n not in ("view", "card", "spilt")]
     seats = [n for n in names if n.startswith("seat")]
     if len(seats) != players - 1 and len(seats) != players:
         out.append(f"{len(seats)} seats shown for {players} players")
@@ -65,6 +85,8 @@ def problems(boxes: dict, players: int) -> list[str]:
         for b in names[i + 1:]:
             if overlap(boxes[a], boxes[b]):
                 out.append(f"{a} overlaps {b}")
+    if boxes["spilt"]:
+        out.append(f"{boxes['spilt']} floor cards outside the floor")
     if view["scrollW"] > view["w"] + 1:
         out.append(f"the page scrolls sideways ({view['scrollW']} > {view['w']})")
     return out
@@ -72,40 +94,66 @@ def problems(boxes: dict, players: int) -> list[str]:
 
 @pytest.fixture
 def seeded(seed):
-    def make(players: int):
+    def make(players: int, command: str = "table"):
         tag = uuid.uuid4().hex[:5]
         names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"][:players]
+        if command == "floor":
+            return json.loads(seed("floor", players, *names))
         return json.loads(seed("table", players, 3 if players == 2 else 5, *names))
     return make
+
+
+def open_table(browser, site_url, table: dict, lang: str):
+    """A context signed in as seat 0 of ``table`` in ``lang``, and its page on the live table."""
+    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844},
+                                  device_scale_factor=1)
+    host = site_url.split("//")[1].split(":")[0]
+    context.add_cookies([
+        {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
+        {"name": "django_language", "value": lang, "domain": host, "path": "/"},
+    ])
+    page = context.new_page()
+    page.goto(f"/table/{table['match']}/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    return context, page
+
+
+def failures_at(page, viewports, players: int, name: str) -> list[str]:
+    """What is wrong (:func:`problems`, cards too small on a phone) at each of ``viewports``,
+    turned to one after another; a screenshot of each under ``SHOTS`` as ``<name>-WxH.png``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    failures = []
+    for width, height in viewports:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(150)  # a frame for the layout to follow the new size
+        boxes = page.evaluate(MEASURE, {**PARTS, **SHOWN_PARTS})
+        page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
+        found = problems(boxes, players)
+        if boxes["card"] and width <= 844 and min(boxes["card"]["w"], boxes["card"]["h"]) < 40:
+            found.append(f"cards too small to read: {boxes['card']}")
+        failures += [f"{width}x{height}: {p}" for p in found]
+    return failures
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded, players, lang):
-    table = seeded(players)
-    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844},
-                                  device_scale_factor=1)
+    context, page = open_table(browser, site_url, seeded(players), lang)
     try:
-        host = site_url.split("//")[1].split(":")[0]
-        context.add_cookies([
-            {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
-            {"name": "django_language", "value": lang, "domain": host, "path": "/"},
-        ])
-        page = context.new_page()
-        page.goto(f"/table/{table['match']}/")
-        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-        expect(page.locator("#hand .card").first).to_be_visible()
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        failures = []
-        for width, height in VIEWPORTS:
-            page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(150)  # a frame for the layout to follow the new size
-            boxes = page.evaluate(MEASURE, PARTS)
-            page.screenshot(path=str(SHOTS / f"table-{players}p-{lang}-{width}x{height}.png"))
-            found = problems(boxes, players)
-            if boxes["card"] and width <= 844 and min(boxes["card"]["w"], boxes["card"]["h"]) < 40:
-                found.append(f"cards too small to read: {boxes['card']}")
-            failures += [f"{width}x{height}: {p}" for p in found]
+        failures = failures_at(page, VIEWPORTS + ZOOMED, players, f"table-{players}p-{lang}")
+        assert not failures, "\n".join(failures)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("players", "lang"), [(2, "en"), (4, "ar")])
+def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_url, seeded,
+                                                                 players, lang):
+    context, page = open_table(browser, site_url, seeded(players, "floor"), lang)
+    try:
+        expect(page.locator("#floor .card")).to_have_count(14)
+        failures = failures_at(page, VIEWPORTS + ZOOMED, players, f"floor14-{players}p-{lang}")
         assert not failures, "\n".join(failures)
     finally:
         context.close()

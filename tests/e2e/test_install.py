@@ -1,0 +1,62 @@
+"""The service worker in Chromium (``basra_site/install.py``, ``static/install.js``): once it
+controls the site, a page opened offline is the offline page in the reader's language, never a
+table from a cache; back online, the same address is the live table again.
+
+The table is seeded (``tests/e2e/seed.py table``, a signed-in session set as the cookie); the
+network is cut with Playwright's ``BrowserContext.set_offline``, which Chromium applies to the
+worker's own fetches too.
+"""
+
+import json
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+
+def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser, site_url, seed):
+    tag = uuid.uuid4().hex[:6]
+    table = json.loads(seed("table", 2, 1, f"sw_a_{tag}", f"sw_b_{tag}"))
+    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844})
+    try:
+        host = site_url.split("//")[1].split(":")[0]
+        context.add_cookies([
+            {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
+            {"name": "django_language", "value": "ar", "domain": host, "path": "/"},
+        ])
+        page = context.new_page()
+        address = f"/table/{table['match']}/"
+        page.goto(address)
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+        # The worker registers after the page's load and claims the page once it is active.
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        assert "/sw.js?lang=ar" in page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
+        # Chromium's own verdict on the manifest, its icons and the worker (DevTools protocol).
+        devtools = context.new_cdp_session(page)
+        manifest = devtools.send("Page.getAppManifest")
+        assert manifest["url"].endswith("/manifest.webmanifest") and not manifest["errors"]
+        errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        # A Playwright context is an incognito profile, where nothing installs: that one is ours.
+        assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
+
+        context.set_offline(True)
+        page.goto(address)
+        expect(page.locator("#offline-page h1")).to_have_text("أنت غير متصل بالإنترنت")
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        # Nothing of the table was kept to be shown as if live.
+        expect(page.locator("#hand")).to_have_count(0)
+        expect(page.locator("#live-status")).to_have_count(0)
+        # The page's style sheet came from the worker's cache too.
+        assert page.evaluate("() => document.styleSheets[0].cssRules.length") > 0
+        page.goto("/")  # any page, not only one seen before
+        expect(page.locator("#offline-page")).to_be_visible()
+
+        context.set_offline(False)
+        page.goto(address)
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+        expect(page.locator("#hand .card").first).to_be_visible()
+        expect(page.locator("#offline-page")).to_have_count(0)
+    finally:
+        context.close()

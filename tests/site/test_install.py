@@ -1,0 +1,111 @@
+"""The site as an installable app (``basra_site/install.py``): the manifest's fields and type,
+the icons it names, the service worker at the site's root with the offline page it keeps, that
+page in the reader's language and naming nobody, and every page linking them."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.test import Client
+
+from basra_site import install
+
+
+def worker_config(response) -> dict:
+    """The worker's settings, its first line (``var CONFIG = {...};``)."""
+    first = response.content.decode().split("\n", 1)[0]
+    match = re.fullmatch(r"var CONFIG = (\{.*\});", first)
+    assert match, first
+    return json.loads(match.group(1))
+
+
+def png_size(path: str) -> tuple[int, int]:
+    """Width and height from a PNG file's IHDR chunk (PNG spec, 11.2.2)."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+    return struct.unpack(">II", head[16:24])
+
+
+@pytest.mark.django_db
+def test_the_manifest_opens_the_site_standalone_with_its_icons():
+    response = Client().get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
+    body = json.loads(response.content)
+    assert body["start_url"] == "/" and body["scope"] == "/" and body["id"] == "/"
+    assert body["display"] in ("standalone", "fullscreen")
+    assert body["name"] == "Basra" and body["short_name"] == "Basra"
+    assert (body["lang"], body["dir"]) == ("en", "ltr")
+    assert re.fullmatch(r"#[0-9a-f]{6}", body["theme_color"])
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in body["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    for icon in body["icons"]:
+        assert icon["type"] == "image/png" and icon["src"].startswith("/static/icons/")
+        path = finders.find(icon["src"].removeprefix("/static/"))
+        assert path, icon["src"]
+        width, height = png_size(path)
+        assert f"{width}x{height}" == icon["sizes"]
+
+
+@pytest.mark.django_db
+def test_the_manifest_is_in_the_readers_language():
+    client = Client()
+    client.cookies["django_language"] = "ar"
+    body = json.loads(client.get("/manifest.webmanifest").content)
+    assert (body["lang"], body["dir"]) == ("ar", "rtl")
+    assert body["name"] == "باصرة"
+    assert body["description"] != "Egyptian Basra, played online: live tables for two or four."
+
+
+@pytest.mark.django_db
+def test_the_worker_is_served_from_the_root_and_keeps_the_offline_page_in_its_language():
+    response = Client().get("/sw.js?lang=ar")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+    config = worker_config(response)
+    assert config["offlineUrl"] == "/offline/?lang=ar"
+    assert config["precache"][0] == "/offline/?lang=ar"
+    assert set(config["precache"][1:]) == {f"/static/{p}" for p in install.OFFLINE_ASSETS}
+    assert config["staticPrefix"] == "/static/"
+    # Under DEBUG the static files keep their names: never answered from the cache first.
+    assert config["staticVersioned"] is False
+    # One cache per language and offline page: a new language is a new worker.
+    english = worker_config(Client().get("/sw.js?lang=en"))
+    assert english["version"] != config["version"]
+    assert english["offlineUrl"] == "/offline/?lang=en"
+
+
+@pytest.mark.django_db
+def test_the_worker_refuses_an_unknown_language_and_posts():
+    client = Client()
+    config = worker_config(client.get("/sw.js?lang=<script>"))
+    assert config["offlineUrl"] == "/offline/?lang=en"  # the request's own language instead
+    assert client.post("/sw.js").status_code == 405
+
+
+@pytest.mark.django_db
+def test_the_offline_page_says_so_in_the_readers_language_and_names_nobody(make_player):
+    player = make_player("offline_reader")
+    client = Client()
+    client.cookies["sessionid"] = player.cookie
+    english = client.get("/offline/?lang=en").content.decode()
+    assert "You are offline" in english and "connection" in english
+    assert player.username not in english and "csrfmiddlewaretoken" not in english
+    assert "<form" not in english
+    arabic = client.get("/offline/?lang=ar").content.decode()
+    assert 'lang="ar" dir="rtl"' in arabic and "أنت غير متصل بالإنترنت" in arabic
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("address", ["/", "/rules/"])
+def test_every_page_links_the_manifest_and_registers_the_worker(address):
+    page = Client().get(address).content.decode()
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert re.search(r'<script src="/static/install\.js" data-worker="/sw\.js" defer>', page)
+    assert '<meta name="theme-color" content="#0b6b3a">' in page
