@@ -1,0 +1,85 @@
+/* The live table read aloud: one polite live region (#table-speech, visually hidden) that a
+ * screen reader speaks without moving the reader's focus. table.js tells it of each new state
+ * (T.speak.state: the play just made, with its capture and basra, and "Your turn" when it came);
+ * table_keys.js asks it to read the floor, the hands' sizes, the scores and whose turn it is.
+ * Every sentence is a translated label (games/core/pages/table_keys.py) and cards are named as
+ * the replay names them (B.cardName: "10 of hearts"). Built on window.Basra.tableKit. */
+(function () {
+  "use strict";
+  var B = window.Basra;
+  var T = B.tableKit;
+  var el = B.el;
+  var L = T.L;
+  var $ = T.$;
+
+  /** Put one sentence in the region. A new node each time (not new text in the same node):
+   * screen readers speak an added node even when its words are the ones said last. */
+  function say(text) {
+    var region = $("table-speech");
+    if (!region || !text) return;
+    region.replaceChildren(el("p", {text: text}));
+  }
+
+  function names(codes) {
+    return codes.map(function (code) { return B.cardName(code, L); }).join(L.listSeparator);
+  }
+
+  /** "Greedy played 5 of clubs and took 5 of hearts. Basra!" for a play of the state
+   * (``round.last_play``: {seat, card, taken: [codes], basra: null|"basra"|"jack_basra"}). */
+  function playSentence(play) {
+    var taken = play.taken || [];
+    var card = B.cardName(play.card, L);
+    var mine = play.seat === T.state.you;
+    var label = mine ? (taken.length ? L.saidYouPlayedTook : L.saidYouPlayedStays)
+                     : (taken.length ? L.saidPlayedTook : L.saidPlayedStays);
+    var text = B.fmt(label, {name: T.seatName(play.seat) || "", card: card, cards: names(taken)});
+    if (play.basra) text += " " + (play.basra === "jack_basra" ? L.jackBasra : L.basra);
+    return text;
+  }
+
+  /** Called by table.js after a new state is drawn: play is the play it brought (null when
+   * none), turnCame is true when the state made it this viewer's turn. */
+  function state(play, turnCame) {
+    var parts = [];
+    if (play) parts.push(playSentence(play));
+    if (turnCame) parts.push(L.yourTurn);
+    say(parts.join(" "));
+  }
+
+  function floor() {
+    var r = T.state.round;
+    if (!r) return say(L.saidNoRound);
+    say(r.floor.length ? B.fmt(L.saidFloor, {cards: names(r.floor)}) : L.floorEmpty);
+  }
+
+  function hands() {
+    var r = T.state.round;
+    if (!r) return say(L.saidNoRound);
+    var parts = [];
+    for (var seat = 0; seat < T.players(); seat++) {
+      var name = seat === T.state.you ? L.youLabel : T.seatName(seat) || L.emptySeat;
+      parts.push(B.fmt(L.saidHand, {name: name, count: r.hand_sizes[seat]}));
+    }
+    parts.push(B.fmt(L.stock, {count: r.stock_size}) + ".");
+    say(parts.join(" "));
+  }
+
+  function scores() {
+    var parts = [0, 1].map(function (side) {
+      return B.fmt(L.saidScore, {side: T.sideLabel(side), score: T.state.scores[side]});
+    });
+    parts.push(B.fmt(L.saidTarget, {target: T.state.target}));
+    say(parts.join(" "));
+  }
+
+  /** Whose turn, as the turn banner words it (renderTurn), and the viewer's time left. */
+  function turn() {
+    var text = $("turn-banner").textContent;
+    var clock = $("my-clock");
+    if (clock && !clock.hidden && clock.textContent) text += " · " + clock.textContent;
+    say(text || L.saidNoRound);
+  }
+
+  T.speak = {say: say, state: state, floor: floor, hands: hands, scores: scores, turn: turn,
+    notYourTurn: function () { say(L.saidNotYourTurn); }};
+})();
