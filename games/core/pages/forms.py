@@ -100,9 +100,12 @@ class CreateTableForm(forms.Form):
     move_seconds = forms.ChoiceField(
         label=_("Time per play"), choices=clock_choices,
         initial=str(DEFAULT_MOVE_SECONDS), widget=forms.RadioSelect,
+        # "No clock" named for whoever needs more time (WCAG 2.2, 2.2.1 Timing Adjustable):
+        # a table's time per play cannot be lengthened once the match is on.
         help_text=_(
             "When it runs out the server plays for you; three timeouts in a row and you are "
-            "counted as gone."
+            "counted as gone. Need more time, with a screen reader or the keyboard? Choose "
+            "“No clock” (casual tables): nothing is played for you."
         ),
     )
     majority_points = forms.IntegerField(
@@ -238,7 +241,8 @@ class PlayComputerForm(CreateTableForm):
     move_seconds = forms.ChoiceField(
         label=_("Time per play"), choices=clock_choices, initial=NO_CLOCK,
         widget=forms.RadioSelect,
-        help_text=_("When it runs out the server plays for you."),
+        help_text=_("When it runs out the server plays for you. With “No clock” you take all "
+                    "the time you need (a screen reader, the keyboard)."),
     )
     opponent = forms.ChoiceField(
         label=_("Computer level (2 players)"), choices=LEVEL_CHOICES,
