@@ -95,7 +95,7 @@
     if (!fresh && old && T.state.prev_seq === old.seq) lastOfRound(old);
     var wasMine = !!old && old.you === T.state.you && turnWasMine(old);
     var turnCame = isMyTurn() && !wasMine && !!old;
-    T.speak.state(fresh ? play : null, turnCame);
+    T.speak.state(old, fresh ? play : null, turnCame);
     if (turnCame) {
       // After the card's own sound, when a play made it my turn.
       window.setTimeout(function () { B.fx.sound("turn"); }, fresh ? 450 : 0);

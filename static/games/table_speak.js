@@ -1,6 +1,7 @@
 /* The live table read aloud: one polite live region (#table-speech, visually hidden) that a
  * screen reader speaks without moving the reader's focus. table.js tells it of each new state
- * (T.speak.state: the play just made, with its capture and basra, and "Your turn" when it came);
+ * (T.speak.state: the play just made, with its capture and basra, the round's end, the cards
+ * just dealt, and "Your turn" when it came);
  * table_keys.js asks it to read the floor, the hands' sizes, the scores and whose turn it is.
  * Every sentence is a translated label (games/core/pages/table_keys.py) and cards are named as
  * the replay names them (B.cardName: "10 of hearts"). Built on window.Basra.tableKit. */
@@ -37,13 +38,34 @@
     return text;
   }
 
-  /** Called by table.js after a new state is drawn: play is the play it brought (null when
-   * none), turnCame is true when the state made it this viewer's turn. */
-  function state(play, turnCame) {
-    var parts = [];
-    if (play) parts.push(playSentence(play));
-    if (turnCame) parts.push(L.yourTurn);
-    say(parts.join(" "));
+  /** "Round 1 over. You: 30 points. Opponent: 10 points." when old had one round result fewer
+   * (docs/protocol.md: the last element of round_results appearing is the round's end). */
+  function roundSentence(old) {
+    var results = T.state.round_results || [];
+    if (!old || results.length !== (old.round_results || []).length + 1) return null;
+    var result = results[results.length - 1];
+    return [B.fmt(L.saidRoundOver, {number: result.number})].concat([0, 1].map(function (side) {
+      return B.fmt(L.saidScore, {side: T.sideLabel(side), score: result.total[side]});
+    })).join(" ");
+  }
+
+  /** "Your cards: …" when a deal has just filled the viewer's hand. */
+  function dealtSentence(old) {
+    var hand = (T.state.round && T.state.round.hand) || [];
+    var before = (old && old.round && old.round.hand) || [];
+    var newRound = old && old.round && T.state.round && old.round.number !== T.state.round.number;
+    if (!old || !hand.length || (hand.length <= before.length && !newRound)) return null;
+    return B.fmt(L.saidYourCards, {cards: names(hand)});
+  }
+
+  /** Called by table.js after a new state (the viewer's: T.state) is drawn: old is the state
+   * before it (null at the first), play the play it brought (null when none), turnCame true
+   * when it made it this viewer's turn. Says, in this order, the play, the round's end, the
+   * cards just dealt to the viewer and "Your turn", as one announcement. */
+  function state(old, play, turnCame) {
+    var parts = [play ? playSentence(play) : null, roundSentence(old), dealtSentence(old),
+                 turnCame ? L.yourTurn : null];
+    say(parts.filter(Boolean).join(" "));
   }
 
   function floor() {

@@ -6,7 +6,7 @@ across the states, and the single-key shortcuts that read the table and can be t
 
 The match is played from its first card (no seeded position): the issue asks for a whole match
 by keyboard, and the computer's shortened delay (conftest ``SITE_ENV``) keeps it to one round
-of 48 plays, about 15 s here.
+of 48 plays, about 25 s here.
 """
 
 import re
@@ -114,6 +114,10 @@ def test_a_whole_match_by_keyboard_alone(new_page):
     assert max(scores) >= 11
     said = page.evaluate("window.said")
     assert any(re.match(r"Computer \(Greedy\) played .+\.", text) for text in said)
+    # Each deal after the first is told ("Your cards: …"), and the round's end with its points.
+    assert sum(text.startswith("Your cards: ") or " Your cards: " in text for text in said) >= 5
+    assert any(re.search(r"Round 1 over\. You: \d+ points\. Opponent: \d+ points\.", text)
+               for text in said)
     # The hand is gone with the match: the focus went on to the result, not to the page.
     assert page.evaluate("document.activeElement.id") == "result-banner"
     screenshot(page, "keyboard-result")
@@ -184,3 +188,10 @@ def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_read
     assert 0 <= panel["x"] and panel["x"] + panel["width"] <= 360
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     screenshot(page, "keyboard-keys-help-ar")
+    # Every control of the table (its keys' help open) is a target of 24 px or more each way.
+    small = page.evaluate("""() => Array.from(document.querySelectorAll(
+        '#table button, #table summary, #table input, #table a'))
+      .filter(e => e.getClientRects().length)
+      .map(e => [e.id || e.className, e.getBoundingClientRect()])
+      .filter(([, r]) => r.width < 24 || r.height < 24).map(([name]) => name)""")
+    assert small == []

@@ -24,6 +24,8 @@ def labels() -> dict:
         "saidPlayedStays": _("%(name)s played %(card)s; it stays on the floor."),
         "saidYouPlayedTook": _("You played %(card)s and took %(cards)s."),
         "saidYouPlayedStays": _("You played %(card)s; it stays on the floor."),
+        "saidRoundOver": _("Round %(number)s over."),
+        "saidYourCards": _("Your cards: %(cards)s."),
         "saidFloor": _("Floor: %(cards)s."),
         "saidHand": _("%(name)s: %(count)s in hand."),
         "saidScore": _("%(side)s: %(score)s points."),
