@@ -192,6 +192,7 @@
   $("resign-button").addEventListener("click", function () {
     confirmThen(resignQuestion(), L.resignYes, "resign");
   });
+  $("more-time-button").addEventListener("click", function () { T.socket.send({type: "more_time"}); });
   $("abort-button").addEventListener("click", function () {
     confirmThen(L.abortConfirm, L.abortYes, "abort");
   });

@@ -58,13 +58,33 @@
     return B.fmt(L.saidYourCards, {cards: names(hand)});
   }
 
+  /** One turn of the match: its round and how many cards are still to be played in it. */
+  function turnKey() {
+    var r = T.state.round;
+    if (!r) return null;
+    return r.number + ":" + (r.stock_size + r.hand_sizes.reduce(function (a, b) { return a + b; }, 0));
+  }
+
+  /** "You have 30 more seconds." when a state of a new seq moved the same turn's deadline on
+   * (a more_time event; the clock's own correction after an outage keeps the seq). */
+  function moreTimeSentence(old, play) {
+    var r = T.state.round;
+    if (!old || play || !r || !old.round || old.seq === T.state.seq || !old.deadline ||
+        !T.state.deadline || old.round.number !== r.number || old.round.turn !== r.turn) return null;
+    var added = Math.round((Date.parse(T.state.deadline) - Date.parse(old.deadline)) / 1000);
+    if (added <= 0) return null;
+    T.moreTimeTurn = turnKey();
+    return r.turn === T.state.you ? B.fmt(L.saidYouMoreTime, {seconds: added})
+      : B.fmt(L.saidMoreTime, {name: T.seatName(r.turn) || "", seconds: added});
+  }
+
   /** Called by table.js after a new state (the viewer's: T.state) is drawn: old is the state
    * before it (null at the first), play the play it brought (null when none), turnCame true
    * when it made it this viewer's turn. Says, in this order, the play, the round's end, the
-   * cards just dealt to the viewer and "Your turn", as one announcement. */
+   * cards just dealt to the viewer, more time given and "Your turn", as one announcement. */
   function state(old, play, turnCame) {
     var parts = [play ? playSentence(play) : null, roundSentence(old), dealtSentence(old),
-                 turnCame ? L.yourTurn : null];
+                 moreTimeSentence(old, play), turnCame ? L.yourTurn : null];
     say(parts.filter(Boolean).join(" "));
   }
 
@@ -102,6 +122,8 @@
     say(text || L.saidNoRound);
   }
 
+  T.moreTimeTurn = null;  // turnKey() of the turn that was given more time (table_clock.js)
+  T.turnKey = turnKey;
   T.speak = {say: say, state: state, floor: floor, hands: hands, scores: scores, turn: turn,
     notYourTurn: function () { say(L.saidNotYourTurn); }};
 })();

@@ -195,3 +195,24 @@ def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_read
       .map(e => [e.id || e.className, e.getBoundingClientRect()])
       .filter(([, r]) => r.width < 24 || r.height < 24).map(([name]) => name)""")
     assert small == []
+
+
+def test_more_time_at_a_casual_table_with_a_clock(new_page):
+    page = new_page()
+    sign_up(page, "kbd_rana")
+    play_the_computer(page, clock="60")
+    page.wait_for_function(MY_TURN_OR_END)
+    button = page.locator("#more-time-button")
+    expect(button).to_be_visible()
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#table-speech")).to_have_text("You have 60 more seconds.")
+    # The clock shows the time asked for: more than one time per play is left now.
+    expect(page.locator("#my-clock")).to_have_text(re.compile(r"^(6[1-9]|[7-9]\d|1[01]\d|120) s"))
+    # Asked again at once: refused, said why, nothing changed, the focus still on the button.
+    seq = root(page).get_attribute("data-seq")
+    page.keyboard.press("Enter")
+    expect(page.locator("#table-error")).to_contain_text("You already have more time")
+    assert page.evaluate("document.activeElement.id") == "more-time-button"
+    expect(root(page)).to_have_attribute("data-seq", seq)
+    screenshot(page, "keyboard-more-time")

@@ -26,6 +26,8 @@ def labels() -> dict:
         "saidYouPlayedStays": _("You played %(card)s; it stays on the floor."),
         "saidRoundOver": _("Round %(number)s over."),
         "saidYourCards": _("Your cards: %(cards)s."),
+        "saidYouMoreTime": _("You have %(seconds)s more seconds."),
+        "saidMoreTime": _("%(name)s has %(seconds)s more seconds."),
         "saidFloor": _("Floor: %(cards)s."),
         "saidHand": _("%(name)s: %(count)s in hand."),
         "saidScore": _("%(side)s: %(score)s points."),
