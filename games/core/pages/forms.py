@@ -100,12 +100,13 @@ class CreateTableForm(forms.Form):
     move_seconds = forms.ChoiceField(
         label=_("Time per play"), choices=clock_choices,
         initial=str(DEFAULT_MOVE_SECONDS), widget=forms.RadioSelect,
-        # "No clock" named for whoever needs more time (WCAG 2.2, 2.2.1 Timing Adjustable):
-        # a table's time per play cannot be lengthened once the match is on.
+        # Told to whoever needs more time (WCAG 2.2, 2.2.1 Timing Adjustable): at a casual
+        # table the player to move may ask for it (games/core/actions/more_time.py).
         help_text=_(
             "When it runs out the server plays for you; three timeouts in a row and you are "
-            "counted as gone. Need more time, with a screen reader or the keyboard? Choose "
-            "“No clock” (casual tables): nothing is played for you."
+            "counted as gone. Need more time, with a screen reader or the keyboard? At a casual "
+            "table ask for “More time” on your turn, or choose “No clock”: nothing is then "
+            "played for you."
         ),
     )
     majority_points = forms.IntegerField(
