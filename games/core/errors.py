@@ -79,6 +79,8 @@ class ErrorCode(StrEnum):
     OPPONENT_RETURNED = "opponent_returned"
     RESIGN_OFFERED = "resign_offered"
     ABORT_NOT_ALLOWED = "abort_not_allowed"
+    MORE_TIME_NOT_ALLOWED = "more_time_not_allowed"
+    MORE_TIME_NOT_YET = "more_time_not_yet"
     BAD_WINNER = "bad_winner"
     # Analyses of finished matches (the replays app, games/replays/jobs.py).
     ANALYSIS_LOGIN_REQUIRED = "analysis_login_required"
@@ -173,6 +175,12 @@ MESSAGES = {
     ),
     ErrorCode.ABORT_NOT_ALLOWED: _(
         "The match can be aborted only before its first play; resign instead."
+    ),
+    ErrorCode.MORE_TIME_NOT_ALLOWED: _(
+        "More time is given only at a casual table with a clock (a rated match keeps its clock)."
+    ),
+    ErrorCode.MORE_TIME_NOT_YET: _(
+        "You already have more time: ask again when less than one time per play is left."
     ),
     ErrorCode.BAD_WINNER: _("The winner of a match is side 0 or side 1, or nobody."),
     ErrorCode.ANALYSIS_LOGIN_REQUIRED: _("Log in to ask for an analysis."),

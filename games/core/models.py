@@ -295,7 +295,7 @@ class Event(models.Model):
 
     Payloads by kind: ``docs/protocol.md`` "Event log" (one kind for each thing that can happen:
     seating, dealing, plays, round and match ends, and the clock's and the players' absence,
-    return, claim, computer takeover, resign offer and resignation).
+    return, claim, computer takeover, resign offer and resignation, and more time asked for).
     """
 
     class Kind(models.TextChoices):
@@ -313,6 +313,7 @@ class Event(models.Model):
         RESIGN_OFFER = "resign_offer", _("Resign offer")
         RESIGN = "resign", _("Resign")
         ABORT = "abort", _("Abort")
+        MORE_TIME = "more_time", _("More time")
 
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, related_name="events", verbose_name=_("match")

@@ -76,7 +76,7 @@
 
   /** What the new state brings that a person should see or hear happen: the card played
    * (moving), a basra (celebrated), a capture, their turn coming (a sound, and in a background
-   * tab a notification). */
+   * tab a notification); the play and the turn are also said aloud (table_speak.js). */
   function liven(before, old) {
     var r = T.state.round;
     var play = r && r.last_play;
@@ -96,7 +96,9 @@
     }
     if (!fresh && old && T.state.prev_seq === old.seq) lastOfRound(old);
     var wasMine = !!old && old.you === T.state.you && turnWasMine(old);
-    if (isMyTurn() && !wasMine && old) {
+    var turnCame = isMyTurn() && !wasMine && !!old;
+    T.speak.state(old, fresh ? play : null, turnCame);
+    if (turnCame) {
       // After the card's own sound, when a play made it my turn.
       window.setTimeout(function () { B.fx.sound("turn"); }, fresh ? 450 : 0);
       B.fx.notifyTurn(L.yourTurn, B.fmt(L.tableNumber, {id: cfg.matchId}), "basra-turn-" + cfg.matchId);
@@ -193,6 +195,7 @@
   $("resign-button").addEventListener("click", function () {
     confirmThen(resignQuestion(), L.resignYes, "resign");
   });
+  $("more-time-button").addEventListener("click", function () { T.socket.send({type: "more_time"}); });
   $("abort-button").addEventListener("click", function () {
     confirmThen(L.abortConfirm, L.abortYes, "abort");
   });

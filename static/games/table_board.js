@@ -1,6 +1,7 @@
 /* The live table's drawing of a state (table.js calls these after each state): the chips of the
  * table, the scoreboard, whose turn it is, the seats round the floor, the last play and my hand.
- * A card click sends one play and disables the hand until the next state or error arrives.
+ * A card click sends one play and disables the hand (aria-disabled) until the next state or
+ * error arrives; table_keys.js keeps the hand's focus across the redraws.
  * Built on window.Basra.tableKit (table_state.js). */
 (function () {
   "use strict";
@@ -183,7 +184,12 @@
     var hand = $("hand");
     var r = T.state.round;
     var playing = r && T.state.match.status === "playing" && T.state.you !== null && T.state.you !== undefined;
-    if (!playing) { hand.replaceChildren(); hand.hidden = true; root.dataset.myTurn = "false"; return; }
+    var focus = T.keys.remember(hand);
+    if (!playing) {
+      hand.replaceChildren(); hand.hidden = true; root.dataset.myTurn = "false";
+      T.keys.restore(hand, focus);
+      return;
+    }
     hand.hidden = false;
     var canPlay = isMyTurn() && !T.pending && T.live;
     root.dataset.myTurn = String(isMyTurn());
@@ -191,14 +197,17 @@
     hand.classList.toggle("active", canPlay);
     hand.replaceChildren.apply(hand, (r.hand || []).map(function (code) {
       var button = B.cardNode(code, L, {tag: "button"});
-      button.disabled = !canPlay;
+      // aria-disabled, not disabled: a disabled button cannot hold focus, and a keyboard or
+      // screen-reader player reads the hand while the others play (play() checks the turn).
+      button.setAttribute("aria-disabled", String(!canPlay));
       button.addEventListener("click", function () { play(code); });
       return button;
     }));
+    T.keys.restore(hand, focus);
   }
 
   function play(code) {
-    if (T.pending || !isMyTurn()) return;
+    if (T.pending || !isMyTurn() || !T.live) return;
     if (!T.socket.send({type: "play", card: code, seq: T.state.seq})) return;
     T.pending = true;
     renderHand();
@@ -211,5 +220,5 @@
   }
 
   Object.assign(T, {renderBoard: renderBoard, renderHand: renderHand, renderMeta: renderMeta,
-    renderScoreboard: renderScoreboard, renderTurn: renderTurn});
+    renderScoreboard: renderScoreboard, renderTurn: renderTurn, sideLabel: sideLabel});
 })();

@@ -1,6 +1,7 @@
 /* The live table's clock and what it tells the reader besides the cards: the connection chip and
  * the banners (connection lost, logged out, watching), the countdowns, the notices (replaced, away,
- * timed out, resign offers, the claim), the resign and abort buttons and their "are you sure?".
+ * timed out, resign offers, the claim), the resign, abort and more-time buttons, and the
+ * first two's "are you sure?".
  * Built on window.Basra.tableKit (table_state.js). */
 (function () {
   "use strict";
@@ -69,7 +70,10 @@
     if (left !== null && r && !r.over && !botTurn && T.state.move_seconds) {
       // After a round ends the first play's clock starts a little later (the pause to read the
       // score, docs/protocol.md "The pause between rounds"): it stands at the full time till then.
-      left = Math.min(left, T.state.move_seconds * 1000);
+      // Not for a turn given more time (table_speak.js notes it): that time is the player's.
+      if (T.moreTimeTurn === null || T.moreTimeTurn !== T.turnKey()) {
+        left = Math.min(left, T.state.move_seconds * 1000);
+      }
     }
     if (left !== null && r && !r.over) {
       text = botTurn ? L.thinking : B.fmt(L.secondsLeft, {seconds: Math.max(0, Math.ceil(left / 1000))});
@@ -189,6 +193,10 @@
     var abort = $("abort-button");
     abort.hidden = !(show && r && r.number === 1 && !r.last_play && !T.state.round_results.length);
     abort.disabled = !T.live;
+    // More time, on my turn at a casual table with a clock (games/core/actions/more_time.py).
+    var more = $("more-time-button");
+    more.hidden = !(show && isMyTurn() && !T.state.match.rated && T.state.move_seconds);
+    more.disabled = !T.live;
   }
 
   /** Ask "are you sure?" in the page's dialog, then send {"type": action}. */

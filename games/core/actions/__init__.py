@@ -11,12 +11,14 @@ broadcast on commit). The protocol these actions serve is ``docs/protocol.md``.
 - ``rematch``: a rematch of a finished match, asked for by every person.
 - ``endings``: ``finish`` (every ending; sends ``games.core.signals.match_finished``), claim, resign,
   abort, and ``end_by_decision`` (an app decided the match away from the table).
+- ``more_time``: more time for the seat to move, asked for by its player at a casual table.
 
 Refusals raise ``games.core.errors.GameError`` before anything is written.
 """
 
 from games.core.actions.endings import abort_match, claim_win, end_by_decision, resign
 from games.core.actions.funnel import bot_delay
+from games.core.actions.more_time import ask_more_time
 from games.core.actions.play import (
     BOT_TIME_LIMIT,
     BotTurn,
@@ -64,6 +66,7 @@ __all__ = [
     "abort_match",
     "end_by_decision",
     "accept_challenge",
+    "ask_more_time",
     "ask_rematch",
     "cancel_challenge",
     "create_challenge",

@@ -100,9 +100,13 @@ class CreateTableForm(forms.Form):
     move_seconds = forms.ChoiceField(
         label=_("Time per play"), choices=clock_choices,
         initial=str(DEFAULT_MOVE_SECONDS), widget=forms.RadioSelect,
+        # Told to whoever needs more time (WCAG 2.2, 2.2.1 Timing Adjustable): at a casual
+        # table the player to move may ask for it (games/core/actions/more_time.py).
         help_text=_(
             "When it runs out the server plays for you; three timeouts in a row and you are "
-            "counted as gone."
+            "counted as gone. Need more time, with a screen reader or the keyboard? At a casual "
+            "table ask for “More time” on your turn, or choose “No clock”: nothing is then "
+            "played for you."
         ),
     )
     majority_points = forms.IntegerField(
@@ -238,7 +242,8 @@ class PlayComputerForm(CreateTableForm):
     move_seconds = forms.ChoiceField(
         label=_("Time per play"), choices=clock_choices, initial=NO_CLOCK,
         widget=forms.RadioSelect,
-        help_text=_("When it runs out the server plays for you."),
+        help_text=_("When it runs out the server plays for you. With “No clock” you take all "
+                    "the time you need (a screen reader, the keyboard)."),
     )
     opponent = forms.ChoiceField(
         label=_("Computer level (2 players)"), choices=LEVEL_CHOICES,

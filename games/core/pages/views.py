@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.core import actions, errors
 from games.core.errors import GameError
 from games.core.models import Match, bot_choices, bot_display_name
-from games.core.pages import table_page
+from games.core.pages import table_keys, table_page
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.state import reads, records, watching, lobby as lobby_reads
 
@@ -403,7 +403,7 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "csrfToken": get_token(request),
         "urls": urls,
         "state": state,
-        "labels": table_labels() | rematch_labels() | table_page.labels(),
+        "labels": table_labels() | rematch_labels() | table_page.labels() | table_keys.labels(),
         "talk": extras["talk"],
         "roundPauseSeconds": extras["roundPauseSeconds"],
     }

@@ -379,6 +379,8 @@ class TableConsumer(JsonSocket):
             await self.act(actions.resign)
         elif kind == "abort":
             await self.act(actions.abort_match)
+        elif kind == "more_time":
+            await self.act(actions.ask_more_time)
         elif kind == "rematch":
             await self.rematch(message)
         elif kind == "phrase":

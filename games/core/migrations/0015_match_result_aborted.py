@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0013_match_private_watchable'),
+        ('games', '0014_event_more_time'),
     ]
 
     operations = [
