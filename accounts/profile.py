@@ -128,7 +128,8 @@ def _recent_match(own_seat) -> RecentMatch:
     elif match.winner_side == side:
         result = {
             "claim": gettext("Won on a claim (the opponent left)"),
-            "resign": gettext("Won: the opponents resigned"),
+            "resign": gettext("Won: the opponent resigned") if match.players == 2
+            else gettext("Won: the opponents resigned"),
         }.get(match.result, gettext("Won"))
     else:
         result = {

@@ -9,6 +9,7 @@ what others rely on.
 - A player's rating in the pool of tables for 2 or 4 players (``Pool.of_players``): one
   player's, ``rating_of`` (``NEW_RATING``, Glicko-2's 1500 for a new player, without one
   there yet), or those of many at once, ``ratings_of`` (one query).
+- A finished match's ratings as its table showed them: ``match_ratings`` (the replay).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.ratings import glicko2
-from games.ratings.models import PlayerRating, Pool
+from games.ratings.models import PlayerRating, Pool, RatedMatch
+from games.ratings.rating import shown
 
 #: The rating a player has before their first rated match in a pool (Glicko-2's 1500).
 NEW_RATING = float(glicko2.NEW_PLAYER.rating)
@@ -39,3 +41,20 @@ def rating_of(user_id: int, players: int) -> float:
     :raises ValueError: ``players`` not 2 or 4.
     """
     return ratings_of([user_id], players).get(user_id, NEW_RATING)
+
+
+def match_ratings(match_id: int) -> dict[int, dict]:
+    """``{seat: {"rating", "change"}}`` of the seats a finished match rated, as its table showed
+    them at the end (``games.ratings.table``): ``rating`` before the match ("1523?": rounded,
+    "?" while provisional), ``change`` the rounded rating after minus the rounded rating before
+    (an int). ``{}`` for a match not rated, or voided. One query."""
+    record = RatedMatch.objects.filter(match_id=match_id, voided_at__isnull=True).first()
+    if record is None:
+        return {}
+    return {
+        s["seat"]: {
+            "rating": shown(s["before"], s["deviation_before"]),
+            "change": round(s["after"]) - round(s["before"]),
+        }
+        for s in record.seats
+    }

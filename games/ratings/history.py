@@ -97,7 +97,7 @@ def seats_of(player: Any, filters: Filters = Filters()) -> QuerySet:
 _WON = {
     "target": gettext_lazy("Won"),
     "claim": gettext_lazy("Won on a claim (the opponent left)"),
-    "resign": gettext_lazy("Won: the opponents resigned"),
+    "resign": gettext_lazy("Won: the opponents resigned"),  # both partners, at four
 }
 _LOST = {
     "target": gettext_lazy("Lost"),
@@ -116,6 +116,8 @@ def ending(match: Any, side: int) -> tuple[str, str]:
             return "aborted", _("Decided away from the table (a forfeit or a withdrawal)")
         return "aborted", _("Aborted")
     if match.winner_side == side:
+        if match.result == "resign" and match.players == 2:
+            return "won", _("Won: the opponent resigned")
         return "won", str(_WON.get(match.result, _WON["target"]))
     return "lost", str(_LOST.get(match.result, _LOST["target"]))
 

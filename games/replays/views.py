@@ -25,6 +25,7 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
+from games.ratings.for_apps import match_ratings
 from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
 from games.replays.models import Analysis, ImportedRecord
@@ -142,25 +143,17 @@ def replay_labels() -> dict[str, Any]:
     }
 
 
-def rating_columns(headers: dict, seat: int) -> dict[str, Any]:
-    """``{"rating", "change"}`` of ``seat`` from a played match's record headers (RULES.md,
-    "Game record": ``ratings_before``/``ratings_after`` per seat, ``null`` where a seat was not
-    rated): ``rating`` the rating before, rounded (``None``: not rated), ``change`` the rounded
-    after minus the rounded before, as the table showed it at the end ("+12", "−12", "±0"), or
-    ``None``. Values that are not numbers (a malformed header) are left out."""
-    def at(name: str) -> float | None:
-        values = headers.get(name)
-        value = values[seat] if isinstance(values, list) and seat < len(values) else None
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-    before, after = at("ratings_before"), at("ratings_after")
-    if before is None:
-        return {"rating": None, "change": None}
-    if after is None:
-        return {"rating": round(before), "change": None}
-    change = round(after) - round(before)
+def rating_columns(ratings: dict[int, dict], seat: int) -> dict[str, Any]:
+    """``{"rating", "change", "direction"}`` of ``seat`` from ``games.ratings.for_apps.
+    match_ratings`` (the seats a played match rated): ``rating`` as the table showed it before the
+    match ("1523?"), ``change`` written as the table wrote it at the end ("+12", "−12", "±0"),
+    ``direction`` 1, -1 or 0; all ``None`` for a seat not rated."""
+    found = ratings.get(seat)
+    if found is None:
+        return {"rating": None, "change": None, "direction": None}
+    change = found["change"]
     text = f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "\u00b10"
-    return {"rating": round(before), "change": text, "direction": (change > 0) - (change < 0)}
+    return {"rating": found["rating"], "change": text, "direction": (change > 0) - (change < 0)}
 
 
 def _side_names(seats: list[str], players: int) -> list[str]:
@@ -211,10 +204,12 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     headers = record.get("headers") if isinstance(record.get("headers"), dict) else {}
     user_model = get_user_model()
     people = set(user_model.objects.filter(username__in=seats).values_list("username", flat=True))
+    # Only a match played here has ratings (an imported record's claims are not shown).
+    ratings = match_ratings(match.pk) if match is not None else {}
     seat_rows = [{
         "seat": i, "name": seat_label(name),
         "url": reverse("profile", kwargs={"username": name}) if name in people and match else None,
-        **(rating_columns(headers, i) if match is not None else {}),
+        **rating_columns(ratings, i),
     } for i, name in enumerate(seats)]
     context = {
         "title": title,

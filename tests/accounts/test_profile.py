@@ -89,7 +89,7 @@ def test_no_rating_shown_until_an_app_reports_one(client, player):
         html = client.get(reverse("profile", args=["amira"])).content.decode()
     finally:
         profile_context.disconnect(add_rating)
-    assert '<dd class="rating">1512</dd>' in html
+    assert '<dd class="rating"><bdi dir="ltr">1512</bdi></dd>' in html
 
 
 @pytest.mark.django_db

@@ -65,7 +65,7 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     shown = rating.inner_text()
     assert int(shown.rstrip("?")) > 1500
     expect(winner.locator("svg.rating-chart circle")).to_have_count(2)
-    expect(winner.locator(".recent-matches")).to_contain_text("Won: the opponents resigned")
+    expect(winner.locator(".recent-matches")).to_contain_text("Won: the opponent resigned")
 
     winner.get_by_role("link", name="Ladder", exact=True).first.click()
     winner.get_by_role("link", name="Provisional").click()
