@@ -49,3 +49,23 @@ def test_signed_in_pages_say_email(client, player):
         text = visible_text(client.get(url).content.decode())
         assert not ALLAUTH_WORDS.search(text), url
     assert "Email addresses" in visible_text(client.get(reverse("account_email")).content.decode())
+
+
+@pytest.mark.django_db
+def test_the_signed_in_message_isolates_a_mixed_script_name(client, password):
+    """A name of Arabic and Latin letters keeps its parts in order inside the sentence: the
+    message (text, no <bdi>) wraps it in U+2068 FIRST STRONG ISOLATE … U+2069, in both
+    languages (the sentence stays allauth's, with its Arabic translation)."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+    from django.contrib.messages import get_messages
+
+    name = "سارة_Sara99"
+    user = get_user_model().objects.create_user(username=name, email="s@example.com", password=password)
+    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    for lang, sentence in (("en", "Successfully signed in as"), ("ar", "لقد سجلت الدخول بنجاح")):
+        client.cookies["django_language"] = lang
+        response = client.post(reverse("account_login"), {"login": name, "password": password})
+        texts = [str(m) for m in get_messages(response.wsgi_request)]
+        assert any(sentence in t and f"\u2068{name}\u2069" in t for t in texts), texts
+        client.logout()
