@@ -200,8 +200,9 @@ def session(user) -> str:
     return s.session_key
 
 
-def make_tables(count: int) -> list[tuple[int, str, str]]:
-    """``count`` started 2-player tables: ``(match id, session cookie seat 0, seat 1)``.
+def make_tables(count: int, rated: bool = False) -> list[tuple[int, str, str]]:
+    """``count`` started 2-player tables: ``(match id, session cookie seat 0, seat 1)``;
+    ``rated``: rated tables (their state carries the ratings' extras, ``games.ratings.table``).
 
     Bench users are created once (no password: they only need a session); every run gets new
     sessions and new tables.
@@ -224,7 +225,7 @@ def make_tables(count: int) -> list[tuple[int, str, str]]:
     tables = []
     for i in range(count):
         first, second = users[names[2 * i]], users[names[2 * i + 1]]
-        match = actions.create_table(user=first, players=2, rules={}, rated=False)
+        match = actions.create_table(user=first, players=2, rules={}, rated=rated)
         actions.join_table(user=second, match_id=match.pk)
         seats = {s.seat: s.user_id for s in match.seats.all()}
         cookie = {first.pk: session(first), second.pk: session(second)}
@@ -432,6 +433,8 @@ def main() -> None:
     parser.add_argument("--timeline", action="store_true",
                         help="also print the round trips second by second")
     parser.add_argument("--log", type=Path, default=Path("/tmp/basra-bench-daphne.log"))
+    parser.add_argument("--rated", action="store_true",
+                        help="rated tables (each seat's rating and the chances in every state)")
     parser.add_argument("--relay", action="store_true",
                         help="also run the bare Channels relay after each table count and "
                              "print the ratio of CPU per play to its CPU per message")
@@ -460,7 +463,7 @@ def main() -> None:
     try:
         runs = [(n, args.think) for n in args.tables] + [(n, 0.0) for n in args.saturation]
         for n, think in runs:
-            tables = make_tables(n)
+            tables = make_tables(n, rated=args.rated)
             cpu = sum(cpu_seconds(s.pid) for s in servers)
             marks = [("start", [cpu_split(s.pid) for s in servers])]
             figures, connect_time, play_time = asyncio.run(
