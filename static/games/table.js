@@ -95,6 +95,7 @@
       }
     }
     if (!fresh && old && T.state.prev_seq === old.seq) lastOfRound(old);
+    if (isMyTurn()) B.fx.celebrationAside();  // never over the floor of the player to move
     var wasMine = !!old && old.you === T.state.you && turnWasMine(old);
     var turnCame = isMyTurn() && !wasMine && !!old;
     T.speak.state(old, fresh ? play : null, turnCame);

@@ -208,6 +208,9 @@
 
   function play(code) {
     if (T.pending || !isMyTurn() || !T.live) return;
+    // The round's score is over the floor (the pause between rounds): the first tap shows the
+    // floor again; the card is played only once the player can see what it takes.
+    if (T.scoreOverTable && T.scoreOverTable()) { T.closeScore(); return; }
     if (!T.socket.send({type: "play", card: code, seq: T.state.seq})) return;
     T.pending = true;
     renderHand();

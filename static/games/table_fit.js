@@ -39,10 +39,14 @@
 
   function bringIntoView() {
     var playing = hand && !hand.hidden;
+    // Where the play area starts now: the waiting room above it has just gone, so the top
+    // measured before (``last``) was the bottom of the page (a tester's landscape phone
+    // started its match scrolled there, its turn and clock out of sight).
+    var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
     if (playing && short.matches && (!wasPlaying || this === short)) {
-      window.scrollTo({top: Math.max(0, last || 0), behavior: "instant"});
-    } else if (playing && this === short && !short.matches) {
-      window.scrollTo({top: 0, behavior: "instant"});  // tall again: the header fits above
+      window.scrollTo({top: top, behavior: "instant"});
+    } else if (playing && !short.matches && (!wasPlaying || this === short)) {
+      window.scrollTo({top: 0, behavior: "instant"});  // tall: the header fits above the table
     }
     wasPlaying = playing;
   }

@@ -184,6 +184,13 @@
     celebrationTimer = window.setTimeout(function () { box.hidden = true; }, 2600);
   }
 
+  /** The viewer's turn came while "Basra!" is still up over the floor (their own basra, and
+   * the next seat played quickly): it moves aside to the board's top edge at once. */
+  function celebrationAside() {
+    var box = document.getElementById("celebration");
+    if (box && !box.hidden) box.classList.add("aside");
+  }
+
   // --- the tab in the background -------------------------------------------------------------
 
   function pageHidden() { return document.visibilityState === "hidden"; }
@@ -235,7 +242,8 @@
 
   B.fx = {
     isOn: isOn, setPref: setPref, reducedMotion: reducedMotion, sound: sound, snapshot: snapshot,
-    animatePlay: animatePlay, celebrate: celebrate, pageHidden: pageHidden, notifyTurn: notifyTurn,
+    animatePlay: animatePlay, celebrate: celebrate, celebrationAside: celebrationAside, pageHidden: pageHidden,
+    notifyTurn: notifyTurn,
     notifyButton: notifyButton, toggleButton: toggleButton,
   };
 })();

@@ -110,7 +110,9 @@
       box.replaceChildren.apply(box, children.filter(Boolean));
       box.hidden = false;
     }
-    box.classList.toggle("over-table", breakdownOpen && !T.state.result);
+    var over = breakdownOpen && !T.state.result && results.length > 0;
+    box.classList.toggle("over-table", over);
+    T.root.dataset.scoreOver = over ? "1" : "";
     var history = $("history");
     history.hidden = results.length === 0;
     // Every round's score, one tap away from anywhere on the page (the tools' "Scores").
@@ -197,6 +199,10 @@
     if (!dialog.open) dialog.showModal();
   }
 
+  /** Whether the round's score covers the floor now (table_board.js waits for it to go). */
+  function scoreOverTable() { return T.root.dataset.scoreOver === "1"; }
+
   Object.assign(T, {openHistory: openHistory, renderBreakdown: renderBreakdown,
+    scoreOverTable: scoreOverTable, closeScore: closeBreakdown,
     renderResult: renderResult});
 })();

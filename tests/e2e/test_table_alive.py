@@ -484,3 +484,74 @@ def test_spectators_see_they_are_watching(new_page, request):
     page = fake.page
     expect(page.locator("#watching-banner")).to_have_text("You are watching this table.")
     expect(page.locator("#talk")).to_be_hidden()
+
+
+# --- what a tester met on a phone --------------------------------------------------------------
+
+
+def waiting_state() -> dict:
+    """``PLAYING`` before omar sat down: alice alone in the waiting room."""
+    state = copy.deepcopy(PLAYING)
+    state["match"]["status"] = "open"
+    state["seats"] = [seat(0, "alice")]
+    state["round"] = None
+    return state
+
+
+def test_a_match_that_starts_while_the_page_is_scrolled_down_is_brought_into_view(new_page, request):
+    landscape = {"viewport": {"width": 844, "height": 390}, "is_mobile": True, "has_touch": True}
+    fake = open_table(new_page, request, state=waiting_state(), **landscape)
+    page = fake.page
+    expect(page.locator("#waiting")).to_be_visible()
+    expect(page.locator("#more-time-button")).to_be_hidden()  # nobody's turn before the start
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    fake.push(lambda state: state.update(copy.deepcopy(PLAYING), seq=state["seq"]))
+    expect(page.locator("#hand button.card")).to_have_count(4)
+    for part in ("#turn-banner", "#hand", "#floor", "#scoreboard"):
+        expect(page.locator(part)).to_be_in_viewport()
+
+
+def test_a_card_pressed_while_the_round_score_covers_the_floor_shows_the_floor_first(new_page, request):
+    fake = open_table(new_page, request, fake_clock=True)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+
+    def mine(state):
+        next_round(2)(state)
+        state["round"]["turn"] = 0
+    fake.push(mine)
+    breakdown = page.locator("#breakdown")
+    expect(breakdown).to_be_visible()
+    card = page.locator("#hand button.card").first
+    code = card.get_attribute("data-card")
+    card.click()
+    expect(breakdown).to_be_hidden()
+    page.wait_for_timeout(200)
+    assert not [m for m in fake.sent if m.get("type") == "play"]
+    card.click()  # the floor in sight: now it is played
+    assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == code
+
+
+def test_a_basra_moves_aside_when_the_turn_comes_back(new_page, request):
+    fake = open_table(new_page, request)
+    page = fake.page
+
+    def my_basra(state):
+        r = state["round"]
+        r["last_play"] = {"seat": 0, "card": "KH", "taken": ["10D", "8H", "4H"], "basra": None,
+                          "timeout": False, "bot": None}
+        r["last_play"]["basra"] = "basra"
+        r["floor"], r["hand"], r["turn"] = [], ["4D", "7S", "AC"], 1
+        r["hand_sizes"][0] = 3
+    fake.push(my_basra)
+    celebration = page.locator("#celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration).not_to_have_class(re.compile(r"\baside\b"))  # omar to move: centred
+    fake.push(opponent_played("9C", turn=0))
+    expect(celebration).to_have_class(re.compile(r"\baside\b"))
+    covered = page.evaluate("""() => {
+        const c = document.getElementById("celebration").getBoundingClientRect();
+        const r = document.getElementById("floor").getBoundingClientRect();
+        return c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom;
+    }""")
+    assert not covered

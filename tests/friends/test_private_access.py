@@ -153,3 +153,21 @@ async def test_the_socket_of_a_private_table_is_refused_to_outsiders_only(make_p
     assert state["type"] == "state" and state["you"] is None
     await db(Match.objects.filter(pk=match.pk).update)(private_watchable=True)
     assert (await sees_state(path, carol.cookie))["type"] == "state"
+
+
+@pytest.mark.django_db
+def test_a_private_table_and_an_unknown_id_read_the_same_even_under_debug(make_player, settings):
+    """The outsider's page says what a person can do (the invite link), the same for both, and
+    never Django's technical 404 (which lists the site's every address) even with DEBUG on."""
+    settings.DEBUG = True
+    alice, carol = make_player("alice"), make_player("carol")
+    match = private_table(alice.user)
+    missing = Match.objects.order_by("-pk").first().pk + 1
+    bodies = []
+    for match_id in (match.pk, missing):
+        response = logged_in(carol.user).get(reverse("table", kwargs={"match_id": match_id}))
+        assert response.status_code == 404
+        body = response.content.decode()
+        assert "No such table" in body and "invite link" in body and "URLconf" not in body
+        bodies.append(body[body.index('<section class="error-page">'):body.index("</section>")])
+    assert bodies[0] == bodies[1]

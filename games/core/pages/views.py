@@ -363,6 +363,13 @@ def table_computer(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def _no_table(request: HttpRequest) -> HttpResponse:
+    """The table page's 404, for an unknown id and for a private table alike (which one it is is
+    not said): rendered here rather than raised, so that it reads the same under DEBUG too (a
+    tester got Django's technical page, listing the site's every address)."""
+    return render(request, "games/no_table.html", status=404)
+
+
 def table(request: HttpRequest, match_id: int, invite: str | None = None) -> HttpResponse:
     """The live table: the state as this user may see it, then live updates over the socket.
 
@@ -374,16 +381,18 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
     ``games.core.pages.friend_views.table_invite``): its join buttons carry the invite. The invite link
     itself is shown to the people seated at a private table while it waits for players.
     """
-    match = get_object_or_404(Match, pk=match_id)
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return _no_table(request)
     try:
         state = reads.table_state(
             match_id=match.id, user=request.user, watching_rule=True, session=request.session
         )
     except GameError as error:
         if error.code == "not_found":
-            # A private table this visitor may not see: a 404 like an unknown id's, not a 403
-            # that would confirm the table exists.
-            raise Http404 from error
+            # A private table this visitor may not see: the same 404 as an unknown id's, not a
+            # 403 that would confirm the table exists.
+            return _no_table(request)
         if error.code not in ("watch_nobody", "watch_login_required"):
             raise
         return render(
