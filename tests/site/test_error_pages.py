@@ -20,11 +20,14 @@ def test_404_is_the_site_s_page(client, settings):
 @pytest.mark.django_db
 def test_404_in_arabic(client, settings):
     settings.DEBUG = False
-    response = client.get("/table/999999/", HTTP_ACCEPT_LANGUAGE="ar")
+    response = client.get("/no/such/page/", HTTP_ACCEPT_LANGUAGE="ar")
     html = response.content.decode()
     assert response.status_code == 404
     assert '<html lang="ar" dir="rtl">' in html
     assert "الصفحة غير موجودة" in html
+    # A table's own 404 (an unknown id reads as a private table does: games/no_table.html).
+    table = client.get("/table/999999/", HTTP_ACCEPT_LANGUAGE="ar")
+    assert table.status_code == 404 and "لا توجد طاولة هنا" in table.content.decode()
 
 
 @pytest.mark.parametrize(
