@@ -64,10 +64,25 @@
       navigator.share({ title: button.dataset.title, url: box.value }).catch(function () {});
     });
   });
-  // A form that undoes something asks first (its data-confirm is the question).
-  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-    });
+  // A form that undoes something asks first (its data-confirm is the question): this is the
+  // site's one handler for it, so each submission asks once. Answered yes, the form says so in
+  // its hidden "confirmed" field (the server refuses what cannot be undone without it,
+  // games/tournaments/views.py) and is not sent again until the next page (a double click posts
+  // once). Listened for on the document, so forms swapped in later (tournaments/live.js) ask too.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.dataset.confirm) return;
+    if (form.dataset.sent || !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "yes";
+    var field = form.querySelector('input[name="confirmed"]');
+    if (field) field.value = "yes";
+  });
+  // Back to a page kept in the browser's memory: its forms may be sent again.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-sent]").forEach(function (form) { delete form.dataset.sent; });
   });
 })();

@@ -256,7 +256,7 @@ def user_named(name: str):
 #: The value of a result list's "Both lose" (empty is "nothing chosen yet").
 BOTH_LOSE = "none"
 #: The value a confirmation field (``confirmed``) holds once the person confirmed
-#: (``tournaments/confirm.js``, on the forms marked ``data-confirm``).
+#: (``static/site.js``, on the forms marked ``data-confirm``).
 CONFIRMED = "yes"
 
 

@@ -236,7 +236,7 @@ def cancel(
     """The organiser cancels the event before it starts: status ``cancelled``, audited; every
     registered entrant's players (a partnership still invited too) are told (``news``,
     ``"cancelled"``), after the commit. ``confirmed`` false refuses it (the page asks the
-    organiser first, ``tournaments/confirm.js``, and posts the confirmation only once they
+    organiser first, ``static/site.js``, and posts the confirmation only once they
     said yes: a stray or forged post cancels nothing).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.db import models
 from django.db.models import Count, Max, Q, Sum
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -43,13 +45,18 @@ def event_sections() -> list[tuple[str, list[Tournament]]]:
 
 
 def with_changes(entries) -> list[AuditEntry]:
-    """The audit entries, each edit's ``change_lines``: ``[(field's label, before, after)]``."""
+    """The audit entries, each edit's ``change_lines``: ``[(field's label, before, after,
+    whether they are times)]``; a time (kept as ISO 8601 text) is read back as a datetime, so
+    the page writes it in the reader's zone as it writes its other times."""
     entries = list(entries)
     for entry in entries:
-        entry.change_lines = [
-            (Tournament._meta.get_field(field).verbose_name, before, after)
-            for field, (before, after) in (entry.details.get("changes") or {}).items()
-        ]
+        entry.change_lines = []
+        for field, (before, after) in (entry.details.get("changes") or {}).items():
+            model_field = Tournament._meta.get_field(field)
+            when = isinstance(model_field, models.DateTimeField)
+            if when:
+                before, after = (parse_datetime(v) if isinstance(v, str) else v for v in (before, after))
+            entry.change_lines.append((model_field.verbose_name, before, after, when))
     return entries
 
 

@@ -75,7 +75,10 @@ def event_etag(request: HttpRequest, tournament_id: int) -> str | None:
     """The event page's ETag for this viewer (``pages.version``): the page's script
     fetches the page every few seconds (``tournaments/live.js``); an unchanged page answers
     304, with no body, and is not built (Django's ``condition``). ``None`` for an unknown
-    event: the view answers 404."""
+    event (the view answers 404), and while a message waits to be shown: a refused action
+    changes nothing the version covers, and its message must not stay behind a 304."""
+    if len(messages.get_messages(request)):
+        return None
     return pages.version(tournament_id, request.user, get_language(),
                               lambda zone: zones.viewer_zone(request, zone))
 
@@ -86,7 +89,12 @@ def event_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = get_object_or_404(Tournament.objects.select_related("organiser"), pk=tournament_id)
     context = pages.event_facts(t, request.user, zones.viewer_zone(request, t.time_zone))
     context |= {"register_form": RegisterForm(), "arbiter_form": ArbiterForm()}
-    return render(request, "tournaments/event.html", context)
+    response = render(request, "tournaments/event.html", context)
+    if request.headers.get("X-Requested-With") == "fetch":
+        # The page's own refresh swaps in parts without the messages: they are kept for the
+        # page a form's post leads to (the refresh may come before it is loaded).
+        messages.get_messages(request).used = False
+    return response
 
 
 def _act(request: HttpRequest, tournament_id: int, call: Callable[[], object], done: str) -> HttpResponse:
@@ -130,7 +138,7 @@ def _warn(request: HttpRequest, warning: str) -> None:
 
 
 def _confirmed(request: HttpRequest) -> bool:
-    """Whether the post carries the confirmation (``tournaments/confirm.js``) that lets it do
+    """Whether the post carries the confirmation (``static/site.js``) that lets it do
     what cannot be undone: end a table being played, cancel the event, remove an entrant."""
     return request.POST.get("confirmed") == CONFIRMED
 

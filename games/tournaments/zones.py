@@ -17,20 +17,38 @@ COOKIE = "basra_tz"
 DEFAULT = "UTC"
 
 
+#: The areas of the tz database's geographic names (``Area/Location``, its "Theory" file); the
+#: system also lists ``Etc/…``, ``US/…``, ``posix/…``, ``Factory``, ``localtime`` and the like.
+AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia",
+                   "Europe", "Indian", "Pacific"})
+
+
 @functools.cache
 def names() -> tuple[str, ...]:
-    """Every IANA zone name the system knows, sorted (``Africa/Cairo``, …, ``UTC``)."""
-    return tuple(sorted(available_timezones() | {DEFAULT}))
+    """The zones an organiser may choose, sorted: every geographic IANA name the system knows
+    (``Africa/Cairo``, …) and ``UTC``."""
+    return tuple(sorted({z for z in _system() if "/" in z and z.split("/")[0] in AREAS} | {DEFAULT}))
+
+
+@functools.cache
+def _system() -> frozenset[str]:
+    return frozenset(available_timezones() | {DEFAULT})
 
 
 def known(name: str | None) -> bool:
     return bool(name) and name in names()
 
 
+def _readable(name: str | None) -> bool:
+    """Whether the system has zone ``name`` (any name: a browser or an older event may use one
+    the form does not offer)."""
+    return bool(name) and name in _system()
+
+
 def viewer_zone(request: HttpRequest, fallback: str) -> ZoneInfo:
     """The zone to show times in: the viewer's browser's (the cookie), else ``fallback``."""
     name = request.COOKIES.get(COOKIE)
-    return ZoneInfo(name if known(name) else (fallback if known(fallback) else DEFAULT))
+    return ZoneInfo(name if _readable(name) else (fallback if _readable(fallback) else DEFAULT))
 
 
 def in_zone(value: datetime | None, name: str) -> datetime | None:

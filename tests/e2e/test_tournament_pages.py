@@ -99,12 +99,14 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
 def test_an_entrant_is_told_live_what_the_organiser_changed(browser, site_url, seeded):
     """The organiser moves the upcoming event's start on its settings form; a player entered
     in it, on another page of the site, gets the notice (``tournaments/notify.js``) naming the
-    setting that changed, without a reload."""
+    setting that changed and the new start as the pages write it, without a reload; the same
+    player's open page of the event reads itself again, so it shows the new settings."""
     host = site_url.split("//")[1].split(":")[0]
     contexts = []
 
     def page_of(session: str):
-        context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640})
+        context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640},
+                                      timezone_id="UTC")
         context.add_cookies([{"name": "sessionid", "value": session, "domain": host, "path": "/"}])
         contexts.append(context)
         return context.new_page()
@@ -113,14 +115,63 @@ def test_an_entrant_is_told_live_what_the_organiser_changed(browser, site_url, s
         player, organiser = page_of(seeded["player_session"]), page_of(seeded["session"])
         player.goto("/rules/")
         expect(player.locator("#site-notices")).to_have_attribute("data-live", "true")
+        on_event = page_of(seeded["player_session"])  # the same player, on the event's page
+        on_event.goto(f"/tournaments/{seeded['upcoming']}/")
+        expect(on_event.locator("#site-notices")).to_have_attribute("data-live", "true")
         organiser.goto(f"/tournaments/{seeded['upcoming']}/edit/")
         organiser.fill('input[name="starts_at"]', "2099-01-01T18:00")
         organiser.click("#edit-tournament-button")
         expect(organiser.locator("#event-start")).to_contain_text("2099")
         notice = player.locator('#site-notices .tournament-news[data-news="edited"]')
         expect(notice).to_contain_text("changed starts at")
-        expect(notice).to_contain_text("2099")
+        expect(notice).to_contain_text("It starts at 1 Jan 2099, 18:00.")  # as the page writes it
+        # The page behind the notice is read again: it shows the new start.
+        expect(on_event.locator("#event-start")).to_have_text("1 Jan 2099, 18:00")
         assert notice.locator("a").get_attribute("href") == f"/tournaments/{seeded['upcoming']}/"
     finally:
         for context in contexts:
             context.close()
+
+
+def test_each_confirmation_asks_once_and_a_double_click_posts_once(browser, site_url, seeded):
+    """The organiser's Remove and Cancel the event (upcoming) and Record a forfeit on a live
+    pairing (running) ask one question per click (``static/site.js`` is the one handler of
+    ``data-confirm``); dismissed, nothing is sent; a double click on an accepted forfeit asks
+    once and sends one post."""
+    host = site_url.split("//")[1].split(":")[0]
+    context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640})
+    context.add_cookies([{"name": "sessionid", "value": seeded["session"], "domain": host, "path": "/"}])
+    try:
+        page = context.new_page()
+        asked, posts, answer = [], [], {"accept": False}
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept() if answer["accept"] else d.dismiss()))
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        page.goto(f"/tournaments/{seeded['upcoming']}/")
+        page.wait_for_load_state()
+        for button in (page.locator(".remove-entrant button").first, page.locator("#cancel-button")):
+            asked.clear()
+            button.click()
+            page.wait_for_timeout(300)  # a second dialog, if any, would have come by now
+            assert len(asked) == 1, asked
+        assert posts == []
+
+        page.goto(f"/tournaments/{seeded['swiss']}/")
+        page.wait_for_load_state()
+        pairing = page.locator("li.pairing").filter(has=page.locator(".table-link.live")).filter(
+            has=page.locator("form.organiser-result")).filter(has_not_text="organiser_").first
+        action = pairing.locator("form.organiser-result").get_attribute("action")
+        asked.clear()
+        answer["accept"] = True
+        # A winner chosen, then two clicks before the page has left (a quick double click), in
+        # one task: the page's refresh (tournaments/live.js) cannot swap the form in between.
+        page.evaluate("""(action) => {
+          const form = document.querySelector(`form[action="${action}"]`);
+          form.elements.winner.selectedIndex = 1;
+          form.querySelector("button").click();
+          form.querySelector("button").click();
+        }""", action)
+        assert len(asked) == 1, asked
+        expect(page.locator(".messages")).to_contain_text("The forfeit is recorded.")
+        assert len([url for url in posts if "/forfeit" in url]) == 1, posts
+    finally:
+        context.close()

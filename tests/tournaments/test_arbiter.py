@@ -1,7 +1,7 @@
 """Issue 24, "Tournament organisation as a club arbiter expects it": the organiser's result
 lists preselect nothing (a correction its current result), nothing chosen is refused, and what
 ends a table being played (a forfeit, a withdrawal, the organiser withdrawing a no-show) needs
-the confirmation the page asks for (``tournaments/confirm.js``): a post without it changes
+the confirmation the page asks for (``static/site.js``): a post without it changes
 nothing. Withdrawals are kept in the organiser's changes."""
 
 from __future__ import annotations

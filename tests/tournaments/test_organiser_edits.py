@@ -246,7 +246,7 @@ def test_the_organisers_buttons_and_the_edit_page_read_in_arabic():
 def test_cancelling_or_removing_without_the_confirmation_changes_nothing_and_says_why(
     sent, django_capture_on_commit_callbacks
 ):
-    """Both forms ask before they are sent (``tournaments/confirm.js``); a post without the
+    """Both forms ask before they are sent (``static/site.js``); a post without the
     confirmation (a forged one, a script's, a browser without the script) was carried out."""
     org, a, b = users("org", "a", "b")
     t = event(org, "swiss", swiss_rounds=3)

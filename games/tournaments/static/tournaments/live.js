@@ -74,7 +74,9 @@
     const payload = (e.detail && e.detail.payload) || {};
     if (!over && eventNode && String(e.detail.kind).startsWith("tournament_")
         && String(payload.tournament_id) === eventNode.dataset.tournamentId) {
-      refresh();
+      // The settings changed: they sit outside the live parts, so the whole page is read again.
+      if (payload.news === "edited") window.location.reload();
+      else refresh();
     }
   });
   timer = window.setTimeout(refresh, EVERY_MS);

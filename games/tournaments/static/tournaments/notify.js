@@ -51,6 +51,17 @@
   // ("started", "bye", "finished", "cancelled", "removed", "edited": the settings changed,
   // "arbiter": the reader is named an arbiter),
   // a partner's invitation ("invite") or its refusal ("declined").
+  // A moment as the pages write one (SHORT_DATETIME_FORMAT, basra_site/formats/): "5 Dec 2026,
+  // 19:30" in English, "5 ديسمبر 2026، 19:30" in Arabic; in the reader's zone.
+  function moment(date, lang) {
+    const arabic = /^ar/.test(lang || "");
+    const parts = {};
+    new Intl.DateTimeFormat(lang, {
+      day: "numeric", month: arabic ? "long" : "short", year: "numeric", hour: "2-digit",
+      minute: "2-digit", hourCycle: "h23", numberingSystem: "latn",
+    }).formatToParts(date).forEach((part) => { parts[part.type] = part.value; });
+    return `${parts.day} ${parts.month} ${parts.year}${arabic ? "،" : ","} ${parts.hour}:${parts.minute}`;
+  }
   function news(p, what) {
     const label = L[what];
     if (!label) return;
@@ -60,7 +71,7 @@
       const lang = document.documentElement.lang || undefined;
       values = Object.assign({}, p, {
         changes: (p.changes || []).map((f) => L.fields[f] || f).join(", "),
-        start: new Date(p.starts_at).toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"}),
+        start: moment(new Date(p.starts_at), lang),
       });
     }
     window.BasraNotices.flash(fmt(label, values), "tournament-news", {url: p.event_url, data: {news: what}});
