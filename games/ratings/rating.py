@@ -429,14 +429,20 @@ def _side_rating(ratings: list[glicko2.Rating]) -> glicko2.Rating:
     )
 
 
+#: ``ratings_before``'s default: read the match's :class:`RatedMatch` itself.
+_READ = object()
+
+
 def ratings_before(
-    match: Any, user_ids: dict[int, int], now: datetime | None = None
+    match: Any, user_ids: dict[int, int], now: datetime | None = None, *, record: Any = _READ
 ) -> dict[int, glicko2.Rating]:
     """``{seat: rating}`` of the persons ``user_ids`` (``{seat: user id}``) at ``match``
     before it: the ratings its :class:`RatedMatch` kept for the seats it rated, the players'
     ratings now (widened for idle time, ``PlayerRating.current``) for the others, Glicko-2's
-    new player for one without a rating in the pool. At most two queries."""
-    record = RatedMatch.objects.filter(match_id=match.pk).first() if match.pk else None
+    new player for one without a rating in the pool. At most two queries; one when the caller
+    has read the ``record`` already (``None``: the match has none)."""
+    if record is _READ:
+        record = RatedMatch.objects.filter(match_id=match.pk).first() if match.pk else None
     kept = {
         s["seat"]: glicko2.Rating(s["before"], s["deviation_before"], glicko2.NEW_PLAYER.volatility)
         for s in (record.seats if record is not None else [])

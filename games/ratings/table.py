@@ -35,7 +35,7 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
       a person's, ``null`` before (and for an aborted match);
     - ``not_rated``: why a finished match rated nobody (an ``Unrated`` code), else ``null``.
 
-    At most four queries, for the seats' ratings and, once finished, what the rating kept.
+    At most three queries, for the seats' ratings and, once finished, what the rating kept.
     """
     if not match.rated:
         return None
@@ -46,9 +46,9 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
         dict(NotRated.objects.filter(match_id=match.pk).values_list("seat", "reason"))
         if finished else {}
     )
+    before = ratings_before(match, people, record=record)  # the record read once, above
     if record is not None and record.voided_at is not None:
         record, reasons = None, {seat: str(Unrated.VOIDED) for seat in people}
-    before = ratings_before(match, people)
     after = {s["seat"]: s for s in (record.seats if record is not None else [])}
     rows = []
     for seat in sorted(people):

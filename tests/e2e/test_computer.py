@@ -83,6 +83,9 @@ def test_a_whole_match_against_the_greedy_bot(new_page, seed):
         last = page.locator("#last-play")
         if last.is_visible() and "Computer (Greedy) played" in last.inner_text():
             bot_plays += 1
+        # The round's score covers the floor through the pause; a card pressed then only shows
+        # the floor again (table_board.js): wait for it to go, as a player does.
+        expect(table).not_to_have_attribute("data-score-over", "1")
         before = table.get_attribute("data-seq")
         page.locator("#hand button.card:not([disabled])").first.click()
         expect(table).not_to_have_attribute("data-seq", before)

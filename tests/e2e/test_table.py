@@ -82,6 +82,9 @@ def wait_all_at(pages: list[Page], seq: str) -> None:
 
 def play_one(page: Page) -> tuple[str, str]:
     """Click the first playable card; return (card, the new seq) once the state came back."""
+    # Between two rounds the score covers the floor through the pause, and a card pressed then
+    # only shows the floor again (table_board.js): a player waits for it to go, as here.
+    expect(root(page)).not_to_have_attribute("data-score-over", "1")
     before = root(page).get_attribute("data-seq")
     card = page.locator("#hand button.card:not([disabled])").first
     code = card.get_attribute("data-card")

@@ -97,6 +97,9 @@ def test_a_whole_match_by_keyboard_alone(new_page):
             break
         code = focused_card(page)
         assert code is not None, "the focus left the hand"
+        # The round's score covers the floor through the pause; Enter then only shows the floor
+        # again (table_board.js): wait for it to go, as a player does.
+        expect(table).not_to_have_attribute("data-score-over", "1")
         before = table.get_attribute("data-seq")
         page.keyboard.press("Enter")
         expect(table).not_to_have_attribute("data-seq", before)
