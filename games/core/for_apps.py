@@ -11,6 +11,8 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 
 - The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``,
   ``bot_display_name``).
+- Cards' spoken names in the reader's language (``card_labels``, ``card_name``: "seven of
+  diamonds"), so that every page names a card alike.
 - The signals to listen to, each connected in the app's ``AppConfig.ready()``:
   ``match_finished`` (inside the ending's transaction; besides ``match``, ``winner`` and
   ``result`` it carries ``early``, a rated match aborted because it ended before every person
@@ -51,6 +53,7 @@ from games.core.actions.endings import first_deal_unplayed
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
+from games.core.pages.cards import card_labels, card_name
 from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.every import run_every
 from games.core.clock.thinking import end_with_parent
@@ -81,6 +84,8 @@ __all__ = [
     "Seat",
     "abort_match",
     "bot_display_name",
+    "card_labels",
+    "card_name",
     "create_table",
     "end_by_decision",
     "end_with_parent",

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
+from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, card_labels, match_record
 from games.ratings.for_apps import match_ratings
 from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
@@ -76,9 +76,7 @@ def totals_chart(rounds: list[dict], target: int) -> dict[str, Any]:
 def replay_labels() -> dict[str, Any]:
     """Translated strings of ``static/replays/replay.js`` (``%(name)s`` marks a placeholder)."""
     return {
-        "cardName": _("%(rank)s of %(suit)s"),
-        "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
-        "ranks": {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen"), "K": _("King")},
+        **card_labels(),
         "round": _("Round %(number)s"),
         "position": _("Round %(round)s · play %(play)s of %(plays)s"),
         "dealt": _("Round %(round)s · dealt"),

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.e2e
 
 #: 2 players, a target of 11: one round (two if it ties), 24 plays of mine a round.
 MAX_MY_PLAYS = 24 * 4
-RANKS = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+RANKS = {"A": "Ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+         "8": "eight", "9": "nine", "10": "ten", "J": "Jack", "Q": "Queen", "K": "King"}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -35,8 +36,8 @@ RECORD_SPEECH = """() => {
 
 
 def words(code: str) -> str:
-    """The English name of a card code ("10H" -> "10 of hearts"), as the replay says it."""
-    return f"{RANKS.get(code[:-1], code[:-1])} of {SUITS[code[-1]]}"
+    """The English name of a card code ("10H" -> "ten of hearts"), as the replay says it."""
+    return f"{RANKS[code[:-1]]} of {SUITS[code[-1]]}"
 
 
 def focused_card(page: Page) -> str | None:
@@ -163,7 +164,8 @@ def test_the_reading_keys_speak_and_can_be_turned_off(new_page):
     assert said and not any(text.startswith("Floor") or "floor is empty" in text for text in said)
 
 
-AR_RANKS = {"A": "آس", "J": "ولد", "Q": "بنت", "K": "شايب"}
+AR_RANKS = {"A": "آس", "2": "اثنان", "3": "ثلاثة", "4": "أربعة", "5": "خمسة", "6": "ستة", "7": "سبعة",
+            "8": "ثمانية", "9": "تسعة", "10": "عشرة", "J": "ولد", "Q": "بنت", "K": "شايب"}
 AR_SUITS = {"C": "سباتي", "D": "ديناري", "H": "كوبة", "S": "بستوني"}
 
 
@@ -175,7 +177,7 @@ def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_read
     cards = page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
     tree = page.locator("#hand").aria_snapshot()
     for code in cards:
-        assert f'button "{AR_RANKS.get(code[:-1], code[:-1])} {AR_SUITS[code[-1]]}"' in tree
+        assert f'button "{AR_RANKS[code[:-1]]} {AR_SUITS[code[-1]]}"' in tree
     # Right to left, the left arrow goes on to the next card (the one drawn to the left).
     tab_into_the_hand(page)
     assert focused_card(page) == cards[0]

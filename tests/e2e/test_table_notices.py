@@ -172,7 +172,7 @@ def test_a_timeout_is_told_until_the_next_own_play(table):
         return change
 
     table.push(played(0, "10H", True))
-    expect(notice).to_have_text("Your time ran out: 10 of hearts was played for you.")
+    expect(notice).to_have_text("Your time ran out: ten of hearts was played for you.")
     expect(last).to_have_text("(time ran out)")
     # omar's time runs out too: his play is marked, alice's notice stays.
     table.push(played(1, "5C", True))

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.core.pages.cards import card_name
 from games.engine import Basra, Card, Rules, capture, parse_cards
 
 #: Suit symbols, as on the table (``live.js`` ``SUIT_SYMBOLS``).
@@ -60,15 +61,13 @@ EXAMPLES = (
 
 def card_face(card: Card | str, *, size: str = "") -> dict:
     """What ``templates/games/_card.html`` draws: ``{"code", "rank", "suit", "symbol", "red",
-    "court", "name", "size"}``; ``name`` is the spoken name, as the table page's ("10 of
-    hearts"), in the active language.
+    "court", "name", "size"}``; ``name`` is the spoken name, as the table page's ("ten of
+    hearts", :func:`games.core.pages.cards.card_name`), in the active language.
 
     :raises games.engine.CardError: (a ``ValueError``) for a string that is not a card code.
     """
     code = card.code if isinstance(card, Card) else Card.from_code(card).code
     rank, suit = code[:-1], code[-1]
-    suits = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
-    ranks = {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen"), "K": _("King")}
     return {
         "code": code,
         "rank": rank,
@@ -76,7 +75,7 @@ def card_face(card: Card | str, *, size: str = "") -> dict:
         "symbol": SUIT_SYMBOLS[suit],
         "red": suit in "DH",
         "court": rank in ("J", "Q", "K"),
-        "name": _("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suits[suit]},
+        "name": card_name(code),
         "size": size,
     }
 

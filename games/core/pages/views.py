@@ -22,6 +22,7 @@ from games.core import actions, errors
 from games.core.errors import GameError
 from games.core.models import Match, bot_choices, bot_display_name
 from games.core.pages import table_keys, table_page
+from games.core.pages.cards import card_labels
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.state import reads, records, watching, lobby as lobby_reads
 
@@ -164,9 +165,7 @@ def table_labels() -> dict:
         "youLabel": _("You"),
         "backToLobby": _("Back to the lobby"),
         "tableClosed": _("This table no longer exists."),
-        "cardName": _("%(rank)s of %(suit)s"),
-        "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
-        "ranks": {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen"), "K": _("King")},
+        **card_labels(),
         "secondsLeft": _("%(seconds)s s"),
         "thinking": _("thinking…"),
         "absent": _("Away"),
