@@ -168,7 +168,11 @@
       B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
       el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
     ];
-    taken.forEach(function (code) { parts.push(B.cardNode(code, L, {size: "mini"})); });
+    // The cards taken, one group: on a tiny screen they overlap, left to right in either
+    // language as the floor's cards do, each showing its rank (games.css, "Tiny screens").
+    if (taken.length) {
+      parts.push(el("span", {class: "taken"}, taken.map(function (code) { return B.cardNode(code, L, {size: "mini"}); })));
+    }
     // The server played this card because the seat's time ran out (absent field: not told).
     if (play.timeout === true) parts.push(el("span", {class: "last-label timed-out", text: L.timedOutMark}));
     if (play.basra) {

@@ -11,7 +11,7 @@
  *
  * A large floor (up to 14 cards) on a small board: the floor's cards shrink until the floor,
  * the stock and the last play fit the board's centre (--card-w-small on the floor, set here),
- * down to READABLE_FLOOR_CARD px wide; below that they overlap instead, as a hand is fanned
+ * down to readableFloorCard() px wide; below that they overlap instead, as a hand is fanned
  * (--floor-overlap), each still showing its rank; with room again they are the size games.css
  * gives. */
 (function () {
@@ -20,7 +20,12 @@
   if (!area) return;
   var root = document.documentElement;
   var last = null;
-  var READABLE_FLOOR_CARD = 34;
+  // The smallest floor card whose rank reads (px): games.css may lower it (--floor-card-min,
+  // "Tiny screens", where a CSS px is drawn twice as large).
+  function readableFloorCard() {
+    var value = parseFloat(getComputedStyle(floor).getPropertyValue("--floor-card-min"));
+    return value > 0 ? value : 34;
+  }
 
   function measure() {
     var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
@@ -33,7 +38,8 @@
     }
   }
 
-  var short = window.matchMedia("(orientation: landscape) and (max-height: 560px)");
+  // A short screen, as games.css's "In play" and "Tiny screens" media queries have it.
+  var short = window.matchMedia("(orientation: landscape) and (max-height: 560px), (max-width: 260px), (max-height: 260px)");
   var hand = document.getElementById("hand");
   var wasPlaying = false;
 
@@ -98,7 +104,7 @@
     if (card && !centreFits()) {
       // First smaller cards, down to a size whose rank still reads; then the cards overlap,
       // each showing its left edge with the rank and suit (games.css, .floor.fanned).
-      var width = search(READABLE_FLOOR_CARD, card.getBoundingClientRect().width, true, function (w) {
+      var width = search(Math.min(readableFloorCard(), card.getBoundingClientRect().width), card.getBoundingClientRect().width, true, function (w) {
         floor.style.setProperty("--card-w-small", w + "px");
         return centreFits();
       });
@@ -117,6 +123,22 @@
 
   if (centre && window.MutationObserver) new MutationObserver(fitFloor).observe(floor, {childList: true});
   if (centre && window.ResizeObserver) new ResizeObserver(fitFloor).observe(centre);
+
+  // The actions' menu of a tiny screen (games.css, "Tiny screens"): an action taken closes it
+  // (the phrases' button opens the phrases instead), and so does a screen no longer tiny, where
+  // the actions stand in the bar again.
+  var actions = document.getElementById("table-actions");
+  var tiny = window.matchMedia("(max-width: 260px), (max-height: 260px)");
+  function closeActions() {
+    if (actions && actions.hidePopover && actions.matches(":popover-open")) actions.hidePopover();
+  }
+  if (actions) {
+    actions.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (button && button.id !== "talk-button") closeActions();
+    });
+    if (tiny.addEventListener) tiny.addEventListener("change", function () { if (!tiny.matches) closeActions(); });
+  }
 
   var header = document.querySelector(".site-header");
   if (header && window.ResizeObserver) new ResizeObserver(measure).observe(header);

@@ -14,6 +14,13 @@ only how sharply it is drawn), so a 640×400 viewport is the 1280×800 desktop z
 page is also checked there. The largest floor, 14 cards, is a table of its own
 (``tests/e2e/seed.py floor``: its first round dealt from a deck arranged so that ten plays take
 nothing).
+
+A phone zoomed to 200% is a tiny page: a 390×844 phone's 195×422 in portrait, 422×195 held
+sideways (``PHONES_ZOOMED``). There the actions fold into one "Actions" menu (games.css, "Tiny
+screens"): the test asks for its button in view instead of Resign, then opens it and asks for
+Resign in view, its confirmation asked, and nothing played. The readable minimum of a hand's
+card, 40 CSS px on a phone, is 30 CSS px there: a CSS px is drawn twice as large at 200%, so the
+card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 """
 
 import json
@@ -34,8 +41,19 @@ VIEWPORTS = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920
 #: The two desktops zoomed to 200% (the module's docstring, "Zoom").
 ZOOMED = [(640, 400), (960, 540)]
 
+#: Phones (390×844 and 844×390) zoomed to 200% (the module's docstring).
+PHONES_ZOOMED = [(422, 195), (195, 422)]
+
 #: What must be in view, each one box (a seat is each ``.seat-box`` of the board).
 PARTS = {"hand": "#hand", "floor": "#floor", "scores": "#scoreboard", "resign": "#resign-button"}
+
+#: The same on a tiny screen, where Resign is in the actions' menu.
+TINY_PARTS = {**{k: v for k, v in PARTS.items() if k != "resign"}, "actions": "#actions-button"}
+
+
+def tiny(width: int, height: int) -> bool:
+    """A viewport of games.css's "Tiny screens" (under 260 CSS px on a side)."""
+    return min(width, height) <= 260
 
 #: What must be in view and apart from the rest when it is shown: the last play (under the
 #: floor, hidden before the first play).
@@ -67,14 +85,14 @@ def overlap(a, b) -> bool:
     return a["x"] < b["right"] - 0.5 and b["x"] < a["right"] - 0.5 and a["y"] < b["bottom"] - 0.5 and b["y"] < a["bottom"] - 0.5
 
 
-def problems(boxes: dict, players: int) -> list[str]:
+def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
     view = boxes["view"]
     out = []
     names = [n for n in boxes if n not in ("view", "card", "spilt")]
     seats = [n for n in names if n.startswith("seat")]
     if len(seats) != players - 1 and len(seats) != players:
         out.append(f"{len(seats)} seats shown for {players} players")
-    for part in PARTS:
+    for part in parts:
         if part not in boxes:
             out.append(f"{part} not shown")
     for n in names:
@@ -129,17 +147,52 @@ def failures_at(page, viewports, players: int, name: str) -> list[str]:
         # The layout follows the new size over a few frames (table_fit.js fits the floor after
         # the resize): measured again until it is right or 5 s have passed, as expect() waits,
         # so that a loaded machine's slower frames are not a failure.
+        parts = TINY_PARTS if tiny(width, height) else PARTS
+        readable = 30 if tiny(width, height) else 40
         for _ in range(25):
             page.wait_for_timeout(200)
-            boxes = page.evaluate(MEASURE, {**PARTS, **SHOWN_PARTS})
-            found = problems(boxes, players)
-            if boxes["card"] and width <= 844 and min(boxes["card"]["w"], boxes["card"]["h"]) < 40:
+            boxes = page.evaluate(MEASURE, {**parts, **SHOWN_PARTS})
+            found = problems(boxes, players, parts)
+            if boxes["card"] and width <= 844 and min(boxes["card"]["w"], boxes["card"]["h"]) < readable:
                 found.append(f"cards too small to read: {boxes['card']}")
             if not found:
                 break
         page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
+        if tiny(width, height) and not found:
+            found = actions_menu_problems(page, name, width, height)
         failures += [f"{width}x{height}: {p}" for p in found]
     return failures
+
+
+def inside(box: dict, view: dict) -> bool:
+    return box["x"] >= -0.5 and box["y"] >= -0.5 and box["right"] <= view["w"] + 0.5 and box["bottom"] <= view["h"] + 0.5
+
+
+def actions_menu_problems(page, name: str, width: int, height: int) -> list[str]:
+    """On a tiny screen: the actions' menu opens in view with Resign in it, Resign asks its
+    confirmation (the menu closed behind it), Cancel plays nothing, and Escape closes the menu."""
+    out = []
+    menu, resign = page.locator("#table-actions"), page.locator("#resign-button")
+    expect(resign).to_be_hidden()
+    held = page.locator("#hand .card").count()
+    page.locator("#actions-button").click()
+    expect(resign).to_be_visible()
+    boxes = page.evaluate(MEASURE, {"menu": "#table-actions", "resign": "#resign-button"})
+    page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}-actions.png"))
+    out += [f"the actions' {part} outside the viewport: {boxes[part]}"
+            for part in ("menu", "resign") if not inside(boxes[part], boxes["view"])]
+    resign.click()
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    expect(menu).to_be_hidden()
+    page.locator("#confirm-cancel").click()
+    expect(page.locator("#confirm-dialog")).to_be_hidden()
+    expect(page.locator("#hand .card")).to_have_count(held)
+    expect(page.locator("#table")).to_have_attribute("data-status", "playing")
+    page.locator("#actions-button").click()
+    expect(resign).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(resign).to_be_hidden()
+    return out
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
@@ -147,7 +200,7 @@ def failures_at(page, viewports, players: int, name: str) -> list[str]:
 def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded, players, lang):
     context, page = open_table(browser, site_url, seeded(players), lang)
     try:
-        failures = failures_at(page, VIEWPORTS + ZOOMED, players, f"table-{players}p-{lang}")
+        failures = failures_at(page, VIEWPORTS + ZOOMED + PHONES_ZOOMED, players, f"table-{players}p-{lang}")
         assert not failures, "\n".join(failures)
     finally:
         context.close()
@@ -159,7 +212,7 @@ def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_ur
     context, page = open_table(browser, site_url, seeded(players, "floor"), lang)
     try:
         expect(page.locator("#floor .card")).to_have_count(14)
-        failures = failures_at(page, VIEWPORTS + ZOOMED, players, f"floor14-{players}p-{lang}")
+        failures = failures_at(page, VIEWPORTS + ZOOMED + PHONES_ZOOMED, players, f"floor14-{players}p-{lang}")
         assert not failures, "\n".join(failures)
     finally:
         context.close()
