@@ -27,7 +27,7 @@ def test_the_rules_page_in_arabic_draws_the_examples_right_to_left(new_page):
     codes = first.locator(".card").evaluate_all("cards => cards.map(c => c.dataset.card)")
     assert codes == ["5H", "KS", "5C", "5D", "5H", "5C"]
     heart = first.locator('.card[data-card="5H"]').first
-    expect(heart).to_have_attribute("aria-label", "5 كوبة")
+    expect(heart).to_have_attribute("aria-label", "خمسة كوبة")
     style = heart.evaluate(
         "c => { const s = getComputedStyle(c); const r = c.getBoundingClientRect();"
         " return {color: s.color, direction: s.direction, width: r.width, height: r.height}; }"
