@@ -6,7 +6,8 @@
  *
  * On a short screen (a phone held sideways) the header would leave the table too little
  * height: there the play area is the viewport's full height, and the page is brought to it
- * when play starts and when the screen turns, and kept there when a resize (a zoom) moves it;
+ * when play starts and when the screen turns or the page is zoomed (a new width), and kept there
+ * when a resize moves it;
  * the header is above it, a swipe away.
  *
  * A large floor (up to 14 cards) on a small board: the floor's cards shrink until the floor,
@@ -56,6 +57,24 @@
     }
     wasPlaying = playing;
   }
+
+  // A phone turned, or the page zoomed: the layout is another one, so the play area is brought
+  // into view again (to the top of a short screen, the page's top on a tall one), wherever the
+  // page had been scrolled to. Turning between two short layouts (844×390 to a zoomed 195×422)
+  // changes no media query, and the header's new height had left the scores above the screen.
+  // A change of height alone is not one: a phone's address bar coming and going while the page
+  // is scrolled fires resize too, and must leave the scroll to the player.
+  var seenWidth = window.innerWidth;
+  function afterResize() {
+    if (window.innerWidth === seenWidth) return;
+    seenWidth = window.innerWidth;
+    if (!hand || hand.hidden) return;
+    window.requestAnimationFrame(function () {
+      var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
+      window.scrollTo({top: short.matches ? top : 0, behavior: "instant"});
+    });
+  }
+  window.addEventListener("resize", afterResize);
 
   if (hand && window.MutationObserver) {
     new MutationObserver(bringIntoView).observe(hand, {attributes: true, attributeFilter: ["hidden"]});

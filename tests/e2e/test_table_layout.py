@@ -216,3 +216,36 @@ def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_ur
         assert not failures, "\n".join(failures)
     finally:
         context.close()
+
+
+PLACE = """() => ({y: window.scrollY, top: document.getElementById('play-area').getBoundingClientRect().top})"""
+
+
+def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(browser, site_url, seeded):
+    """A phone (mobile emulation, where a turn changes no scroll by itself) turned between its
+    layouts, and between two short ones (844×390 to 195×422, no media query changes), each time
+    after the player had scrolled away: the play area is brought back, to the screen's top on a
+    short screen, with the page at its top on a tall one. A change of height alone (the address
+    bar) leaves the player's scroll as it was."""
+    table = seeded(2)
+    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844},
+                                  device_scale_factor=3, is_mobile=True, has_touch=True)
+    host = site_url.split("//")[1].split(":")[0]
+    context.add_cookies([{"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"}])
+    page = context.new_page()
+    try:
+        page.goto(f"/table/{table['match']}/")
+        expect(page.locator("#hand .card").first).to_be_visible()
+        for width, height in [(844, 390), (195, 422), (422, 195), (390, 844), (195, 422)]:
+            page.evaluate("window.scrollTo({top: document.body.scrollHeight, behavior: 'instant'})")
+            page.set_viewport_size({"width": width, "height": height})
+            if tiny(width, height) or height < 560:
+                page.wait_for_function("() => Math.abs(document.getElementById('play-area').getBoundingClientRect().top) < 1")
+            else:
+                page.wait_for_function("() => window.scrollY === 0")
+        page.evaluate("window.scrollTo({top: 40, behavior: 'instant'})")
+        page.set_viewport_size({"width": 195, "height": 380})
+        page.wait_for_timeout(500)
+        assert page.evaluate(PLACE)["y"] == 40
+    finally:
+        context.close()
