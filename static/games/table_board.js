@@ -112,6 +112,10 @@
       : seatName(seat) || L.emptySeat;
     var size = r ? r.hand_sizes[seat] : 0;
     var badges = [];
+    // At four, the viewer's partner is named as such (seats 0+2 and 1+3 are partners).
+    if (players() === 4 && !isViewer && mySide() !== null && seat % 2 === mySide()) {
+      badges.push(el("span", {class: "badge partner", text: L.partner}));
+    }
     if (r && r.dealer === seat) badges.push(el("span", {class: "badge dealer", title: L.dealer, text: L.dealer}));
     var info = seatOf(seat) || {};
     if (info.absent && !info.bot) badges.push(el("span", {class: "badge absent", text: L.absent}));

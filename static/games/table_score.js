@@ -110,9 +110,12 @@
       box.replaceChildren.apply(box, children.filter(Boolean));
       box.hidden = false;
     }
-    var over = breakdownOpen && !T.state.result && results.length > 0;
+    // Over the table in play and at the match's end alike: it shares the board's cell of the
+    // play area (games.css), and out of its "over-table" style the board would hide it. Only in
+    // play does it hold the hand's cards back (data-score-over).
+    var over = breakdownOpen && results.length > 0;
     box.classList.toggle("over-table", over);
-    T.root.dataset.scoreOver = over ? "1" : "";
+    T.root.dataset.scoreOver = over && !T.state.result ? "1" : "";
     var history = $("history");
     history.hidden = results.length === 0;
     // Every round's score, one tap away from anywhere on the page (the tools' "Scores").

@@ -200,6 +200,10 @@ def actions_menu_problems(page, name: str, width: int, height: int) -> list[str]
 def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded, players, lang):
     context, page = open_table(browser, site_url, seeded(players), lang)
     try:
+        if players == 4:  # the partner, across the table, is named so (a tester could not tell)
+            expect(page.locator("#board .badge.partner")).to_have_count(1)
+            expect(page.locator('.seat-slot[data-pos="top"] .badge.partner')).to_have_text(
+                {"en": "Partner", "ar": "الشريك"}[lang])
         failures = failures_at(page, VIEWPORTS + ZOOMED + PHONES_ZOOMED, players, f"table-{players}p-{lang}")
         assert not failures, "\n".join(failures)
     finally:
@@ -249,3 +253,63 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
         assert page.evaluate(PLACE)["y"] == 40
     finally:
         context.close()
+
+
+#: The round's score and the result: inside the screen's width, every cell of its tables
+#: inside the box (not cut at its edge), and the page not scrolling sideways.
+SCORE_FITS = """() => {
+  const w = document.documentElement.clientWidth, box = document.getElementById('breakdown');
+  if (!box || box.hidden) return 'no breakdown shown';
+  const b = box.getBoundingClientRect();
+  if (b.left < -0.5 || b.right > w + 0.5) return 'the breakdown is outside the screen: ' + b.left + '-' + b.right;
+  const cut = Array.from(box.querySelectorAll('th, td')).filter((c) => {
+    const r = c.getBoundingClientRect(); return r.left < b.left - 0.5 || r.right > b.right + 0.5; });
+  if (cut.length) return cut.length + ' cells cut at the edge, first: ' + cut[0].textContent;
+  if (document.documentElement.scrollWidth > w + 1) return 'the page scrolls sideways: ' + document.documentElement.scrollWidth;
+  const title = document.getElementById('breakdown-title').getBoundingClientRect();
+  const hit = document.elementFromPoint(title.left + title.width / 2, title.top + title.height / 2);
+  if (!hit || !box.contains(hit)) return 'the breakdown is covered by ' + (hit ? hit.className : 'nothing');
+  return '';
+}"""
+
+
+def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site_url, seeded, seed):
+    """At the round's end the score over the table, and at the match's end the result, fit a
+    195×422 screen in Arabic (the longest labels) and a 240×427 one (a 360×640 phone at 150%):
+    a tester's round score showed one column of three and the finished page widened to 382 px."""
+    table = seeded(2)
+    seed("play", table["match"], 2)  # a card left in each hand
+    context, page = open_table(browser, site_url, table, "ar")
+    other_context, other = open_table(browser, site_url, {**table, "sessions": table["sessions"][1:]}, "ar")
+    try:
+        for each in (page, other):
+            each.set_viewport_size({"width": 195, "height": 422})
+        for _ in range(2):
+            page.wait_for_function("() => document.getElementById('table').dataset.pending !== 'true'")
+            mover = page if page.locator("#table").get_attribute("data-my-turn") == "true" else other
+            expect(mover.locator("#table")).to_have_attribute("data-my-turn", "true")
+            seq = mover.locator("#table").get_attribute("data-seq")
+            mover.locator("#hand button.card").first.click()
+            for each in (page, other):
+                expect(each.locator("#table")).not_to_have_attribute("data-seq", seq)
+        for each in (page, other):
+            expect(each.locator("#breakdown")).to_be_visible()
+            each.locator("#breakdown-title").scroll_into_view_if_needed()
+            each.screenshot(path=str(SHOTS / "round-score-ar-195x422.png"))
+            assert each.evaluate(SCORE_FITS) == ""
+        page.screenshot(path=str(SHOTS / "round-score-ar-195x422.png"))
+        page.locator("#breakdown-close").click()
+        page.locator("#actions-button").click()
+        page.locator("#resign-button").click()
+        page.locator("#confirm-yes").click()
+        expect(page.locator("#result-banner")).to_be_visible()
+        for width, height in [(390, 844), (195, 422), (240, 427)]:
+            page.set_viewport_size({"width": width, "height": height})
+            expect(page.locator("#breakdown")).to_be_visible()
+            page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            page.locator("#breakdown-title").scroll_into_view_if_needed()
+            assert page.evaluate(SCORE_FITS) == "", (width, height)
+            page.screenshot(path=str(SHOTS / f"finished-ar-{width}x{height}.png"), full_page=True)
+    finally:
+        context.close()
+        other_context.close()

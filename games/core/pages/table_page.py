@@ -31,6 +31,8 @@ def labels() -> dict:
         "yourSeat": _("Your seat"),
         "partnerSeat": _("Your partner's seat"),
         "opponentSeat": _("Opponents' seat"),
+        # On the board at four: the viewer's partner's seat is marked (static/games/table_board.js).
+        "partner": _("Partner"),
     }
 
 
