@@ -172,8 +172,8 @@
       B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
       el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
     ];
-    // The cards taken, one group: on a tiny screen they overlap, left to right in either
-    // language as the floor's cards do, each showing its rank (games.css, "Tiny screens").
+    // The cards taken, one group: in play they overlap, left to right in either
+    // language as the floor's cards do, each showing its rank (games.css, "In play").
     if (taken.length) {
       parts.push(el("span", {class: "taken"}, taken.map(function (code) { return B.cardNode(code, L, {size: "mini"}); })));
     }

@@ -88,7 +88,8 @@
   function inside(part, box) {
     if (!part.getClientRects().length) return true;
     var r = part.getBoundingClientRect();
-    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.left >= box.left - 1 && r.right <= box.right + 1;
+    // Within half a pixel, as the layout test measures (tests/e2e/test_table_layout.py).
+    return r.top >= box.top - .5 && r.bottom <= box.bottom + .5 && r.left >= box.left - .5 && r.right <= box.right + .5;
   }
 
   // Every part of the centre (the floor, the stock, the last play) inside the centre's box, and

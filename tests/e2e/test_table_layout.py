@@ -69,10 +69,11 @@ MEASURE = """(parts) => {
   }
   document.querySelectorAll('#board .seat-box').forEach((el, k) => { out['seat' + k] = box(el); });
   const floor = document.querySelector('#floor');
-  out.spilt = floor ? Array.from(floor.querySelectorAll('.card')).filter((c) => {
-    const r = c.getBoundingClientRect(), f = floor.getBoundingClientRect();
-    return r.top < f.top - 0.5 || r.bottom > f.bottom + 0.5 || r.left < f.left - 0.5 || r.right > f.right + 0.5;
-  }).length : 0;
+  const past = (c) => { const r = c.getBoundingClientRect(), f = floor.getBoundingClientRect();
+    return Math.max(f.top - r.top, r.bottom - f.bottom, f.left - r.left, r.right - f.right); };
+  const spilling = floor ? Array.from(floor.querySelectorAll('.card')).filter((c) => past(c) > 0.5) : [];
+  out.spilt = spilling.length;
+  out.spill = spilling.length ? Math.max(...spilling.map(past)) : 0;
   const card = document.querySelector('#hand .card');
   out.card = card ? box(card) : null;
   out.view = {w: document.documentElement.clientWidth, h: window.innerHeight,
@@ -88,7 +89,7 @@ def overlap(a, b) -> bool:
 def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
     view = boxes["view"]
     out = []
-    names = [n for n in boxes if n not in ("view", "card", "spilt")]
+    names = [n for n in boxes if n not in ("view", "card", "spilt", "spill")]
     seats = [n for n in names if n.startswith("seat")]
     if len(seats) != players - 1 and len(seats) != players:
         out.append(f"{len(seats)} seats shown for {players} players")
@@ -104,7 +105,7 @@ def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
             if overlap(boxes[a], boxes[b]):
                 out.append(f"{a} overlaps {b}")
     if boxes["spilt"]:
-        out.append(f"{boxes['spilt']} floor cards outside the floor")
+        out.append(f"{boxes['spilt']} floor cards outside the floor, by up to {boxes['spill']:.1f} px")
     if view["scrollW"] > view["w"] + 1:
         out.append(f"the page scrolls sideways ({view['scrollW']} > {view['w']})")
     return out
@@ -313,3 +314,4 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
     finally:
         context.close()
         other_context.close()
+
