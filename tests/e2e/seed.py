@@ -7,6 +7,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
     python tests/e2e/seed.py play MATCH_ID LEFT
     python tests/e2e/seed.py table PLAYERS PLAYS NAME...
     python tests/e2e/seed.py floor PLAYERS NAME...
+    python tests/e2e/seed.py abandoned PLAYERS NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -18,8 +19,10 @@ table's id and a signed-in session for each seat (:func:`seeded_table`). ``floor
 for a table whose floor has grown to 14 cards (:func:`seeded_big_floor`): its first round is dealt
 from a deck arranged for it, in place of the fair shuffle, as the unit tests' ``known_decks``
 fixture deals (``tests/conftest.py``); every play is still a person's ``play_card``.
-``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
-upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
+``abandoned`` plays a table's first round out and ends the match ``abandoned``
+(:func:`seeded_abandoned`). ``tournament TAG`` opens two events of one organiser, a Swiss in
+its second round and an upcoming one, and prints their ids and the organiser's session
+(:func:`seeded_tournaments`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
 (``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
@@ -161,6 +164,38 @@ def seeded_table(players: int, plays: int, names: list[str]) -> dict:
     return {"match": match.pk, "sessions": [session_of(person) for person in people]}
 
 
+def seeded_abandoned(players: int, names: list[str]) -> dict:
+    """:func:`seeded_table` with its first round played out (every play a person's
+    ``play_card``), then ended ``abandoned`` as the clock's sweep ends it when nobody is left
+    (``presence.mark_absent``, at a time past every seat's grace): the finished page shows the
+    last round's score and the result, as a tester's four-player match did.
+
+    :returns: as :func:`seeded_table`.
+    :raises RuntimeError: the match did not end abandoned.
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.core.actions import mark_absent, play_card
+    from games.core.models import Match, Seat
+    from games.core.state import log
+
+    table = seeded_table(players, 0, names)
+    match = Match.objects.get(pk=table["match"])
+    play_until(match.pk, 1)
+    match.refresh_from_db()
+    round_ = log.rebuild(match).round
+    seat = Seat.objects.select_related("user").get(match=match, seat=round_.turn)
+    play_card(user=seat.user, match_id=match.pk, card=round_.hands[round_.turn][0].code,
+              seq=match.seq)
+    mark_absent(match_id=match.pk, now=timezone.now() + timedelta(days=1))
+    match.refresh_from_db()
+    if match.result != Match.Result.ABANDONED:
+        raise RuntimeError(f"table {match.pk} is {match.status} ({match.result!r})")
+    return table
+
+
 def session_of(person) -> str:
     """A new signed-in session of ``person``: its key, for the browser's ``sessionid`` cookie."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -228,9 +263,13 @@ def main(argv: list[str]) -> None:
     if command == "floor" and len(args) >= 3:
         print(json.dumps(seeded_big_floor(int(args[0]), args[1:])))
         return
+    if command == "abandoned" and len(args) >= 3:
+        print(json.dumps(seeded_abandoned(int(args[0]), args[1:])))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
-                         "| seed.py floor PLAYERS NAME... | seed.py tournament TAG")
+                         "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
+                         "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

@@ -2,9 +2,14 @@
 then a 195×422 page. No page scrolls sideways (WCAG 2.2, 1.4.10 "Reflow"), in English and
 Arabic. The table itself is ``test_table_layout.py``'s."""
 
+import json
+import uuid
+
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.test_table import sign_up
+from tests.e2e.test_table_layout import SHOTS
 
 pytestmark = pytest.mark.e2e
 
@@ -28,4 +33,42 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
         found = page.evaluate(OUTSIDE)
         if found["scroll"] > found["width"]:
             wide[path] = found
+    assert not wide, wide
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone(
+        browser, site_url, seed, locale):
+    """A tester's abandoned four-player match, opened afterwards on a phone at 200% (mobile
+    emulation: a page wider than the screen widens the layout viewport), was 198 px wide in
+    English and 209 in Arabic: the last round's score over the board, whose sides are headed by
+    two names each, widened the board's grid column. It scrolls inside itself instead."""
+    tag = uuid.uuid4().hex[:5]
+    names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"]
+    table = json.loads(seed("abandoned", 4, *names))
+    host = site_url.split("//")[1].split(":")[0]
+    context = browser.new_context(base_url=site_url, viewport={"width": 195, "height": 422},
+                                  is_mobile=True, has_touch=True, device_scale_factor=2)
+    context.add_cookies([
+        {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
+        {"name": "django_language", "value": locale, "domain": host, "path": "/"},
+    ])
+    wide = {}
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        expect(page.locator("#breakdown")).to_be_visible()
+        expect(page.locator("#result-banner")).to_be_visible()
+        for name, path in (("table", f"/table/{table['match']}/"),
+                           ("replay", f"/match/{table['match']}/replay/")):
+            if path != page.url.removeprefix(site_url):
+                page.goto(path)
+                page.wait_for_load_state("load")
+            found = page.evaluate(OUTSIDE)
+            if found["scroll"] > found["width"]:
+                wide[path] = found
+            page.locator("#board").scroll_into_view_if_needed()
+            page.screenshot(path=str(SHOTS / f"finished-4p-{name}-{locale}-195x422.png"))
+    finally:
+        context.close()
     assert not wide, wide
