@@ -14,7 +14,7 @@
  * the stock and the last play fit the board's centre (--card-w-small on the floor, set here),
  * down to readableFloorCard() px wide; below that they overlap instead, as a hand is fanned
  * (--floor-overlap), each still showing its rank; with room again they are the size games.css
- * gives. */
+ * gives. The cards a last play took overlap more when they would not fit its line. */
 (function () {
   "use strict";
   var area = document.getElementById("play-area");
@@ -114,9 +114,51 @@
     return good !== null ? good : (largest ? lo : hi);
   }
 
+  // The cards the last play took, on its one line in play (games.css, "In play"): overlapped
+  // more than games.css's 40 % when they would not fit (the Seven of Diamonds taking a floor of
+  // 14 ran past a phone's edge), up to 70 %, each still showing its left edge with its rank;
+  // past that the last ones fold into a "+N" that names them to a screen reader.
+  var lastPlay = document.getElementById("last-play");
+  function fitLastPlay() {
+    if (!lastPlay) return;
+    lastPlay.style.removeProperty("--taken-overlap");
+    var taken = lastPlay.querySelector(".taken");
+    if (!taken) return;
+    var more = taken.querySelector(".taken-more");
+    if (more) more.remove();
+    var cards = Array.prototype.slice.call(taken.children);
+    cards.forEach(function (card) { card.style.removeProperty("display"); });
+    if (lastPlay.hidden || cards.length < 2) return;
+    var fits = function () {
+      var box = lastPlay.getBoundingClientRect();
+      return Array.prototype.every.call(lastPlay.children, function (part) { return inside(part, box); });
+    };
+    if (fits()) return;
+    var width = cards[0].getBoundingClientRect().width;
+    var overlap = search(width * .4, width * .7, false, function (o) {
+      lastPlay.style.setProperty("--taken-overlap", o + "px");
+      return fits();
+    });
+    lastPlay.style.setProperty("--taken-overlap", Math.ceil(overlap) + "px");
+    if (fits()) return;
+    more = document.createElement("span");
+    more.className = "taken-more";
+    more.dir = "ltr";
+    more.setAttribute("role", "img");
+    taken.appendChild(more);
+    var folded = [];
+    for (var k = cards.length - 1; k > 0 && (!folded.length || !fits()); k--) {
+      cards[k].style.display = "none";
+      folded.unshift(cards[k].getAttribute("aria-label"));
+      more.textContent = "+" + folded.length;
+      more.setAttribute("aria-label", folded.join(", "));
+    }
+  }
+
   function fitFloor() {
     if (!centre || fitting) return;
     fitting = true;  // our own changes below must not start another fit
+    fitLastPlay();
     floor.style.removeProperty("--card-w-small");
     floor.style.removeProperty("--floor-overlap");
     floor.classList.remove("fanned");
@@ -141,7 +183,10 @@
     fitting = false;
   }
 
-  if (centre && window.MutationObserver) new MutationObserver(fitFloor).observe(floor, {childList: true});
+  if (centre && window.MutationObserver) {
+    new MutationObserver(fitFloor).observe(floor, {childList: true});
+    if (lastPlay) new MutationObserver(fitFloor).observe(lastPlay, {childList: true});
+  }
   if (centre && window.ResizeObserver) new ResizeObserver(fitFloor).observe(centre);
 
   // The actions' menu of a tiny screen (games.css, "Tiny screens"): an action taken closes it

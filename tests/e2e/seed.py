@@ -89,19 +89,23 @@ def play_until(match_id: int, left: int, timeout: float = 60) -> int:
 #: and no 7D (either would take the whole floor).
 BIG_FLOOR_DEALT = ["10C", "10D", "9C", "9D"]
 BIG_FLOOR_PLAYS = ["8S", "7C", "6S", "5S", "4S", "3S", "2S", "AS", "QS", "KS"]
+#: In the hand of the seat to play after ``BIG_FLOOR_PLAYS``: the Seven of Diamonds, which
+#: takes the whole floor (RULES.md, "What a play takes"), a last play of 15 cards.
+BIG_FLOOR_SWEEP = "7D"
 
 
 def big_floor_deck(players: int) -> list[str]:
     """A 52-card order whose first round, dealt by seat 0 (RULES.md, "Dealing" 1: the seat
     after the dealer first, 4 cards each, then 4 to the floor; later deals none to the floor),
     puts ``BIG_FLOOR_DEALT`` on the floor and ``BIG_FLOOR_PLAYS[k]`` in the hand of the seat
-    whose turn is the round's ``k``-th play (seat 1 plays first), in the deal before it."""
+    whose turn is the round's ``k``-th play (seat 1 plays first), in the deal before it, and
+    ``BIG_FLOOR_SWEEP`` in the hand of the seat that plays next."""
     from games.core.actions.seating import DECK_CODES
 
     deck: list[str | None] = [None] * 52
     deck[4 * players:4 * players + 4] = BIG_FLOOR_DEALT
     used: dict[tuple[int, int], int] = {}  # cards placed in a seat's hand of a deal
-    for k, card in enumerate(BIG_FLOOR_PLAYS):
+    for k, card in enumerate(BIG_FLOOR_PLAYS + [BIG_FLOOR_SWEEP]):
         deal, seat = k // (4 * players), (1 + k) % players
         start = 0 if deal == 0 else 4 * players + 4 + 4 * players * (deal - 1)
         order = (seat - 1) % players  # dealt to seats 1, 2, … then 0
@@ -116,7 +120,8 @@ def seeded_big_floor(players: int, names: list[str]) -> dict:
     """:func:`seeded_table` with a floor of 14 cards: the first round dealt from
     :func:`big_floor_deck` and ``BIG_FLOOR_PLAYS`` played, each by the person whose turn it is.
 
-    :returns: as :func:`seeded_table`.
+    :returns: as :func:`seeded_table`, and ``"turn"``: the seat to play next, which holds
+        ``BIG_FLOOR_SWEEP``.
     :raises RuntimeError: a play took cards (the deck is not the one the plays were chosen for).
     """
     from games.core.actions import play_card, seating
@@ -134,10 +139,10 @@ def seeded_big_floor(players: int, names: list[str]) -> dict:
         turn = log.rebuild(match).round.turn
         seat = Seat.objects.select_related("user").get(match=match, seat=turn)
         play_card(user=seat.user, match_id=match.pk, card=card, seq=match.seq)
-    floor = log.rebuild(Match.objects.get(pk=table["match"])).round.floor
-    if len(floor) != len(BIG_FLOOR_DEALT) + len(BIG_FLOOR_PLAYS):
-        raise RuntimeError(f"the floor has {len(floor)} cards: {floor}")
-    return table
+    round_ = log.rebuild(Match.objects.get(pk=table["match"])).round
+    if len(round_.floor) != len(BIG_FLOOR_DEALT) + len(BIG_FLOOR_PLAYS):
+        raise RuntimeError(f"the floor has {len(round_.floor)} cards: {round_.floor}")
+    return {**table, "turn": round_.turn}
 
 
 def seeded_table(players: int, plays: int, names: list[str]) -> dict:
@@ -145,7 +150,7 @@ def seeded_table(players: int, plays: int, names: list[str]) -> dict:
     101 with 60 s a play, its first ``plays`` plays made; a signed-in session for each person
     (the browser sets its cookie, so no test signs up through the pages).
 
-    :returns: ``{"match": id, "sessions": [session key per seat]}``.
+    :returns: ``{"match": id, "sessions": [session key per seat], "turn": the seat to play}``.
     """
     from django.contrib.auth import get_user_model
 
@@ -161,7 +166,9 @@ def seeded_table(players: int, plays: int, names: list[str]) -> dict:
 
     round_ = log.rebuild(match).round
     play_until(match.pk, plays_left(round_) - plays)
-    return {"match": match.pk, "sessions": [session_of(person) for person in people]}
+    match.refresh_from_db()
+    return {"match": match.pk, "sessions": [session_of(person) for person in people],
+            "turn": log.rebuild(match).round.turn}
 
 
 def seeded_abandoned(players: int, names: list[str]) -> dict:

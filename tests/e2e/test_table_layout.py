@@ -138,6 +138,11 @@ def open_table(browser, site_url, table: dict, lang: str):
     return context, page
 
 
+def to_play(table: dict) -> dict:
+    """``table`` as :func:`open_table` opens it for the seat whose turn it is."""
+    return {**table, "sessions": table["sessions"][table["turn"]:]}
+
+
 def failures_at(page, viewports, players: int, name: str) -> list[str]:
     """What is wrong (:func:`problems`, cards too small on a phone) at each of ``viewports``,
     turned to one after another; a screenshot of each under ``SHOTS`` as ``<name>-WxH.png``."""
@@ -199,7 +204,10 @@ def actions_menu_problems(page, name: str, width: int, height: int) -> list[str]
 @pytest.mark.parametrize("lang", ["en", "ar"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded, players, lang):
-    context, page = open_table(browser, site_url, seeded(players), lang)
+    """Seen by the seat to play, whose bar has the most in it ("More time"): seen by another
+    seat, a table passed or failed by who the deal made first to play."""
+    table = seeded(players)
+    context, page = open_table(browser, site_url, to_play(table), lang)
     try:
         if players == 4:  # the partner, across the table, is named so (a tester could not tell)
             expect(page.locator("#board .badge.partner")).to_have_count(1)
@@ -211,14 +219,45 @@ def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded,
         context.close()
 
 
+#: Each card of the last play (the card played and those it took) whose left edge is not inside
+#: the last play's box: a card cut off, not a card overlapped by the next (whose left edge, with
+#: its rank, still shows).
+LAST_PLAY_CUT = """() => { const box = document.getElementById('last-play').getBoundingClientRect();
+  const cut = [];
+  const shown = Array.from(document.querySelectorAll('#last-play .card')).filter((c) => c.getClientRects().length);
+  const more = document.querySelector('#last-play .taken-more');
+  shown.forEach((c) => { const r = c.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.left + 4 > box.right + 0.5 || r.right > box.right + 0.5 && c === shown[shown.length - 1])
+      cut.push(c.dataset.card + ' at ' + Math.round(r.left) + '..' + Math.round(r.right)); });
+  if (more) { const r = more.getBoundingClientRect();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) cut.push(more.textContent + ' cut'); }
+  return {cards: shown.length + (more ? Number(more.textContent.slice(1)) : 0), cut: cut,
+          box: [Math.round(box.left), Math.round(box.right)]}; }"""
+
+
 @pytest.mark.parametrize(("players", "lang"), [(2, "en"), (4, "ar")])
 def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_url, seeded,
                                                                  players, lang):
-    context, page = open_table(browser, site_url, seeded(players, "floor"), lang)
+    """The floor of 14 cards at every size; then the Seven of Diamonds takes it all, and the
+    last play of 15 cards shows each of them (none cut off) on the smallest screens."""
+    table = seeded(players, "floor")
+    context, page = open_table(browser, site_url, to_play(table), lang)
     try:
         expect(page.locator("#floor .card")).to_have_count(14)
         failures = failures_at(page, VIEWPORTS + ZOOMED + PHONES_ZOOMED, players, f"floor14-{players}p-{lang}")
         assert not failures, "\n".join(failures)
+        page.locator('#hand .card[data-card="7D"]').click()
+        expect(page.locator("#last-play .card")).to_have_count(15)
+        cut = {}
+        for width, height in [(360, 640)] + PHONES_ZOOMED:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            page.wait_for_timeout(300)
+            found = page.evaluate(LAST_PLAY_CUT)
+            if found["cut"] or found["cards"] != 15:
+                cut[f"{width}x{height}"] = found
+            page.screenshot(path=str(SHOTS / f"sweep15-{players}p-{lang}-{width}x{height}.png"))
+        assert not cut, cut
     finally:
         context.close()
 
