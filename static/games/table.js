@@ -51,9 +51,12 @@
 
   // --- talking to the server -----------------------------------------------------------------
 
-  function showError(message) {
+  /** A refusal (or, with notice, a word on what a tap did) for 6 s: in play over the top of the
+   * screen (games.css), where the player looks, not under the table. */
+  function showError(message, notice) {
     var box = $("table-error");
     box.textContent = message;
+    box.classList.toggle("notice", !!notice);
     box.hidden = false;
     window.clearTimeout(errorTimer);
     errorTimer = window.setTimeout(function () { box.hidden = true; }, 6000);
@@ -241,6 +244,7 @@
     form.addEventListener("submit", leavingAsks);
   });
 
+  T.showError = showError;
   B.talk.init(cfg.talk, L, function (message) { return T.socket.send(message); });
   // For the browser tests and for debugging from the console.
   B.table = {socket: T.socket, state: function () { return T.state; }, listeners: []};

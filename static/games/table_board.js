@@ -217,8 +217,13 @@
   function play(code) {
     if (T.pending || !isMyTurn() || !T.live) return;
     // The round's score is over the floor (the pause between rounds): the first tap shows the
-    // floor again; the card is played only once the player can see what it takes.
-    if (T.scoreOverTable && T.scoreOverTable()) { T.closeScore(); return; }
+    // floor again; the card is played only once the player can see what it takes, and the
+    // player is told so (a tester took the unplayed card for a lost click).
+    if (T.scoreOverTable && T.scoreOverTable()) {
+      T.closeScore();
+      if (T.showError) T.showError(L.scoreClosed, true);
+      return;
+    }
     if (!T.socket.send({type: "play", card: code, seq: T.state.seq})) return;
     T.pending = true;
     renderHand();

@@ -217,6 +217,25 @@ def test_the_round_score_goes_at_the_next_rounds_first_play_or_at_continue(new_p
     expect(breakdown).to_be_hidden()
 
 
+def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_page, request):
+    """The round's score covers the floor through the pause: the first tap on a card brings the
+    floor back and plays nothing, and the player is told so, in view on a phone (a tester took
+    the unplayed card for a lost click); the next tap plays."""
+    fake = open_table(new_page, request, fake_clock=True, **PHONE)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    fake.push(lambda state: next_round(2)(state) or state["round"].update(turn=0))
+    expect(page.locator("#breakdown")).to_be_visible()
+    page.locator('#hand button.card[data-card="3C"]').click()
+    expect(page.locator("#breakdown")).to_be_hidden()
+    notice = page.locator("#table-error")
+    expect(notice).to_have_text("The floor is in view again: tap your card to play it.")
+    expect(notice).to_be_in_viewport()
+    assert not [m for m in fake.sent if m.get("type") == "play"]
+    page.locator('#hand button.card[data-card="3C"]').click()
+    assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "3C"
+
+
 def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
     fake = open_table(new_page, request, fake_clock=True)
     page = fake.page

@@ -33,6 +33,8 @@ def labels() -> dict:
         "opponentSeat": _("Opponents' seat"),
         # On the board at four: the viewer's partner's seat is marked (static/games/table_board.js).
         "partner": _("Partner"),
+        # A tap on a card while the round's score covers the floor shows the floor instead.
+        "scoreClosed": _("The floor is in view again: tap your card to play it."),
     }
 
 
