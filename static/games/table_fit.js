@@ -44,8 +44,15 @@
   var hand = document.getElementById("hand");
   var wasPlaying = false;
 
+  // The page opens with the hand shown but empty: play has started once the first state dealt
+  // it cards (a table opened mid-match on a zoomed phone stayed at the header, its hand below
+  // the screen). After that an empty hand between two deals is still play.
+  function playingNow() {
+    return !!hand && !hand.hidden && (hand.childElementCount > 0 || wasPlaying);
+  }
+
   function bringIntoView() {
-    var playing = hand && !hand.hidden;
+    var playing = playingNow();
     // Where the play area starts now: the waiting room above it has just gone, so the top
     // measured before (``last``) was the bottom of the page (a tester's landscape phone
     // started its match scrolled there, its turn and clock out of sight).
@@ -77,8 +84,11 @@
   window.addEventListener("resize", afterResize);
 
   if (hand && window.MutationObserver) {
-    new MutationObserver(bringIntoView).observe(hand, {attributes: true, attributeFilter: ["hidden"]});
+    new MutationObserver(bringIntoView).observe(hand, {attributes: true, attributeFilter: ["hidden"], childList: true});
   }
+  // This page puts itself where play is: a reload must not put back where it was scrolled
+  // before (a tester's reload reopened below the scores and whose turn it is).
+  if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";
   if (short.addEventListener) short.addEventListener("change", bringIntoView.bind(short));
 
   var floor = document.getElementById("floor");

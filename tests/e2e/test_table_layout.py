@@ -262,6 +262,41 @@ def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_ur
         context.close()
 
 
+def test_a_table_opened_or_reloaded_on_a_zoomed_phone_is_in_view(browser, site_url, seeded):
+    """A table opened mid-match on a phone zoomed in (mobile emulation, never resized) shows
+    the whole table, and so it does after a reload: a tester's page opened at the header with
+    the hand below the screen, and a reload put back the scroll of before, below the scores."""
+    table = to_play(seeded(4))
+    host = site_url.split("//")[1].split(":")[0]
+    failures = []
+    for width, height in PHONES_ZOOMED + [(240, 427)]:
+        context = browser.new_context(base_url=site_url, viewport={"width": width, "height": height},
+                                      is_mobile=True, has_touch=True, device_scale_factor=2)
+        context.add_cookies([
+            {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
+            {"name": "django_language", "value": "en", "domain": host, "path": "/"},
+        ])
+        try:
+            page = context.new_page()
+            page.goto(f"/table/{table['match']}/")
+            expect(page.locator("#hand .card").first).to_be_visible()
+            for moment in ("opened", "reloaded"):
+                if moment == "reloaded":
+                    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+                    page.reload()
+                    expect(page.locator("#hand .card").first).to_be_visible()
+                found = []
+                for _ in range(10):  # the layout settles over a few frames
+                    page.wait_for_timeout(200)
+                    found = problems(page.evaluate(MEASURE, {**TINY_PARTS, **SHOWN_PARTS}), 4, TINY_PARTS)
+                    if not found:
+                        break
+                failures += [f"{width}x{height} {moment}: {p}" for p in found]
+        finally:
+            context.close()
+    assert not failures, "\n".join(failures)
+
+
 PLACE = """() => ({y: window.scrollY, top: document.getElementById('play-area').getBoundingClientRect().top})"""
 
 
