@@ -39,11 +39,20 @@
     if (rules.card_points) rows.push(row(L.cardPoints, result.card_points, "card-points"));
     rows.push(row(L.roundTotal, result.total, "total"));
     if (cumulative) rows.push(row(L.matchTotal, cumulative, "match-total"));
-    return el("table", {class: "score-table"}, [
-      el("thead", {}, [el("tr", {}, [el("td"), el("th", {scope: "col", text: sideNames(0)}),
-                                     el("th", {scope: "col", text: sideNames(1)})])]),
-      el("tbody", {}, rows),
-    ]);
+    return el("table", {class: "score-table"}, [sidesHead(), el("tbody", {}, rows)]);
+  }
+
+  /** The score table's head: each side's names, and its label ("Your side", "Opponents"),
+   * which a tiny screen shows instead (games.css): two names a side wrapped letter by letter
+   * in a 195 px column. */
+  function sidesHead() {
+    var cell = function (side) {
+      return el("th", {scope: "col"}, [
+        el("span", {class: "score-side-names", text: sideNames(side)}),
+        el("span", {class: "score-side-label", text: T.sideLabel(side)}),
+      ]);
+    };
+    return el("thead", {}, [el("tr", {}, [el("td"), cell(0), cell(1)])]);
   }
 
   /** "The cards left on the floor (N) go to <side>", with the cards: the floor is empty at the
@@ -129,11 +138,7 @@
       ]);
     });
     var historyTable = function (rows) {
-      return el("table", {class: "score-table"}, [
-        el("thead", {}, [el("tr", {}, [el("td"), el("th", {scope: "col", text: sideNames(0)}),
-                                       el("th", {scope: "col", text: sideNames(1)})])]),
-        el("tbody", {}, rows),
-      ]);
+      return el("table", {class: "score-table"}, [sidesHead(), el("tbody", {}, rows)]);
     };
     $("history-body").replaceChildren(historyTable(body));
     $("history-dialog-body").replaceChildren(historyTable(body.map(function (row) { return row.cloneNode(true); })));

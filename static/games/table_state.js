@@ -66,9 +66,13 @@
   /** The computer plays this seat now (a computer seat, or a person it replaced). */
   function isBot(seat) { var s = seatOf(seat); return !!(s && s.bot); }
 
+  /** A side's names as text, "a & b" for partners (``L.and``): each name isolated (U+2068 …
+   * U+2069, Unicode's first-strong isolate) wherever the text goes, a title, a reason, a table
+   * head, so that a name mixing Arabic and Latin keeps to itself (a tester's English result
+   * read "& سارة عبدالرحمنAbdelrah man_123 resigned."). */
   function sideNames(side) {
     var names = [];
-    for (var seat = side; seat < players(); seat += 2) names.push(seatName(seat) || L.emptySeat);
+    for (var seat = side; seat < players(); seat += 2) names.push("\u2068" + (seatName(seat) || L.emptySeat) + "\u2069");
     return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
   }
 

@@ -130,5 +130,7 @@ def test_resign_against_the_computer_after_confirming(new_page):
     watcher = new_page()
     watcher.goto(page.url)
     watching = watcher.locator("#result-banner")
-    expect(watching.locator(".result-title")).to_have_text("Match over · Computer (Greedy) wins")
-    expect(watching.locator(".result-reason")).to_have_text("rami resigned.")
+    # Each name isolated (U+2068 … U+2069), so that a name mixing Arabic and Latin keeps apart
+    # from the words and numbers around it.
+    expect(watching.locator(".result-title")).to_have_text("Match over · \u2068Computer (Greedy)\u2069 wins")
+    expect(watching.locator(".result-reason")).to_have_text("\u2068rami\u2069 resigned.")

@@ -384,6 +384,12 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
             page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
             page.locator("#breakdown-title").scroll_into_view_if_needed()
             assert page.evaluate(SCORE_FITS) == "", (width, height)
+            # Each side headed by its names, on a tiny screen by its label (a tester's four
+            # names wrapped letter by letter in a 195 px column).
+            head = page.locator("#breakdown thead th").first
+            shown, hidden = ("label", "names") if width <= 260 else ("names", "label")
+            expect(head.locator(f".score-side-{shown}")).to_be_visible()
+            expect(head.locator(f".score-side-{hidden}")).to_be_hidden()
             page.screenshot(path=str(SHOTS / f"finished-ar-{width}x{height}.png"), full_page=True)
     finally:
         context.close()
