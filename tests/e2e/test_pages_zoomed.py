@@ -8,7 +8,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import sign_up
+from tests.e2e.test_table import create_table, sign_up
 from tests.e2e.test_table_layout import SHOTS
 
 pytestmark = pytest.mark.e2e
@@ -33,6 +33,13 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
         found = page.evaluate(OUTSIDE)
         if found["scroll"] > found["width"]:
             wide[path] = found
+    # A four-player table waiting for players: a tester's title ran past its box.
+    create_table(page, players=4, target=101)
+    expect(page.locator("#waiting")).to_be_visible()
+    found = page.evaluate(OUTSIDE)
+    if found["scroll"] > found["width"] or found["outside"]:
+        wide["waiting"] = found
+    page.screenshot(path=str(SHOTS / f"waiting-4p-{locale}-195x422.png"), full_page=True)
     assert not wide, wide
 
 
