@@ -43,13 +43,21 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
     assert not wide, wide
 
 
+#: The replay's plays (of the rounds shown) whose card's name is cut off by its button's edge.
+CARDS_CUT = """() => Array.from(document.querySelectorAll('details[open] .move .move-card')).filter((card) => {
+  const r = card.getBoundingClientRect(), b = card.closest('.move').getBoundingClientRect();
+  return r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.bottom > b.bottom + 0.5;
+}).map((card) => card.closest('.move').textContent).slice(0, 3)"""
+
+
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone(
         browser, site_url, seed, locale):
     """A tester's abandoned four-player match, opened afterwards on a phone at 200% (mobile
     emulation: a page wider than the screen widens the layout viewport), was 198 px wide in
     English and 209 in Arabic: the last round's score over the board, whose sides are headed by
-    two names each, widened the board's grid column. It scrolls inside itself instead."""
+    two names each, widened the board's grid column. It scrolls inside itself instead. Its
+    replay's plays show their cards (a long name had cut them off)."""
     tag = uuid.uuid4().hex[:5]
     names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"]
     table = json.loads(seed("abandoned", 4, *names))
@@ -72,7 +80,9 @@ def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone
                 page.goto(path)
                 page.wait_for_load_state("load")
             found = page.evaluate(OUTSIDE)
-            if found["scroll"] > found["width"]:
+            if name == "replay":  # each play's card in sight, not cut off with a long name
+                found["cut"] = page.evaluate(CARDS_CUT)
+            if found["scroll"] > found["width"] or found.get("cut"):
                 wide[path] = found
             page.locator("#board").scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"finished-4p-{name}-{locale}-195x422.png"))
