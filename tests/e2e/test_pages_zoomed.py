@@ -13,7 +13,7 @@ from tests.e2e.test_table_layout import SHOTS
 
 pytestmark = pytest.mark.e2e
 
-PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/"]
+PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
 
 #: Every element sticking out of the screen's width: what made the page scroll sideways.
 OUTSIDE = """() => { const w = document.documentElement.clientWidth, out = [];
@@ -27,7 +27,7 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
     page = new_page(viewport={"width": 195, "height": 422}, locale=locale)
     sign_up(page, f"zoom_{locale}")
     wide = {}
-    for path in PAGES:
+    for path in PAGES + [f"/players/zoom_{locale}/", f"/players/zoom_{locale}/matches/"]:
         page.goto(path)
         page.wait_for_load_state("load")
         found = page.evaluate(OUTSIDE)
@@ -75,7 +75,13 @@ def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone
         expect(page.locator("#breakdown")).to_be_visible()
         expect(page.locator("#result-banner")).to_be_visible()
         for name, path in (("table", f"/table/{table['match']}/"),
-                           ("replay", f"/match/{table['match']}/replay/")):
+                           ("replay", f"/match/{table['match']}/replay/"),
+                           # the match in its players' histories, at 195 px and a phone's 360
+                           ("profile", f"/players/{names[0]}/"),
+                           ("history", f"/players/{names[0]}/matches/"),
+                           ("history-360", f"/players/{names[0]}/matches/")):
+            if name == "history-360":
+                page.set_viewport_size({"width": 360, "height": 640})
             if path != page.url.removeprefix(site_url):
                 page.goto(path)
                 page.wait_for_load_state("load")
@@ -84,7 +90,8 @@ def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone
                 found["cut"] = page.evaluate(CARDS_CUT)
             if found["scroll"] > found["width"] or found.get("cut"):
                 wide[path] = found
-            page.locator("#board").scroll_into_view_if_needed()
+            if page.locator("#board").count():
+                page.locator("#board").scroll_into_view_if_needed()
             page.screenshot(path=str(SHOTS / f"finished-4p-{name}-{locale}-195x422.png"))
     finally:
         context.close()
