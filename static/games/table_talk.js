@@ -43,11 +43,14 @@
     setOpen(false);
   }
 
-  /** Keep the phrase buttons disabled until the limit allows the next one. */
+  /** Keep the phrase buttons disabled until the limit allows the next one, and say why (a
+   * tester took the greyed phrases for a fault). */
   function cool() {
     var wait = coolUntil - Date.now();
     var items = document.querySelectorAll("#talk-menu button");
     items.forEach(function (item) { item.disabled = wait > 0; });
+    var note = document.querySelector("#talk-menu .talk-wait");
+    if (note) note.hidden = !(wait > 0);
     if (wait > 0) window.setTimeout(cool, wait + 20);
   }
 
@@ -61,7 +64,8 @@
       return el("button", {type: "button", class: "talk-emoji", role: "menuitem", dataset: {phrase: id},
                            text: texts.emoji[id], on: {click: function () { pick(id); }}});
     });
-    box.replaceChildren(el("div", {class: "talk-phrases"}, phrases), el("div", {class: "talk-emojis"}, emoji));
+    box.replaceChildren(el("p", {class: "talk-wait", role: "status", hidden: true, text: labels.phraseWait || ""}),
+                        el("div", {class: "talk-phrases"}, phrases), el("div", {class: "talk-emojis"}, emoji));
   }
 
   /** Set up the menu: config is the page's {phrases, emoji, seconds}; sender sends a message. */

@@ -409,6 +409,28 @@ def test_quick_phrases_are_sent_shown_and_mutable(new_page, request):
     expect(page.locator(".phrase-bubble")).to_have_count(0)
 
 
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_phrases_menu_is_inside_a_phones_screen(new_page, request, locale):
+    """At the table the menu opens over the middle of the screen: beside its button, at the
+    screen's edge on a phone, a tester's was cut off on the left (English) or the right."""
+    fake = open_table(new_page, request, viewport={"width": 390, "height": 844}, locale=locale,
+                      extra_http_headers={"Accept-Language": locale})
+    page = fake.page
+    outside = {}
+    for width, height in [(390, 844), (640, 360), (844, 390), (360, 640)]:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+        page.click("#talk-button")
+        menu = page.locator("#talk-menu")
+        expect(menu).to_be_visible()
+        box = menu.bounding_box()
+        if box["x"] < 0 or box["y"] < 0 or box["x"] + box["width"] > width or box["y"] + box["height"] > height:
+            outside[f"{width}x{height}"] = box
+        page.keyboard.press("Escape")
+        expect(menu).to_be_hidden()
+    assert not outside, outside
+
+
 def test_quick_phrases_in_arabic(new_page, request):
     fake = open_table(new_page, request, locale="ar", extra_http_headers={"Accept-Language": "ar"})
     page = fake.page
@@ -430,6 +452,11 @@ def test_a_phrase_goes_round_a_real_table(new_page, request):
     expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")
     # The page offers no other one for three seconds; sent anyway, the server refuses it.
     expect(page.locator("#talk-menu button[data-phrase='oops']")).to_be_disabled()
+    page.click("#talk-button")  # and says why
+    expect(page.locator("#talk-menu .talk-wait")).to_have_text("Wait a few seconds before sending another phrase.")
+    expect(page.locator("#talk-menu .talk-wait")).to_be_hidden(timeout=6000)
+    expect(page.locator("#talk-menu button[data-phrase='oops']")).to_be_enabled()
+    page.locator("#talk-menu button[data-phrase='hello']").click()
     page.evaluate("Basra.table.socket.send({type: 'phrase', id: 'oops'})")
     expect(page.locator("#table-error")).to_have_text("Wait a few seconds before sending another phrase.")
     expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")

@@ -35,6 +35,8 @@ def labels() -> dict:
         "partner": _("Partner"),
         # A tap on a card while the round's score covers the floor shows the floor instead.
         "scoreClosed": _("The floor is in view again: tap your card to play it."),
+        # The phrases' menu while the next phrase must wait (the server's own refusal's words).
+        "phraseWait": _("Wait a few seconds before sending another phrase."),
     }
 
 
