@@ -213,5 +213,5 @@
 
   Object.assign(T, {confirmThen: confirmThen, noteServerTime: noteServerTime, noteTimeout: noteTimeout,
     renderActions: renderActions, renderBanners: renderBanners, renderLiveStatus: renderLiveStatus,
-    renderNotices: renderNotices, resignQuestion: resignQuestion, tick: tick});
+    renderNotices: renderNotices, remaining: remaining, resignQuestion: resignQuestion, tick: tick});
 })();

@@ -90,8 +90,16 @@
     var r = T.state.round;
     var last = results[results.length - 1];
     if (shownRounds === null) {
-      // First draw after loading: show the last round's score if the table is between rounds.
+      // First draw after loading: show the last round's score if the table is between rounds,
+      // or in the pause before the next round's first play (a tester's reload there lost it):
+      // for what is left of the pause, the deadline's time beyond the time per play.
       breakdownOpen = results.length > 0 && (!r || r.over || !!T.state.result);
+      var pauseLeft = T.remaining && T.state.move_seconds && T.remaining() !== null
+        ? T.remaining() - T.state.move_seconds * 1000 : 0;
+      if (!breakdownOpen && last && r && !r.last_play && r.number > last.number && pauseLeft > 0) {
+        breakdownOpen = true;
+        closeTimer = window.setTimeout(closeBreakdown, pauseLeft);
+      }
     } else if (results.length > shownRounds) {
       breakdownOpen = true;
       window.clearTimeout(closeTimer);

@@ -217,6 +217,39 @@ def test_the_round_score_goes_at_the_next_rounds_first_play_or_at_continue(new_p
     expect(breakdown).to_be_hidden()
 
 
+def test_a_page_loaded_in_the_pause_shows_the_round_score_for_what_is_left_of_it(new_page, request):
+    """Reloaded between rounds (the next round dealt, its first play due once the pause is
+    over), the page shows the round's score till then, as the page that saw the round end does:
+    a tester's reload lost it."""
+    now = datetime.fromisoformat(NOW)
+    state = copy.deepcopy(PLAYING)
+    next_round(2)(state)
+    # 3 s of the pause left: the deadline is the time per play (30 s) and 3 s beyond "now".
+    state.update(move_seconds=30, deadline=(now + timedelta(seconds=33)).isoformat())
+    # No service worker: the page's request must reach the route below.
+    fake = open_table(new_page, request, state=state, fake_clock=True, service_workers="block")
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+
+    def embedded(route):
+        # The page as the server would render it in the pause: its config holds this state
+        # (the page draws it before its socket's first state).
+        response = route.fetch()
+        body = response.text()
+        found = re.search(r'(<script id="table-config" type="application/json">)(.*?)(</script>)', body, re.S)
+        config = json.loads(found.group(2))
+        config["state"] = state
+        route.fulfill(response=response, body=body[:found.start(2)] + json.dumps(config) + body[found.end(2):])
+
+    page.route(re.compile(r"/table/\d+/$"), embedded)
+    page.reload()
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(page.locator("#breakdown")).to_be_visible()
+    expect(page.locator("#breakdown-title")).to_have_text("Round 1 score")
+    page.clock.run_for(4000)
+    expect(page.locator("#breakdown")).to_be_hidden()
+
+
 def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_page, request):
     """The round's score covers the floor through the pause: the first tap on a card brings the
     floor back and plays nothing, and the player is told so, in view on a phone (a tester took
