@@ -84,6 +84,8 @@
    * floor (the hand stays in sight) and stays through the pause before the next round's first
    * play (roundPauseSeconds, the server's BASRA_ROUND_PAUSE_SECONDS), then gets out of the way,
    * sooner when that play comes or "Continue" is pressed. At the match's end it stays. */
+  var justEnded = false;  // a round's end seen live, its score not yet brought into sight
+
   function renderBreakdown() {
     var results = T.state.round_results || [];
     var box = $("breakdown");
@@ -102,6 +104,7 @@
       }
     } else if (results.length > shownRounds) {
       breakdownOpen = true;
+      justEnded = true;
       window.clearTimeout(closeTimer);
       if (!T.state.result) closeTimer = window.setTimeout(closeBreakdown, (cfg.roundPauseSeconds || 0) * 1000);
     }
@@ -132,6 +135,15 @@
     // play does it hold the hand's cards back (data-score-over).
     var over = breakdownOpen && results.length > 0;
     box.classList.toggle("over-table", over);
+    // A round or the match just ended: its score into sight if the page was scrolled away from
+    // it (a tester's landscape phone, scrolled down, had the score's head above the screen).
+    if (justEnded && over) {
+      justEnded = false;
+      window.requestAnimationFrame(function () {
+        var at = box.getBoundingClientRect();
+        if (at.top < 0 || at.bottom > window.innerHeight) box.scrollIntoView({block: "nearest", behavior: "instant"});
+      });
+    }
     T.root.dataset.scoreOver = over && !T.state.result ? "1" : "";
     var history = $("history");
     history.hidden = results.length === 0;

@@ -217,6 +217,21 @@ def test_the_round_score_goes_at_the_next_rounds_first_play_or_at_continue(new_p
     expect(breakdown).to_be_hidden()
 
 
+def test_the_round_score_comes_into_sight_on_a_page_scrolled_away(new_page, request):
+    """A phone held sideways, its page scrolled down below the table (to the fair shuffle, say)
+    when the round ends: the score is brought into sight, its head and Continue in view."""
+    fake = open_table(new_page, request, fake_clock=True, viewport={"width": 844, "height": 390})
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => window.scrollY > 100")
+    fake.push(next_round(2))
+    expect(page.locator("#breakdown")).to_be_visible()
+    page.clock.run_for(100)  # a frame or two (the page's clock is held still)
+    expect(page.locator("#breakdown-title")).to_be_in_viewport(ratio=1)
+    expect(page.locator("#breakdown-close")).to_be_in_viewport(ratio=1)
+
+
 def test_a_page_loaded_in_the_pause_shows_the_round_score_for_what_is_left_of_it(new_page, request):
     """Reloaded between rounds (the next round dealt, its first play due once the pause is
     over), the page shows the round's score till then, as the page that saw the round end does:
