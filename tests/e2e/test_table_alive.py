@@ -479,6 +479,20 @@ def test_the_phrases_menu_is_inside_a_phones_screen(new_page, request, locale):
     assert not outside, outside
 
 
+def test_a_seats_card_backs_stay_in_their_box_in_arabic(new_page, request):
+    """Held sideways in Arabic the opponent's card backs spilt over "في اليد" beside them (each
+    card's inline-start margin was its left one in a right-to-left row)."""
+    fake = open_table(new_page, request, viewport={"width": 844, "height": 390}, locale="ar",
+                      extra_http_headers={"Accept-Language": "ar"})
+    spilt = fake.page.evaluate("""() => Array.from(document.querySelectorAll('#board .backs')).flatMap((backs) => {
+      const box = backs.getBoundingClientRect();
+      return Array.from(backs.children).map((card) => card.getBoundingClientRect())
+        .filter((r) => r.left < box.left - 0.5 || r.right > box.right + 0.5).map((r) => [r.left, r.right, box.left, box.right]);
+    })""")
+    assert fake.page.locator("#board .backs .card").count() >= 4
+    assert not spilt, spilt
+
+
 def test_quick_phrases_in_arabic(new_page, request):
     fake = open_table(new_page, request, locale="ar", extra_http_headers={"Accept-Language": "ar"})
     page = fake.page
