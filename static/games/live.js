@@ -262,8 +262,13 @@
     node.textContent = labels[state] || state;
   }
 
+  /** ``text`` isolated as Unicode's first-strong isolate (U+2068 … U+2069) for a string that
+   * goes into a sentence: a name mixing Arabic and Latin keeps to itself (an element would use
+   * <bdi>; a formatted label has only text). */
+  function isolate(text) { return "\u2068" + text + "\u2069"; }
+
   window.Basra = {
-    fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
+    isolate: isolate, fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
     cardName: cardName, cardNode: cardNode, cardBack: cardBack, botIcon: botIcon, LiveSocket: LiveSocket,
     showStatus: showStatus, ratingNode: ratingNode, randomSeed: randomSeed, fillSeeds: fillSeeds, joinForm: joinForm,
   };

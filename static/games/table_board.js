@@ -93,7 +93,7 @@
     if (T.state.result) text = L.matchOver;
     else if (T.state.match.status === "playing" && r && !r.over) {
       mine = isMyTurn();
-      text = mine ? L.yourTurn : B.fmt(L.turnOf, {name: seatName(r.turn) || ""});
+      text = mine ? L.yourTurn : B.fmt(L.turnOf, {name: B.isolate(seatName(r.turn) || "")});
       text = B.fmt(L.round, {number: r.number}) + " · " + text;
     } else if (r && r.over) text = B.fmt(L.roundScore, {number: r.number});
     banner.textContent = text;
@@ -133,7 +133,7 @@
     }, [
       el("div", {class: "seat-name"}, [
         info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
-        el("span", {class: "name", title: seatName(seat) || null, text: name}),
+        el("bdi", {class: "name", title: seatName(seat) || null, text: name}),
         T.seatRating(seat),  // rated tables (table_ratings.js)
         isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
       ]),
@@ -168,7 +168,7 @@
     box.hidden = false;
     var taken = play.taken || [];
     var parts = [
-      el("span", {class: "last-label", text: B.fmt(L.played, {name: seatName(play.seat) || ""})}),
+      el("span", {class: "last-label", text: B.fmt(L.played, {name: B.isolate(seatName(play.seat) || "")})}),
       B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
       el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
     ];

@@ -162,7 +162,7 @@
         var replaced = isBot(T.state.you) && !!(seatOf(T.state.you) || {}).username;
         if (s.resign_offer && !(replaced && s.seat % 2 === mySide())) {
           items.push([mine ? (partnerGone() ? L.youOfferedPartnerGone : L.youOffered)
-                      : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: seatName(s.seat)}),
+                      : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: B.isolate(seatName(s.seat))}),
                       "resign-offer", s.seat]);
         }
       });

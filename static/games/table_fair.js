@@ -26,7 +26,9 @@
     var seeds = fair.client_seeds
       ? el("ol", {class: "seed-list", id: "fair-client-seeds"}, fair.client_seeds.map(function (seed, seat) {
           return el("li", {dataset: {seat: seat}}, [
-            el("bdi", {class: "seed-owner", text: (seatName(seat) || L.emptySeat) + ": "}),
+            // The name isolated and the colon outside it: inside, a name that starts in Arabic
+            // put the colon before it in an English list ("3. :Sara_98سارة").
+            el("bdi", {class: "seed-owner", text: seatName(seat) || L.emptySeat}), ": ",
             seed ? el("code", {dir: "ltr", text: seed}) : el("span", {class: "help", text: L.computerSeed}),
           ]);
         }))

@@ -72,7 +72,7 @@
    * read "& سارة عبدالرحمنAbdelrah man_123 resigned."). */
   function sideNames(side) {
     var names = [];
-    for (var seat = side; seat < players(); seat += 2) names.push("\u2068" + (seatName(seat) || L.emptySeat) + "\u2069");
+    for (var seat = side; seat < players(); seat += 2) names.push(B.isolate(seatName(seat) || L.emptySeat));
     return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
   }
 

@@ -493,6 +493,20 @@ def test_a_seats_card_backs_stay_in_their_box_in_arabic(new_page, request):
     assert not spilt, spilt
 
 
+def test_a_name_mixing_arabic_and_latin_keeps_to_itself(new_page, request):
+    """A seat's name is a <bdi>, and a name inside a sentence (the last play, whose turn it
+    is) is isolated (U+2068 … U+2069): a tester's "سارةSara_98" read "Sara_98 playedسارة"."""
+    state = copy.deepcopy(PLAYING)
+    state["seats"][1] = seat(1, "سارةSara_98")
+    fake = open_table(new_page, request, state=state)
+    page = fake.page
+    fake.push(opponent_played("9C", turn=1))
+    expect(page.locator('.seat-box[data-seat="1"] .name')).to_have_text("سارةSara_98")
+    assert page.locator('.seat-box[data-seat="1"] .name').evaluate("(n) => n.tagName") == "BDI"
+    expect(page.locator("#last-play .last-label").first).to_have_text("\u2068سارةSara_98\u2069 played")
+    expect(page.locator("#turn-banner")).to_contain_text("\u2068سارةSara_98\u2069")
+
+
 def test_quick_phrases_in_arabic(new_page, request):
     fake = open_table(new_page, request, locale="ar", extra_http_headers={"Accept-Language": "ar"})
     page = fake.page

@@ -141,7 +141,7 @@ def test_a_replaced_player_is_not_asked_to_resign(table):
     # Only what is true now: alice's seat is the computer's, and omar's offer; no stale notice.
     expect(notices).to_have_text([
         "You were away too long: the computer plays your seat for the rest of this match.",
-        "omar offers to resign.",
+        "\u2068omar\u2069 offers to resign.",  # the name isolated (B.isolate)
     ])
     expect(page.locator("#resign-button")).to_be_hidden()
 
