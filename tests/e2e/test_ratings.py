@@ -26,8 +26,9 @@ def create_rated_table(page: Page) -> int:
 
 def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     winner, loser = new_page(), new_page()
-    sign_up(winner, "rania")
-    sign_up(loser, "samir")
+    # Long names: the win chances' line must wrap on a phone (a tester's ran 409 px wide).
+    sign_up(winner, "rania_abdelrahman_26")
+    sign_up(loser, "samir_el_sharkawy_26")
     match_id = create_rated_table(winner)
     open_lobby(loser)
     join_from_lobby(loser, match_id)
@@ -38,6 +39,10 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     expect(chances).to_contain_text("rania")
     expect(chances).to_contain_text("1500?")
     expect(chances).to_contain_text("50%")
+    winner.set_viewport_size({"width": 195, "height": 422})  # a phone at 200%
+    winner.wait_for_function("() => document.documentElement.clientWidth === 195")
+    assert winner.evaluate("() => document.documentElement.scrollWidth") <= 195
+    winner.set_viewport_size({"width": 1280, "height": 720})
 
     # Each plays a card of the first deal (a rated match resigned before that is aborted): 48
     # plays in a round for two, two of them made through the site's actions.
@@ -59,12 +64,22 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     expect(winner.locator(".seat-box.me .rating")).to_have_text("(1500?)")
 
     winner.get_by_role("link", name="Profile", exact=True).click()
-    expect(winner).to_have_url(re.compile(r"/players/rania/$"))
+    expect(winner).to_have_url(re.compile(r"/players/rania_abdelrahman_26/$"))
     rating = winner.locator('.pool-rating[data-pool="1v1"] .rating')
     expect(rating).to_have_text(re.compile(r"^1[6-9]\d\d\?$"))
     shown = rating.inner_text()
     assert int(shown.rstrip("?")) > 1500
     expect(winner.locator("svg.rating-chart circle")).to_have_count(2)
+    # In Arabic too the chart's numbers are SVG's (a decimal point): Arabic's decimal comma
+    # ("28,0") left a tester's chart without its dots.
+    winner.evaluate("() => { document.cookie = 'django_language=ar; path=/'; }")
+    winner.reload()
+    expect(winner.locator("html")).to_have_attribute("lang", "ar")
+    for attr in ("cx", "cy"):
+        value = winner.locator("svg.rating-chart circle").first.get_attribute(attr)
+        float(value)  # raises on "28,0"
+    winner.evaluate("() => { document.cookie = 'django_language=en; path=/'; }")
+    winner.reload()
     expect(winner.locator(".recent-matches")).to_contain_text("Won: the opponent resigned")
 
     winner.get_by_role("link", name="Ladder", exact=True).first.click()
@@ -75,6 +90,6 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     # Ranked above the player she beat (other tests' players may share this ladder), and the
     # line over the ladder names the rank of her row.
     rank = int(own.locator("td").first.inner_text())
-    others = winner.locator("tr", has=winner.locator('a[href="/players/samir/"]'))
+    others = winner.locator("tr", has=winner.locator('a[href="/players/samir_el_sharkawy_26/"]'))
     assert int(others.locator("td").first.inner_text()) > rank
     expect(winner.locator(".own-rank a")).to_contain_text(f"You are ranked {rank}:")
