@@ -155,9 +155,13 @@ def rating_columns(ratings: dict[int, dict], seat: int) -> dict[str, Any]:
 
 
 def _side_names(seats: list[str], players: int) -> list[str]:
+    """Each side's name: its player's (2 players), or "a & b" with each name isolated (U+2068 …
+    U+2069, Unicode's first-strong isolate: a name mixing Arabic and Latin scrambled the line
+    round it; the page shows a side's name in a ``<bdi>``, which isolates the whole only)."""
     if players == 2:
         return [seat_label(seats[0]), seat_label(seats[1])]
-    return [_("%(a)s & %(b)s") % {"a": seat_label(seats[s]), "b": seat_label(seats[s + 2])}
+    return [_("%(a)s & %(b)s") % {"a": f"\u2068{seat_label(seats[s])}\u2069",
+                                  "b": f"\u2068{seat_label(seats[s + 2])}\u2069"}
             for s in (0, 1)]
 
 

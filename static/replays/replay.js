@@ -96,7 +96,7 @@
     var play = pos.last;
     if (!play) { box.hidden = true; box.replaceChildren(); return; }
     var parts = [
-      el("bdi", {class: "last-label", text: B.fmt(L.played, {name: config.seatNames[play.seat]})}),
+      el("bdi", {class: "last-label", text: B.fmt(L.played, {name: B.isolate(config.seatNames[play.seat])})}),
       card(play.card, "mini", "played"),
       el("span", {class: "last-label", text: play.taken.length ? L.took : L.tookNothing}),
     ].concat(play.taken.map(function (code) { return card(code, "mini"); }));
@@ -257,7 +257,7 @@
     result.plays.forEach(function (p) { byPlay[p.round + ":" + p.play] = p; });
     box.replaceChildren.apply(box, result.players.map(function (player) {
       return el("div", {class: "accuracy", dataset: {seat: player.seat, meanLoss: player.mean_loss}}, [
-        el("p", {text: B.fmt(L.meanLoss, {name: config.seatNames[player.seat], loss: player.mean_loss.toFixed(2)}) +
+        el("p", {text: B.fmt(L.meanLoss, {name: B.isolate(config.seatNames[player.seat]), loss: player.mean_loss.toFixed(2)}) +
                        ", " + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
                                     {count: player.mistakes})}),
         el("ul", {class: "worst"}, player.worst.map(function (index) {

@@ -255,3 +255,10 @@ def test_a_body_past_the_upload_limit_is_refused_before_any_form_reads_it(db, se
     assert response.status_code == 400
     assert "This is not JSON" not in response.content.decode()  # no form read it
     assert ImportedRecord.objects.count() == 0
+
+
+def test_a_four_player_sides_names_are_each_isolated():
+    from games.replays.views import _side_names
+
+    assert _side_names(["alice", "سارةSara_7", "bob", "كريم"], 4) == [
+        "\u2068alice\u2069 & \u2068bob\u2069", "\u2068سارةSara_7\u2069 & \u2068كريم\u2069"]
