@@ -160,6 +160,12 @@
         }
         // A player the computer replaced can no longer resign: their side's offers are not theirs.
         var replaced = isBot(T.state.you) && !!(seatOf(T.state.you) || {}).username;
+        if (mine) {
+          // My offer just made: said over the screen too, where the player looks (a tester's
+          // offer at four seemed to do nothing, its notice above the table among others).
+          if (s.resign_offer && !offered && !T.firstState && T.showError) T.showError(L.youOffered, true);
+          offered = !!s.resign_offer;
+        }
         if (s.resign_offer && !(replaced && s.seat % 2 === mySide())) {
           items.push([mine ? (partnerGone() ? L.youOfferedPartnerGone : L.youOffered)
                       : partner ? L.partnerOffers : B.fmt(L.offerPending, {name: B.isolate(seatName(s.seat))}),
@@ -180,6 +186,8 @@
     }));
     box.hidden = items.length === 0;
   }
+
+  var offered = false;  // my resign offer stands (renderNotices: said once when made)
 
   function renderActions() {
     var me = isSeated() ? seatOf(T.state.you) : null;

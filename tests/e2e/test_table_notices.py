@@ -106,6 +106,8 @@ def test_resign_offer_follows_the_partner(table):
     expect(resign).to_be_disabled()
     expect(notices.locator('[data-notice="resign-offer"]')).to_have_text(
         "You offered to resign; waiting for your partner.")
+    # ... and said over the table at once, where the player looks.
+    expect(page.locator("#table-error.notice")).to_have_text("You offered to resign; waiting for your partner.")
     # dina is taken over by the computer: the server would take alice's resignation at once.
     table.push(lambda s: s["seats"][2].update(bot="greedy", absent=True))
     expect(resign).to_be_enabled()
