@@ -177,7 +177,10 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
         outcome, text = ending(match, side)
         scores = match.scores or []
         change = changes.get(match.pk)
-        delta = round(change.change) if change else None
+        # As the table's result and the replay show it (``for_apps``): the rounded rating after
+        # less the rounded rating before, so that "+68 → 1809" adds up beside a 1741 shown
+        # before (rounding the change itself gave a tester +67 here, +68 at the table).
+        delta = round(change.rating_after) - round(change.rating_before) if change else None
         result.append(HistoryRow(
             url=reverse("table", kwargs={"match_id": match.pk}),
             when=match.finished_at,

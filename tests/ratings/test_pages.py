@@ -178,7 +178,7 @@ def test_match_history_filters_and_bad_input(client):
     assert client.get(url, {"page": "7"}).status_code == 404
     assert client.get(reverse("match_history", args=["nobody"])).status_code == 404
     html = client.get(url).content.decode()
-    assert "casual" in html and re.search(r'class="change">\+\d+', html)
+    assert "casual" in html and re.search(r'class="change" dir="ltr">\+\d+', html)
 
 
 def test_history_queries_do_not_grow(client):
@@ -313,3 +313,13 @@ def test_counts_use_plural_forms(client):
     client.cookies["django_language"] = "ar"
     html = client.get(reverse("profile", kwargs={"username": "one0000"})).content.decode()
     assert "مباراة مصنّفة واحدة" in html
+
+
+def test_the_history_shows_the_change_the_table_showed(client):
+    """Rounded after less rounded before, as the table's result has it (``for_apps``): a
+    change of 67.2 from 1741.4 to 1808.6 is shown "+68 → 1809", not "+67"."""
+    amira, karim = make_user("amira"), make_user("karim")
+    match = play_rated(amira, karim)
+    RatingChange.objects.filter(match=match, user=amira).update(rating_before=1741.4, rating_after=1808.6)
+    html = client.get(reverse("match_history", args=["amira"])).content.decode()
+    assert re.search(r'<bdi class="change" dir="ltr">\+68</bdi> → <bdi dir="ltr">1809', html), html
