@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_table import create_table, sign_up
-from tests.e2e.test_table_layout import SHOTS
+from tests.e2e.test_table_layout import SHOTS, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -61,13 +61,9 @@ def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone
     tag = uuid.uuid4().hex[:5]
     names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"]
     table = json.loads(seed("abandoned", 4, *names))
-    host = site_url.split("//")[1].split(":")[0]
-    context = browser.new_context(base_url=site_url, viewport={"width": 195, "height": 422},
-                                  is_mobile=True, has_touch=True, device_scale_factor=2)
-    context.add_cookies([
-        {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
-        {"name": "django_language", "value": locale, "domain": host, "path": "/"},
-    ])
+    context = signed_in(browser, site_url, table["sessions"][0], locale,
+                        viewport={"width": 195, "height": 422},
+                        is_mobile=True, has_touch=True, device_scale_factor=2)
     wide = {}
     try:
         page = context.new_page()

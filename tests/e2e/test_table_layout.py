@@ -122,15 +122,23 @@ def seeded(seed):
     return make
 
 
+def signed_in(browser, site_url, session: str, lang: str | None = None, **options):
+    """A browser context with ``session`` (a ``seed.py`` session key) as its ``sessionid``
+    cookie and, given ``lang``, Django's language cookie; ``options`` are
+    ``browser.new_context``'s (the viewport, mobile emulation)."""
+    context = browser.new_context(base_url=site_url, **options)
+    host = site_url.split("//")[1].split(":")[0]
+    cookies = [{"name": "sessionid", "value": session, "domain": host, "path": "/"}]
+    if lang is not None:
+        cookies.append({"name": "django_language", "value": lang, "domain": host, "path": "/"})
+    context.add_cookies(cookies)
+    return context
+
+
 def open_table(browser, site_url, table: dict, lang: str):
     """A context signed in as seat 0 of ``table`` in ``lang``, and its page on the live table."""
-    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844},
-                                  device_scale_factor=1)
-    host = site_url.split("//")[1].split(":")[0]
-    context.add_cookies([
-        {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
-        {"name": "django_language", "value": lang, "domain": host, "path": "/"},
-    ])
+    context = signed_in(browser, site_url, table["sessions"][0], lang,
+                        viewport={"width": 390, "height": 844}, device_scale_factor=1)
     page = context.new_page()
     page.goto(f"/table/{table['match']}/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
@@ -267,15 +275,11 @@ def test_a_table_opened_or_reloaded_on_a_zoomed_phone_is_in_view(browser, site_u
     the whole table, and so it does after a reload: a tester's page opened at the header with
     the hand below the screen, and a reload put back the scroll of before, below the scores."""
     table = to_play(seeded(4))
-    host = site_url.split("//")[1].split(":")[0]
     failures = []
     for width, height in PHONES_ZOOMED + [(240, 427)]:
-        context = browser.new_context(base_url=site_url, viewport={"width": width, "height": height},
-                                      is_mobile=True, has_touch=True, device_scale_factor=2)
-        context.add_cookies([
-            {"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"},
-            {"name": "django_language", "value": "en", "domain": host, "path": "/"},
-        ])
+        context = signed_in(browser, site_url, table["sessions"][0], "en",
+                            viewport={"width": width, "height": height},
+                            is_mobile=True, has_touch=True, device_scale_factor=2)
         try:
             page = context.new_page()
             page.goto(f"/table/{table['match']}/")
@@ -307,10 +311,9 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
     short screen, with the page at its top on a tall one. A change of height alone (the address
     bar) leaves the player's scroll as it was."""
     table = seeded(2)
-    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844},
-                                  device_scale_factor=3, is_mobile=True, has_touch=True)
-    host = site_url.split("//")[1].split(":")[0]
-    context.add_cookies([{"name": "sessionid", "value": table["sessions"][0], "domain": host, "path": "/"}])
+    context = signed_in(browser, site_url, table["sessions"][0],
+                        viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                        is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
         page.goto(f"/table/{table['match']}/")
