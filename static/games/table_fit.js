@@ -72,16 +72,35 @@
   // A change of height alone is not one: a phone's address bar coming and going while the page
   // is scrolled fires resize too, and must leave the scroll to the player.
   var seenWidth = window.innerWidth;
+  function place() {
+    var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
+    window.scrollTo({top: short.matches ? top : 0, behavior: "instant"});
+  }
   function afterResize() {
     if (window.innerWidth === seenWidth) return;
     seenWidth = window.innerWidth;
     if (!hand || hand.hidden) return;
-    window.requestAnimationFrame(function () {
-      var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
-      window.scrollTo({top: short.matches ? top : 0, behavior: "instant"});
-    });
+    window.requestAnimationFrame(place);
   }
   window.addEventListener("resize", afterResize);
+
+  // The player's turn with the table scrolled out of view (a swipe, a tap that scrolled the
+  // page): it is brought back, the hand and the floor in view to play (a tester's turned phone
+  // had its floor above the screen on every turn). Within the view it is left where it is.
+  var table = document.getElementById("table");
+  var myTurn = false;
+  function outOfView() {
+    var a = area.getBoundingClientRect(), h = hand.getBoundingClientRect(), f = floor.getBoundingClientRect();
+    return Math.min(a.top, f.top) < -1 || h.bottom > window.innerHeight + 1 || h.top < 0;
+  }
+  function onTurn() {
+    var now = table.dataset.myTurn === "true";
+    if (now && !myTurn && hand && !hand.hidden && outOfView()) place();
+    myTurn = now;
+  }
+  if (table && window.MutationObserver) {
+    new MutationObserver(onTurn).observe(table, {attributes: true, attributeFilter: ["data-my-turn"]});
+  }
 
   if (hand && window.MutationObserver) {
     new MutationObserver(bringIntoView).observe(hand, {attributes: true, attributeFilter: ["hidden"], childList: true});

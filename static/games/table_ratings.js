@@ -90,17 +90,18 @@
     box.hidden = false;
   }
 
-  /** The result's line of rating changes: "alice 1523 +12 · bob 1498 −12", or null. */
+  /** The result's line of rating changes: "Rating changes: alice 1523 +12 · bob 1498 −12", or null. */
   function changesLine() {
     var found = ratings();
     if (!found || !found.seats.some(function (s) { return s.change !== null; })) return null;
-    var parts = [];
+    // Said in words before the numbers: "+241" alone after the score read as points.
+    var parts = R ? [el("span", {class: "result-ratings-label", text: R.labels.changes + ": "})] : [];
     found.seats.forEach(function (s, i) {
       if (i > 0) parts.push(" \u00B7 ");
       parts.push(el("bdi", {text: T.seatName(s.seat) || ""}), " ", B.ratingNode(s.rating), " ",
                  changeNode(s.seat) || el("span", {class: "rating-change none", text: "\u2013"}));
     });
-    return el("span", {class: "result-ratings", id: "result-ratings", "aria-label": R ? R.labels.changes : null}, parts);
+    return el("span", {class: "result-ratings", id: "result-ratings"}, parts);
   }
 
   function renderRatings() {

@@ -96,7 +96,9 @@
     var play = pos.last;
     if (!play) { box.hidden = true; box.replaceChildren(); return; }
     var parts = [
-      el("bdi", {class: "last-label", text: B.fmt(L.played, {name: B.isolate(config.seatNames[play.seat])})}),
+      // A span, reading in the page's direction: as a <bdi> (direction from its first letter,
+      // Chromium not skipping the name's isolate) an Arabic name put "played" before it.
+      el("span", {class: "last-label", text: B.fmt(L.played, {name: B.isolate(config.seatNames[play.seat])})}),
       card(play.card, "mini", "played"),
       el("span", {class: "last-label", text: play.taken.length ? L.took : L.tookNothing}),
     ].concat(play.taken.map(function (code) { return card(code, "mini"); }));

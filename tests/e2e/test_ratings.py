@@ -57,6 +57,7 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     # Every name's change, for both players, the moment the match ends.
     for page in (winner, loser):
         line = page.locator("#result-ratings")
+        expect(line.locator(".result-ratings-label")).to_have_text("Rating changes: ")
         expect(line).to_contain_text("rania")
         expect(line).to_contain_text("samir")
         expect(line.locator(".rating-change.up")).to_have_text(re.compile(r"^\+\d+$"))
@@ -93,3 +94,23 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     others = winner.locator("tr", has=winner.locator('a[href="/players/samir_el_sharkawy_26/"]'))
     assert int(others.locator("td").first.inner_text()) > rank
     expect(winner.locator(".own-rank a")).to_contain_text(f"You are ranked {rank}:")
+
+    # On a phone, in Arabic, a long name takes one line ending in "…" and the ladder fits its
+    # box: its name broken into pieces of five letters made a row seven lines high and the
+    # ladder scroll inside its box. The history's arrow points the way Arabic reads.
+    winner.evaluate("() => { document.cookie = 'django_language=ar; path=/'; }")
+    winner.set_viewport_size({"width": 360, "height": 640})
+    winner.reload()
+    expect(winner.locator("html")).to_have_attribute("dir", "rtl")
+    box = winner.locator(".table-scroll")
+    assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), box.evaluate("b => [b.scrollWidth, b.clientWidth]")
+    name = own.locator("td.player a")
+    line = name.evaluate("a => parseFloat(getComputedStyle(a).lineHeight) || 1.2 * parseFloat(getComputedStyle(a).fontSize)")
+    assert name.bounding_box()["height"] <= line * 1.5, (name.bounding_box(), line)
+    expect(name).to_have_attribute("title", "rania_abdelrahman_26")
+    winner.goto("/players/rania_abdelrahman_26/matches/")
+    expect(winner.locator(".history-table .change").first.locator("..")).to_contain_text("\u2190")
+    expect(winner.locator(".history-table .change").first.locator("..")).not_to_contain_text("\u2192")
+    winner.evaluate("() => { document.cookie = 'django_language=en; path=/'; }")
+    winner.goto("/players/rania_abdelrahman_26/matches/")
+    expect(winner.locator(".history-table .change").first.locator("..")).to_contain_text("\u2192")

@@ -118,6 +118,12 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
     assert len(moves) > 48
     for code, name in moves:
         assert name == f"{ranks[code[:-1]]} {suits[code[-1]]}", (code, name)
+    # The step buttons sit under the board, in view with it (above it, they put the board a
+    # screen's height down on a phone).
+    page.locator("#board").evaluate("board => board.scrollIntoView({block: 'end'})")
+    board, forward = page.locator("#board").bounding_box(), page.locator("#go-forward").bounding_box()
+    assert forward["y"] > board["y"], (board, forward)
+    assert 0 <= forward["y"] and forward["y"] + forward["height"] <= 844, forward
     # Round 2 starts one position after round 1's 48 plays.
     page.keyboard.press("ArrowDown")
     at(page, 48)
@@ -140,6 +146,23 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
     page.fill('textarea[name="text"]', json.dumps(record))
     page.click('#import-form button[type="submit"]')
     expect(page.locator("#import-errors")).to_contain_text("round 2, play 17")
+
+
+def test_a_play_by_an_arabic_name_reads_in_the_page_s_direction(new_page):
+    """In an English page "سارة played" reads left to right, the name first: the label took its
+    direction from the name's first letter and put "played" before it."""
+    record = constructed_record()
+    record["seats"] = ["amal", "سارة_Sara"]
+    page = new_page()
+    sign_up(page, "amira")
+    page.goto("/replay/import/")
+    page.fill('textarea[name="text"]', json.dumps(record))
+    page.click('#import-form button[type="submit"]')
+    expect(viewer(page)).to_have_attribute("data-ready", "true")
+    page.keyboard.press("ArrowRight")  # seat 1 plays KS
+    label = page.locator("#last-play .last-label").first
+    expect(label).to_have_text("\u2068سارة_Sara\u2069 played")
+    assert label.evaluate("el => getComputedStyle(el).direction") == "ltr"
 
 
 def constructed_record() -> dict:

@@ -284,6 +284,21 @@ def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_p
     assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "3C"
 
 
+def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
+    """Another seat to play: a tap on a card sends nothing and says who is to play, in view on a
+    phone (a tester's tap on the dimmed hand did nothing, with no word why)."""
+    fake = open_table(new_page, request, **PHONE)
+    page = fake.page
+    fake.push(lambda state: state["round"].update(turn=1))
+    expect(page.locator("#table")).to_have_attribute("data-my-turn", "false")
+    # force: Playwright waits for an aria-disabled button to be enabled; a finger does not.
+    page.locator("#hand button.card").first.click(force=True)
+    notice = page.locator("#table-error")
+    expect(notice).to_have_text(re.compile(r"^Not your turn yet: \u2068.+\u2069 is to play\.$"))
+    expect(notice).to_be_in_viewport()
+    assert not [m for m in fake.sent if m.get("type") == "play"]
+
+
 def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
     fake = open_table(new_page, request, fake_clock=True)
     page = fake.page

@@ -333,6 +333,30 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
         context.close()
 
 
+def test_a_turn_brings_a_table_scrolled_away_back_into_view(browser, site_url, seeded):
+    """A phone held sideways (mobile emulation) whose page was scrolled down past the table
+    while the other player was to play: when the turn comes the play area is brought back to
+    the screen's top (a tester's floor stayed above the screen on every turn)."""
+    table = seeded(2)
+    phone = dict(viewport={"width": 640, "height": 360}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    waiting = signed_in(browser, site_url, table["sessions"][1 - table["turn"]], **phone)
+    playing = signed_in(browser, site_url, table["sessions"][table["turn"]], **phone)
+    try:
+        me, other = waiting.new_page(), playing.new_page()
+        for page in (me, other):
+            page.goto(f"/table/{table['match']}/")
+            expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+        expect(me.locator("#table")).to_have_attribute("data-my-turn", "false")
+        me.evaluate("window.scrollTo({top: document.body.scrollHeight, behavior: 'instant'})")
+        me.wait_for_function("() => document.getElementById('play-area').getBoundingClientRect().top < -100")
+        other.locator("#hand .card").first.tap()
+        expect(me.locator("#table")).to_have_attribute("data-my-turn", "true")
+        me.wait_for_function("() => Math.abs(document.getElementById('play-area').getBoundingClientRect().top) < 1")
+    finally:
+        waiting.close()
+        playing.close()
+
+
 #: The round's score and the result: inside the screen's width, every cell of its tables
 #: inside the box (not cut at its edge), and the page not scrolling sideways.
 SCORE_FITS = """() => {

@@ -40,7 +40,7 @@ def ladder_rows(count, *, pool="1v1", deviation=60.0, start=2000, days_ago=1, pr
 
 
 def names_in(html):
-    return re.findall(r'<a href="/players/([^/]+)/"><bdi>', html)
+    return re.findall(r'<td class="player"><a href="/players/([^/]+)/"', html)
 
 
 def test_ladder_lists_active_established_players_best_first(client):
@@ -301,7 +301,7 @@ def test_the_search_finds_provisional_players_too_marked_and_ranked_in_their_tab
     assert names_in(html) == ["samnew0000", "samnew0001", "sam0000", "sam0001", "sam0002"]
     assert html.count("Provisional rating") == 2
     # samnew0001 is second on the provisional tab, sam0002 third on the established one.
-    rows = re.findall(r"<td>(\d+)</td>\s*<td><a href=\"/players/([^/]+)/\"", html)
+    rows = re.findall(r"<td>(\d+)</td>\s*<td class=\"player\"><a href=\"/players/([^/]+)/\"", html)
     assert ("2", "samnew0001") in rows and ("3", "sam0002") in rows
 
 

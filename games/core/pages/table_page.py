@@ -35,6 +35,8 @@ def labels() -> dict:
         "partner": _("Partner"),
         # A tap on a card while the round's score covers the floor shows the floor instead.
         "scoreClosed": _("The floor is in view again: tap your card to play it."),
+        # A tap on a card while another seat is to play.
+        "waitTurn": _("Not your turn yet: %(name)s is to play."),
         # The phrases' menu while the next phrase must wait (the server's own refusal's words).
         "phraseWait": _("Wait a few seconds before sending another phrase."),
     }
