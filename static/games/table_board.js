@@ -215,13 +215,13 @@
   }
 
   function play(code) {
-    var r = T.state.round;
-    // Another seat to play: said, not a dead tap (a tester took the dimmed hand for a stuck one).
-    if (!T.pending && T.live && !isMyTurn() && r && !r.over && !T.state.result && T.showError) {
-      T.showError(B.fmt(L.waitTurn, {name: B.isolate(seatName(r.turn) || "")}), true);
+    if (T.pending || !T.live) return;
+    if (!isMyTurn()) {
+      // Another seat to play: said, not a dead tap (a tester took the dimmed hand for a stuck one).
+      var r = T.state.round;
+      if (r && !r.over && !T.state.result) T.showError(B.fmt(L.waitTurn, {name: B.isolate(seatName(r.turn) || "")}), true);
       return;
     }
-    if (T.pending || !isMyTurn() || !T.live) return;
     // The round's score is over the floor (the pause between rounds): the first tap shows the
     // floor again; the card is played only once the player can see what it takes, and the
     // player is told so (a tester took the unplayed card for a lost click).

@@ -86,20 +86,16 @@
 
   // The player's turn with the table scrolled out of view (a swipe, a tap that scrolled the
   // page): it is brought back, the hand and the floor in view to play (a tester's turned phone
-  // had its floor above the screen on every turn). Within the view it is left where it is.
+  // had its floor above the screen on every turn). With both in view it is left where it is.
   var table = document.getElementById("table");
-  var myTurn = false;
-  function outOfView() {
-    var a = area.getBoundingClientRect(), h = hand.getBoundingClientRect(), f = floor.getBoundingClientRect();
-    return Math.min(a.top, f.top) < -1 || h.bottom > window.innerHeight + 1 || h.top < 0;
-  }
-  function onTurn() {
-    var now = table.dataset.myTurn === "true";
-    if (now && !myTurn && hand && !hand.hidden && outOfView()) place();
-    myTurn = now;
+  function onTurn(records) {
+    var began = records.some(function (record) { return record.oldValue !== "true"; });
+    if (!began || table.dataset.myTurn !== "true" || !hand || hand.hidden) return;
+    var view = {top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth};
+    if (!inside(hand, view) || !inside(floor, view)) place();
   }
   if (table && window.MutationObserver) {
-    new MutationObserver(onTurn).observe(table, {attributes: true, attributeFilter: ["data-my-turn"]});
+    new MutationObserver(onTurn).observe(table, {attributes: true, attributeFilter: ["data-my-turn"], attributeOldValue: true});
   }
 
   if (hand && window.MutationObserver) {
