@@ -77,3 +77,22 @@ def test_on_a_wide_screen_there_is_no_menu_button(new_page):
     page.goto("/rules/")
     expect(page.locator(".nav-toggle")).to_be_hidden()
     expect(page.locator("#site-nav a.nav-tournaments")).to_be_visible()
+
+
+def _gap(page: Page, first: str, second: str) -> float:
+    """The horizontal space between two header items (px), whichever side each is on."""
+    a, b = page.locator(first).bounding_box(), page.locator(second).bounding_box()
+    return max(b["x"] - (a["x"] + a["width"]), a["x"] - (b["x"] + b["width"]))
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_on_a_wide_screen_the_account_links_stand_apart(new_page, locale):
+    """"Log in" and "Sign up", the name and "Log out": as far apart as the other links (a
+    tester read "Omarعمر_Mix Log out" and "Log in Sign up" as one)."""
+    page = new_page(viewport={"width": 1280, "height": 800}, locale=locale)
+    page.goto("/rules/")
+    nav_gap = _gap(page, "#site-nav .nav-play", "#site-nav .nav-tournaments")
+    out = "#site-nav [data-account-out]"
+    assert _gap(page, f"{out} a >> nth=0", f"{out} a >> nth=1") >= nav_gap - 1
+    sign_up(page, f"omar_header_{locale}")
+    assert _gap(page, "#site-nav .whoami", "#site-nav [data-account-in] button") >= nav_gap - 1
