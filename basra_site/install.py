@@ -4,12 +4,12 @@ the worker keeps (issue 22, "Installable").
 - ``/manifest.webmanifest``: the W3C "Web Application Manifest" (``application/manifest+json``),
   its name and description in the reader's language, opening ``/`` standalone, with the icons
   of ``static/icons/`` (drawn by ``tools/draw_icons.py``).
-- ``/sw.js?lang=<code>``: the service worker (``basra_site/service_worker.js``), served from the
-  site's root so that its scope is the whole site (W3C "Service Workers", "scope": a worker's
-  default scope is its script's directory, so no ``Service-Worker-Allowed`` header is needed).
-  It keeps the offline page in ``lang`` and the files that page uses, and serves the page when
-  a navigation finds no network; it never stores a page, a JSON answer or a socket's frame, so
-  nothing it serves can pass for a live table.
+- ``/sw.js``: the service worker (``basra_site/service_worker.js``), served from the site's root
+  so that its scope is the whole site (W3C "Service Workers", "scope": a worker's default scope
+  is its script's directory, so no ``Service-Worker-Allowed`` header is needed). It keeps the
+  offline page in every language and the files that page uses, and serves the page, in the
+  language of the last page the site sent, when a navigation finds no network; it never stores
+  a page, a JSON answer or a socket's frame, so nothing it serves can pass for a live table.
 - ``/offline/?lang=<code>``: that page. It names nobody and holds no form (it is stored and
   shown to whoever opens the site on that browser, later).
 """
@@ -102,30 +102,34 @@ def offline(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """The service worker for the whole site, keeping the offline page in ``lang``.
+    """The service worker for the whole site, the same for every reader.
 
-    Its first line is its settings (``CONFIG``): the cache's version, a hash of the offline page,
-    of the files it keeps and of the static files' manifest (``ManifestFilesMixin.manifest_hash``,
-    Django 4.2), so the browser installs the worker again, dropping the old cache with the
-    static files it kept, whenever one of them changes (a browser compares a worker's bytes on
-    each update check); the offline page's URL;
-    the files kept with it; the static files' prefix, and whether their names are versioned
-    (``ManifestStaticFilesStorage``, not under ``DEBUG``), which alone lets the worker answer
-    them from its cache before the network.
+    Its first line is its settings (``CONFIG``): the cache's version, a hash of the offline
+    pages, of the files they use and of the static files' manifest
+    (``ManifestFilesMixin.manifest_hash``, Django 4.2), so the browser installs the worker again,
+    dropping the old cache with the static files it kept, whenever one of them changes (a
+    browser compares a worker's bytes on each update check); the offline page's URL in each of
+    ``settings.LANGUAGES`` and the default language; the files kept; the static files' prefix,
+    and whether their names are versioned (``ManifestStaticFilesStorage``, not under ``DEBUG``),
+    which alone lets the worker answer them from its cache before the network.
+
+    The worker does not depend on the reader's language, so that a language switch installs no
+    new worker: a worker taking over holds the navigations made meanwhile. Each page tells the
+    worker its language (``static/install.js``), and the offline page is in the last one told.
 
     :returns: ``text/javascript``, ``Cache-Control: no-cache`` (every update check reaches us).
     """
-    language = _language(request)
-    offline_url = f"/offline/?lang={language}"
+    offline_urls = {code: f"/offline/?lang={code}" for code, _name in settings.LANGUAGES}
     assets = [static(path) for path in OFFLINE_ASSETS]
     version = hashlib.sha256(
-        "\n".join([_offline_page(language), *assets,
+        "\n".join([*(_offline_page(code) for code in offline_urls), *assets,
                    getattr(staticfiles_storage, "manifest_hash", "")]).encode()
     ).hexdigest()[:16]
     config = {
-        "version": f"{language}-{version}",
-        "offlineUrl": offline_url,
-        "precache": [offline_url, *assets],
+        "version": version,
+        "offlineUrls": offline_urls,
+        "defaultLanguage": settings.LANGUAGE_CODE,
+        "precache": [*offline_urls.values(), *assets],
         # The storage's own prefix: a manifest storage has no hashed name for "" to give.
         "staticPrefix": staticfiles_storage.base_url,
         "staticVersioned": isinstance(staticfiles_storage, ManifestFilesMixin),

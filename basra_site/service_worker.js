@@ -1,12 +1,16 @@
 /* The site's service worker (served as /sw.js by basra_site/install.py, which puts its settings,
  * CONFIG, on the line above).
  *
- * What it keeps: the offline page and the few files that page loads, nothing else, in one cache
- * per CONFIG.version; a new version removes the old caches when it takes over.
+ * What it keeps: the offline page in each of the site's languages (CONFIG.offlineUrls) and the
+ * few files it loads, nothing else, in one cache per CONFIG.version; a new version removes the
+ * old caches when it takes over. Beside them, the language of the last page the reader opened
+ * (each page posts its own, static/install.js), so that the offline page is in the reader's
+ * language: the worker is the same for every language, and a language switch installs no new
+ * worker.
  * What it answers:
  *   - a navigation (a page): from the network, always; only when the network fails, the offline
- *     page. A page is never stored, so a table, the lobby or a score is never shown from a cache
- *     as if it were live.
+ *     page in that language. A page is never stored, so a table, the lobby or a score is never
+ *     shown from a cache as if it were live.
  *   - a static file, when the site versions their names (a new file is a new name): from the
  *     cache, else from the network, then kept. Unversioned names (DEBUG) go to the network.
  *   - a file the offline page uses: the network first, the cache when it fails.
@@ -18,10 +22,21 @@
 var CACHE = "basra-" + CONFIG.version;
 var KEPT = CONFIG.precache.map(function (path) { return new URL(path, self.location.origin).href; });
 
+// The language is kept in the cache too, because a browser stops an idle worker and a new start
+// forgets its variables; the key is an address the site never serves.
+var LANGUAGE_KEY = new URL("/offline/language", self.location.origin).href;
+var language = null;
+
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
     // "reload": the page and files as the server serves them now, not the HTTP cache's copy.
-    return cache.addAll(CONFIG.precache.map(function (path) { return new Request(path, {cache: "reload"}); }));
+    return cache.addAll(CONFIG.precache.map(function (path) { return new Request(path, {cache: "reload"}); }))
+      .then(function () {
+        // The reader's language, from the worker this one replaces, before its cache goes.
+        return caches.match(LANGUAGE_KEY).then(function (kept) {
+          return kept && cache.put(LANGUAGE_KEY, kept);
+        });
+      });
   }).then(function () { return self.skipWaiting(); }));
 });
 
@@ -33,8 +48,34 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+function rememberLanguage(code) {
+  if (!Object.prototype.hasOwnProperty.call(CONFIG.offlineUrls, code) || code === language) {
+    return Promise.resolve();
+  }
+  language = code;
+  return caches.open(CACHE).then(function (cache) {
+    return cache.put(LANGUAGE_KEY, new Response(code));
+  });
+}
+
+// {language: "ar"} from a page of the site (only the site's own pages can reach its worker).
+self.addEventListener("message", function (event) {
+  var data = event.data;
+  if (data && typeof data.language === "string") event.waitUntil(rememberLanguage(data.language));
+});
+
+function knownLanguage() {
+  if (language) return Promise.resolve(language);
+  return caches.match(LANGUAGE_KEY, {cacheName: CACHE}).then(function (kept) {
+    return kept ? kept.text() : CONFIG.defaultLanguage;
+  });
+}
+
 function offlinePage() {
-  return caches.match(CONFIG.offlineUrl, {cacheName: CACHE}).then(function (page) {
+  return knownLanguage().then(function (code) {
+    var url = CONFIG.offlineUrls[code] || CONFIG.offlineUrls[CONFIG.defaultLanguage];
+    return caches.match(url, {cacheName: CACHE});
+  }).then(function (page) {
     return page || Response.error();
   });
 }

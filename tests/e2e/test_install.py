@@ -1,6 +1,8 @@
 """The service worker in Chromium (``basra_site/install.py``, ``static/install.js``): once it
 controls the site, a page opened offline is the offline page in the reader's language, never a
-table from a cache; back online, the same address is the live table again.
+table from a cache; back online, the same address is the live table again; a language switch
+keeps the same worker (a worker per language made the switch install a new one while the next
+page loaded, holding that page's navigation) and its offline page is in the new language.
 
 The table is seeded (``tests/e2e/seed.py table``, a signed-in session set as the cookie); the
 network is cut with Playwright's ``BrowserContext.set_offline``, which Chromium applies to the
@@ -14,6 +16,14 @@ import pytest
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
+
+#: Whether the worker has kept ``code`` as the reader's language: each page tells it its own once
+#: the worker is ready (``static/install.js``), and it keeps it in its cache, which the page can
+#: read too (one CacheStorage per origin).
+KEPT_LANGUAGE = """async (code) => {
+    const kept = await caches.match("/offline/language");
+    return kept !== undefined && (await kept.text()) === code;
+}"""
 
 
 def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser, site_url, seed):
@@ -32,7 +42,9 @@ def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser
         expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
         # The worker registers after the page's load and claims the page once it is active.
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        assert "/sw.js?lang=ar" in page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
+        worker = page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
+        assert worker == f"{site_url}/sw.js"
+        page.wait_for_function(KEPT_LANGUAGE, arg="ar")
         # Chromium's own verdict on the manifest, its icons and the worker (DevTools protocol).
         devtools = context.new_cdp_session(page)
         manifest = devtools.send("Page.getAppManifest")
@@ -58,5 +70,20 @@ def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser
         expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
         expect(page.locator("#hand .card").first).to_be_visible()
         expect(page.locator("#offline-page")).to_have_count(0)
+
+        # In English now: the same worker, nothing installing, and the offline page in English.
+        page.evaluate("() => { document.cookie = 'django_language=en; path=/'; }")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        assert page.evaluate("""async () => {
+            const registration = await navigator.serviceWorker.ready;
+            return [registration.active.scriptURL, registration.installing, registration.waiting,
+                    navigator.serviceWorker.controller.scriptURL];
+        }""") == [worker, None, None, worker]
+        page.wait_for_function(KEPT_LANGUAGE, arg="en")
+        context.set_offline(True)
+        page.goto("/rules/")
+        expect(page.locator("#offline-page h1")).to_have_text("You are offline")
+        expect(page.locator("html")).to_have_attribute("dir", "ltr")
     finally:
         context.close()

@@ -63,30 +63,32 @@ def test_the_manifest_is_in_the_readers_language():
 
 
 @pytest.mark.django_db
-def test_the_worker_is_served_from_the_root_and_keeps_the_offline_page_in_its_language():
-    response = Client().get("/sw.js?lang=ar")
+def test_the_worker_is_served_from_the_root_and_keeps_the_offline_page_in_every_language():
+    response = Client().get("/sw.js")
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Cache-Control"] == "no-cache"
     config = worker_config(response)
-    assert config["offlineUrl"] == "/offline/?lang=ar"
-    assert config["precache"][0] == "/offline/?lang=ar"
-    assert set(config["precache"][1:]) == {f"/static/{p}" for p in install.OFFLINE_ASSETS}
+    assert config["offlineUrls"] == {"en": "/offline/?lang=en", "ar": "/offline/?lang=ar"}
+    assert config["defaultLanguage"] == "en"
+    assert config["precache"][:2] == ["/offline/?lang=en", "/offline/?lang=ar"]
+    assert set(config["precache"][2:]) == {f"/static/{p}" for p in install.OFFLINE_ASSETS}
     assert config["staticPrefix"] == "/static/"
     # Under DEBUG the static files keep their names: never answered from the cache first.
     assert config["staticVersioned"] is False
-    # One cache per language and offline page: a new language is a new worker.
-    english = worker_config(Client().get("/sw.js?lang=en"))
-    assert english["version"] != config["version"]
-    assert english["offlineUrl"] == "/offline/?lang=en"
 
 
 @pytest.mark.django_db
-def test_the_worker_refuses_an_unknown_language_and_posts():
-    client = Client()
-    config = worker_config(client.get("/sw.js?lang=<script>"))
-    assert config["offlineUrl"] == "/offline/?lang=en"  # the request's own language instead
-    assert client.post("/sw.js").status_code == 405
+def test_the_worker_is_the_same_for_every_reader_and_refuses_posts():
+    """A worker per language made a language switch install a new one while the next page
+    loaded, holding that page's navigation: a reader's language changes none of its bytes."""
+    english = Client().get("/sw.js").content
+    arabic = Client()
+    arabic.cookies["django_language"] = "ar"
+    assert arabic.get("/sw.js").content == english
+    assert Client().get("/sw.js?lang=ar").content == english
+    assert Client(HTTP_ACCEPT_LANGUAGE="ar").get("/sw.js").content == english
+    assert Client().post("/sw.js").status_code == 405
 
 
 @pytest.mark.django_db
