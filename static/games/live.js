@@ -267,8 +267,22 @@
    * <bdi>; a formatted label has only text). */
   function isolate(text) { return "\u2068" + text + "\u2069"; }
 
+  /** ``label``'s words around its ``%(name)s``, the name a <bdi class="cut-name"> of its own
+   * (games.css): its direction its own, and a name too long for its line cut at its own end,
+   * "Zeinab_El…", where the page's words broke it mid-word or cut a Latin name's start in
+   * Arabic. An array of nodes, for el()'s children or replaceChildren(). */
+  function named(label, name) {
+    var marker = "\u0000";
+    var around = fmt(label, {name: marker}).split(marker);
+    var nodes = [];
+    if (around[0]) nodes.push(document.createTextNode(around[0]));
+    nodes.push(el("bdi", {class: "cut-name", title: name, text: name}));
+    if (around[1]) nodes.push(document.createTextNode(around[1]));
+    return nodes;
+  }
+
   window.Basra = {
-    isolate: isolate, fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
+    isolate: isolate, named: named, fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
     cardName: cardName, cardNode: cardNode, cardBack: cardBack, botIcon: botIcon, LiveSocket: LiveSocket,
     showStatus: showStatus, ratingNode: ratingNode, randomSeed: randomSeed, fillSeeds: fillSeeds, joinForm: joinForm,
   };

@@ -73,7 +73,9 @@
         dataset: {side: side},
       }, [
         el("div", {class: "side-label", text: sideLabel(side)}),
-        el("div", {class: "side-name"}, sideMembers(side)),
+        // Its direction its first name's: cut short in play, a Latin name loses its end, not
+        // its start, on an Arabic page (the seats' names do the same).
+        el("div", {class: "side-name", dir: "auto"}, sideMembers(side)),
         el("div", {class: "side-score", dataset: {score: T.state.scores[side]}, text: String(T.state.scores[side])}),
         el("div", {class: "side-stats"}, [
           stat(L.pile, r ? r.pile_sizes[side] : 0, "pile"),
@@ -90,13 +92,15 @@
     var r = T.state.round;
     var text = "";
     var mine = false;
+    var name = null;  // whose turn it is, another's: a <bdi> of its own (B.named)
     if (T.state.result) text = L.matchOver;
     else if (T.state.match.status === "playing" && r && !r.over) {
       mine = isMyTurn();
-      text = mine ? L.yourTurn : B.fmt(L.turnOf, {name: B.isolate(seatName(r.turn) || "")});
-      text = B.fmt(L.round, {number: r.number}) + " · " + text;
+      text = B.fmt(L.round, {number: r.number}) + " · " + (mine ? L.yourTurn : L.turnOf);
+      if (!mine) name = seatName(r.turn) || "";
     } else if (r && r.over) text = B.fmt(L.roundScore, {number: r.number});
-    banner.textContent = text;
+    if (name === null) banner.textContent = text;
+    else banner.replaceChildren.apply(banner, B.named(text, name));
     banner.classList.toggle("mine", mine);
     banner.hidden = text === "";
     // A tab in the background says whose turn it is in its title (browsers show it on the tab).
@@ -168,7 +172,8 @@
     box.hidden = false;
     var taken = play.taken || [];
     var parts = [
-      el("span", {class: "last-label", text: B.fmt(L.played, {name: B.isolate(seatName(play.seat) || "")})}),
+      // Cut short in play: the name, at its own end (games.css, .last-who).
+      el("span", {class: "last-label last-who"}, B.named(L.played, seatName(play.seat) || "")),
       B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
       el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
     ];

@@ -270,6 +270,55 @@ def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_ur
         context.close()
 
 
+def test_a_long_name_in_the_last_play_never_pushes_a_seat_off_the_board(browser, site_url, seeded):
+    """The last play's line is cut short, not the board widened, and the names cut at their
+    own ends: a longest name (24 letters, the
+    sign-up's limit) who took three cards made the centre's column as wide as that line, and
+    the seat on the right went past the board's edge at 640×400 in Arabic (seen in a full run,
+    by who the deal made play last)."""
+    table = seeded(4)
+    context, page = open_table(browser, site_url, to_play(table), "ar")
+    try:
+        page.set_viewport_size({"width": 640, "height": 400})
+        expect(page.locator("#last-play")).to_be_visible()
+        # The line table_board.js's renderLastPlay draws for such a play (the seed's players
+        # and plays vary from run to run): the name, the card played, "took" and three cards.
+        page.evaluate("""() => {
+            const labels = document.querySelectorAll('#last-play .last-label');
+            document.querySelector('#last-play .cut-name').textContent = 'Zeinab_ElShenawy_Abdelra';
+            labels[1].textContent = 'وأخذ';
+            const card = document.querySelector('#last-play .card');
+            let taken = document.querySelector('#last-play .taken');
+            if (!taken) {
+                taken = document.createElement('span');
+                taken.className = 'taken';
+                labels[1].after(taken);
+            }
+            taken.replaceChildren(...[0, 1, 2].map(() => card.cloneNode(true)));
+        }""")
+        found = []
+        for _ in range(10):  # the layout settles over a few frames
+            page.wait_for_timeout(200)
+            boxes = page.evaluate(MEASURE, {**PARTS, **SHOWN_PARTS, "board": "#board"})
+            board = boxes.pop("board")
+            found = problems(boxes, 4)
+            found += [f"{name} outside the board: {box}" for name, box in boxes.items()
+                      if name.startswith("seat") and not inside(
+                          {**box, "x": box["x"] - board["x"], "y": box["y"] - board["y"],
+                           "right": box["right"] - board["x"], "bottom": box["bottom"] - board["y"]},
+                          {"w": board["w"], "h": board["h"]})]
+            if not found:
+                break
+        page.screenshot(path=str(SHOTS / "last-play-long-name-4p-ar-640x400.png"))
+        assert not found, "\n".join(found)
+        # Cut at its own end, its start shown, on an Arabic page: the last play's name and the
+        # scoreboard's (the whole line's cut took a Latin name's start: "…y_Abdelra").
+        for name in (page.locator("#last-play .cut-name"), page.locator(".side-name", has_text="abdelrahman_")):
+            assert name.evaluate("n => [getComputedStyle(n).direction, n.scrollWidth > n.clientWidth]") == ["ltr", True]
+    finally:
+        context.close()
+
+
 def test_a_table_opened_or_reloaded_on_a_zoomed_phone_is_in_view(browser, site_url, seeded):
     """A table opened mid-match on a phone zoomed in (mobile emulation, never resized) shows
     the whole table, and so it does after a reload: a tester's page opened at the header with
