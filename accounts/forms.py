@@ -3,6 +3,7 @@
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django.core.validators import MaxLengthValidator
+from django.utils.translation import gettext_lazy as _
 
 from accounts.adapter import USERNAME_MAX_LENGTH
 
@@ -14,14 +15,20 @@ LOGIN_MAX_LENGTH = 254
 
 class SignupForm(AllauthSignupForm):
     """Allauth's ``SignupForm`` (``ACCOUNT_FORMS["signup"]``) whose username box stops at
-    ``USERNAME_MAX_LENGTH`` characters, the limit the adapter enforces; allauth sizes the box
-    from the user model (150)."""
+    ``USERNAME_MAX_LENGTH`` characters, the limit the adapter enforces (allauth sizes the box
+    from the user model, 150), and says what a name may hold."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         username = self.fields.get("username")
         if username is not None:
             username.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
+            # Said before the first try: the box stops at the limit without a word, and a
+            # space is refused only once sent (allauth's ACCOUNT_USERNAME_REGEX, ``[\w.@+-]``;
+            # the adapter refuses the ``@``).
+            username.help_text = _(
+                "Up to %(limit)d letters, digits and . _ + - (no spaces)."
+            ) % {"limit": USERNAME_MAX_LENGTH}
 
 
 class LoginForm(AllauthLoginForm):

@@ -37,6 +37,7 @@
     renderTurn();
     renderBoard();
     renderHand();
+    if (root.dataset.myTurn === "true" && $("table-error").dataset.untilTurn === "true") hideError();
     B.talk.update(isSeated(), T.live);
     renderBreakdown();
     renderResult();
@@ -51,16 +52,25 @@
 
   // --- talking to the server -----------------------------------------------------------------
 
-  /** A refusal (or, with notice, a word on what a tap did) for 6 s: in play over the top of the
-   * screen (games.css), where the player looks, not under the table. */
+  /** A refusal for 6 s, or with ``notice`` a word on what a tap did for 3 s: in play over the
+   * top of the screen (games.css), where the player looks, not under the table. It covers the
+   * scores or a seat meanwhile, so a tap on it puts it away, and a notice given while another
+   * seat was to play ("Not your turn yet") goes as soon as the turn is the player's. */
   function showError(message, notice) {
     var box = $("table-error");
     box.textContent = message;
     box.classList.toggle("notice", !!notice);
+    box.dataset.untilTurn = String(!!notice && root.dataset.myTurn !== "true");
     box.hidden = false;
     window.clearTimeout(errorTimer);
-    errorTimer = window.setTimeout(function () { box.hidden = true; }, 6000);
+    errorTimer = window.setTimeout(hideError, notice ? 3000 : 6000);
   }
+
+  function hideError() {
+    window.clearTimeout(errorTimer);
+    $("table-error").hidden = true;
+  }
+  $("table-error").addEventListener("click", hideError);
 
   /** The table was removed (its last player left before the start): nothing more will come. */
   function showClosed(message) {
@@ -90,9 +100,7 @@
     if (fresh) {
       B.fx.animatePlay(before, play, isSeated() ? T.state.you : null, L);
       if (play.basra) {
-        B.fx.celebrate(play.basra, play.basra === "jack_basra" ? L.jackBasra : L.basra, seatName(play.seat),
-                       isMyTurn());
-        B.fx.sound("basra");
+        celebrateBasra(play.basra, seatName(play.seat), isMyTurn());
       } else {
         B.fx.sound(play.taken && play.taken.length ? "capture" : "play");
       }
@@ -107,6 +115,14 @@
       window.setTimeout(function () { B.fx.sound("turn"); }, fresh ? 450 : 0);
       B.fx.notifyTurn(L.yourTurn, B.fmt(L.tableNumber, {id: cfg.matchId}), "basra-turn-" + cfg.matchId);
     }
+  }
+
+  /** "Basra!" (or "Jack basra!") with ``who`` made it, and its sound; over the table unless the
+   * match is over: the result and the last round's score are there then, and count it (a
+   * tester's "Jack basra!" covered them). ``aside``: B.fx.celebrate's. */
+  function celebrateBasra(kind, who, aside) {
+    if (!T.state.result) B.fx.celebrate(kind, kind === "jack_basra" ? L.jackBasra : L.basra, who, aside);
+    B.fx.sound("basra");
   }
 
   /** The round's last play is not in the new state (it shows the next round dealt), but a
@@ -127,8 +143,7 @@
     });
     if (made) {
       // The new deal's floor is out and the round's score is over the table: beside them.
-      B.fx.celebrate(made.kind, made.kind === "jack_basra" ? L.jackBasra : L.basra, sideNames(made.side), true);
-      B.fx.sound("basra");
+      celebrateBasra(made.kind, sideNames(made.side), true);
     } else {
       B.fx.sound("capture");
     }

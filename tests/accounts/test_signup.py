@@ -126,6 +126,20 @@ def test_the_signup_name_box_stops_at_24_characters(client):
 
 
 @pytest.mark.django_db
+def test_the_signup_name_box_says_its_limit_and_characters_before_the_first_try(client):
+    """The box stops at 24 without a word, and a space was refused only once sent: the limit
+    and what a name may hold are the box's description, in the reader's language."""
+    page = client.get(reverse("account_signup")).content.decode()
+    box = re.search(r'<input[^>]*name="username"[^>]*>', page).group(0)
+    described = re.search(r'aria-describedby="([^"]+)"', box).group(1)
+    help_text = re.search(rf'id="{described}">([^<]*)<', page).group(1)
+    assert help_text == "Up to 24 letters, digits and . _ + - (no spaces)."
+    client.cookies["django_language"] = "ar"
+    arabic = client.get(reverse("account_signup")).content.decode()
+    assert "حتى 24 حرفًا أو رقمًا أو . _ + - (بلا مسافات)." in arabic
+
+
+@pytest.mark.django_db
 def test_signup_accepts_a_24_character_name(client):
     name = "k" * 24
     response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})

@@ -81,7 +81,7 @@ def test_a_whole_match_against_the_greedy_bot(new_page, seed):
             counted_down = True
             screenshot(page, "computer-table")
         last = page.locator("#last-play")
-        if last.is_visible() and "Computer (Greedy)\u2069 played" in last.inner_text():
+        if last.is_visible() and last.locator(".cut-name").first.inner_text() == "Computer (Greedy)":
             bot_plays += 1
         # The round's score covers the floor through the pause; a card pressed then only shows
         # the floor again (table_board.js): wait for it to go, as a player does.

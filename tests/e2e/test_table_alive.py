@@ -287,8 +287,11 @@ def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_p
 def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
     """Another seat to play: a tap on a card sends nothing and says who is to play, in view on a
     phone (a tester's tap on the dimmed hand did nothing, with no word why)."""
-    fake = open_table(new_page, request, **PHONE)
+    fake = open_table(new_page, request, fake_clock=True, **PHONE)
     page = fake.page
+    # The page's timers stand still unless the test moves them: the notice's going away below
+    # is the turn's or the tap's doing, not its own time running out.
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
     fake.push(lambda state: state["round"].update(turn=1))
     expect(page.locator("#table")).to_have_attribute("data-my-turn", "false")
     # force: Playwright waits for an aria-disabled button to be enabled; a finger does not.
@@ -297,6 +300,23 @@ def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
     expect(notice).to_have_text(re.compile(r"^Not your turn yet: \u2068.+\u2069 is to play\.$"))
     expect(notice).to_be_in_viewport()
     assert not [m for m in fake.sent if m.get("type") == "play"]
+    # It covers the top of the table meanwhile: gone once the turn is the player's, and a tap
+    # puts it away (a tester's notice hid the scores and a seat for 6 s).
+    fake.push(lambda state: state["round"].update(turn=0))
+    expect(page.locator("#table")).to_have_attribute("data-my-turn", "true")
+    expect(notice).to_be_hidden()
+    fake.push(lambda state: state["round"].update(turn=1))
+    page.locator("#hand button.card").first.click(force=True)
+    expect(notice).to_be_visible()
+    notice.click()
+    expect(notice).to_be_hidden()
+    # Untouched, a notice goes after 3 s.
+    page.locator("#hand button.card").first.click(force=True)
+    expect(notice).to_be_visible()
+    page.clock.run_for(2500)
+    expect(notice).to_be_visible()
+    page.clock.run_for(1000)
+    expect(notice).to_be_hidden()
 
 
 def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
@@ -369,6 +389,30 @@ def test_a_basra_on_the_last_play_of_a_round_is_celebrated(new_page, request):
     expect(celebration).to_be_visible()
     expect(celebration).to_have_attribute("data-kind", "basra")
     expect(celebration).to_contain_text("omar")
+
+
+def test_a_basra_that_ends_the_match_leaves_the_result_uncovered(new_page, request):
+    """The match's last play a jack basra: the result and the round's score say it, and no
+    "Jack basra!" comes over them (a tester's covered the round's score)."""
+    fake = open_table(new_page, request)
+    page = fake.page
+
+    def match_over(state):
+        # omar's jack took the floor with the match's last card.
+        state["round"].update({"over": True, "turn": None, "hand": [], "floor": [], "hand_sizes": [0, 0],
+                               "stock_size": 0, "jack_basras": [0, 1],
+                               "last_play": {"seat": 1, "card": "JD", "taken": ["10D", "8H", "4H"],
+                                             "basra": "jack_basra", "timeout": False, "bot": None}})
+        state["round_results"] = [dict(RESULT, jack_basras=[0, 20])]
+        state["match"]["status"] = "finished"
+        state["scores"] = [60, 112]
+        state["result"] = {"winner": 1, "scores": [60, 112], "reason": "target"}
+    fake.push(match_over)
+    expect(page.locator("#result-banner")).to_be_visible()
+    # The play is drawn (the celebration comes in the same pass), then the box is still hidden.
+    expect(page.locator('#last-play .card.played[data-card="JD"]')).to_be_attached()
+    page.wait_for_timeout(300)
+    assert page.locator("#celebration").get_attribute("hidden") is not None
 
 
 def test_reduced_motion_moves_nothing_but_still_celebrates(new_page, request):

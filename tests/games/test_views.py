@@ -226,6 +226,19 @@ def test_create_rejects_bad_options(alice, field, value):
     assert not Match.objects.exists()
 
 
+def test_the_lobby_says_the_target_s_range_beside_its_box(alice):
+    """Told before the form is sent, in the reader's language: 11 to 501 (forms.TARGET_MIN and
+    TARGET_MAX), the box's own bounds."""
+    client = logged_in(alice)
+    page = client.get("/").content.decode()
+    box = re.search(r'<input[^>]*name="target"[^>]*>', page).group(0)
+    assert 'min="11"' in box and 'max="501"' in box
+    described = re.search(r'aria-describedby="([^"]+)"', box).group(1)
+    assert re.search(rf'id="{described}">[^<]*: from 11 to 501\.<', page)
+    client.cookies["django_language"] = "ar"
+    assert ": من 11 إلى 501." in client.get("/").content.decode()
+
+
 def test_create_rejects_missing_target(alice):
     data = {k: v for k, v in VALID.items() if k != "target"}
     response = logged_in(alice).post(reverse("table_create"), data)

@@ -1,6 +1,7 @@
 """Forms of the lobby: creating a table, and playing the computer."""
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.core.actions.seating import DEFAULT_MOVE_SECONDS
@@ -91,7 +92,11 @@ class CreateTableForm(forms.Form):
     target = forms.IntegerField(
         label=_("Target score"), min_value=TARGET_MIN, max_value=TARGET_MAX,
         initial=DEFAULTS.target,
-        help_text=_("The match ends when a side reaches this score at the end of a round."),
+        # The range said beside the box, not only once the form is sent (a tester's complaint).
+        help_text=format_lazy(
+            _("The match ends when a side reaches this score at the end of a round: from {min} to {max}."),
+            min=TARGET_MIN, max=TARGET_MAX,
+        ),
     )
     mode = forms.ChoiceField(
         label=_("Game"), choices=MODE_CHOICES, initial="casual", widget=forms.RadioSelect,
