@@ -271,18 +271,25 @@
    * (games.css): its direction its own, and a name too long for its line cut at its own end,
    * "Zeinab_El…", where the page's words broke it mid-word or cut a Latin name's start in
    * Arabic. An array of nodes, for el()'s children or replaceChildren(). */
-  function named(label, name) {
-    var marker = "\u0000";
-    var around = fmt(label, {name: marker}).split(marker);
+  function named(label, name) { return namedAll(label, {name: name}); }
+
+  /** named() for every ``%(key)s`` of ``label`` that ``names`` gives ("%(a)s & %(b)s"). */
+  function namedAll(label, names) {
     var nodes = [];
-    if (around[0]) nodes.push(document.createTextNode(around[0]));
-    nodes.push(el("bdi", {class: "cut-name", title: name, text: name}));
-    if (around[1]) nodes.push(document.createTextNode(around[1]));
+    var at = 0;
+    String(label).replace(/%\((\w+)\)s/g, function (whole, key, offset) {
+      if (!(key in names)) return whole;
+      if (offset > at) nodes.push(document.createTextNode(label.slice(at, offset)));
+      nodes.push(el("bdi", {class: "cut-name", title: names[key], text: names[key]}));
+      at = offset + whole.length;
+      return whole;
+    });
+    if (at < label.length) nodes.push(document.createTextNode(label.slice(at)));
     return nodes;
   }
 
   window.Basra = {
-    isolate: isolate, named: named, fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
+    isolate: isolate, named: named, namedAll: namedAll, fmt: fmt, ngettext: ngettext, el: el, config: config, postForm: postForm, parseCard: parseCard,
     cardName: cardName, cardNode: cardNode, cardBack: cardBack, botIcon: botIcon, LiveSocket: LiveSocket,
     showStatus: showStatus, ratingNode: ratingNode, randomSeed: randomSeed, fillSeeds: fillSeeds, joinForm: joinForm,
   };

@@ -240,9 +240,9 @@
       B.talk.update(!!T.state && isSeated(), T.live);
     },
   });
-  // Leaving a running match through the site's own links, or the header's log-out and language
-  // forms, asks first (the seat is not given up: the clock counts a seat gone after a while, and
-  // the computer may take it over).
+  // Leaving a running match through the site's own links, or the header's log-out, asks first
+  // (the seat is not given up: the clock counts a seat gone after a while, and the computer may
+  // take it over). The language form does not leave: it comes back to this table (its "next").
   function leavingAsks(event) {
     if (!T.state || T.state.match.status !== "playing" || T.state.result || !isSeated() ||
         isBot(T.state.you)) return;
@@ -255,7 +255,7 @@
     if (link.getAttribute("href").charAt(0) === "#") return;
     leavingAsks(event);
   });
-  document.querySelectorAll(".site-header form").forEach(function (form) {
+  document.querySelectorAll(".site-header form:not(.lang)").forEach(function (form) {
     form.addEventListener("submit", leavingAsks);
   });
 

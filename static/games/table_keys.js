@@ -100,6 +100,16 @@
       if (card && card.getAttribute("aria-disabled") === "true" && !T.isMyTurn()) T.speak.notYourTurn();
     });
     document.addEventListener("keydown", onKey);
+    // Escape closes the keys' help, as it closes a dialog, back on its summary (a tester's
+    // Escape left it open).
+    var help = $("keys-help");
+    if (help) {
+      document.addEventListener("keydown", function (event) {
+        if (event.key !== "Escape" || !help.open || document.querySelector("dialog[open]")) return;
+        help.open = false;
+        help.querySelector("summary").focus();
+      });
+    }
     var box = $("shortcuts-on");
     if (box) {
       box.checked = shortcutsOn();

@@ -8,7 +8,7 @@
   var cfg = T.cfg;
   var L = T.L;
   var $ = T.$;
-  var mySide = T.mySide, players = T.players, sideNames = T.sideNames, url = T.url;
+  var mySide = T.mySide, players = T.players, sideNames = T.sideNames, sideNameNodes = T.sideNameNodes, url = T.url;
 
   var shownRounds = null;  // how many round results the breakdown panel has seen
   var breakdownOpen = false;
@@ -48,7 +48,7 @@
   function sidesHead() {
     var cell = function (side) {
       return el("th", {scope: "col"}, [
-        el("span", {class: "score-side-names", text: sideNames(side)}),
+        el("span", {class: "score-side-names"}, sideNameNodes(side)),
         el("span", {class: "score-side-label", text: T.sideLabel(side)}),
       ]);
     };

@@ -76,6 +76,14 @@
     return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
   }
 
+  /** sideNames() as nodes, each name a <bdi class="cut-name"> (live.js named()): where the
+   *  names share a narrow box, each is cut at its own end, not broken mid-word. */
+  function sideNameNodes(side) {
+    var names = [];
+    for (var seat = side; seat < players(); seat += 2) names.push(seatName(seat) || L.emptySeat);
+    return names.length === 2 ? B.namedAll(L.and, {a: names[0], b: names[1]}) : B.named("%(name)s", names[0]);
+  }
+
   /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
   function viewer() { return T.state.you === null || T.state.you === undefined ? 0 : T.state.you; }
 
@@ -103,5 +111,5 @@
 
   Object.assign(T, {botBadge: botBadge, botShortName: botShortName, isBot: isBot, isMyTurn: isMyTurn,
     isSeated: isSeated, mySide: mySide, players: players, position: position, seatName: seatName,
-    seatOf: seatOf, sideNames: sideNames, url: url});
+    seatOf: seatOf, sideNames: sideNames, sideNameNodes: sideNameNodes, url: url});
 })();

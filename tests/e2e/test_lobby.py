@@ -91,6 +91,14 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
     assert len(questions) == 3 and "Leave this table" in questions[2]
     assert alice.url.endswith(f"/table/{match_id}/")
     expect(alice.locator(".site-header .whoami")).to_be_visible()
+    # A language switch comes back to the table: nothing to ask (a tester was asked, and a
+    # "cancel" left the menu naming a language the page was not in).
+    alice.select_option(".site-header select[name=language]", "ar")
+    expect(alice.locator("html")).to_have_attribute("lang", "ar")
+    assert alice.url.endswith(f"/table/{match_id}/") and len(questions) == 3
+    expect(root(alice)).to_have_attribute("data-you", "0")
+    alice.select_option(".site-header select[name=language]", "en")
+    expect(alice.locator("html")).to_have_attribute("lang", "en")
     # A spectator leaves without a question.
     carol.on("dialog", lambda dialog: pytest.fail("a spectator was asked: " + dialog.message))
     carol.click("a.back-link")

@@ -415,6 +415,41 @@ def test_a_basra_that_ends_the_match_leaves_the_result_uncovered(new_page, reque
     assert page.locator("#celebration").get_attribute("hidden") is not None
 
 
+def test_long_names_in_the_score_boxes_and_the_round_s_score_are_cut_not_broken(new_page, request):
+    """At a finished four-player match on a 360 px phone in Arabic, each long name in the score
+    boxes and in the round's score is one line cut at its own end ("Supercali…"), and the
+    round's score fits its box: a tester's names broke mid-word ("Supercalifrag / istic539",
+    "محمدالمصري5 / 39")."""
+    state = copy.deepcopy(PLAYING)
+    names = ["Supercalifragilistic539", "محمدالمصري539", "bob539", "Alexandrapetrovna539"]
+    state["match"]["players"] = state["match"]["rules"]["players"] = 4
+    state["seats"] = [seat(i, name) for i, name in enumerate(names)]
+    state["round"]["hand_sizes"] = [4, 4, 4, 4]
+    fake = open_table(new_page, request, state=state, viewport={"width": 360, "height": 640},
+                      locale="ar", extra_http_headers={"Accept-Language": "ar"})
+    page = fake.page
+
+    def match_over(state):
+        state["round"].update({"over": True, "turn": None, "hand": [], "floor": [], "stock_size": 0,
+                               "last_play": None})
+        state["round_results"] = [RESULT]
+        state["match"]["status"] = "finished"
+        state["scores"] = [40, 20]
+        state["result"] = {"winner": 0, "scores": [40, 20], "reason": "target"}
+    fake.push(match_over)
+    expect(page.locator("#breakdown .score-table")).to_be_visible()
+    boxes = page.locator(".side .side-member, #breakdown .score-side-names .cut-name")
+    expect(boxes).to_have_count(8)
+    found = boxes.evaluate_all("""names => names.map(n => {
+        const style = getComputedStyle(n);
+        const line = parseFloat(style.lineHeight) || 1.2 * parseFloat(style.fontSize);
+        return [n.textContent, n.getBoundingClientRect().height <= line * 1.5,
+                n.textContent.length < 14 || n.scrollWidth > n.clientWidth];
+    })""")
+    assert all(one_line and cut for _, one_line, cut in found), found
+    assert page.locator("#breakdown").evaluate("b => b.scrollWidth <= b.clientWidth")
+
+
 def test_reduced_motion_moves_nothing_but_still_celebrates(new_page, request):
     fake = open_table(new_page, request, reduced_motion="reduce")
     page = fake.page

@@ -149,6 +149,12 @@ def test_the_reading_keys_speak_and_can_be_turned_off(new_page):
     # The help names the keys; its checkbox turns the single keys off, in this browser.
     page.locator("#keys-help > summary").click()
     expect(page.locator("#keys-help .keys-panel")).to_contain_text("F: read the floor")
+    # Escape closes it, back on its summary, and it opens again from there.
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-help .keys-panel")).to_be_hidden()
+    assert page.evaluate("document.activeElement.matches('#keys-help > summary')")
+    page.keyboard.press("Enter")
+    expect(page.locator("#keys-help .keys-panel")).to_be_visible()
     page.locator("#shortcuts-on").uncheck()
     page.reload()
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
