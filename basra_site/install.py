@@ -8,8 +8,9 @@ the worker keeps (issue 22, "Installable").
   so that its scope is the whole site (W3C "Service Workers", "scope": a worker's default scope
   is its script's directory, so no ``Service-Worker-Allowed`` header is needed). It keeps the
   offline page in every language and the files that page uses, and serves the page, in the
-  language of the last page the site sent, when a navigation finds no network; it never stores
-  a page, a JSON answer or a socket's frame, so nothing it serves can pass for a live table.
+  language of the page the reader opened last, when a navigation finds no network; it never
+  stores a page, a JSON answer or a socket's frame, so nothing it serves can pass for a live
+  table.
 - ``/offline/?lang=<code>``: that page. It names nobody and holds no form (it is stored and
   shown to whoever opens the site on that browser, later).
 """
@@ -115,7 +116,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
     The worker does not depend on the reader's language, so that a language switch installs no
     new worker: a worker taking over holds the navigations made meanwhile. Each page tells the
-    worker its language (``static/install.js``), and the offline page is in the last one told.
+    worker its language and when it was opened (``static/install.js``), and the offline page is
+    in the language of the page opened last.
 
     :returns: ``text/javascript``, ``Cache-Control: no-cache`` (every update check reaches us).
     """

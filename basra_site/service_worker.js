@@ -22,10 +22,14 @@
 var CACHE = "basra-" + CONFIG.version;
 var KEPT = CONFIG.precache.map(function (path) { return new URL(path, self.location.origin).href; });
 
-// The language is kept in the cache too, because a browser stops an idle worker and a new start
-// forgets its variables; the key is an address the site never serves.
+// The reader's language, {language, at}: that of the page opened last ("at", the page's
+// performance.timeOrigin, ms since 1970). Two pages' messages may arrive in either order (a page
+// left as the next one opens, two tabs): the later page's wins, whichever comes last. Kept in
+// the cache too, because a browser stops an idle worker and a new start forgets its variables;
+// the key is an address the site never serves.
 var LANGUAGE_KEY = new URL("/offline/language", self.location.origin).href;
-var language = null;
+var chosen = null;
+var remembering = Promise.resolve();
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
@@ -48,26 +52,42 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
-function rememberLanguage(code) {
-  if (!Object.prototype.hasOwnProperty.call(CONFIG.offlineUrls, code) || code === language) {
-    return Promise.resolve();
-  }
-  language = code;
-  return caches.open(CACHE).then(function (cache) {
-    return cache.put(LANGUAGE_KEY, new Response(code));
-  });
+function knownChoice() {
+  if (chosen) return Promise.resolve(chosen);
+  return caches.match(LANGUAGE_KEY, {cacheName: CACHE}).then(function (kept) {
+    return kept ? kept.json() : null;
+  }).then(function (kept) {
+    chosen = chosen || kept;
+    return chosen;
+  }, function () { return null; });
 }
 
-// {language: "ar"} from a page of the site (only the site's own pages can reach its worker).
+/** Keep ``language`` unless a page opened after ``at`` told another; one message at a time. */
+function rememberLanguage(language, at) {
+  remembering = remembering.then(knownChoice).then(function (kept) {
+    if (kept && (kept.at > at || (kept.at === at && kept.language === language))) return undefined;
+    chosen = {language: language, at: at};
+    return caches.open(CACHE).then(function (cache) {
+      return cache.put(LANGUAGE_KEY, new Response(JSON.stringify(chosen),
+                                                  {headers: {"Content-Type": "application/json"}}));
+    });
+  }).catch(function () {});
+  return remembering;
+}
+
+// {language: "ar", at: 1796410987123.4} from a page of the site (only the site's own pages can
+// reach its worker); anything else is ignored.
 self.addEventListener("message", function (event) {
   var data = event.data;
-  if (data && typeof data.language === "string") event.waitUntil(rememberLanguage(data.language));
+  if (!data || typeof data.language !== "string" || typeof data.at !== "number" ||
+      !isFinite(data.at) ||
+      !Object.prototype.hasOwnProperty.call(CONFIG.offlineUrls, data.language)) return;
+  event.waitUntil(rememberLanguage(data.language, data.at));
 });
 
 function knownLanguage() {
-  if (language) return Promise.resolve(language);
-  return caches.match(LANGUAGE_KEY, {cacheName: CACHE}).then(function (kept) {
-    return kept ? kept.text() : CONFIG.defaultLanguage;
+  return knownChoice().then(function (kept) {
+    return kept ? kept.language : CONFIG.defaultLanguage;
   });
 }
 
