@@ -68,6 +68,14 @@ MEASURE = """(parts) => {
     if (el && el.getClientRects().length) out[name] = box(el);
   }
   document.querySelectorAll('#board .seat-box').forEach((el, k) => { out['seat' + k] = box(el); });
+  // A seat's name wider than its seat: a one-line name centred across the seat's (and the
+  // board's) edge. Its letters are cut by the board, not by the ellipsis.
+  out.wide = Array.from(document.querySelectorAll('#board .seat-box')).filter((el) => {
+    const name = el.querySelector('.seat-name'), r = el.getBoundingClientRect();
+    if (!name || !name.getClientRects().length) return false;
+    const n = name.getBoundingClientRect();
+    return n.left < r.left - 0.5 || n.right > r.right + 0.5;
+  }).map((el) => el.querySelector('.seat-name').textContent);
   const floor = document.querySelector('#floor');
   const past = (c) => { const r = c.getBoundingClientRect(), f = floor.getBoundingClientRect();
     return Math.max(f.top - r.top, r.bottom - f.bottom, f.left - r.left, r.right - f.right); };
@@ -89,7 +97,7 @@ def overlap(a, b) -> bool:
 def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
     view = boxes["view"]
     out = []
-    names = [n for n in boxes if n not in ("view", "card", "spilt", "spill")]
+    names = [n for n in boxes if n not in ("view", "card", "spilt", "spill", "wide")]
     seats = [n for n in names if n.startswith("seat")]
     if len(seats) != players - 1 and len(seats) != players:
         out.append(f"{len(seats)} seats shown for {players} players")
@@ -104,6 +112,8 @@ def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
         for b in names[i + 1:]:
             if overlap(boxes[a], boxes[b]):
                 out.append(f"{a} overlaps {b}")
+    if boxes.get("wide"):
+        out.append(f"names wider than their seats: {boxes['wide']}")
     if boxes["spilt"]:
         out.append(f"{boxes['spilt']} floor cards outside the floor, by up to {boxes['spill']:.1f} px")
     if view["scrollW"] > view["w"] + 1:
