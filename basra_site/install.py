@@ -110,14 +110,16 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     (``ManifestFilesMixin.manifest_hash``, Django 4.2), so the browser installs the worker again,
     dropping the old cache with the static files it kept, whenever one of them changes (a
     browser compares a worker's bytes on each update check); the offline page's URL in each of
-    ``settings.LANGUAGES`` and the default language; the files kept; the static files' prefix,
-    and whether their names are versioned (``ManifestStaticFilesStorage``, not under ``DEBUG``),
-    which alone lets the worker answer them from its cache before the network.
+    ``settings.LANGUAGES``, the default language and the language cookie's name; the files kept;
+    the static files' prefix, and whether their names are versioned
+    (``ManifestStaticFilesStorage``, not under ``DEBUG``), which alone lets the worker answer
+    them from its cache before the network.
 
     The worker does not depend on the reader's language, so that a language switch installs no
-    new worker: a worker taking over holds the navigations made meanwhile. Each page tells the
-    worker its language and when it was opened (``static/install.js``), and the offline page is
-    in the language of the page opened last.
+    new worker: a worker taking over holds the navigations made meanwhile. The offline page is
+    in the language of the language cookie where the worker can read it, else in that of the
+    page opened last (each page tells the worker its language and when it was opened,
+    ``static/install.js``).
 
     :returns: ``text/javascript``, ``Cache-Control: no-cache`` (every update check reaches us).
     """
@@ -131,6 +133,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "version": version,
         "offlineUrls": offline_urls,
         "defaultLanguage": settings.LANGUAGE_CODE,
+        "languageCookie": settings.LANGUAGE_COOKIE_NAME,
         "precache": [*offline_urls.values(), *assets],
         # The storage's own prefix: a manifest storage has no hashed name for "" to give.
         "staticPrefix": staticfiles_storage.base_url,

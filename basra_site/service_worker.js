@@ -85,9 +85,22 @@ self.addEventListener("message", function (event) {
   event.waitUntil(rememberLanguage(data.language, data.at));
 });
 
+// The language the reader chose on the site (Django's language cookie), where the worker can
+// read cookies (the Cookie Store API; Chromium): it is what the next page would be in, whoever
+// told the worker last. Elsewhere, or with no such cookie, the page opened last's.
+function chosenCookie() {
+  if (!self.cookieStore) return Promise.resolve(null);
+  return self.cookieStore.get(CONFIG.languageCookie).then(function (cookie) {
+    var code = cookie && cookie.value;
+    return code && Object.prototype.hasOwnProperty.call(CONFIG.offlineUrls, code) ? code : null;
+  }, function () { return null; });
+}
+
 function knownLanguage() {
-  return knownChoice().then(function (kept) {
-    return kept ? kept.language : CONFIG.defaultLanguage;
+  return chosenCookie().then(function (code) {
+    return code || knownChoice().then(function (kept) {
+      return kept ? kept.language : CONFIG.defaultLanguage;
+    });
   });
 }
 

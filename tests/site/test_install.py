@@ -71,6 +71,7 @@ def test_the_worker_is_served_from_the_root_and_keeps_the_offline_page_in_every_
     config = worker_config(response)
     assert config["offlineUrls"] == {"en": "/offline/?lang=en", "ar": "/offline/?lang=ar"}
     assert config["defaultLanguage"] == "en"
+    assert config["languageCookie"] == "django_language"
     assert config["precache"][:2] == ["/offline/?lang=en", "/offline/?lang=ar"]
     assert set(config["precache"][2:]) == {f"/static/{p}" for p in install.OFFLINE_ASSETS}
     assert config["staticPrefix"] == "/static/"
