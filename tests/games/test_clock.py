@@ -517,18 +517,20 @@ def test_the_last_of_two_people_leaving_ends_a_rated_match_unrated(users, known_
                                                                     settings):
     from games.ratings.models import RatedMatch, RatingChange
 
-    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    settings.BASRA_ABSENT_GRACE_SECONDS = 30
     start = timezone.now()
+    # A minute a play: both leave before the first deadline (a rated match whose person's
+    # first card the clock would play is aborted then: tests/games/test_early_abort.py).
     match = actions.create_table(user=users[0], players=2, rules={}, rated=True,
-                                  move_seconds=30, now=start)
+                                  move_seconds=60, now=start)
     actions.join_table(user=users[1], match_id=match.pk, now=start)
-    actions.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=50))
-    clock.tick(now=start + timedelta(seconds=61))
+    actions.player_seen(match_id=match.pk, user=users[0], now=start + timedelta(seconds=25))
+    clock.tick(now=start + timedelta(seconds=31))
     match.refresh_from_db()
     # One person left: the match goes on, the other may claim.
     assert match.status == Match.Status.PLAYING
     assert Seat.objects.get(match=match, seat=1).absent is True
-    clock.tick(now=start + timedelta(seconds=120))
+    clock.tick(now=start + timedelta(seconds=59))
     assert ended_abandoned(match)
     assert not RatedMatch.objects.filter(match=match).exists()
     assert not RatingChange.objects.exists()

@@ -334,13 +334,14 @@ def _played_out_by_the_clock(match: Match, first_by=None, stays=None) -> Match:
 
 def test_a_match_only_the_computer_and_the_clock_played_is_not_rated(users):
     """A rated table for four whose people all closed the tab before the first play: not
-    played out by the stand-ins, it ends abandoned when the last of them is absent, and no
-    rating moves."""
+    played out by the stand-ins, it is aborted when the clock runs out on the first of them
+    (issue 35), and no rating moves."""
     match = actions.create_table(user=users[0], players=4, rules={"target": 11}, rated=True)
     for user in users[1:]:
         actions.join_table(user=user, match_id=match.pk)
     match = _played_out_by_the_clock(match)
-    assert match.winner_side is None and match.result == "abandoned"
+    assert match.winner_side is None and match.result == "abort"
+    assert not match.events.filter(kind="play").exists()
     assert not RatedMatch.objects.exists()
     assert not PlayerRating.objects.exists()
 

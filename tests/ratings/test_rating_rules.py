@@ -14,6 +14,7 @@ from django.utils import translation
 
 from games.core import actions
 from games.core.models import Event, Match, Seat
+from games.core.state import reads
 from games.core.state.records import match_record
 from games.ratings.models import NotRated, PlayerRating, RatedMatch, RatingChange
 from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
@@ -52,9 +53,35 @@ def test_a_resignation_after_one_play_is_aborted_and_rates_nobody(users, client)
     assert sentence in history
 
 
-def test_a_card_the_clock_played_does_not_count(users):
+def test_the_clock_running_out_on_a_first_card_aborts_at_once_and_rates_nobody(users):
+    """Issue 35: the clock does not play a person's first card of the first deal at a rated
+    table; the match is aborted there and then, and everyone reads why."""
     alice, bob = users[:2]
     match = rated_match([alice, bob], played=False)
+    play_turn(match)  # the first to move plays a card themselves
+    match.refresh_from_db()
+    second = 1 - Event.objects.get(match=match, kind="play").seat
+    actions.act_on_deadline(match_id=match.pk, now=match.deadline + timedelta(seconds=1))
+    match.refresh_from_db()
+    assert match.result == "abort" and match.winner_side is None
+    assert Event.objects.filter(match=match, kind="play").count() == 1
+    end = Event.objects.get(match=match, kind="match_end").payload
+    assert end["early"] is True and end["missed"] == [second]
+    assert not RatedMatch.objects.exists()
+    assert not_rated_reason(match) == "aborted_early"
+    for user in (alice, bob, None):
+        state = reads.table_state(match_id=match.pk, user=user)
+        assert state["result"]["not_rated"] == "aborted_early"
+        assert state["extras"]["ratings"]["not_rated"] == "aborted_early"
+    headers = match_record(match)["headers"]
+    assert headers["termination"] == "abort" and headers["not_rated"] == "aborted_early"
+
+
+def test_a_card_the_clock_played_does_not_count_at_a_tournament_table(users):
+    alice, bob = users[:2]
+    match = actions.create_table(user=alice, players=2, rules={}, rated=True, early_abort=False)
+    actions.join_table(user=bob, match_id=match.pk)
+    match.refresh_from_db()
     play_turn(match)  # the first to move plays a card themselves
     match.refresh_from_db()
     actions.act_on_deadline(match_id=match.pk, now=match.deadline + timedelta(seconds=1))
@@ -62,8 +89,9 @@ def test_a_card_the_clock_played_does_not_count(users):
     player = alice if Seat.objects.get(match=match, user=alice).seat == first else bob
     actions.resign(user=player, match_id=match.pk)
     match.refresh_from_db()
-    assert match.result == "abort"
+    assert match.result == "resign"
     assert not RatedMatch.objects.exists()
+    assert not_rated_reason(match) == "ended_early"
 
 
 def test_once_everyone_played_a_first_deal_card_a_resignation_is_rated(users):

@@ -18,7 +18,14 @@ from games.core.signals import match_finished
 from games.core.state.cache import SeatRow, seat_rows
 
 
-def finish(change: Change, winner: int | None, result: str) -> None:
+def finish(
+    change: Change,
+    winner: int | None,
+    result: str,
+    *,
+    missed: list[int] | None = None,
+    unplayed: list[int] | None = None,
+) -> None:
     """End the match: ``match_end``, the row's end fields, and ``match_finished``.
 
     Every way a match ends (the target reached, a claim, a resignation, an abort before the first
@@ -28,28 +35,39 @@ def finish(change: Change, winner: int | None, result: str) -> None:
     ``games.core.signals.match_finished`` is sent, inside the transaction: a receiver that raises
     rolls the ending back and the match stays playable. Nothing may be logged after it.
 
-    A rated match that ends (target, claim, resignation) before every person seated at it has
-    played a card of the first deal themselves (:func:`first_deal_unplayed`) is aborted instead,
-    as lichess aborts a game a player never moved in: ``winner`` ``None``, ``result``
-    ``abort``, ``"early": true`` in ``match_end`` (``docs/protocol.md``, "Event log"). Not at a
-    table opened with ``early_abort=False`` (a tournament's: its own abort rules stand), nor an
-    ``abandoned`` one (already no result for anybody). ``match_finished`` carries ``early``
-    (whether this happened) and ``unplayed`` (those seats, or ``None`` when not counted: a
-    casual match, an abort, a decision), so its receivers need not count again.
+    A rated match is aborted early, as lichess aborts a game a player never moved in, when a
+    person seated at it has not played a card of the first deal themselves
+    (:func:`first_deal_unplayed`): at once, when the clock runs out on them or the computer
+    takes their seat over (:func:`abort_if_unplayed`, which passes ``missed``), or else when
+    the match ends (target, claim, resignation) before they did. ``winner`` is then ``None``,
+    ``result`` ``abort``, and ``match_end`` has ``"early": true`` and ``"missed"``: the seats
+    that lost their chance then (at once), or that never played (at the end)
+    (``docs/protocol.md``, "Event log"). Not at a table opened with ``early_abort=False`` (a
+    tournament's: its own abort rules stand), nor an ``abandoned`` one (already no result for
+    anybody). ``match_finished`` carries ``early`` (whether this happened) and ``unplayed``
+    (those seats, or ``None`` when not counted: a casual match, an abort, a decision), so its
+    receivers need not count again.
 
     :param winner: the winning side, 0 or 1; ``None`` for an abort (or a decision that nobody won).
     :param result: a ``Match.Result`` value.
+    :param missed: when the match is aborted early now (``result`` ``abort``), the seats whose
+        person lost the chance to play a card of the first deal; ``None`` otherwise.
+    :param unplayed: with ``missed``, :func:`first_deal_unplayed` as counted by the caller.
     :raises funnel.Moved: a compare-and-set change found the row moved on (the funnel retries).
     """
     match = change.match
-    unplayed, early = None, False
-    if match.rated and result not in (Match.Result.ABORT, Match.Result.DECIDED):
-        unplayed = first_deal_unplayed(match, change.events)
-        if unplayed and match.early_abort and result != Match.Result.ABANDONED:
-            winner, result, early = None, Match.Result.ABORT, True
+    early = bool(missed)
+    if not early:
+        unplayed = None
+        if match.rated and result not in (Match.Result.ABORT, Match.Result.DECIDED):
+            unplayed = first_deal_unplayed(match, change.events)
+            if unplayed and match.early_abort and result != Match.Result.ABANDONED:
+                # The match ended before those persons played: every one of them missed it.
+                winner, result, early, missed = None, Match.Result.ABORT, True, unplayed
     payload = {"scores": list(match.scores), "winner": winner, "reason": str(result)}
     if early:
         payload["early"] = True
+        payload["missed"] = sorted(missed)
     change.log(Event.Kind.MATCH_END, payload)
     match.status = Match.Status.FINISHED
     match.finished_at = change.now
@@ -91,6 +109,38 @@ def first_deal_unplayed(match: Match, pending: Iterable[Event] = ()) -> list[int
         if not payload.get("bot") and payload.get("timeout") is not True
     }
     return [s.seat for s in seat_rows(match) if s.user_id is not None and s.seat not in played]
+
+
+def abort_if_unplayed(change: Change, seats: Iterable[int]) -> bool:
+    """Abort the match at once if one of ``seats``, a person's, is losing the chance to play a
+    card of the first deal themselves: the clock ran out on them, or the computer took their
+    seat over, before they played one (lichess aborts a game whose player does not make a first
+    move, there and then). The people who are there are not made to play on for a match that
+    will be aborted anyway (:func:`finish`'s conversion at the end stays, for the rest).
+
+    Only at a rated table opened with ``early_abort`` (a tournament's has its own abort rules),
+    while its first deal is being played (the first ``4 * players`` plays). Ends through
+    :func:`finish` with ``missed``: those of ``seats`` who have not played a card of the first
+    deal themselves (:func:`first_deal_unplayed`, one query). The others who have not played
+    yet are not named: their turn had not come.
+
+    :param seats: the seats whose person lost the chance (the one to move whose time ran out,
+        the seats just taken over).
+    :returns: whether the match ended.
+    """
+    match = change.match
+    if not (match.rated and match.early_abort and match.status == Match.Status.PLAYING):
+        return False
+    live = change.live
+    first_deal = len(live.rounds) == 1 and len(live.rounds[0].plays) < 4 * match.players
+    if not first_deal:
+        return False
+    unplayed = first_deal_unplayed(match, change.events)
+    missed = sorted(set(seats) & set(unplayed))
+    if not missed:
+        return False
+    finish(change, None, Match.Result.ABORT, missed=missed, unplayed=unplayed)
+    return True
 
 
 def in_play(match: Match) -> None:

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games import engine
 from games.core.actions import funnel, presence, seating
-from games.core.actions.endings import finish, in_play, my_seat_in_play
+from games.core.actions.endings import abort_if_unplayed, finish, in_play, my_seat_in_play
 from games.core.actions.funnel import Change, require_login
 from games.core.errors import GameError, from_engine
 from games.core.models import Event, Match, Seat
@@ -228,10 +228,12 @@ def act_on_deadline(*, match_id: int, now: datetime | None = None) -> bool:
     plays the greedy bot's card for them (RULES.md leaves the choice open), logged as a ``play``
     with ``"timeout": true``; after ``presence.TIMEOUTS_ABSENT`` timeouts in a row the seat is
     absent (``presence.absent``'s consequences follow; the last person absent ends the match
-    ``abandoned``, ``presence.end_if_nobody_left``).
+    ``abandoned``, ``presence.end_if_nobody_left``). At a rated table, a person whose time runs
+    out before they played a card of the first deal themselves gets no card: the match is
+    aborted there and then (``endings.abort_if_unplayed``).
 
-    :returns: whether a play was made (False: the deadline had not passed, or the table changed
-        meanwhile; the next tick looks again).
+    :returns: whether the clock acted (a play, or the abort; False: the deadline had not
+        passed, or the table changed meanwhile; the next tick looks again).
     """
     now = timezone.now() if now is None else now
     match = Match.objects.filter(pk=match_id).first()
@@ -256,8 +258,8 @@ def act_on_deadline(*, match_id: int, now: datetime | None = None) -> bool:
 
 
 def _timeout(match_id: int, seat: int, seen: int, now: datetime) -> bool:
-    """Play the greedy bot's card for person ``seat`` whose time ran out (see
-    :func:`act_on_deadline`)."""
+    """Play the greedy bot's card for person ``seat`` whose time ran out, or abort the rated
+    match they never played in (see :func:`act_on_deadline`)."""
 
     def body(change: Change) -> bool:
         match = change.match
@@ -272,6 +274,8 @@ def _timeout(match_id: int, seat: int, seen: int, now: datetime) -> bool:
         live = change.live
         if mine.bot or live.round is None or live.round.over or live.round.turn != seat:
             return False
+        if abort_if_unplayed(change, [seat]):
+            return True
         apply_play(change, seat, GreedyBot().choose(live.view(seat)), {"timeout": True})
         mine.timeouts += 1
         fields = ["timeouts"]

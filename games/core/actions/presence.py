@@ -63,7 +63,9 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
     A seat is silent since ``max(last_seen, started_at)`` (its sockets refresh ``last_seen``);
     too long is more than ``liveness.absent_grace()``. 2 players: the opponent may then claim
     the win (``endings.claim_win``). 4 players: the computer takes the seat over. When nobody
-    is left, the match ends ``abandoned`` (:func:`end_if_nobody_left`).
+    is left, the match ends ``abandoned`` (:func:`end_if_nobody_left`); at a rated table, when
+    the computer took over a person who had not played a card of the first deal themselves,
+    it is aborted at once (``endings.abort_if_unplayed``).
 
     :returns: the number of seats marked absent.
     """
@@ -84,7 +86,9 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
             absent(change, seat, "disconnected")
             seat.save(update_fields=["absent", "bot"])
         change.changed_seating()
-        if end_if_nobody_left(change):
+        if end_if_nobody_left(change) or endings.abort_if_unplayed(
+            change, [seat.seat for seat in gone if seat.bot]
+        ):
             return len(gone)
         round_ = change.live.round
         turn = round_.turn if round_ is not None else None

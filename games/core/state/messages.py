@@ -19,6 +19,10 @@ from games.core.models import Match
 from games.core.state.cache import SeatRow
 
 
+#: ``result.not_rated`` of a rated match aborted early (RULES.md's ``not_rated`` code).
+ABORTED_EARLY = "aborted_early"
+
+
 @dataclass(frozen=True)
 class TableInfo:
     """What a ``state`` message needs from the database, copied so it outlives the transaction.
@@ -30,7 +34,9 @@ class TableInfo:
     resignation ends it in the middle of a round). ``last_play_by``: who made the match's last
     ``play`` event, from its payload, ``{"seat", "timeout": bool, "bot": level or None}``
     (``None``: no play yet); the engine's replay knows the cards but not that the server played
-    them. ``extras``: what the apps add (``games.core.state.cache.table_extras``).
+    them. ``extras``: what the apps add (``games.core.state.cache.table_extras``). ``missed``:
+    after a rated match aborted early, the seats of the persons who never played a card of the
+    first deal themselves (``match_end``'s ``missed``), else ``None``.
     """
 
     id: int
@@ -47,6 +53,7 @@ class TableInfo:
     last_play_by: dict | None = None
     shuffle: dict | None = None
     extras: dict | None = None
+    missed: tuple[int, ...] | None = None
 
 
 def play_by(seat: int | None, payload: dict) -> dict:
@@ -176,6 +183,11 @@ def state_messages(
             "scores": list(live.scores) if live is not None else list(info.scores),
             "reason": info.result or Match.Result.TARGET.value,
         }
+        if info.missed is not None:
+            # Aborted early: who never played, for every seat and spectator to be told.
+            base["result"].update(
+                early=True, missed=list(info.missed), not_rated=ABORTED_EARLY
+            )
     # Before the start each person sees their own client seed, to keep or change it.
     own_seeds = (
         {s.seat: s.client_seed for s in info.seats if s.user_id is not None and not s.bot}

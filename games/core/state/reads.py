@@ -69,6 +69,9 @@ def table_info(
         ``play``, ``last_play_by`` comes from it instead of a query.
     :param played: ``False`` when the current round has no play yet: no message shows who made
         the match's last play then (``messages._mark_last_play``), so it is not read.
+
+    ``missed`` comes from the ``match_end`` event (of ``events``, or one query) of a rated
+    match that was aborted, the only ending that can have it: a finished table is read rarely.
     """
     scores = match.scores if len(match.scores or ()) == 2 else (0, 0)
     last = next(
@@ -91,7 +94,29 @@ def table_info(
         last_play_by=last or (last_play_by(match) if played else None),
         shuffle=shuffle_info(match),
         extras=table_extras(match, ordered),
+        missed=_missed(match, events),
     )
+
+
+def _missed(match: Match, events: Sequence[Event]) -> tuple[int, ...] | None:
+    """``match_end``'s ``missed`` (``endings.finish``) of a rated match that was aborted early,
+    else ``None``; from ``events`` when one is the ``match_end``, else one query."""
+    if not (
+        match.rated and match.status == Match.Status.FINISHED
+        and match.result == Match.Result.ABORT
+    ):
+        return None
+    end = next((e.payload for e in events if e.kind == Event.Kind.MATCH_END), None)
+    if end is None:
+        end = (
+            Event.objects.filter(match_id=match.pk, kind=Event.Kind.MATCH_END)
+            .values_list("payload", flat=True)
+            .first()
+        )
+    if not end or not end.get("early"):
+        return None
+    # A match aborted early before ``missed`` was kept has none to name.
+    return tuple(end.get("missed") or ())
 
 
 def table_state(
