@@ -15,11 +15,12 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   diamonds"), so that every page names a card alike.
 - The signals to listen to, each connected in the app's ``AppConfig.ready()``:
   ``match_finished`` (inside the ending's transaction; besides ``match``, ``winner`` and
-  ``result`` it carries ``early``, a rated match aborted because it ended before every person
-  played a card of the first deal, and ``unplayed``, those persons' seats, ``None`` when not
-  counted; ``first_deal_unplayed`` is the count), ``record_headers`` (headers of a
-  match's record), ``lobby_matches_read`` (the lobby's lists), ``table_extras`` (what an app
-  adds to a table's ``state`` message, read once per seating), ``server_started``.
+  ``result`` it carries ``early``, a rated match aborted because a person did not play a card
+  of the first deal (at once when the clock ran out on them or the computer took their seat
+  over, else when it ended before they did), and ``unplayed``, the seats of the persons who
+  had not, ``None`` when not counted; ``first_deal_unplayed`` is the count), ``record_headers``
+  (headers of a match's record), ``lobby_matches_read`` (the lobby's lists), ``table_extras``
+  (what an app adds to a table's ``state`` message, read once per seating), ``server_started``.
 - The actions an app may take, each the core's own write (row lock, events, broadcast on
   commit): ``create_table``, ``join_table`` (the tables an app opens for its players are not
   counted against a person's ``MAX_TABLES``: the app decided they are played; an app whose
