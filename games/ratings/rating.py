@@ -12,7 +12,8 @@ same to the players):
   written as the record's ``not_rated`` header: an abort before the first play (``aborted``); a
   match that ended before every person had played a card of the first deal themselves (a card
   the clock or the computer played for them does not count; ``first_deal_unplayed``): the core
-  aborts it (``aborted_early``), or at a tournament's table, whose own abort rules stand, its
+  aborts it, at once when the clock runs out on such a person or the computer takes their seat
+  over (``aborted_early``), or at a tournament's table, whose own abort rules stand, its
   result stands for the tournament but is not rated (``ended_early``), or a table left by
   everyone by then (``abandoned``); a match decided away from the table (``decided``: a
   tournament forfeit or withdrawal, not played out). As lichess aborts a game a player never
@@ -118,8 +119,8 @@ class Unrated(StrEnum):
 NOT_RATED_MESSAGES = {
     Unrated.ABORTED: gettext_lazy("Not rated: the match was aborted before its first play."),
     Unrated.ABORTED_EARLY: gettext_lazy(
-        "Not rated: the match was aborted, as it ended before every player had played a card "
-        "of the first deal."
+        "Not rated: the match was aborted, as a player did not play a card of the first deal "
+        "themselves."
     ),
     Unrated.ENDED_EARLY: gettext_lazy(
         "Not rated: the match ended before every player had played a card of the first deal "

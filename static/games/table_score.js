@@ -8,7 +8,7 @@
   var cfg = T.cfg;
   var L = T.L;
   var $ = T.$;
-  var mySide = T.mySide, players = T.players, sideNames = T.sideNames, sideNameNodes = T.sideNameNodes, url = T.url;
+  var mySide = T.mySide, players = T.players, seatName = T.seatName, sideNames = T.sideNames, sideNameNodes = T.sideNameNodes, url = T.url;
 
   var shownRounds = null;  // how many round results the breakdown panel has seen
   var breakdownOpen = false;
@@ -184,6 +184,18 @@
     return null;
   }
 
+  /** Why a rated match was aborted early, naming who never played a card of the first deal
+   * (``result.missed``, issue 35), each name isolated as sideNames() isolates them; null when
+   * the result names nobody (an abort before the first play, or one kept before names were). */
+  function abortedEarly(result) {
+    var missed = result.missed || [];
+    if (result.reason !== "abort" || !missed.length) return null;
+    var names = missed.map(function (seat) { return B.isolate(seatName(seat) || L.emptySeat); });
+    var joined = names.reduce(function (a, b) { return B.fmt(L.and, {a: a, b: b}); });
+    return names.length === 1 ? B.fmt(L.matchAbortedEarlyOne, {name: joined})
+      : B.fmt(L.matchAbortedEarlyMany, {names: joined});
+  }
+
   function renderResult() {
     var banner = $("result-banner");
     var result = T.state.result;
@@ -194,7 +206,7 @@
       banner.dataset.winner = "";
       banner.dataset.reason = result.reason;
       var nobody = {decided: L.matchDecidedNobody, abandoned: L.matchAbandoned}[result.reason] ||
-        L.matchAborted;
+        abortedEarly(result) || L.matchAborted;
       banner.replaceChildren(
         el("strong", {class: "result-title", text: L.matchOver + " · " + nobody}),
         el("a", {class: "button", href: url("lobby"), text: L.backToLobby}));

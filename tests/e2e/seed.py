@@ -8,6 +8,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
     python tests/e2e/seed.py table PLAYERS PLAYS NAME...
     python tests/e2e/seed.py floor PLAYERS NAME...
     python tests/e2e/seed.py abandoned PLAYERS NAME...
+    python tests/e2e/seed.py aborted NAME NAME NAME NAME
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -20,9 +21,10 @@ for a table whose floor has grown to 14 cards (:func:`seeded_big_floor`): its fi
 from a deck arranged for it, in place of the fair shuffle, as the unit tests' ``known_decks``
 fixture deals (``tests/conftest.py``); every play is still a person's ``play_card``.
 ``abandoned`` plays a table's first round out and ends the match ``abandoned``
-(:func:`seeded_abandoned`). ``tournament TAG`` opens two events of one organiser, a Swiss in
-its second round and an upcoming one, and prints their ids and the organiser's session
-(:func:`seeded_tournaments`).
+(:func:`seeded_abandoned`). ``aborted`` opens a rated table for four whose last seat's person
+leaves before their first card: the match is aborted at once (:func:`seeded_aborted`).
+``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
+upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
 (``games.core.state.log``). Its broadcasts go nowhere (this process has an in-memory channel layer of its
@@ -203,6 +205,39 @@ def seeded_abandoned(players: int, names: list[str]) -> dict:
     return table
 
 
+def seeded_aborted(names: list[str]) -> dict:
+    """A rated table of four persons named ``names`` (created here, target 101, 60 s a play),
+    aborted at once as the clock aborts it (issue 35): the last seat's person never came, so
+    the computer takes their seat before they played a card of the first deal
+    (``presence.mark_absent`` at a time past their grace, the others seen then).
+
+    :returns: ``{"match": id, "sessions": [session key per seat]}``.
+    :raises RuntimeError: the match was not aborted.
+    """
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.core.actions import create_table, mark_absent, player_seen
+    from games.core.models import Match
+
+    people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
+              for k, n in enumerate(names)]
+    match = create_table(
+        user=people[0], players=4, rules={"target": 101}, rated=True, move_seconds=60,
+        people={k: (u, None) for k, u in enumerate(people[1:], start=1)}, capped=False,
+    )
+    later = timezone.now() + timedelta(days=1)
+    for person in people[:-1]:
+        player_seen(match_id=match.pk, user=person, now=later)
+    mark_absent(match_id=match.pk, now=later)
+    match.refresh_from_db()
+    if match.result != Match.Result.ABORT:
+        raise RuntimeError(f"table {match.pk} is {match.status} ({match.result!r})")
+    return {"match": match.pk, "sessions": [session_of(person) for person in people]}
+
+
 def session_of(person) -> str:
     """A new signed-in session of ``person``: its key, for the browser's ``sessionid`` cookie."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -273,10 +308,13 @@ def main(argv: list[str]) -> None:
     if command == "abandoned" and len(args) >= 3:
         print(json.dumps(seeded_abandoned(int(args[0]), args[1:])))
         return
+    if command == "aborted" and len(args) == 4:
+        print(json.dumps(seeded_aborted(args)))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
-                         "| seed.py tournament TAG")
+                         "| seed.py aborted NAME NAME NAME NAME | seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

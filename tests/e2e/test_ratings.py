@@ -4,7 +4,9 @@ the "Provisional" tab, with "?"). At the table (issue 21): the win chances appea
 who sat down first as soon as the table fills, with no reload; each name carries its rating; and
 at the end both players see every name's change in the result, live."""
 
+import json
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -114,3 +116,41 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     winner.evaluate("() => { document.cookie = 'django_language=en; path=/'; }")
     winner.goto("/players/rania_abdelrahman_26/matches/")
     expect(winner.locator(".history-table .change").first.locator("..")).to_contain_text("\u2192")
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_a_match_aborted_at_once_says_who_did_not_play(browser, site_url, seed, new_page, locale):
+    """Issue 35: a rated table for four whose last person left before their first card is
+    aborted there and then; a player of the table and a spectator who comes afterwards both
+    read who did not play, the name isolated in the sentence, in English and Arabic."""
+    from tests.e2e.test_table_layout import SHOTS, signed_in
+
+    tag = uuid.uuid4().hex[:5]
+    names = [f"nadia_{tag}", f"سارة_{tag}", f"karim_{tag}", f"omar_{tag}"]
+    table = json.loads(seed("aborted", *names))
+    context = signed_in(browser, site_url, table["sessions"][0], locale,
+                        viewport={"width": 360, "height": 740})
+    spectator = new_page(locale=locale, viewport={"width": 390, "height": 844})
+    if locale == "ar":
+        spectator.context.add_cookies([{"name": "django_language", "value": "ar",
+                                        "url": site_url}])
+    try:
+        player = context.new_page()
+        for page in (player, spectator):
+            page.goto(f"/table/{table['match']}/")
+            banner = page.locator("#result-banner")
+            expect(banner).to_be_visible()
+            expect(banner).to_have_attribute("data-reason", "abort")
+            title = banner.locator(".result-title")
+            if locale == "en":
+                expect(title).to_have_text(
+                    f"Match over · Aborted: \u2068omar_{tag}\u2069 did not play a card of the "
+                    "first deal. Nobody won, and it is not rated.")
+            else:
+                expect(title).to_contain_text(f"\u2068omar_{tag}\u2069")
+                expect(title).to_contain_text("لم يلعب")
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= \
+                page.viewport_size["width"]
+        player.screenshot(path=str(SHOTS / f"aborted-early-{locale}-360x740.png"))
+    finally:
+        context.close()

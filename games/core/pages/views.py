@@ -187,6 +187,15 @@ def table_labels() -> dict:
         ),
         "abortYes": _("Abort"),
         "matchAborted": _("Aborted: nobody won, and it is not rated."),
+        # A rated match aborted at once (issue 35): who never played a card of the first deal.
+        "matchAbortedEarlyOne": _(
+            "Aborted: %(name)s did not play a card of the first deal. Nobody won, and it is not "
+            "rated."
+        ),
+        "matchAbortedEarlyMany": _(
+            "Aborted: %(names)s did not play a card of the first deal. Nobody won, and it is not "
+            "rated."
+        ),
         "matchAbandoned": _("Abandoned: every player had left, so nobody won."),
         "cancel": _("Cancel"),
         "claim": _("Claim the win"),
