@@ -183,3 +183,16 @@ def test_a_casual_or_tournament_table_goes_on(users, rated, early_abort):
     assert time_runs_out(match) is True
     bot_play = Event.objects.filter(match=match, kind="play").order_by("-seq").first()
     assert (bot_play.seat, bot_play.payload["bot"]) == (leaver, "greedy")
+
+
+def test_the_rules_page_says_the_match_ends_at_once(client):
+    from django.urls import reverse
+    from django.utils import translation
+
+    html = client.get(reverse("rules")).content.decode()
+    rated = html[html.index('id="rated"'):]
+    assert "is aborted there and then" in rated
+    assert "the match ends at once" in rated and "the table says who did not play" in rated
+    with translation.override("ar"):
+        arabic = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "تُلغى في الحال" in arabic

@@ -6,8 +6,9 @@ engine (``games.engine.capture``) when the page is drawn, so the page cannot tea
 tables do not do. The cards are drawn as the table page draws them (``static/games/live.js``
 ``cardNode``, ``static/games/games.css``), on the server, so the page needs no script.
 
-Its "Rated matches" section tells what rates a match (``games.core.actions.endings.finish``: a
-rated match ending before every person played a card of the first deal is aborted;
+Its "Rated matches" section tells what rates a match (``games.core.actions.endings``: a rated
+match is aborted at once when a person's time runs out, or the computer takes their seat over,
+before they played a card of the first deal, and when it ends before every person did;
 ``games.ratings.rating``: leavers, stayers, abandoned tables, the reasons shown when a match is
 not rated; ``docs/protocol.md``, "Rated matches").
 """
