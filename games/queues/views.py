@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games.queues import services
+from games.queues import matching, services
 from games.queues.errors import QueueError
 
 
@@ -34,6 +34,7 @@ def play(request: HttpRequest) -> HttpResponse:
         "queues_4": [q for q in state["queues"] if q["players"] == 4],
         "labels": page_labels(),
         "no_show_seconds": int(services.no_show_seconds()),
+        "widest_seconds": round(matching.WIDEST_AFTER),
         "invitation_minutes": max(1, round(services.invitation_seconds() / 60)),
     })
 
