@@ -51,6 +51,9 @@ def page_labels() -> dict:
             "invited": _("Waiting for %(partner)s to accept."),
             "invitation": _("%(inviter)s invites you to wait together (%(seconds)s s per play)."),
             "accept": _("Accept"),
+            "seatedPlaying": _("You are playing at table %(id)s."),
+            "seatedOpen": _("You are seated at table %(id)s, which waits for its players."),
+            "backToTable": _("Back to the table"),
             "failed": _("The server did not answer: try again."),
         },
     }
@@ -68,7 +71,7 @@ def _act(request: HttpRequest, call: Callable[[], object]) -> HttpResponse:
         call()
     except QueueError as error:
         if _wants_json(request):
-            return JsonResponse({"error": error.code.value, "message": error.message}, status=400)
+            return JsonResponse(error.as_json(), status=400)
         messages.error(request, error.message)
         return redirect("queues")
     if _wants_json(request):
