@@ -13,7 +13,7 @@
   (and pairs who came together) into tables of four, balanced by rating; then
   :func:`full_house`: those the gap left waiting are seated at once, as evenly as they can be,
   when they fill whole tables and nobody else waits who could take a seat (four players alone
-  in the queue never wait for the gap to widen).
+  in the queue, none blocking another, sit down at the next wave, whatever their ratings).
 
 When the gap holds: a crowded queue (someone could take another's seat, or more than two
 tables' players are left) waits for the gap, lila's way, so that close ratings meet. A queue

@@ -1,7 +1,9 @@
 """Quick-pairing queues in Chromium (issue 21): two players press "Play now" in two contexts
 and land on the same table within one wave; four players in a partnership queue get one table
-of four; the page at phone width, right to left. The server's own scheduler runs the waves
-(``games.queues.scheduler``, started with the server)."""
+of four; the page at phone width, right to left; a player seated at a match is told so before
+pressing, and a refused press is answered beside the button with the way back to the table.
+The server's own scheduler runs the waves (``games.queues.scheduler``, started with the
+server)."""
 
 import re
 
@@ -99,6 +101,7 @@ def test_play_now_while_playing_elsewhere_says_so_where_the_press_was(new_page, 
     page = new_page(viewport=viewport, locale=locale)
     sign_up(page, f"qseat{locale}")
     match_id = play_the_computer(page, clock="60")
+    # Off the table page the seat stays hers until the absence grace (60 s) runs out.
     page.goto("/play/")
     # Before any press: the running match, with the way back to it, above the buttons.
     seated = page.locator("#queues-seated")
