@@ -32,6 +32,7 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   ``Refusal``, their base, which an app's own refusals extend (code, parameters, a message
   formatted when read, ``as_json`` and ``flash``).
 - A match's record: ``match_record`` (``basra-record/1``).
+- The table a person sits at that is not over, if any: ``current_table`` (its id and page).
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
 - Running on the sockets' database threads from async code: ``in_worker``; an app's own thread
   whose broadcasts go to the server's event loop sets ``BROADCAST_LOOP`` (a context variable:
@@ -47,6 +48,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 from __future__ import annotations
 
 import functools
+
+from django.db.models import BooleanField, Case, Value, When
+from django.urls import reverse
 
 from games.core import actions
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
@@ -69,6 +73,29 @@ from games.core.state.records import match_record
 create_table = functools.partial(actions.create_table, capped=False)
 join_table = functools.partial(actions.join_table, capped=False)
 
+
+def current_table(user_id: int) -> dict | None:
+    """The table ``user_id`` holds a person's seat at that is not over, for an app that must
+    say so ("You are playing at table 12", the queues' refusal ``queue_seated``):
+    ``{"match_id", "url" (the table page), "playing"}``, ``playing`` true once the match is
+    being played, false while the table waits for its players; ``None`` when there is none.
+    A seat the computer took over from an absent person is no longer theirs
+    (``Seat.absent``). Of several, a match being played comes before an open table, then the
+    newest. One query."""
+    row = (
+        Seat.objects.filter(user_id=user_id, absent=False)
+        .exclude(match__status=Match.Status.FINISHED)
+        .annotate(playing=Case(When(match__status=Match.Status.PLAYING, then=Value(True)),
+                               default=Value(False), output_field=BooleanField()))
+        .order_by("-playing", "-match_id")
+        .values_list("match_id", "playing")
+        .first()
+    )
+    if row is None:
+        return None
+    return {"match_id": row[0], "url": reverse("table", args=[row[0]]), "playing": row[1]}
+
+
 __all__ = [
     "BROADCAST_LOOP",
     "DEFAULT_MOVE_SECONDS",
@@ -88,6 +115,7 @@ __all__ = [
     "card_labels",
     "card_name",
     "create_table",
+    "current_table",
     "end_by_decision",
     "end_with_parent",
     "first_deal_unplayed",

@@ -43,12 +43,24 @@ MESSAGES = {
 
 
 class QueueError(Exception):
-    """A refused queue request: ``code`` (:class:`Code`), ``params`` for its message."""
+    """A refused queue request: ``code`` (:class:`Code`), ``params`` for its message;
+    ``table``, for ``queue_seated``, the table the player sits at
+    (``games.core.for_apps.current_table``: ``{"match_id", "url", "playing"}``), so that the
+    refusal can offer the way back to it."""
 
-    def __init__(self, code: Code, **params: object):
+    def __init__(self, code: Code, *, table: dict | None = None, **params: object):
         self.code = code
         self.params = params
+        self.table = table
         super().__init__(code.value)
+
+    def as_json(self) -> dict:
+        """``{"error", "message"}``, and ``"table"`` when the refusal names one (the JSON
+        answer of ``games.queues.views``)."""
+        out: dict = {"error": self.code.value, "message": self.message}
+        if self.table is not None:
+            out["table"] = self.table
+        return out
 
     @property
     def message(self) -> str:

@@ -30,6 +30,7 @@ from games.core.for_apps import (
     Seat,
     abort_match,
     create_table,
+    current_table,
     end_by_decision,
     join_table,
     write_transaction,
@@ -150,8 +151,12 @@ def _check_free(records: dict[int, Record], now: datetime, *, partner: int | Non
             raise QueueError(Code.COOLDOWN, seconds=int((record.cooldown_until - now).total_seconds()) + 1)
     ids = set(records)
     seated = seated_elsewhere(ids)
+    if seated == {partner}:
+        raise QueueError(Code.PARTNER_BUSY)
     if seated:
-        raise QueueError(Code.PARTNER_BUSY if seated == {partner} else Code.SEATED)
+        # The way back to the table goes with the refusal, shown where the player pressed.
+        me = next(i for i in ids if i != partner)
+        raise QueueError(Code.SEATED, table=current_table(me))
     engaged = in_tournament(ids)
     if engaged:
         raise QueueError(Code.PARTNER_BUSY if engaged == {partner} else Code.IN_TOURNAMENT)
@@ -170,7 +175,8 @@ def join(*, user: Any, players: Any, move_seconds: Any, now: datetime | None = N
 
     :returns: the player's entry.
     :raises QueueError: ``login_required``; ``bad_queue``; ``queue_cooldown`` (a no-show's
-        cooldown runs); ``queue_seated`` (at a table that is not over); ``queue_in_tournament``.
+        cooldown runs); ``queue_seated`` (at a table that is not over, named by the error's
+        ``table``); ``queue_in_tournament``.
     """
     _require_login(user)
     players, move_seconds = check_queue(players, move_seconds)
@@ -290,13 +296,16 @@ def status(user: Any, now: datetime | None = None) -> dict:
     """What the "Play now" page shows ``user``: ``{"queues": [{"players", "move_seconds",
     "waiting", "playing"}], "mine": None | {"players", "move_seconds", "waited" (seconds),
     "partner" (a username or None)}, "cooldown": seconds left or 0, "invitations": [{"inviter",
-    "move_seconds"}], "invited": None | {"partner", "move_seconds"}}``, the invitations those
-    not expired (:func:`invitation_seconds`). JSON."""
+    "move_seconds"}], "invited": None | {"partner", "move_seconds"}, "table": None | {"match_id",
+    "url", "playing"}}``, the invitations those not expired (:func:`invitation_seconds`),
+    ``table`` the one ``user`` sits at that is not over (``games.core.for_apps.current_table``:
+    joining is refused while there is one). JSON."""
     now = timezone.now() if now is None else now
     out: dict[str, Any] = {"queues": [c.__dict__ for c in counts()], "mine": None, "cooldown": 0,
-                           "invitations": [], "invited": None}
+                           "invitations": [], "invited": None, "table": None}
     if user is None or not user.is_authenticated:
         return out
+    out["table"] = current_table(user.pk)
     entry = Entry.objects.filter(Q(user_id=user.pk) | Q(partner_id=user.pk)).select_related("user", "partner").first()
     if entry is not None:
         other = None

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from games.queues import services
+from games.queues import matching, services
 from games.queues.errors import QueueError
 
 
@@ -34,6 +34,7 @@ def play(request: HttpRequest) -> HttpResponse:
         "queues_4": [q for q in state["queues"] if q["players"] == 4],
         "labels": page_labels(),
         "no_show_seconds": int(services.no_show_seconds()),
+        "widest_seconds": round(matching.WIDEST_AFTER),
         "invitation_minutes": max(1, round(services.invitation_seconds() / 60)),
     })
 
@@ -50,6 +51,9 @@ def page_labels() -> dict:
             "invited": _("Waiting for %(partner)s to accept."),
             "invitation": _("%(inviter)s invites you to wait together (%(seconds)s s per play)."),
             "accept": _("Accept"),
+            "seatedPlaying": _("You are playing at table %(id)s."),
+            "seatedOpen": _("You are seated at table %(id)s, which waits for its players."),
+            "backToTable": _("Back to the table"),
             "failed": _("The server did not answer: try again."),
         },
     }
@@ -67,7 +71,7 @@ def _act(request: HttpRequest, call: Callable[[], object]) -> HttpResponse:
         call()
     except QueueError as error:
         if _wants_json(request):
-            return JsonResponse({"error": error.code.value, "message": error.message}, status=400)
+            return JsonResponse(error.as_json(), status=400)
         messages.error(request, error.message)
         return redirect("queues")
     if _wants_json(request):

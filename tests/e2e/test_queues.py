@@ -1,7 +1,9 @@
 """Quick-pairing queues in Chromium (issue 21): two players press "Play now" in two contexts
 and land on the same table within one wave; four players in a partnership queue get one table
-of four; the page at phone width, right to left. The server's own scheduler runs the waves
-(``games.queues.scheduler``, started with the server)."""
+of four; the page at phone width, right to left; a player seated at a match is told so before
+pressing, and a refused press is answered beside the button with the way back to the table.
+The server's own scheduler runs the waves (``games.queues.scheduler``, started with the
+server)."""
 
 import re
 
@@ -85,3 +87,41 @@ def test_an_invited_partner_is_told_on_any_page_and_may_close_the_notice(new_pag
     assert notice.locator("a").get_attribute("href") == "/play/"
     notice.locator("button").click()
     expect(notice).to_have_count(0)
+
+
+@pytest.mark.parametrize("viewport, locale", [
+    ({"width": 390, "height": 844}, "en"),
+    ({"width": 360, "height": 740}, "ar"),
+])
+def test_play_now_while_playing_elsewhere_says_so_where_the_press_was(new_page, viewport, locale):
+    # Issue 35: the refusal was said at the page's foot (y ~ 1184 on a 390x844 phone, out of
+    # view) without the way back to the match, and the page gave no sign of that match before.
+    from tests.e2e.test_computer import play_the_computer
+
+    page = new_page(viewport=viewport, locale=locale)
+    sign_up(page, f"qseat{locale}")
+    match_id = play_the_computer(page, clock="60")
+    # Off the table page the seat stays hers until the absence grace (60 s) runs out.
+    page.goto("/play/")
+    # Before any press: the running match, with the way back to it, above the buttons.
+    seated = page.locator("#queues-seated")
+    expect(seated).to_be_visible()
+    expect(seated).to_contain_text(str(match_id))
+    assert seated.locator("a").get_attribute("href") == f"/table/{match_id}/"
+    button = page.locator('button[data-queue="2-20"]')
+    assert seated.bounding_box()["y"] < button.bounding_box()["y"]
+    button.click()
+    error = page.locator("#queues-error")
+    expect(error).to_be_visible()
+    # Said right under the pressed button's row, inside the phone's screen.
+    box, pressed = error.bounding_box(), button.bounding_box()
+    assert pressed["y"] + pressed["height"] <= box["y"] < pressed["y"] + pressed["height"] + 200
+    assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"]
+    assert 0 <= box["x"] and box["x"] + box["width"] <= viewport["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    expect(page.locator("#queues-waiting")).to_be_hidden()
+    link = error.locator("a")
+    assert link.get_attribute("href") == f"/table/{match_id}/"
+    link.click()
+    page.wait_for_url(f"**/table/{match_id}/")
+    expect(root(page)).to_have_attribute("data-status", "playing")

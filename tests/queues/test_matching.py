@@ -198,3 +198,101 @@ def test_a_big_close_wave_is_paired_in_rating_order_without_running_a_matching(m
     order = [u.id for u in sorted(units, key=lambda u: (u.rating, u.id))]
     assert calls == []
     assert pairs == sorted(tuple(sorted(order[i:i + 2])) for i in range(0, 1000, 2))
+
+
+# A full house: the waiting units fill whole tables and nobody else waits (issue 35).
+# After a first rated partnership match the winners are near 1741, the losers near 1259
+# (Glicko-2 from 1500, deviation 500): the sides the gap made (winners together) are 482 apart.
+WON, LOST = 1741, 1259
+
+
+def test_four_singles_apart_after_a_first_match_are_seated_at_once_winner_with_loser():
+    units = [w(1, WON, waited=3), w(2, WON, waited=2), w(3, LOST, waited=1), w(4, LOST)]
+    (table,) = table_wave(units)
+    assert table.units == (1, 2, 3, 4)
+    assert {frozenset(table.side0), frozenset(table.side1)} == {frozenset({101, 103}), frozenset({102, 104})}
+    assert table.side0[0] == 101  # side 0 holds the best player, listed first
+
+
+def test_a_pair_and_two_singles_alone_are_seated_at_once_whatever_their_gap():
+    pair = w(1, WON, members=(11, 12))
+    (table,) = table_wave([pair, w(2, LOST), w(3, LOST)])
+    assert (table.side0, set(table.side1), table.units) == ((11, 12), {102, 103}, (1, 2, 3))
+
+
+def test_two_pairs_alone_are_seated_at_once():
+    (table,) = table_wave([w(1, 1300, members=(11, 12)), w(2, 1900, members=(21, 22))])
+    assert (table.side0, table.side1) == ((21, 22), (11, 12))
+
+
+def test_a_crowded_queue_still_waits_for_the_gap():
+    # A fifth player could take any seat: not a full house, the gap decides (it waits).
+    units = [w(1, WON), w(2, WON), w(3, LOST), w(4, LOST), w(5, 1500)]
+    assert table_wave(units) == []
+    assert matching.full_house(units) == []
+    # Once the gap has widened far enough, the table is made the usual way.
+    assert len(table_wave([w(u.id, u.rating, waited=40) for u in units])) == 1
+
+
+def test_the_units_the_gap_leaves_are_seated_when_they_fill_a_table():
+    close = [w(i, 1500 + i) for i in range(1, 5)]
+    apart = [w(5, WON), w(6, WON), w(7, LOST), w(8, LOST)]
+    tables = table_wave(close + apart)
+    assert [t.units for t in tables] == [(1, 2, 3, 4), (5, 6, 7, 8)]
+    assert {frozenset(tables[1].side0), frozenset(tables[1].side1)} == {frozenset({105, 107}), frozenset({106, 108})}
+
+
+def test_a_full_house_of_two_tables_is_as_even_as_possible():
+    units = [w(1, 2000), w(2, 1900), w(3, 1300), w(4, 1200), w(5, 1700), w(6, 1600), w(7, 1500), w(8, 1400)]
+    tables = matching.full_house(units)
+    assert len(tables) == 2
+    mean = {u.members[0]: u.rating for u in units}
+    for t in tables:
+        assert sum(mean[m] for m in t.side0) == sum(mean[m] for m in t.side1)
+
+
+def test_a_full_house_never_seats_a_blocked_pair_together():
+    a = w(1, 1500, blocked=frozenset({102}))
+    four = [a, w(2, 1500), w(3, 1500), w(4, 1500)]
+    assert table_wave(four) == []
+    assert table_wave([w(u.id, u.rating, waited=600, blocked=u.blocked) for u in four]) == []
+    # Eight: the two sit at different tables.
+    eight = four + [w(i, 1500 + 300 * (i % 2)) for i in range(5, 9)]
+    tables = matching.full_house(eight)
+    assert len(tables) == 2
+    assert not any({101, 102} <= set(t.side0 + t.side1) for t in tables)
+
+
+def test_one_nobody_can_sit_with_does_not_keep_the_others_waiting():
+    # 5 blocked every other: no table could hold them, so the other four are a full house.
+    loner = w(5, 1500, blocked=frozenset({101, 102, 103, 104}))
+    (table,) = table_wave([w(1, WON), w(2, WON), w(3, LOST), w(4, LOST), loner])
+    assert table.units == (1, 2, 3, 4)
+
+
+def test_last_opponents_are_partners_not_opponents_in_a_full_house_of_two_tables():
+    # 1 and 2 faced each other last time; so did 3 and 4 (their rating neighbours).
+    units = [w(1, 1800, recent=frozenset({102})), w(2, 1800, recent=frozenset({101})),
+             w(3, 1200, recent=frozenset({104})), w(4, 1200, recent=frozenset({103})),
+             w(5, 1800), w(6, 1800), w(7, 1200), w(8, 1200)]
+    tables = matching.full_house(units, alone=False)
+    assert len(tables) == 2
+    for t in tables:
+        for x, y in ((101, 102), (103, 104)):
+            assert not (x in t.side0 and y in t.side1 or x in t.side1 and y in t.side0)
+
+
+def test_the_same_four_alone_may_meet_again():
+    units = [w(i, 1500, recent=frozenset({100 + j for j in range(1, 5)} - {100 + i})) for i in range(1, 5)]
+    assert len(table_wave(units)) == 1
+    assert matching.full_house(units, alone=False) == []
+
+
+def test_two_alone_in_1v1_meet_at_the_latest_once_the_gap_is_at_its_widest():
+    # 400 apart: after 30 s, as before. 600 apart (more than the widest gap): after 40 s, not never.
+    assert pair_wave([w(1, 1500, waited=29), w(2, 1900)]) == []
+    assert pair_wave([w(1, 1500, waited=30), w(2, 1900)]) == [(1, 2)]
+    assert pair_wave([w(1, 1500, waited=39), w(2, 2100)]) == []
+    assert pair_wave([w(1, 1500, waited=matching.WIDEST_AFTER), w(2, 2100)]) == [(1, 2)]
+    # Not while a third waits: then the gap decides, as always.
+    assert pair_wave([w(1, 1500, waited=600), w(2, 2100), w(3, 2700)]) == []

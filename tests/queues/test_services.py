@@ -190,6 +190,33 @@ def test_four_singles_get_one_table_with_balanced_sides():
     assert Match.objects.get(pk=match_id).rated
 
 
+def test_four_players_apart_after_their_first_match_are_seated_at_the_next_wave():
+    # Issue 35: after a first rated match (1741 the winners, 1259 the losers) four players,
+    # alone in the partnership queue, waited about 40 s for the gap between the sides the
+    # gap rule made (the winners together) to widen. They fill a table: seated at once.
+    people = users("w1", "w2", "l1", "l2")
+    for k, (person, rating) in enumerate(zip(people, (1741, 1741, 1259, 1259))):
+        rate(person, "partnership", rating)
+        services.join(user=person, players=4, move_seconds=10, now=at(k))
+    (match_id,) = services.wave(4, 10, now=at(4))
+    seats = dict(Seat.objects.filter(match_id=match_id).values_list("user__username", "seat"))
+    assert {seats["w1"] % 2, seats["l1"] % 2} in ({0}, {1})  # each winner with a loser
+    assert seats["w1"] % 2 != seats["w2"] % 2
+
+
+def test_an_invited_pair_and_two_players_alone_are_seated_at_the_next_wave():
+    a, b, c, d = users("a", "b", "c", "d")
+    for person, rating in zip((a, b, c, d), (1741, 1741, 1259, 1259)):
+        rate(person, "partnership", rating)
+    services.invite(user=a, username="b", move_seconds=10, now=at(0))
+    services.accept(user=b, inviter="a", now=at(1))
+    for u in (c, d):
+        services.join(user=u, players=4, move_seconds=10, now=at(1))
+    (match_id,) = services.wave(4, 10, now=at(2))
+    seats = dict(Seat.objects.filter(match_id=match_id).values_list("user_id", "seat"))
+    assert seats[a.pk] % 2 == seats[b.pk] % 2 != seats[c.pk] % 2 == seats[d.pk] % 2
+
+
 def test_an_invited_partner_accepts_and_the_pair_sits_together(sent, django_capture_on_commit_callbacks):
     a, b, c, d = users("a", "b", "c", "d")
     with django_capture_on_commit_callbacks(execute=True):

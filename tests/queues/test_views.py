@@ -72,6 +72,42 @@ def test_posting_needs_a_login_and_a_post():
     assert not Entry.objects.exists()
 
 
+def test_the_page_says_beforehand_that_the_player_sits_at_a_table_with_the_way_back():
+    # Issue 35: the page gave no sign of the running match before "Play now" was refused.
+    from games.core import actions
+
+    a, b = users("a", "b")
+    client = logged_in(a)
+    assert 'id="queues-seated" role="status" hidden' in client.get("/play/").content.decode()
+    match = actions.create_table(user=a, players=2, rules={}, rated=False)
+    body = client.get("/play/").content.decode()
+    assert f"You are seated at table {match.pk}, which waits for its players." in body
+    assert f'id="queues-seated-link" href="/table/{match.pk}/"' in body
+    actions.join_table(user=b, match_id=match.pk)
+    body = client.get("/play/").content.decode()
+    assert 'id="queues-seated" role="status" hidden' not in body
+    assert f"You are playing at table {match.pk}." in body
+    assert client.get("/play/status/").json()["table"] == {
+        "match_id": match.pk, "url": f"/table/{match.pk}/", "playing": True}
+    arabic = client.get("/play/", HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "Back to the table" not in arabic and f'href="/table/{match.pk}/"' in arabic
+    # Nobody else is told: b's page names b's own table, an anonymous page none.
+    assert Client().get("/play/status/").json()["table"] is None
+
+
+def test_joining_while_seated_is_refused_with_the_way_back_to_the_table():
+    from games.core import actions
+
+    (a,) = users("a")
+    match = actions.create_table(user=a, players=2, rules={}, rated=False)
+    answer = logged_in(a).post("/play/join/", {"players": "2", "seconds": "10"}, **JSON)
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": "queue_seated", "message": answer.json()["message"],
+        "table": {"match_id": match.pk, "url": f"/table/{match.pk}/", "playing": False}}
+    assert not Entry.objects.exists()
+
+
 def test_the_page_is_in_arabic_right_to_left():
     (a,) = users("a")
     client = logged_in(a)

@@ -51,6 +51,7 @@
       waitedFrom = null;
       waiting.hidden = true;
     }
+    showTable(state.table);
     cooldownUntil = state.cooldown ? Date.now() + state.cooldown * 1000 : null;
     $("queues-cooldown").hidden = !state.cooldown;
     const invited = $("queues-invited");
@@ -90,10 +91,37 @@
     if (cooldownUntil !== null && left) left.textContent = String(Math.max(0, Math.ceil((cooldownUntil - Date.now()) / 1000)));
   }
 
-  function showError(message) {
+  // The table the player sits at that is not over (services.status "table", or a
+  // queue_seated refusal's): said near the buttons, with the way back to it.
+  function showTable(table) {
+    const box = $("queues-seated");
+    box.hidden = !table;
+    if (!table) return;
+    $("queues-seated-text").textContent = fmt(table.playing ? L.seatedPlaying : L.seatedOpen, {id: table.match_id});
+    $("queues-seated-link").href = table.url;
+  }
+
+  // A refusal is said where the press was: under the pressed button's row of buttons (or the
+  // form), not at the page's foot out of a phone's view; a refusal naming the table the
+  // player sits at links to it.
+  function showError(message, form, table) {
     const box = $("queues-error");
-    box.textContent = message || "";
     box.hidden = !message;
+    if (!message) { box.replaceChildren(); return; }
+    const anchor = form && (form.closest(".queues-buttons") || form);
+    if (anchor) anchor.after(box);
+    const text = document.createElement("span");
+    text.textContent = message;
+    box.replaceChildren(text);
+    if (table) {
+      const link = document.createElement("a");
+      link.href = table.url;
+      link.className = "queues-error-link";
+      link.textContent = L.backToTable;
+      box.append(" ", link);
+      showTable(table);
+    }
+    box.scrollIntoView({block: "nearest"});
   }
 
   // One request at a time: a second click while the first is on its way is dropped.
@@ -108,11 +136,11 @@
                         headers: {"X-CSRFToken": csrf(form), "Accept": "application/json"}})
       .then((response) => response.json())
       .then((answer) => {
-        if (answer.error) { showError(answer.message); return; }
+        if (answer.error) { showError(answer.message, form, answer.table); return; }
         showError("");
         draw(answer);
       })
-      .catch(() => showError(L.failed))
+      .catch(() => showError(L.failed, form))
       .finally(() => { busy = false; });
   });
 
