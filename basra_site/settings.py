@@ -20,6 +20,8 @@ Environment variables:
                     server need different ones, since pub/sub ignores the database number.
     BASRA_ABSENT_GRACE_SECONDS  how long a seated player may be disconnected before the seat is
                     marked absent (default 60).
+    BASRA_COMPUTER_TABLE_WAIT_SECONDS  how long a table against the computer waits, paused, for
+                    its person after they left before it is abandoned (default 21600: 6 hours).
     BASRA_CLOCK_OUTAGE_SECONDS  a gap between clock ticks longer than this is an outage whose
                     time is given back to every table (default 5).
     BASRA_RECONNECT_SECONDS     after an outage, extra seconds for a person to move, while their
@@ -346,6 +348,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Live tables (games/core/clock/clock.py, games/core/actions/).
 BASRA_ABSENT_GRACE_SECONDS = float(os.environ.get("BASRA_ABSENT_GRACE_SECONDS", "60"))
+# A table of one person against the computer whose person is absent waits for them, paused, this
+# long after they left; then the clock ends it abandoned (games/core/actions/presence.py).
+BASRA_COMPUTER_TABLE_WAIT_SECONDS = float(
+    os.environ.get("BASRA_COMPUTER_TABLE_WAIT_SECONDS", "21600")
+)
 # A clock tick that finds its previous one longer ago than this treats the gap as an outage: the
 # time is given back to every table (games/core/clock/clock.py), so a restart makes nobody absent.
 BASRA_CLOCK_OUTAGE_SECONDS = float(os.environ.get("BASRA_CLOCK_OUTAGE_SECONDS", "5"))

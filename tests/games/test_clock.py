@@ -494,23 +494,31 @@ def test_a_table_of_computers_whose_person_never_came_is_not_played_out(users, s
 
     assert [row["id"] for row in lobby.live_matches(None)] == [match.pk]
     assert clock.tick(now=start + timedelta(seconds=61)) >= 1
-    assert ended_abandoned(match)
-    # Nobody is left to watch it being played: it leaves the lobby's "Matches to watch".
-    assert lobby.live_matches(None) == []
-    # The person's seat was taken over, then the table ended: nobody was left to play it.
-    assert event_kinds(match)[-3:] == ["absent", "bot_takeover", "match_end"]
+    # The table waits for its person, paused: nobody plays it, nobody takes the seat over
+    # (tests/games/test_computer_table_wait.py).
+    assert event_kinds(match)[-1] == "absent"
     plays = match.events.filter(kind="play").count()
     assert clock.tick(now=start + timedelta(hours=1)) == 0
     assert match.events.filter(kind="play").count() == plays
+    # Then, the wait over, it ends abandoned.
+    wait = timedelta(seconds=settings.BASRA_COMPUTER_TABLE_WAIT_SECONDS)
+    assert clock.tick(now=start + wait + timedelta(seconds=1), sweep=True) == 1
+    assert ended_abandoned(match)
+    assert event_kinds(match)[-2:] == ["absent", "match_end"]
+    assert match.events.filter(kind="play").count() == plays
+    # Nobody is left to watch it being played: it leaves the lobby's "Matches to watch".
+    assert lobby.live_matches(None) == []
     assert reads.table_state(match_id=match.pk, user=None)["result"]["reason"] == "abandoned"
 
 
-def test_a_person_who_times_out_against_the_computer_leaves_it_abandoned(users, known_decks):
+def test_a_person_who_times_out_against_the_computer_pauses_it(users, known_decks):
     match = actions.create_table(user=users[0], players=2, rules={}, rated=False,
                                   bots={1: "greedy"})
     time_out_three_times(match, 0, None)
-    assert ended_abandoned(match)
-    assert event_kinds(match)[-3:] == ["play", "absent", "match_end"]
+    match.refresh_from_db()
+    assert (match.status, match.deadline) == (Match.Status.PLAYING, None)
+    assert event_kinds(match)[-2:] == ["play", "absent"]
+    assert reads.table_state(match_id=match.pk, user=None)["paused"] == 0
 
 
 def test_the_last_of_two_people_leaving_ends_a_rated_match_unrated(users, known_decks,

@@ -137,7 +137,8 @@ async def test_state_message_fields(make_player, open_socket, known_decks):
     view = await comm.receive_json_from()
     assert set(view) == {"type", "seq", "prev_seq", "match", "seats", "you", "round", "scores",
                          "target", "round_results", "result", "deadline", "move_seconds", "now",
-                         "client_seed", "extras"}
+                         "client_seed", "extras", "paused"}
+    assert view["paused"] is None  # a table of people: never paused
     # The ratings app's part (games.ratings.table): two new players, even chances, no change yet.
     assert view["extras"] == {"ratings": {
         "seats": [{"seat": 0, "rating": "1500?", "change": None, "not_rated": None},

@@ -31,6 +31,7 @@ from games.core.actions.play import (
 from games.core.actions.presence import (
     STAND_IN,
     TIMEOUTS_ABSENT,
+    abandon_paused,
     heartbeats,
     mark_absent,
     player_connected,
@@ -63,6 +64,7 @@ __all__ = [
     "STAND_IN",
     "TIMEOUTS_ABSENT",
     "BotTurn",
+    "abandon_paused",
     "abort_match",
     "end_by_decision",
     "accept_challenge",

@@ -1,6 +1,7 @@
-"""Presence: who is at the table (sockets' heartbeats, absence, return, the computer taking over)
-and the time given back after an outage (``docs/protocol.md``, "Clock, absence, claim and
-resign"). When silence counts as absence or an outage is ``games.core.state.liveness``.
+"""Presence: who is at the table (sockets' heartbeats, absence, return, the computer taking over,
+a table against the computer waiting for its person) and the time given back after an outage
+(``docs/protocol.md``, "Clock, absence, claim and resign"). When silence counts as absence or an
+outage is ``games.core.state.liveness``.
 """
 
 from __future__ import annotations
@@ -31,9 +32,15 @@ STAND_IN = "greedy"
 
 def absent(change: Change, seat: Seat, reason: str) -> None:
     """Mark ``seat`` absent (``absent`` event); in a 4-player match the computer takes it over
-    for the rest of the match (``bot_takeover``). The caller saves the seat."""
+    for the rest of the match (``bot_takeover``). At a table against the computer
+    (``liveness.against_computer``) the table is paused instead: no takeover and no deadline,
+    so nobody plays until its person is back (:func:`_back`, or a play) or the clock abandons
+    it (:func:`abandon_paused`). The caller saves the seat."""
     seat.absent = True
     change.log(Event.Kind.ABSENT, {"reason": reason}, seat=seat.seat)
+    if liveness.against_computer(change.seats):
+        change.match.deadline = None  # paused: the clock plays for nobody (clock._due)
+        return
     if change.match.players == 4:
         seat.bot = STAND_IN
         change.log(
@@ -46,12 +53,15 @@ def absent(change: Change, seat: Seat, reason: str) -> None:
 def end_if_nobody_left(change: Change) -> bool:
     """End the match ``abandoned`` (no winner, RULES.md's termination "no person left to play
     it") if every person seated at it is absent: the computer does not play a table out for
-    nobody. The seats' changes are saved first by the caller.
+    nobody. Not a table against the computer: that one waits for its person, paused
+    (:func:`absent`), and :func:`abandon_paused` ends it after the wait. The seats' changes are
+    saved first by the caller.
 
     :returns: whether it ended.
     """
-    people = [s for s in change.seat_models() if s.user_id is not None]
-    if not people or not all(s.absent for s in people):
+    seats = change.seat_models()
+    people = [s for s in seats if s.user_id is not None]
+    if not people or not all(s.absent for s in people) or liveness.against_computer(seats):
         return False
     endings.finish(change, None, Match.Result.ABANDONED)
     return True
@@ -65,7 +75,8 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
     the win (``endings.claim_win``). 4 players: the computer takes the seat over. When nobody
     is left, the match ends ``abandoned`` (:func:`end_if_nobody_left`); at a rated table, when
     the computer took over a person who had not played a card of the first deal themselves,
-    it is aborted at once (``endings.abort_if_unplayed``).
+    it is aborted at once (``endings.abort_if_unplayed``). A table against the computer is
+    paused instead (:func:`absent`).
 
     :returns: the number of seats marked absent.
     """
@@ -97,6 +108,28 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
             # person's remaining time.
             change.set_deadline()
         return len(gone)
+
+    return funnel.run(match_id, body, now=now)
+
+
+def abandon_paused(*, match_id: int, now: datetime, left_before: datetime) -> bool:
+    """End ``abandoned`` (``endings.finish``, no winner) a table against the computer whose
+    person is still absent and was last seen before ``left_before`` (the clock's sweep, after
+    ``liveness.computer_table_wait()``); checked again under the row lock.
+
+    :returns: whether it ended.
+    """
+
+    def body(change: Change) -> bool:
+        if change.match.status != Match.Status.PLAYING or change.match.started_at >= left_before:
+            return False
+        seats = change.seat_models()
+        waited = liveness.waiting_for(seats)
+        person = next((s for s in seats if s.seat == waited), None)
+        if person is None or (person.last_seen is not None and person.last_seen >= left_before):
+            return False
+        endings.finish(change, None, Match.Result.ABANDONED)
+        return True
 
     return funnel.run(match_id, body, now=now)
 
@@ -205,7 +238,7 @@ def heartbeats(
     now = timezone.now() if now is None else now
     if seated:
         for match_id, user_id in _seen_all(sorted(set(seated)), now):
-            _back(match_id, user_id)  # under the lock: only while the match is played
+            _back(match_id, user_id, now)  # under the lock: only while the match is played
     if watching:
         watches_seen(channels=watching, now=now)
     return _seqs(sorted(set(tables)))
@@ -265,18 +298,21 @@ def player_connected(*, match_id: int, user: Any, now: datetime | None = None) -
     """
     if user is None or not user.is_authenticated:
         return False
+    now = timezone.now() if now is None else now
     player_seen(match_id=match_id, user=user, now=now)
     if not Seat.objects.filter(
         match_id=match_id, user_id=user.pk, absent=True, bot="",
         match__status=Match.Status.PLAYING,
     ).exists():
         return False
-    return _back(match_id, user.pk)
+    return _back(match_id, user.pk, now)
 
 
-def _back(match_id: int, user_id: int) -> bool:
-    """Log ``returned`` for user ``user_id``'s seat if it is still absent and a person's, under
-    the row lock (:func:`player_connected`, :func:`heartbeats`); returns whether it was logged."""
+def _back(match_id: int, user_id: int, now: datetime) -> bool:
+    """Log ``returned`` at ``now`` for user ``user_id``'s seat if it is still absent and a
+    person's, under the row lock (:func:`player_connected`, :func:`heartbeats`); a table against
+    the computer, paused while its person was away, goes on (its deadline set as if the turn
+    began now). Returns whether ``returned`` was logged."""
 
     def body(change: Change) -> bool:
         mine = next((s for s in change.seat_models() if s.user_id == user_id), None)
@@ -288,10 +324,13 @@ def _back(match_id: int, user_id: int) -> bool:
         mine.save(update_fields=["absent", "timeouts"])
         change.changed_seating()
         change.log(Event.Kind.RETURNED, {"by": "connect"}, seat=mine.seat)
+        if liveness.against_computer(change.seats):
+            # The table was paused (:func:`absent`): it goes on as if the turn began now.
+            change.set_deadline()
         return True
 
     try:
-        return funnel.run(match_id, body)
+        return funnel.run(match_id, body, now=now)
     except GameError:
         return False
 
@@ -313,8 +352,10 @@ def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
     (one transaction with the heartbeat row's lock, so a second clock process does not do it
     again): its ``deadline`` moved on by the gap, but never past a whole time per play from
     ``now`` (:func:`_resume_deadline`), and each person seated there and not absent counted as
-    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again; so is every person
-    seated at an open table (their table is not abandoned). No event is logged
+    seen at ``now`` (``Seat.last_seen``), so the absence grace starts again, and the absent
+    person a paused table against the computer waits for seen the gap later (its wait is not
+    used up by the outage); so is every person seated at an open table (their table is not
+    abandoned). No event is logged
     and ``seq`` does not change: nothing happened at the tables. The first tick ever (no row) is
     not an outage.
 
@@ -351,6 +392,13 @@ def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
     Seat.objects.filter(match_id=match.pk, user__isnull=False, bot="", absent=False).filter(
         Q(last_seen__isnull=True) | Q(last_seen__lt=now)
     ).update(last_seen=now)
+    waiting = liveness.waiting_for(seat_rows(match))
+    if waiting is not None:
+        # Nobody could come back meanwhile: the paused table's wait for its person
+        # (``abandon_paused``) is moved on by the gap too.
+        person = Seat.objects.get(match_id=match.pk, seat=waiting)
+        person.last_seen = max(person.last_seen or match.started_at, match.started_at) + gap
+        person.save(update_fields=["last_seen"])
     if match.deadline is not None:
         match.deadline = _resume_deadline(match, match.deadline + gap, now)
         match.save(update_fields=["deadline"])

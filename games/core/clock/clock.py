@@ -37,7 +37,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.core import actions
@@ -57,7 +57,8 @@ BATCH = 200
 
 def _due(until: datetime, *, skip: list[int] = ()) -> list[tuple[int, datetime]]:
     """Matches being played whose deadline is at or before ``until`` (and not in ``skip``), the
-    longest overdue first: ``(match id, deadline)``."""
+    longest overdue first: ``(match id, deadline)``. A table paused for its absent person
+    (``presence.absent``) has no deadline: it is never due, so nobody plays there."""
     return list(
         Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=until)
         .exclude(pk__in=skip)
@@ -89,22 +90,25 @@ def _computer_turns(match_ids: list[int]) -> dict[int, actions.BotTurn]:
     return turns
 
 
-def _gone(now: datetime) -> list[int]:
-    """Matches being played with a person not yet absent whose sockets fell silent.
+def _silent_people(cutoff: datetime, *, absent: bool) -> QuerySet[Seat]:
+    """The persons' seats (not taken over) at matches being played, ``absent`` or not, silent
+    since before ``cutoff``: counted from ``max(last_seen, started_at)``, so a person who joined
+    an open table and closed the page is not absent the moment the last seat is taken."""
+    return Seat.objects.filter(
+        match__status=Match.Status.PLAYING,
+        match__started_at__lt=cutoff,
+        user__isnull=False,
+        bot="",
+        absent=absent,
+    ).filter(Q(last_seen__isnull=True) | Q(last_seen__lt=cutoff))
 
-    A seat's disconnection is counted from ``max(last_seen, started_at)``: a person who joined
-    an open table and closed the page is not absent the moment the last seat is taken.
-    """
+
+def _gone(now: datetime) -> list[int]:
+    """Matches being played with a person not yet absent whose sockets fell silent longer than
+    ``liveness.absent_grace()`` (:func:`_silent_people`)."""
     cutoff = now - liveness.absent_grace()
     return list(
-        Seat.objects.filter(
-            match__status=Match.Status.PLAYING,
-            match__started_at__lt=cutoff,
-            user__isnull=False,
-            bot="",
-            absent=False,
-        )
-        .filter(Q(last_seen__isnull=True) | Q(last_seen__lt=cutoff))
+        _silent_people(cutoff, absent=False)
         .order_by("match_id")
         .values_list("match_id", flat=True)
         .distinct()[:BATCH]
@@ -138,11 +142,28 @@ def _abandoned(silent_since: datetime) -> list[int]:
     )
 
 
+def _paused_too_long(left_before: datetime) -> list[int]:
+    """Tables against the computer waiting, paused, for their absent person
+    (``liveness.waiting_for``) who was last seen before ``left_before`` (:func:`_silent_people`),
+    by id. One query."""
+    other_person = Seat.objects.filter(match_id=OuterRef("match_id"), user__isnull=False).exclude(
+        pk=OuterRef("pk")
+    )
+    return list(
+        _silent_people(left_before, absent=True)
+        .filter(~Exists(other_person))
+        .order_by("match_id")
+        .values_list("match_id", flat=True)[:BATCH]
+    )
+
+
 def _sweep(now: datetime, horizon: datetime, *, force: bool = False) -> int:
     """Every :data:`SWEEP_SECONDS` (or ``force``): close the abandoned open tables
-    (``actions.close_abandoned``; silence counted up to ``horizon``, what a server was up to see)
-    and delete the spectator rows of sockets that died with their process
-    (``watching.sweep_watchers``). Returns the tables closed."""
+    (``actions.close_abandoned``; silence counted up to ``horizon``, what a server was up to see),
+    end ``abandoned`` the tables against the computer whose person has been away longer than
+    ``liveness.computer_table_wait()`` (``actions.abandon_paused``) and delete the spectator rows
+    of sockets that died with their process (``watching.sweep_watchers``). Returns the tables
+    closed or ended."""
     global _swept_at
     moment = time.monotonic()
     if not force and _swept_at is not None and moment - _swept_at < SWEEP_SECONDS:
@@ -157,6 +178,14 @@ def _sweep(now: datetime, horizon: datetime, *, force: bool = False) -> int:
                 logger.info("clock: closed abandoned open table %s", match_id)
         except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
             logger.exception("clock: closing abandoned table %s failed", match_id)
+    left_before = horizon - liveness.computer_table_wait()
+    for match_id in _paused_too_long(left_before):
+        try:
+            if actions.abandon_paused(match_id=match_id, now=now, left_before=left_before):
+                done += 1
+                logger.info("clock: abandoned table %s, its person gone too long", match_id)
+        except Exception:  # noqa: BLE001 - as above
+            logger.exception("clock: abandoning paused table %s failed", match_id)
     try:
         watching.sweep_watchers(now=now)
     except Exception:  # noqa: BLE001 - as above
@@ -195,8 +224,9 @@ def tick(
     (:func:`_deadlines`): a computer seat plays when its delay is over (at ``now``: it wrongs
     nobody), a person whose time per play ran out gets the greedy bot's card, logged as a
     timeout. Every :data:`SWEEP_SECONDS` (or with ``sweep``: tests), the open tables nobody
-    seated there has had a socket at for :func:`abandon_after` are closed and the spectator rows
-    of dead processes deleted (:func:`_sweep`).
+    seated there has had a socket at for :func:`abandon_after` are closed, the tables against
+    the computer whose person has been away for ``liveness.computer_table_wait()`` abandoned and
+    the spectator rows of dead processes deleted (:func:`_sweep`).
 
     ``thinking``: where the computer seats think (``games.core.clock.thinking.Thinking``): their turns are
     handed to it ahead of their deadline and the tick goes on at once; the card is applied when

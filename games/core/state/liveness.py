@@ -5,11 +5,15 @@ A seat's sockets refresh ``Seat.last_seen`` every :func:`heartbeat_seconds`; a s
 longer than :func:`absent_grace` is absent. The clock writes ``ClockTick`` at the end of every tick
 and the web servers write ``WebTick`` every second; a gap longer than :func:`outage_after` in
 either is an outage, whose time every table gets back (``games.core.actions.presence.resume_clock``).
+A table of one person against the computer whose person is absent is paused
+(:func:`waiting_for`) for at most :func:`computer_table_wait`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -40,6 +44,34 @@ def absent_grace() -> timedelta:
     Default 60 seconds (lichess gives a similar grace before a claim).
     """
     return timedelta(seconds=settings.BASRA_ABSENT_GRACE_SECONDS)
+
+
+def computer_table_wait() -> timedelta:
+    """How long a table against the computer waits, paused, for its absent person, counted from
+    when they were last seen: ``BASRA_COMPUTER_TABLE_WAIT_SECONDS`` (default 6 hours); then the
+    clock ends it ``abandoned``."""
+    return timedelta(seconds=settings.BASRA_COMPUTER_TABLE_WAIT_SECONDS)
+
+
+def against_computer(seats: Iterable[Any]) -> bool:
+    """Whether a started table whose taken seats are ``seats`` (``Seat`` rows or
+    ``games.core.state.cache.SeatRow`` rows: ``user_id`` is all that is read) is one person
+    against the computer: exactly one seat is a person's, every other was the computer's from
+    the start. A seat the computer took over keeps its person's ``user_id``, so a table of
+    people is never one, however many of them the computer replaced."""
+    return sum(1 for seat in seats if seat.user_id is not None) == 1
+
+
+def waiting_for(seats: Iterable[Any]) -> int | None:
+    """The seat a table against the computer (:func:`against_computer`) waits for, paused: its
+    person's, while they are absent (``Seat.absent``, not taken over); ``None`` otherwise (not
+    such a table, or its person is there). Nobody plays while it waits: the table has no
+    ``deadline`` (``docs/protocol.md``, "Clock, absence, claim and resign")."""
+    seats = list(seats)
+    if not against_computer(seats):
+        return None
+    person = next(seat for seat in seats if seat.user_id is not None)
+    return person.seat if person.absent and not person.bot else None
 
 
 def outage_after() -> timedelta:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from games import engine
 from games.core.models import Match
+from games.core.state import liveness
 from games.core.state.cache import SeatRow
 
 
@@ -164,6 +165,7 @@ def state_messages(
         "result": None,
         "move_seconds": info.move_seconds,
         "deadline": None if finished else _iso(info.deadline),
+        "paused": liveness.waiting_for(info.seats) if info.status == Match.Status.PLAYING else None,
         "now": _iso(timezone.now() if now is None else now),
         "extras": info.extras or {},
     }
