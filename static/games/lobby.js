@@ -100,11 +100,14 @@
     if (!box || !section) return;
     section.hidden = rows.length === 0;
     box.replaceChildren(el("ul", {class: "match-list"}, rows.map(function (row) {
-      var turn = row.turn;
-      return el("li", {class: "match-row" + (turn && turn.mine ? " my-turn" : ""), dataset: {matchId: row.id}}, [
+      // A table against the computer waiting for this player says "Paused" instead of the turn.
+      var turn = row.paused ? null : row.turn;
+      return el("li", {class: "match-row" + (row.paused ? " paused" : turn && turn.mine ? " my-turn" : ""),
+                       dataset: {matchId: row.id}}, [
         el("a", {class: "match-link", href: url("table", row.id)}, [
           el("span", {class: "match-title", text: B.fmt(L.tableNumber, {id: row.id})}),
           el("span", {class: "match-score"}, [sideNode(row.sides[0]), " ", scoreNode(row), " ", sideNode(row.sides[1])]),
+          row.paused ? el("span", {class: "chip chip-paused", text: row.paused}) : null,
           turn ? el("span", {class: "chip turn" + (turn.mine ? " chip-turn-mine" : ""),
                              dataset: {turnSeat: turn.seat}, text: turn.text}) : null,
         ]),

@@ -145,6 +145,12 @@
     var items = [];
     var playing = T.state.match.status === "playing" && !T.state.result;
     if (playing) {
+      // A table against the computer whose player left waits for them (state "paused"): told
+      // to everyone else; the player's own page brings them back as it connects.
+      var paused = T.state.paused;
+      if (paused !== null && paused !== undefined && paused !== T.state.you) {
+        items.push([B.fmt(L.pausedFor, {name: B.isolate(seatName(paused))}), "paused", paused]);
+      }
       (T.state.seats || []).forEach(function (s) {
         var mine = s.seat === T.state.you;
         var partner = isSeated() && players() === 4 && s.seat === (T.state.you + 2) % 4;

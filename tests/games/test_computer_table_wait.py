@@ -1,7 +1,7 @@
 """A table against the computer waits for its person (issue 35, item 3): paused while they are
 away (games/core/actions/presence.py ``absent``), back when they open it again, abandoned after
 ``BASRA_COMPUTER_TABLE_WAIT_SECONDS`` (games/core/clock/clock.py ``_sweep``); the ``state``
-message's ``paused`` says so. Time is injected: the
+message's ``paused``, the lobby's "Paused" and the rules page say so. Time is injected: the
 clock's ``now``, never a sleep.
 """
 
@@ -10,12 +10,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from games.core import actions
 from games.core.clock import clock
 from games.core.models import Event, Match, Seat
-from games.core.state import liveness, reads
+from games.core.state import liveness, lobby, reads
 from tests.games.helpers import event_kinds
 
 pytestmark = pytest.mark.django_db
@@ -212,3 +213,39 @@ def test_a_table_of_two_people_and_the_computer_keeps_the_takeover(users, known_
     tick_at(start + timedelta(seconds=100 + GRACE + 1))
     match.refresh_from_db()
     assert (match.status, match.result) == ("finished", "abandoned")
+
+
+def test_the_lobby_lists_a_paused_table_as_paused_with_its_link(users, known_decks, client):
+    start = timezone.now()
+    paused = against_computer(users[0], 2, start=start)
+    tick_at(start + timedelta(seconds=GRACE + 1))
+    playing = against_computer(users[0], 2, start=timezone.now())
+    tick_at(playing.deadline)  # the computer's first play: alice's turn there
+    rows = {row["id"]: row for row in lobby.your_matches(users[0])}
+    assert rows[paused.pk]["paused"] == "Paused"
+    assert rows[playing.pk]["paused"] is None
+    assert rows[playing.pk]["turn"]["text"] == "Your turn"
+    client.force_login(users[0])
+    page = client.get(reverse("lobby")).content.decode()
+    mine = page.split('id="your-matches"')[1].split('id="live-matches"')[0]
+    row = mine.split(f'data-match-id="{paused.pk}"')[1].split("</li>")[0]
+    assert f'href="{reverse("table", args=[paused.pk])}"' in row
+    assert '<span class="chip chip-paused">Paused</span>' in row and "Your turn" not in row
+    other = mine.split(f'data-match-id="{playing.pk}"')[1].split("</li>")[0]
+    assert "Your turn" in other and "Paused" not in other
+    arabic = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    mine_ar = arabic.split('id="your-matches"')[1].split('id="live-matches"')[0]
+    assert "chip-paused" in mine_ar and "Paused" not in mine_ar
+
+
+def test_the_rules_page_says_how_long_the_computer_waits(client, settings):
+    page = client.get(reverse("rules")).content.decode()
+    away = page.split('id="away"')[1].split("</section>")[0]
+    assert "After 6 hours away the match is abandoned." in away
+    assert "for more than 1 minute" in away
+    arabic = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert "وبعد 6 ساعات من الغياب تنتهي المباراة متروكة." in arabic
+    assert "أكثر من دقيقة واحدة." in arabic
+    settings.BASRA_COMPUTER_TABLE_WAIT_SECONDS = 5400
+    page = client.get(reverse("rules")).content.decode()
+    assert "After 90 minutes away the match is abandoned." in page

@@ -517,7 +517,8 @@ def test_table_page_labels_for_the_clock_and_the_computer(alice):
 
 #: Labels of the resign offers, the away notice and the timeout notice (table.js).
 NOTICE_LABELS = ["resignConfirmPair", "resignConfirmPartnerOffered", "resignConfirmPartnerGone",
-                 "youOfferedPartnerGone", "youAbsentBack", "youTimedOut", "timedOutMark"]
+                 "youOfferedPartnerGone", "youAbsentBack", "youTimedOut", "timedOutMark",
+                 "pausedFor"]
 
 
 def test_table_page_notice_labels_are_translated_to_arabic(alice):

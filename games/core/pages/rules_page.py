@@ -10,18 +10,22 @@ Its "Rated matches" section tells what rates a match (``games.core.actions.endin
 match is aborted at once when a person's time runs out, or the computer takes their seat over,
 before they played a card of the first deal, and when it ends before every person did;
 ``games.ratings.rating``: leavers, stayers, abandoned tables, the reasons shown when a match is
-not rated; ``docs/protocol.md``, "Rated matches").
+not rated; ``docs/protocol.md``, "Rated matches"). Its "Leaving a table" section tells how long
+a player may be away before they count as absent, and how long a table against the computer
+waits for its player (``BASRA_ABSENT_GRACE_SECONDS``, ``BASRA_COMPUTER_TABLE_WAIT_SECONDS``; the
+settings' values; ``docs/protocol.md``, "Clock, absence, claim and resign").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
 from games.core.pages.cards import card_name
@@ -104,6 +108,19 @@ def example_rows(rules: Rules | None = None) -> list[dict]:
     return rows
 
 
+def duration_text(seconds: float) -> str:
+    """``seconds`` in words, in the active language, in the largest whole unit that fits:
+    "6 hours", "90 minutes", "45 seconds" (a part of a second is dropped)."""
+    whole = int(seconds)
+    if whole and whole % 3600 == 0:
+        count = whole // 3600
+        return ngettext("%(count)s hour", "%(count)s hours", count) % {"count": count}
+    if whole and whole % 60 == 0:
+        count = whole // 60
+        return ngettext("%(count)s minute", "%(count)s minutes", count) % {"count": count}
+    return ngettext("%(count)s second", "%(count)s seconds", whole) % {"count": whole}
+
+
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
     """How to play: the rules as the site plays them by default (RULES.md), with the table
@@ -113,4 +130,6 @@ def rules(request: HttpRequest) -> HttpResponse:
         "examples": example_rows(defaults),
         "defaults": defaults,
         "komi": card_face("7D", size="small"),
+        "absent_grace": duration_text(settings.BASRA_ABSENT_GRACE_SECONDS),
+        "computer_wait": duration_text(settings.BASRA_COMPUTER_TABLE_WAIT_SECONDS),
     })

@@ -212,6 +212,7 @@ def table_labels() -> dict:
         "youTimedOut": _("Your time ran out: %(card)s was played for you."),
         "timedOutMark": _("(time ran out)"),
         "youAbsentBack": _("You were counted as away; you are back now that you are connected."),
+        "pausedFor": _("Paused: waiting for %(name)s to come back."),
         "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
         "youOffered": _("You offered to resign; waiting for your partner."),
         "youOfferedPartnerGone": _(

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from games.core import signals
 from games.core.models import Match, Seat, seat_display_names
-from games.core.state import reads, watching
+from games.core.state import liveness, reads, watching
 
 #: How many matches the lobby lists in each of its two match lists at most.
 MATCHES_SHOWN = 20
@@ -149,9 +149,11 @@ def _match_row(match: Match) -> dict:
 def your_matches(user: Any) -> list[dict]:
     """The matches ``user`` sits at that are being played, newest first (at most
     :data:`MATCHES_SHOWN`): each a row (``id``, ``players``, ``rated``, ``target``, ``scores``
-    by side, ``seats``, ``sides``) with ``you`` (the user's seat) and ``turn``: ``{"seat",
+    by side, ``seats``, ``sides``) with ``you`` (the user's seat), ``turn``: ``{"seat",
     "mine", "bot", "text"}`` ("Your turn", "alice to play", "Computer 2 (Greedy) to play"), or
-    ``None`` between rounds. Empty for an anonymous user.
+    ``None`` between rounds, and ``paused``: "Paused" when the table against the computer waits
+    for the user, who left it (``liveness.waiting_for``; shown instead of ``turn``), else
+    ``None``. Empty for an anonymous user.
     """
     if user is None or not user.is_authenticated:
         return []
@@ -163,6 +165,7 @@ def your_matches(user: Any) -> list[dict]:
         turn = reads.seat_to_move(match)
         row["you"] = you
         row["turn"] = None
+        row["paused"] = _("Paused") if liveness.waiting_for(match.seats.all()) == you else None
         if turn is not None:
             entry = row["seats"][turn]
             replaced = bool(entry["bot"] and entry["username"])
