@@ -9,6 +9,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
     python tests/e2e/seed.py floor PLAYERS NAME...
     python tests/e2e/seed.py abandoned PLAYERS NAME...
     python tests/e2e/seed.py aborted NAME NAME NAME NAME
+    python tests/e2e/seed.py paused NAME
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -23,7 +24,8 @@ fixture deals (``tests/conftest.py``); every play is still a person's ``play_car
 ``abandoned`` plays a table's first round out and ends the match ``abandoned``
 (:func:`seeded_abandoned`). ``aborted`` opens a rated table for four whose last seat's person
 leaves before their first card: the match is aborted at once (:func:`seeded_aborted`).
-``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
+``paused`` opens a table of ``NAME`` against the computer and marks them absent, so that it
+waits for them, paused (:func:`seeded_paused`). ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
@@ -238,6 +240,33 @@ def seeded_aborted(names: list[str]) -> dict:
     return {"match": match.pk, "sessions": [session_of(person) for person in people]}
 
 
+def seeded_paused(name: str) -> dict:
+    """A casual 2-player table of the person ``name`` (created here) against the greedy
+    computer, without a clock, its person then marked absent as the clock marks a person whose
+    page was closed (``presence.mark_absent`` at a time past the grace): the table is paused,
+    waiting for them.
+
+    :returns: ``{"match": id, "session": the person's signed-in session}``.
+    :raises RuntimeError: the table is not paused.
+    """
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from games.core.actions import create_table, mark_absent
+    from games.core.models import Match
+    from games.core.state import reads
+
+    person = get_user_model().objects.create_user(username=name, email=f"{name}@example.com")
+    match = create_table(user=person, players=2, rules={"target": 101}, rated=False,
+                         move_seconds=None, bots={1: "greedy"})
+    mark_absent(match_id=match.pk, now=timezone.now() + timedelta(hours=1))
+    if reads.table_state(match_id=match.pk, user=None)["paused"] != 0:
+        raise RuntimeError(f"table {match.pk} is not paused: {Match.objects.get(pk=match.pk)}")
+    return {"match": match.pk, "session": session_of(person)}
+
+
 def session_of(person) -> str:
     """A new signed-in session of ``person``: its key, for the browser's ``sessionid`` cookie."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -311,10 +340,14 @@ def main(argv: list[str]) -> None:
     if command == "aborted" and len(args) == 4:
         print(json.dumps(seeded_aborted(args)))
         return
+    if command == "paused" and len(args) == 1:
+        print(json.dumps(seeded_paused(args[0])))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
-                         "| seed.py aborted NAME NAME NAME NAME | seed.py tournament TAG")
+                         "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
+                         "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

@@ -1,17 +1,21 @@
 """Playing the computer in the browser: "Play the computer" from the lobby, a match to 11
 against the greedy bot (which the table clock plays after its short delay) played to its end,
-the bot badge and the countdown; then a second table resigned through the confirmation dialog.
+the bot badge and the countdown; then a second table resigned through the confirmation dialog;
+a table waiting for its player, paused, listed so in the lobby with its link back.
 
 The match's first 32 plays are made through the site's own actions (``tests/e2e/seed.py``):
 the page plays the round's last two deals, which is where the match ends.
 """
 
+import json
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_table import open_lobby, root, screenshot, sign_up
+from tests.e2e.test_table_layout import signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -134,3 +138,40 @@ def test_resign_against_the_computer_after_confirming(new_page):
     # from the words and numbers around it.
     expect(watching.locator(".result-title")).to_have_text("Match over · \u2068Computer (Greedy)\u2069 wins")
     expect(watching.locator(".result-reason")).to_have_text("\u2068rami\u2069 resigned.")
+
+
+def test_a_table_waiting_for_its_player_is_paused_in_the_lobby_and_its_link_resumes_it(
+    browser, site_url, seed
+):
+    name = f"away_{uuid.uuid4().hex[:6]}"
+    seeded = json.loads(seed("paused", name))
+    match_id = seeded["match"]
+    # Anyone watching meanwhile is told whom the table waits for.
+    watcher = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 740})
+    try:
+        watching = watcher.new_page()
+        watching.goto(f"/table/{match_id}/")
+        expect(watching.locator("#live-status")).to_have_attribute("data-state", "live")
+        expect(watching.locator('#notices .notice[data-notice="paused"]')).to_have_text(
+            f"Paused: waiting for \u2068{name}\u2069 to come back.")
+    finally:
+        watcher.close()
+    context = signed_in(browser, site_url, seeded["session"], viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        open_lobby(page)
+        row = page.locator(f'#your-matches .match-row[data-match-id="{match_id}"]')
+        expect(row.locator(".chip-paused")).to_have_text("Paused")
+        expect(row.locator(".chip.turn")).to_have_count(0)
+        screenshot(page, "computer-paused-lobby")
+        row.locator("a.match-link").click()
+        page.wait_for_url(re.compile(rf"/table/{match_id}/$"))
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+        expect(root(page)).to_have_attribute("data-status", "playing")
+        # Opening the table brought the player back: the lobby lists whose turn it is again.
+        open_lobby(page)
+        row = page.locator(f'#your-matches .match-row[data-match-id="{match_id}"]')
+        expect(row.locator(".chip.turn")).to_be_visible()
+        expect(row.locator(".chip-paused")).to_have_count(0)
+    finally:
+        context.close()
