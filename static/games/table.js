@@ -39,6 +39,7 @@
     renderHand();
     if (root.dataset.myTurn === "true" && $("table-error").dataset.untilTurn === "true") hideError();
     B.talk.update(isSeated(), T.live);
+    offerNotices(isSeated());
     renderBreakdown();
     renderResult();
     T.renderRatings();
@@ -222,7 +223,7 @@
   $("rounds-button").addEventListener("click", openHistory);
   B.fx.toggleButton($("sound-button"), "sound");
   B.fx.toggleButton($("phrases-mute-button"), "phrases", function (on) { if (!on) B.talk.mutedNow(); });
-  B.fx.notifyButton($("notify-button"));
+  var offerNotices = B.fx.notifyButton($("notify-button"));
 
   T.state = cfg.state;
   noteServerTime(T.state);

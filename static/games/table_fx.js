@@ -210,18 +210,22 @@
     }
   }
 
-  /** The "tell me when it is my turn" button: shown while the browser has not been answered
-   * (permission "default"); a click asks (a user gesture, as browsers require). */
+  /** The "tell me when it is my turn" button: shown to a seated player while the browser has
+   * not been answered (permission "default"); a click asks (a user gesture, as browsers
+   * require). Returns ``offer(seated)``, for the table to call with each state: a spectator
+   * has no turn to be told of, so the button stays hidden until the viewer is seated. */
   function notifyButton(button) {
-    if (!button) return;
+    if (!button) return function () {};
+    var seated = false;
     var update = function () {
-      button.hidden = !canNotify() || window.Notification.permission !== "default";
+      button.hidden = !seated || !canNotify() || window.Notification.permission !== "default";
     };
     button.addEventListener("click", function () {
       var asked = window.Notification.requestPermission(update);
       if (asked && asked.then) asked.then(update);
     });
     update();
+    return function (isSeated) { seated = isSeated; update(); };
   }
 
   /** A two-state switch button (aria-pressed) bound to the preference name. */

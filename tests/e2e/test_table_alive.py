@@ -9,6 +9,7 @@ there at once; the states follow docs/protocol.md. The last test talks to the re
 import copy
 import json
 import re
+import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -16,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.test_computer import play_the_computer
 from tests.e2e.test_table import PHONE, create_table, root, screenshot, sign_up
+from tests.e2e.test_table_layout import signed_in
 from tests.e2e.test_table_notices import seat
 
 pytestmark = pytest.mark.e2e
@@ -515,6 +517,32 @@ def test_a_background_tab_says_it_is_your_turn(new_page, request):
     assert page.title().startswith("\u25CF Your turn")
     notes = page.evaluate("window.__notes")
     assert [n["title"] for n in notes] == ["Your turn"]
+
+
+def test_only_a_seated_player_is_offered_turn_notifications(browser, site_url, seed):
+    """A spectator was offered "Tell me when it is my turn": a spectator has no turn. At a
+    seeded table a seated player still is offered it; someone watching (not logged in) is not."""
+    tag = uuid.uuid4().hex[:5]
+    table = json.loads(seed("table", 2, 0, f"nour_{tag}", f"omar_{tag}"))
+    player = signed_in(browser, site_url, table["sessions"][0])
+    watcher = browser.new_context(base_url=site_url)
+    try:
+        pages = []
+        for context in (player, watcher):
+            context.add_init_script(NOTIFICATIONS_STUB)  # the browser not asked yet
+            page = context.new_page()
+            page.goto(f"/table/{table['match']}/")
+            expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+            pages.append(page)
+        seated, watching = pages
+        expect(root(seated)).to_have_attribute("data-you", "0")
+        expect(seated.locator("#notify-button")).to_be_visible()
+        expect(root(watching)).to_have_attribute("data-you", "")
+        expect(watching.locator("#hand")).to_be_hidden()
+        expect(watching.locator("#notify-button")).to_be_hidden()
+    finally:
+        player.close()
+        watcher.close()
 
 
 # --- quick phrases -------------------------------------------------------------------------------
