@@ -1,6 +1,7 @@
 """The allauth adapter of the site: reserved, look-alike, over-long and e-mail-like usernames,
 the e-mail subject prefix, the site's name and domain in e-mails."""
 
+import re
 import unicodedata
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -18,6 +19,13 @@ from accounts.site import configured_site
 #: name is shown on seats, chips and score boxes next to others, on a phone too.
 USERNAME_MAX_LENGTH = 24
 
+#: What a username may hold besides letters and digits (of any script: Python's ``\w``), as
+#: the sign-up's help and its refusal both name it: Django's username characters
+#: (``UnicodeUsernameValidator``, ``[\w.@+-]``) less the ``@``, which ``clean_username``
+#: refuses. Django's own refusal listed "@/./+/-/_" under a help that said ". _ + -".
+USERNAME_MARKS = ". _ + -"
+USERNAME_CHARACTERS = re.compile(r"[\w.+-]+")
+
 
 class AccountAdapter(DefaultAccountAdapter):
     """Allauth adapter selected by ``ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"``."""
@@ -30,15 +38,17 @@ class AccountAdapter(DefaultAccountAdapter):
         ``AbstractBaseUser.normalize_username`` has it). Then refused: over-long names; a name
         with an ``@`` (it reads as an e-mail address on every page that shows it, and the log-in
         box takes a log-in with an ``@`` for an e-mail address, so its owner could not log in
-        with it); reserved names and their look-alikes (`accounts.reserved`); allauth's checks
-        (characters, the name taken in any case); and unless ``shallow``, a look-alike of a
-        taken name (its Unicode skeleton, `accounts.confusables`: "аlice" with a Cyrillic "а"
-        when "alice" exists).
+        with it); any other character than letters, digits and ``USERNAME_MARKS``, in the
+        site's words (Django's validator, which allauth runs next, names the ``@`` too);
+        reserved names and their look-alikes (`accounts.reserved`); allauth's checks (the name
+        taken in any case); and unless ``shallow``, a look-alike of a taken name (its Unicode
+        skeleton, `accounts.confusables`: "аlice" with a Cyrillic "а" when "alice" exists).
 
         :raises ValidationError: code ``"username_too_long"`` for more than
             ``USERNAME_MAX_LENGTH`` characters, ``"username_email"`` for a name with ``@``,
-            ``"username_reserved"`` for a reserved name, allauth's errors (invalid characters,
-            name taken), ``"username_look_alike"`` for a look-alike of a taken name.
+            ``"username_characters"`` for another character than letters, digits and
+            ``USERNAME_MARKS``, ``"username_reserved"`` for a reserved name, allauth's errors
+            (name taken), ``"username_look_alike"`` for a look-alike of a taken name.
         """
         username = unicodedata.normalize("NFKC", username)
         if len(username) > USERNAME_MAX_LENGTH:
@@ -51,6 +61,12 @@ class AccountAdapter(DefaultAccountAdapter):
             raise ValidationError(
                 gettext("A name cannot contain @: it would look like an e-mail address."),
                 code="username_email",
+            )
+        if not USERNAME_CHARACTERS.fullmatch(username):
+            raise ValidationError(
+                gettext("A name may hold only letters, digits and %(marks)s (no spaces).")
+                % {"marks": USERNAME_MARKS},
+                code="username_characters",
             )
         if is_reserved_username(username):
             raise ValidationError(

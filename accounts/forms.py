@@ -5,7 +5,7 @@ from allauth.account.forms import SignupForm as AllauthSignupForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
-from accounts.adapter import USERNAME_MAX_LENGTH
+from accounts.adapter import USERNAME_MARKS, USERNAME_MAX_LENGTH
 
 #: The longest log-in (a username or an e-mail address) the log-in form looks up: an e-mail
 #: address has at most 254 characters (RFC 5321's path limit less its brackets, Django's
@@ -24,11 +24,10 @@ class SignupForm(AllauthSignupForm):
         if username is not None:
             username.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
             # Said before the first try: the box stops at the limit without a word, and a
-            # space is refused only once sent (allauth's ACCOUNT_USERNAME_REGEX, ``[\w.@+-]``;
-            # the adapter refuses the ``@``).
+            # space is refused only once sent; the same marks as the adapter's refusal names.
             username.help_text = _(
-                "Up to %(limit)d letters, digits and . _ + - (no spaces)."
-            ) % {"limit": USERNAME_MAX_LENGTH}
+                "Up to %(limit)d letters, digits and %(marks)s (no spaces)."
+            ) % {"limit": USERNAME_MAX_LENGTH, "marks": USERNAME_MARKS}
 
 
 class LoginForm(AllauthLoginForm):

@@ -1,6 +1,7 @@
 """Sign-up through allauth: creates the user, logs in, refuses reserved names, needs CSRF."""
 
 import re
+import unicodedata
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -174,3 +175,45 @@ def test_a_sign_up_over_the_limit_gets_the_sites_own_429_page(client, settings, 
     assert refused.status_code == 429
     html = refused.content.decode()
     assert 'class="site-header"' in html and words in html
+
+
+def marks_named(text: str) -> set[str]:
+    """The characters a sentence names besides its words: neither letters, digits, marks nor
+    spaces, nor its own brackets, commas and full stop ("and . _ + - (no spaces).")."""
+    return {c for c in text.rstrip(".")
+            if unicodedata.category(c)[0] not in "LNMZ" and c not in "(),،:"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_refused_names_message_names_the_characters_the_help_names(client, language):
+    """The help said ". _ + -" and the refusal of a name with a space listed Django's
+    "@/./+/-/_": the refusal is the site's own, in the reader's language, naming the same."""
+    client.cookies["django_language"] = language
+    page = client.get(reverse("account_signup"))
+    help_text = str(page.context["form"].fields["username"].help_text)
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": "karim ali"})
+    assert response.status_code == 200
+    [refusal] = response.context["form"].errors["username"]
+    assert marks_named(help_text) == marks_named(refusal) == {".", "_", "+", "-"}, (help_text, refusal)
+    if language == "ar":
+        assert any("\u0621" <= c <= "\u064a" for c in refusal), refusal
+    assert not get_user_model().objects.filter(username="karim ali").exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("mark", [".", "_", "+", "-"])
+def test_a_name_with_each_character_the_help_names_is_accepted(client, mark):
+    name = f"karim{mark}ali"
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(username=name).exists()
+
+
+@pytest.mark.django_db
+def test_a_name_with_an_at_sign_is_refused_as_neither_message_allows_it(client):
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": "karim@ali"})
+    assert response.status_code == 200
+    [refusal] = response.context["form"].errors["username"]
+    assert refusal == "A name cannot contain @: it would look like an e-mail address."
+    assert not get_user_model().objects.filter(username="karim@ali").exists()
