@@ -136,6 +136,15 @@
     })));
   }
 
+  // On a phone (one column, games.css) the two forms start folded to their headings, so that
+  // "Play the computer" is not under the whole "Create a table" form, nor both over the lists;
+  // a form the server sent back with its errors stays open.
+  if (window.matchMedia("(max-width: 759.98px)").matches) {
+    document.querySelectorAll(".lobby-fold").forEach(function (fold) {
+      if (!fold.querySelector(".errorlist")) fold.open = false;
+    });
+  }
+
   // The client seeds of the create forms and of the join buttons drawn in the page.
   B.fillSeeds(document);
 

@@ -80,7 +80,7 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
     # Her lobby lists her match first, with whose turn it is, one click back in.
     mine = alice.locator(f'#your-matches .match-row[data-match-id="{match_id}"]')
     expect(mine.locator(".turn")).to_have_text(re.compile(r"^(Your turn|badr to play)$"))
-    headings = alice.locator(".lobby-main h2").all_inner_texts()
+    headings = alice.locator(".lobby-section h2").all_inner_texts()
     assert headings[:3] == ["Your matches", "Matches to watch", "Open tables"]
     mine.locator(".match-link").click()
     alice.wait_for_url(f"**/table/{match_id}/")
@@ -164,3 +164,39 @@ def test_a_table_nobody_may_watch_and_an_abandoned_table(new_page):
     lone.context.close()
     expect(row).to_have_count(0, timeout=40_000)
     assert hadi.goto(f"/table/{abandoned}/").status == 404
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_a_phone_has_play_the_computer_in_its_first_screen(new_page, locale):
+    """On a 390×844 phone "Play the computer" started 1,739 px down the lobby, under the whole
+    "Create a table" form. There both forms are folded to their headings, in the first screen;
+    a tap opens one, which still creates its table; one sent back with errors stays open.
+    Wider, both are open."""
+    page = new_page(viewport={"width": 390, "height": 844}, locale=locale)
+    sign_up(page, f"fold_{locale}")
+    page.goto("/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    for title in ("#create-title", "#computer-title"):
+        expect(page.locator(title)).to_be_in_viewport()
+    expect(page.locator("#computer-form")).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # A form the server sends back with its errors stays open.
+    page.locator("#computer-title").click()
+    page.locator("#computer-form").evaluate("(form) => { form.noValidate = true; }")
+    page.fill('input[name="computer-target"]', "5")
+    page.click("#play-computer-button")
+    expect(page.locator("#computer-form .errorlist")).to_be_visible()
+    expect(page.locator("#create-table-button")).to_be_hidden()
+    page.locator("#create-title").click()
+    expect(page.locator("#create-table-button")).to_be_visible()
+    page.check('input[name="players"][value="2"]')
+    page.fill('input[name="target"]', "11")
+    page.click("#create-table-button")
+    page.wait_for_url(re.compile(r"/table/\d+/$"))
+    expect(root(page)).to_have_attribute("data-status", "open")
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto("/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(page.locator("#create-table-button")).to_be_visible()
+    expect(page.locator("#play-computer-button")).to_be_visible()

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up
+from tests.e2e.test_table import create_table, sign_up, unfold
 from tests.e2e.test_table_layout import SHOTS, signed_in
 
 pytestmark = pytest.mark.e2e
@@ -30,6 +30,7 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
     for path in PAGES + [f"/players/zoom_{locale}/", f"/players/zoom_{locale}/matches/"]:
         page.goto(path)
         page.wait_for_load_state("load")
+        unfold(page)  # the lobby's forms, folded on a phone
         found = page.evaluate(OUTSIDE)
         if found["scroll"] > found["width"]:
             wide[path] = found

@@ -41,8 +41,19 @@ def sign_up(page: Page, username: str) -> None:
 
 
 def open_lobby(page: Page) -> None:
+    """The lobby, its forms unfolded as a person on a phone unfolds them (lobby.js folds them
+    to their headings there)."""
     page.goto("/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    unfold(page)
+
+
+def unfold(page: Page) -> None:
+    """Open the lobby's folded forms with a tap on each heading."""
+    folded = page.locator(".lobby-fold:not([open]) > summary")
+    for _ in range(folded.count()):
+        folded.first.click()
+    expect(folded).to_have_count(0)
 
 
 def create_table(page: Page, *, players: int, target: int) -> int:
