@@ -28,22 +28,13 @@
     );
   }
 
-  /** A seat's name for the narrow score boxes: a computer seat is its badge and level. */
-  function shortSeatName(seat) {
-    var found = seatOf(seat);
-    if (found && !found.username && found.bot) {
-      return el("bdi", {class: "side-member bot"}, [botBadge(), botShortName(seat)]);
-    }
-    var name = seatName(seat) || L.emptySeat;
-    return el("bdi", {class: "side-member", title: name, text: name});
-  }
-
-  /** The side's names as nodes, "a & b" for partners, wrapping rather than cut. */
+  /** The side's names as nodes for the narrow score boxes, "a & b" for partners, wrapping
+   * rather than cut; a computer seat is its badge and level. */
   function sideMembers(side) {
     var nodes = [];
     for (var seat = side; seat < players(); seat += 2) {
       if (nodes.length) nodes.push(" & ");
-      nodes.push(shortSeatName(seat));
+      nodes.push(T.shortSeatName(seat, "side-member", "side-member bot"));
     }
     return nodes;
   }

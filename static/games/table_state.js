@@ -76,12 +76,41 @@
     return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
   }
 
-  /** sideNames() as nodes, each name a <bdi class="cut-name"> (live.js named()): where the
-   *  names share a narrow box, each is cut at its own end, not broken mid-word. */
+  /** A seat's name for narrow places (the score boxes, the score table's head): a <bdi> of
+   * ``botClass`` holding a computer seat's badge and level, short enough to stay whole (the
+   * head's "Computer (Greedy)" was cut to "Compute…"), else one of ``nameClass`` holding the
+   * person's name, titled with it. */
+  function shortSeatName(seat, nameClass, botClass) {
+    var found = seatOf(seat);
+    if (found && !found.username && found.bot) {
+      return el("bdi", {class: botClass}, [botBadge(), botShortName(seat)]);
+    }
+    var name = seatName(seat) || L.emptySeat;
+    return el("bdi", {class: nameClass, title: name, text: name});
+  }
+
+  /** sideNames() as nodes for the score table's head: one <span class="name-unit"> a seat,
+   * each kept on one line (games.css), so that partners wrap between their names, never word
+   * by word ("Amira / & / Omar"). The words of ``L.and`` between the names go with the name
+   * they are written against: "Amira &" then "Omar"; Arabic "Amira" then "وOmar". */
   function sideNameNodes(side) {
-    var names = [];
-    for (var seat = side; seat < players(); seat += 2) names.push(seatName(seat) || L.emptySeat);
-    return names.length === 2 ? B.namedAll(L.and, {a: names[0], b: names[1]}) : B.named("%(name)s", names[0]);
+    var seats = [];
+    for (var seat = side; seat < players(); seat += 2) seats.push(seat);
+    var unit = function (before, seat, after) {
+      var joint = function (text) { return text ? el("span", {class: "name-joint", text: text}) : null; };
+      // A person's name is a cut-name (live.js named()): cut at its own end in a narrow column.
+      var name = shortSeatName(seat, "cut-name", "bot-name");
+      return el("span", {class: "name-unit"}, [joint(before), name, joint(after)].filter(Boolean));
+    };
+    if (seats.length === 1) return [unit("", seats[0], "")];
+    var label = String(L.and);
+    if (label.indexOf("%(b)s") < label.indexOf("%(a)s")) seats.reverse();
+    var parts = label.split(/%\((?:a|b)\)s/);  // [before the first, between, after the second]
+    var between = parts[1] || " ";
+    var cut = between.search(/\s\S*$/);  // the last space: words after it touch the second name
+    var withFirst = cut < 0 ? between : between.slice(0, cut);
+    var withSecond = cut < 0 ? "" : between.slice(cut + 1);
+    return [unit(parts[0], seats[0], withFirst), unit(withSecond, seats[1], parts[2])];
   }
 
   /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
@@ -111,5 +140,6 @@
 
   Object.assign(T, {botBadge: botBadge, botShortName: botShortName, isBot: isBot, isMyTurn: isMyTurn,
     isSeated: isSeated, mySide: mySide, players: players, position: position, seatName: seatName,
+    shortSeatName: shortSeatName,
     seatOf: seatOf, sideNames: sideNames, sideNameNodes: sideNameNodes, url: url});
 })();

@@ -30,6 +30,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_table import create_table, sign_up
+from tests.e2e.test_table_notices import FakeTable, seat
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -481,3 +484,84 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
         context.close()
         other_context.close()
 
+
+
+#: Each side's head of the round's score, as drawn: how many lines its words take (text boxes
+#: whose tops lie within half a line of each other share one), and the parts cut short (wider
+#: inside than their box) or outside the side's column.
+HEAD_NAMES = """() => Array.from(document.querySelectorAll('#breakdown thead th[scope="col"]')).map((th) => {
+  const box = th.querySelector('.score-side-names'), cell = th.getBoundingClientRect();
+  const tops = [], outside = [];
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node; (node = walker.nextNode());) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (!r.width) continue;
+      tops.push(r.top);
+      if (r.left < cell.left - 0.5 || r.right > cell.right + 0.5) outside.push(node.textContent);
+    }
+  }
+  const half = parseFloat(getComputedStyle(box).fontSize) / 2;
+  const lines = tops.sort((a, b) => a - b).filter((top, k) => k === 0 || top - tops[k - 1] > half).length;
+  const cut = Array.from(box.querySelectorAll('*')).filter((e) => e.clientWidth && e.scrollWidth > e.clientWidth + 0.5)
+    .map((e) => e.textContent);
+  return {names: box.textContent, lines, cut, outside};
+})"""
+
+
+def finished(seats: list) -> callable:
+    """A change to ``tests/e2e/test_table_notices.py``'s state: a match over after its first
+    round, its seats ``seats`` (its round's score stays over the table)."""
+    def change(state):
+        players = len(seats)
+        state["match"].update(status="finished", players=players)
+        state["match"]["rules"]["players"] = players
+        state["seats"] = seats
+        state["round"].update(over=True, turn=None, hand=[], hand_sizes=[0] * players)
+        state["round_results"] = [{
+            "number": 1, "cards": [30, 22], "majority": [30, 0], "basras": [10, 20],
+            "jack_basras": [0, 20], "card_points": [0, 0], "total": [40, 40],
+            "leftover": {"side": 0, "cards": ["5H"]}}]
+        state["scores"] = [40, 40]
+        state["result"] = {"winner": 0, "scores": [40, 40], "reason": "resign"}
+    return change
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_score_heads_wrap_between_whole_names_and_show_the_computer_whole(new_page, request, lang):
+    """At 360 and 390 px the round's score headed a side "Amira / & / Omar", a word a line, and
+    a computer's side "Compute…". Partners' names now wrap only between the names, the "&" kept
+    with one; a computer seat is its badge and level, whole, even with three of them at four;
+    nothing sticks out of its column. The socket is answered by the test (test_table_notices'
+    FakeTable), each table drawn on the one page as a state of the protocol."""
+    page = new_page(viewport={"width": 360, "height": 800}, locale=lang)
+    fake = FakeTable(page)
+    persons = [seat(0, "Amira"), seat(1, "Khaled"), seat(2, "Omar"), seat(3, "Nour")]
+    finished(persons)(fake.state)
+    sign_up(page, f"heads_{lang}_{uuid.uuid4().hex[:5]}")
+    create_table(page, players=2, target=11)
+    expect(page.locator("#table")).to_have_attribute("data-seq", str(fake.state["seq"]))
+    tables = {
+        "partners": persons,
+        "the computer": [seat(0, "Amira"), seat(1, None, bot="greedy")],
+        "three computers": [seat(0, "Amira"), seat(1, None, bot="greedy"),
+                            seat(2, None, bot="strong"), seat(3, None, bot="random")],
+    }
+    wrong = []
+    for name, seats in tables.items():
+        if name != "partners":
+            fake.push(finished(seats))
+        expect(page.locator("#breakdown")).to_be_visible()
+        for width in (360, 390):
+            page.set_viewport_size({"width": width, "height": 800})
+            page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            for head in page.evaluate(HEAD_NAMES):
+                # A side's words on as many lines as it has names at most (a computer's may
+                # wrap between its own words when three share the table).
+                most = 99 if name == "three computers" else len(seats) // 2
+                if head["lines"] > most or head["cut"] or head["outside"]:
+                    wrong.append((name, width, head))
+            page.locator("#breakdown").screenshot(
+                path=str(SHOTS / f"score-heads-{name.replace(' ', '-')}-{lang}-{width}.png"))
+    assert not wrong, wrong
