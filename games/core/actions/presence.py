@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -20,7 +21,7 @@ from games.core.actions.funnel import Change
 from games.core.actions.store import write_transaction
 from games.core.errors import GameError
 from games.core.models import ClockTick, Event, Match, Seat
-from games.core.state import liveness, reads
+from games.core.state import broadcast, liveness, reads
 from games.core.state.cache import seat_rows
 from games.core.state.watching import watches_seen
 
@@ -356,8 +357,10 @@ def resume_clock(*, now: datetime, outage: timedelta) -> timedelta | None:
     person a paused table against the computer waits for seen the gap later (its wait is not
     used up by the outage); so is every person seated at an open table (their table is not
     abandoned). No event is logged
-    and ``seq`` does not change: nothing happened at the tables. The first tick ever (no row) is
-    not an outage.
+    and ``seq`` does not change: nothing happened at the tables; after the commit each table
+    whose deadline moved is sent its ``state`` again (same ``seq``, the new ``deadline``), so
+    its open pages count down to the clock's time. The first tick ever (no row) is not an
+    outage.
 
     :param outage: the longest gap between ticks that is not an outage
         (``liveness.outage_after``).
@@ -402,6 +405,18 @@ def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
     if match.deadline is not None:
         match.deadline = _resume_deadline(match, match.deadline + gap, now)
         match.save(update_fields=["deadline"])
+        # No event and no new ``seq``, but the open pages count down to the deadline they were
+        # sent: told at once, they and the clock agree (else a page shows the old, shorter time
+        # until it passes and its socket reads the table again).
+        transaction.on_commit(partial(_announce, match.pk))
+
+
+def _announce(match_id: int) -> None:
+    """Send every socket of table ``match_id`` its ``state`` as it stands (after a deadline
+    moved without an event: :func:`_resume_match`)."""
+    states = reads.table_states(match_id)
+    if states is not None:
+        broadcast.send_states(match_id, *states)
 
 
 def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:

@@ -161,6 +161,26 @@ def table_state(
     return cache.read(match, build)
 
 
+def table_states(match_id: int) -> tuple[dict[int | None, dict], dict[int, int]] | None:
+    """Every seat's ``state`` and the spectators' of table ``match_id`` as it stands, for a
+    broadcast that follows no event (the same ``seq``; ``prev_seq`` ``None``, a snapshot):
+    ``({seat: state, None: spectators' state}, {seat: user id})``. ``None``: no such table,
+    or one not started (nothing to count down).
+    """
+    match = match_row(match_id)
+    if match is None or match.status == Match.Status.OPEN:
+        return None
+    seats = seat_rows(match)
+    seat_users = {s.seat: s.user_id for s in seats if s.user_id is not None}
+    played = cache.read(match, lambda live: live.round is not None and bool(live.round.plays))
+    info = table_info(match, seats, played=played)
+
+    def build(live: engine.Match) -> dict[int | None, dict]:
+        return state_messages(info, live, seq=match.seq, prev_seq=None, seats=[*seat_users, None])
+
+    return cache.read(match, build), seat_users
+
+
 def seat_to_move(match: Match) -> int | None:
     """The seat to move at ``match.seq`` (``None``: no round being played)."""
     return cache.read(
