@@ -166,7 +166,7 @@ def test_the_result_of_four_shows_each_side_with_its_new_ratings(browser, site_u
     Arabic, without a sideways scroll."""
     tag = uuid.uuid4().hex[:5]
     names = [f"amira_abdelrahman_{tag}", f"سارة_الشناوي_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"]
-    table = json.loads(seed("rated", 4, *names))  # side 1 (seats 1 and 3) resigned
+    table = json.loads(seed("rated", 4, 101, *names))  # side 1 (seats 1 and 3) resigned
     context = signed_in(browser, site_url, table["sessions"][0], lang,
                         viewport={"width": 360, "height": 640}, device_scale_factor=1)
     try:
@@ -205,5 +205,26 @@ def test_the_result_of_four_shows_each_side_with_its_new_ratings(browser, site_u
         banner = page.locator("#result-banner")
         assert banner.evaluate("b => b.scrollWidth <= b.clientWidth"), banner.evaluate(
             "b => [b.scrollWidth, b.clientWidth]")
+    finally:
+        context.close()
+
+
+def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_url, seed):
+    """Issue 35, item 5: a rated table plays to at least 61 points, so a rated match to 11
+    (made before the rule) has no rematch; the panel says so in place of a button the server
+    could only refuse (``rated_target_too_low``)."""
+    tag = uuid.uuid4().hex[:5]
+    table = json.loads(seed("rated", 2, 11, f"nour_{tag}", f"karim_{tag}"))
+    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        panel = page.locator("#rematch")
+        expect(panel).to_have_attribute("data-state", "target-too-low")
+        expect(panel).to_contain_text("61")
+        expect(panel).to_be_visible()
+        expect(page.locator("#rematch-button")).to_have_count(0)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
