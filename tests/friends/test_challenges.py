@@ -269,6 +269,9 @@ def test_a_rated_challenge_to_fewer_than_61_points_is_refused(make_player, sent)
     nothing_changed(0)
     assert sent == []
     client = client_for(alice.user)
+    # Said beside the target of the profile's form, before it is sent.
+    profile = client.get(reverse("profile", kwargs={"username": "bob"})).content.decode()
+    assert "Rated tables play to at least 61." in profile
     url = reverse("challenge_create", kwargs={"username": "bob"})
     response = client.post(url, FORM | {"challenge-target": "11"}, follow=True)
     assert "A rated table plays to at least 61 points" in response.content.decode()
