@@ -28,6 +28,14 @@ MAX_OPEN_TABLES = 3
 #: person (a table, a rematch waiting, a tournament, a challenge); accounts of computer players,
 #: when they come, get a cap of their own beside this one.
 MAX_TABLES = 5
+#: The least target a rated table plays to (RULES.md, "Winning a match"), so that one round
+#: cannot decide a rated match: a round is worth 30 points for the most cards and 10 a basra
+#: (the default bonuses), so 61 takes a side two rounds, or one with the majority and four
+#: basras. A match to 11 is a one-round sprint, a coin toss of the deal, and moved new
+#: players' ratings by about 68 points (issue 35). As lichess refuses to rate a game too short
+#: to say anything about its players. Tournaments' tables keep their organisers' targets
+#: (``create_table(rated_target_min=None)``): the event, not the ratings, chose them.
+RATED_TARGET_MIN = 61
 
 
 class ErrorCode(StrEnum):
@@ -60,6 +68,7 @@ class ErrorCode(StrEnum):
     CANNOT_LEAVE = "cannot_leave"
     BAD_RULES = "bad_rules"
     RULES_NO_POINTS = "rules_no_points"
+    RATED_TARGET_TOO_LOW = "rated_target_too_low"
     BAD_CLOCK = "bad_clock"
     BAD_BOT = "bad_bot"
     BOT_NOT_RATED = "bot_not_rated"
@@ -139,6 +148,10 @@ MESSAGES = {
     ErrorCode.RULES_NO_POINTS: _(
         "Under these rules nobody could ever score, so the match would never end: give points "
         "for the most cards, a basra or a jack basra, or count card points."
+    ),
+    ErrorCode.RATED_TARGET_TOO_LOW: _(
+        "A rated table plays to at least %(count)s points: choose a higher target, or a casual "
+        "table."
     ),
     ErrorCode.BAD_CLOCK: _(
         "Choose a time per play of 10, 20, 30 or 60 seconds; only a casual table may have no "
@@ -239,6 +252,7 @@ def _analyses_per_user() -> dict[str, int]:
 _PARAMS = {
     ErrorCode.TOO_MANY_OPEN_TABLES: {"count": MAX_OPEN_TABLES},
     ErrorCode.TOO_MANY_TABLES: {"count": MAX_TABLES},
+    ErrorCode.RATED_TARGET_TOO_LOW: {"count": RATED_TARGET_MIN},
     ErrorCode.TOO_MANY_ANALYSES: _analyses_per_user,
     ErrorCode.ANALYSIS_TOO_LONG: lambda: {"count": _setting("BASRA_ANALYSIS_MAX_PLAYS")},
 }

@@ -25,7 +25,9 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   commit): ``create_table``, ``join_table`` (the tables an app opens for its players are not
   counted against a person's ``MAX_TABLES``: the app decided they are played; an app whose
   tables follow abort rules of their own passes ``early_abort=False``, so that the core does not
-  abort a rated match ending before everyone played a card of the first deal), ``abort_match``,
+  abort a rated match ending before everyone played a card of the first deal, and one whose
+  targets are its organisers' passes ``rated_target_min=None``, so that a rated table may play
+  to fewer than the 61 points a rated table needs elsewhere), ``abort_match``,
   ``end_by_decision``; with
   ``DEFAULT_MOVE_SECONDS``, and ``write_transaction`` for an app's own writes beside them.
 - The errors: ``ErrorCode``, ``GameError`` (the one table of error codes and messages), and

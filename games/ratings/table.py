@@ -4,8 +4,9 @@
 the core keeps its answer with the table's seats, so it is read once per seating and status of a
 started match, never once per play (``games.core.state.cache.table_extras``). The table's
 scripts (``static/games/table_ratings.js``) show each person's rating beside their name, the win
-chances once the table is full, and at the end every name's change or why nobody's moved: for
-every seat and every spectator, the moment the match ends, and the same on a reload.
+chances once the table is full, and at the end every name's new rating and change (side by
+side) or why nobody's moved: for every seat and every spectator, the moment the match ends, and
+the same on a reload.
 
 As lichess shows a game's players (rating, "?" while provisional, the change at the end:
 ``modules/round``'s ``ratingDiff``, the difference of the ratings as shown).
@@ -26,11 +27,12 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
     """Receiver of ``games.core.signals.table_extras``: ``("ratings", value)`` for a rated
     table, ``None`` for a casual one. ``value`` (``docs/protocol.md``, "state", ``extras``):
 
-    - ``seats``: ``[{"seat", "rating", "change", "not_rated"}]``, each person's seat in seat
-      order: ``rating`` as shown before the match ("1523?": rounded, "?" while provisional),
-      ``change`` once the match is rated for them (the shown rating after minus before, an int,
-      ``+0`` included), else ``null``; ``not_rated`` the ``Unrated`` code saying why a finished
-      match did not rate them, else ``null``;
+    - ``seats``: ``[{"seat", "rating", "rating_after", "change", "not_rated"}]``, each person's
+      seat in seat order: ``rating`` as shown before the match ("1523?": rounded, "?" while
+      provisional, :func:`shown`), ``rating_after`` as shown after it, in the same form, and
+      ``change`` (the rounded rating after minus the rounded rating before, an int, ``+0``
+      included), both once the match is rated for them, else ``null``; ``not_rated`` the
+      ``Unrated`` code saying why a finished match did not rate them, else ``null``;
     - ``chances``: each side's expected score in whole percent (``[53, 47]``) once every seat is
       a person's, ``null`` before (and for an aborted match);
     - ``not_rated``: why a finished match rated nobody (an ``Unrated`` code), else ``null``.
@@ -53,12 +55,15 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
     rows = []
     for seat in sorted(people):
         rating = before[seat]
-        change = None
+        change = rating_after = None
         if seat in after:
-            change = round(after[seat]["after"]) - round(after[seat]["before"])
+            kept = after[seat]
+            change = round(kept["after"]) - round(kept["before"])
+            rating_after = shown(kept["after"], kept["deviation_after"])
         rows.append({
             "seat": seat,
             "rating": shown(rating.rating, rating.deviation),
+            "rating_after": rating_after,
             "change": change,
             "not_rated": reasons.get(seat),
         })

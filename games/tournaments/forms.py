@@ -97,6 +97,10 @@ class TournamentForm(CreateTableForm):
     tiebreak_2 = forms.ChoiceField(label=_("Second tie-break"), choices=tiebreak_choices, required=False)
     tiebreak_3 = forms.ChoiceField(label=_("Third tie-break"), choices=tiebreak_choices, required=False)
     client_seed = None
+    # An event's tables play to the target its organiser chooses, rated or not: the core's
+    # least target of a rated table is for the tables players open (``for_apps.create_table``
+    # is called with ``rated_target_min=None``, ``tables.open_table``).
+    rated_target_min = None
 
     EVENT_FIELDS = (
         "name", "description", "format", "players", "starts_at", "registration_closes",

@@ -48,7 +48,9 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
     (``too_many_open_tables``, for one) leaves the pairing without a table: :func:`tick` tries
     again, and nothing else is undone. So does a player engaged in another event (``busy``: at
     a table there, or wanted first by a pairing there): a player sits at one tournament table
-    at a time, and this one opens when they are free.
+    at a time, and this one opens when they are free. The event's rules stand as its organiser
+    chose them: ``early_abort=False`` (its own abort rules) and ``rated_target_min=None`` (a
+    rated event may play to fewer than the core's 61 points).
     """
     a_side = (number - 1) % 2
     side0, side1 = (p.a, p.b) if a_side == 0 else (p.b, p.a)
@@ -64,7 +66,7 @@ def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | 
         with transaction.atomic():
             match = create_table(
                 user=seats[0][0], players=t.players, rules=t.rules, rated=t.rated,
-                move_seconds=t.move_seconds, early_abort=False, now=now,
+                move_seconds=t.move_seconds, early_abort=False, rated_target_min=None, now=now,
             )
             for member, seat in seats[1:]:
                 join_table(user=member, match_id=match.pk, seat=seat, now=now)

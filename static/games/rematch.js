@@ -1,13 +1,15 @@
 /* The rematch panel of a finished table (games/core/actions/rematch.py, docs/protocol.md "Rematch").
  * A seated player asks for a rematch ({"type": "rematch", "client_seed"}); every socket of the
  * table is sent {"type": "rematch", "accepted", "waiting", "gone", "url"}; once url is set the
- * rematch has started and every browser on the table goes there. Built on the table page's
- * script (static/games/table.js: window.Basra.table). */
+ * rematch has started and every browser on the table goes there. A rated match to fewer than
+ * cfg.ratedTargetMin points has none: the panel says why. Built on the table page's script
+ * (static/games/table.js: window.Basra.table). */
 (function () {
   "use strict";
   var B = window.Basra;
   if (!B || !B.table) return;
-  var L = B.config("table-config").labels;
+  var cfg = B.config("table-config");
+  var L = cfg.labels;
   var box = document.getElementById("rematch");
   var offer = null;  // the last "rematch" message
   var asked = false;
@@ -26,6 +28,15 @@
     if (offer && offer.url) {
       box.replaceChildren(B.el("span", {text: L.rematchStarting}));
       box.hidden = false;
+      return;
+    }
+    // A rated match to fewer points than a rated table needs (made before that rule, or a
+    // tournament's) has no rematch: the server refuses it (rated_target_too_low), so say so
+    // in place of a button that could only be refused.
+    if (state.match.rated && state.match.rules.target < cfg.ratedTargetMin) {
+      box.dataset.state = "target-too-low";
+      box.replaceChildren(B.el("span", {text: L.rematchTargetTooLow}));
+      box.hidden = !seated;
       return;
     }
     if (offer && offer.gone) {

@@ -1,8 +1,8 @@
 /* The ratings at a rated table, from the state message's extras.ratings (docs/protocol.md
  * "state", games/ratings/table.py): each person's rating beside their name, the win chances once
- * the table is full, and at the end every name's change (+12, −12) or why the match was not
- * rated. Live for every seat and spectator; labels from the page's rating-config (the ratings
- * app's context processor), absent on a casual table. Built on window.Basra.tableKit. */
+ * the table is full, and at the end every name's new rating and change (1500? → 1512 +12), side
+ * by side, or why the match was not rated. Live for every seat and spectator; labels from the
+ * page's rating-config (the ratings app's context processor), absent on a casual table. Built on window.Basra.tableKit. */
 (function () {
   "use strict";
   var B = window.Basra;
@@ -90,16 +90,41 @@
     box.hidden = false;
   }
 
-  /** The result's line of rating changes: "Rating changes: alice 1523 +12 · bob 1498 −12", or null. */
+  /** The arrow from a rating to the next, pointing the way the page reads: "→", or "←" on a
+   * right-to-left page (as the match history's, templates/ratings/_history_table.html). */
+  function arrow() { return document.documentElement.dir === "rtl" ? "\u2190" : "\u2192"; }
+
+  /** One person's ratings at the end: "Amira 1500? → 1741 +241", the rating before, the one
+   * after and the change, each number isolated left to right so that an Arabic line keeps its
+   * digits and "?" in place while the name and the arrow follow the page; "Amira 1500? –"
+   * when the match did not rate them. */
+  function changeEntry(s) {
+    var numbers = [el("bdi", {class: "rating rating-before", dir: "ltr", text: s.rating}), " "];
+    if (s.rating_after !== null && s.rating_after !== undefined) {
+      numbers.push(arrow() + " ", el("bdi", {class: "rating-after", dir: "ltr", text: s.rating_after}), " ");
+    }
+    numbers.push(changeNode(s.seat) || el("span", {class: "rating-change none", text: "\u2013"}));
+    // The numbers on one line (games.css): the name may wrap before them on a phone.
+    return el("span", {class: "rating-entry", dataset: {seat: s.seat}}, [
+      el("bdi", {text: T.seatName(s.seat) || ""}), " ", el("span", {class: "rating-move"}, numbers)]);
+  }
+
+  /** The result's ratings, side by side as the scoreboard labels them (T.sideLabel: "Your
+   * side", "Opponents"; "Side 1", "Side 2" to a spectator): "Rating changes: Your side: Amira
+   * 1500? → 1741 +241, Samir 1500? → 1733 +233; Opponents: …" (games.css lays them out), or
+   * null before anyone's is known. By side, not by seat: at four the seats take turns between
+   * the sides, and partners read together. */
   function changesLine() {
     var found = ratings();
     if (!found || !found.seats.some(function (s) { return s.change !== null; })) return null;
     // Said in words before the numbers: "+241" alone after the score read as points.
     var parts = R ? [el("span", {class: "result-ratings-label", text: R.labels.changes + ": "})] : [];
-    found.seats.forEach(function (s, i) {
-      if (i > 0) parts.push(" \u00B7 ");
-      parts.push(el("bdi", {text: T.seatName(s.seat) || ""}), " ", B.ratingNode(s.rating), " ",
-                 changeNode(s.seat) || el("span", {class: "rating-change none", text: "\u2013"}));
+    [0, 1].forEach(function (side) {
+      var entries = found.seats.filter(function (s) { return s.seat % 2 === side; }).map(changeEntry);
+      if (!entries.length) return;
+      parts.push(el("span", {class: "result-ratings-side", dataset: {side: side}}, [
+        el("span", {class: "result-ratings-side-label", text: T.sideLabel(side) + ": "}),
+      ].concat(entries)));
     });
     return el("span", {class: "result-ratings", id: "result-ratings"}, parts);
   }

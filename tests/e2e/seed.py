@@ -10,6 +10,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
     python tests/e2e/seed.py abandoned PLAYERS NAME...
     python tests/e2e/seed.py aborted NAME NAME NAME NAME
     python tests/e2e/seed.py paused NAME
+    python tests/e2e/seed.py rated PLAYERS TARGET NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -25,7 +26,10 @@ fixture deals (``tests/conftest.py``); every play is still a person's ``play_car
 (:func:`seeded_abandoned`). ``aborted`` opens a rated table for four whose last seat's person
 leaves before their first card: the match is aborted at once (:func:`seeded_aborted`).
 ``paused`` opens a table of ``NAME`` against the computer and marks them absent, so that it
-waits for them, paused (:func:`seeded_paused`). ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
+waits for them, paused (:func:`seeded_paused`). ``rated`` ends a rated table (to ``TARGET``)
+by a resignation once every person has played two cards, so that the match is rated
+(:func:`seeded_rated_end`).
+``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
 Everything is written to the log as a real play is; the server rebuilds the table from it
@@ -149,10 +153,14 @@ def seeded_big_floor(players: int, names: list[str]) -> dict:
     return {**table, "turn": round_.turn}
 
 
-def seeded_table(players: int, plays: int, names: list[str]) -> dict:
-    """A casual table of ``players`` persons named ``names`` (created here), to a target of
-    101 with 60 s a play, its first ``plays`` plays made; a signed-in session for each person
-    (the browser sets its cookie, so no test signs up through the pages).
+def seeded_table(
+    players: int, plays: int, names: list[str], *, rated: bool = False, target: int = 101
+) -> dict:
+    """A casual table (with ``rated``, a rated one) of ``players`` persons named ``names``
+    (created here), to ``target`` with 60 s a play, its first ``plays`` plays made; a signed-in
+    session for each person (the browser sets its cookie, so no test signs up through the
+    pages). A rated table to fewer points than a rated table needs now is made as one made
+    before that rule (``create_table(rated_target_min=None)``).
 
     :returns: ``{"match": id, "sessions": [session key per seat], "turn": the seat to play}``.
     """
@@ -163,8 +171,9 @@ def seeded_table(players: int, plays: int, names: list[str]) -> dict:
     people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
               for k, n in enumerate(names)]
     match = create_table(
-        user=people[0], players=players, rules={"target": 101}, rated=False, move_seconds=60,
+        user=people[0], players=players, rules={"target": target}, rated=rated, move_seconds=60,
         people={k: (u, None) for k, u in enumerate(people[1:], start=1)}, capped=False,
+        rated_target_min=None,
     )
     from games.core.state import log
 
@@ -265,6 +274,26 @@ def seeded_paused(name: str) -> dict:
     if reads.table_state(match_id=match.pk, user=None)["paused"] != 0:
         raise RuntimeError(f"table {match.pk} is not paused: {Match.objects.get(pk=match.pk)}")
     return {"match": match.pk, "session": session_of(person)}
+def seeded_rated_end(players: int, target: int, names: list[str]) -> dict:
+    """:func:`seeded_table`, rated, to ``target``, ended by side 1's resignation (both partners' at four) once
+    every person has played two cards of the first deal (an earlier ending is aborted and rates
+    nobody, ``docs/protocol.md`` "Rated matches"): the finished page shows every person's new
+    rating in the result.
+
+    :returns: as :func:`seeded_table`.
+    :raises RuntimeError: the match was not rated.
+    """
+    from games.core.actions import resign
+    from games.core.models import Match, Seat
+    from games.ratings.models import RatedMatch
+
+    table = seeded_table(players, 2 * players, names, rated=True, target=target)
+    for seat in Seat.objects.select_related("user").filter(match_id=table["match"], seat__in=(1, 3)):
+        resign(user=seat.user, match_id=table["match"])
+    if not RatedMatch.objects.filter(match_id=table["match"]).exists():
+        match = Match.objects.get(pk=table["match"])
+        raise RuntimeError(f"table {match.pk} is {match.status} ({match.result!r}), not rated")
+    return table
 
 
 def session_of(person) -> str:
@@ -343,11 +372,14 @@ def main(argv: list[str]) -> None:
     if command == "paused" and len(args) == 1:
         print(json.dumps(seeded_paused(args[0])))
         return
+    if command == "rated" and len(args) >= 4:
+        print(json.dumps(seeded_rated_end(int(args[0]), int(args[1]), args[2:])))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
                          "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
-                         "| seed.py tournament TAG")
+                         "| seed.py rated PLAYERS TARGET NAME... | seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

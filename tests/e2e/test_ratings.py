@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_table import join_from_lobby, open_lobby, sign_up
+from tests.e2e.test_table_layout import signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -152,5 +153,78 @@ def test_a_match_aborted_at_once_says_who_did_not_play(browser, site_url, seed, 
             assert page.evaluate("() => document.documentElement.scrollWidth") <= \
                 page.viewport_size["width"]
         player.screenshot(path=str(SHOTS / f"aborted-early-{locale}-360x740.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_result_of_four_shows_each_side_with_its_new_ratings(browser, site_url, seed, lang):
+    """Issue 35, item 5: the result showed "Amira (1500?) +241" and never the new rating, and at
+    four listed the changes in seat order, the sides mixed. Now each side is a group labelled as
+    the scoreboard labels it, partners together, each name with its rating before, the arrow
+    (the way the page reads), the new rating and the change; on a 360 px phone, in English and
+    Arabic, without a sideways scroll."""
+    tag = uuid.uuid4().hex[:5]
+    names = [f"amira_abdelrahman_{tag}", f"سارة_الشناوي_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"]
+    table = json.loads(seed("rated", 4, 101, *names))  # side 1 (seats 1 and 3) resigned
+    context = signed_in(browser, site_url, table["sessions"][0], lang,
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "ar" else "ltr")
+        sides = page.locator("#result-banner #result-ratings .result-ratings-side")
+        expect(sides).to_have_count(2)
+        arrow = "\u2190" if lang == "ar" else "\u2192"
+        for side in (0, 1):
+            group = sides.nth(side)
+            expect(group).to_have_attribute("data-side", str(side))
+            # Labelled as the scoreboard labels the side ("Your side", "Opponents"), in the
+            # page's language.
+            label = page.locator(f'#scoreboard .side[data-side="{side}"] .side-label').text_content()
+            expect(group.locator(".result-ratings-side-label")).to_have_text(f"{label}: ")
+            entries = group.locator(".rating-entry")
+            expect(entries).to_have_count(2)
+            for k, seat in enumerate((side, side + 2)):  # partners sit opposite (seats 0+2, 1+3)
+                entry = entries.nth(k)
+                expect(entry).to_have_attribute("data-seat", str(seat))
+                expect(entry).to_contain_text(names[seat])
+                expect(entry.locator(".rating-before")).to_have_text("1500?")
+                expect(entry.locator(".rating-after")).to_have_text(re.compile(r"^1\d\d\d\?$"))
+                expect(entry).to_contain_text(arrow)
+                change = entry.locator(".rating-change")
+                expect(change).to_have_class(re.compile("up" if side == 0 else "down"))
+                before, after = 1500, int(entry.locator(".rating-after").inner_text().rstrip("?"))
+                shown = change.inner_text().replace("\u2212", "-")
+                assert after - before == int(shown), (after, shown)
+        if lang == "en":
+            expect(sides.nth(0).locator(".result-ratings-side-label")).to_have_text("Your side: ")
+            expect(sides.nth(1).locator(".result-ratings-side-label")).to_have_text("Opponents: ")
+        # Nothing wider than the phone: neither the page nor the result's own box scrolls.
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+        banner = page.locator("#result-banner")
+        assert banner.evaluate("b => b.scrollWidth <= b.clientWidth"), banner.evaluate(
+            "b => [b.scrollWidth, b.clientWidth]")
+    finally:
+        context.close()
+
+
+def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_url, seed):
+    """Issue 35, item 5: a rated table plays to at least 61 points, so a rated match to 11
+    (made before the rule) has no rematch; the panel says so in place of a button the server
+    could only refuse (``rated_target_too_low``)."""
+    tag = uuid.uuid4().hex[:5]
+    table = json.loads(seed("rated", 2, 11, f"nour_{tag}", f"karim_{tag}"))
+    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        panel = page.locator("#rematch")
+        expect(panel).to_have_attribute("data-state", "target-too-low")
+        expect(panel).to_contain_text("61")
+        expect(panel).to_be_visible()
+        expect(page.locator("#rematch-button")).to_have_count(0)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     finally:
         context.close()

@@ -258,3 +258,33 @@ def test_cancel_and_send_again_is_capped_per_player_and_per_sender(make_player, 
     Challenge.objects.filter(challenger=alice.user).update(status=Challenge.Status.CANCELLED)
     actions.create_challenge(user=alice.user, username="bob", rules={}, rated=False,
                              move_seconds=20, now=later)
+
+
+def test_a_rated_challenge_to_fewer_than_61_points_is_refused(make_player, sent):
+    """Issue 35, item 5: a rated match to 11 points (one round) was allowed through a
+    challenge. Refused when sent, on the form and by the action alike; casual, it is sent."""
+    alice, bob = make_player("alice"), make_player("bob")
+    refused("rated_target_too_low", challenge, user=alice.user, username="bob",
+            rules={"target": 11}, rated=True)
+    nothing_changed(0)
+    assert sent == []
+    client = client_for(alice.user)
+    # Said beside the target of the profile's form, before it is sent.
+    profile = client.get(reverse("profile", kwargs={"username": "bob"})).content.decode()
+    assert "Rated tables play to at least 61." in profile
+    url = reverse("challenge_create", kwargs={"username": "bob"})
+    response = client.post(url, FORM | {"challenge-target": "11"}, follow=True)
+    assert "A rated table plays to at least 61 points" in response.content.decode()
+    nothing_changed(0)
+    answer = client.post(url, FORM | {"challenge-target": "11", "challenge-mode": "casual"})
+    assert answer.status_code == 302
+    assert Challenge.objects.get().rules["target"] == 11 and not Challenge.objects.get().rated
+
+
+def test_a_rated_challenge_under_61_sent_before_the_rule_cannot_be_accepted(make_player):
+    alice, bob = make_player("alice"), make_player("bob")
+    made = challenge(alice.user, "bob", rated=True)
+    Challenge.objects.filter(pk=made.pk).update(rules=made.rules | {"target": 11})
+    refused("rated_target_too_low", actions.accept_challenge, user=bob.user, challenge_id=made.pk)
+    assert Challenge.objects.get(pk=made.pk).status == Challenge.Status.PENDING
+    nothing_changed(1)

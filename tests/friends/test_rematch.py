@@ -143,3 +143,31 @@ def test_four_players_start_when_every_person_asked(make_player):
         assert actions.ask_rematch(user=by_seat[seat], match_id=old.pk) is None
     new = actions.ask_rematch(user=by_seat[3], match_id=old.pk)
     assert seats_of(new) == seats_of(old) and new.players == 4
+
+
+def test_no_rematch_of_a_rated_match_under_61_points(make_player, news):
+    """Issue 35, item 5: a rated table plays to at least 61 points. A rated match to fewer (made
+    before the rule; a tournament's, whose organiser chose its target) has no rematch: asking is
+    refused and nothing is recorded, neither made casual nor played to another target; the
+    table page says so in place of the button."""
+    from django.test import Client
+    from django.urls import reverse
+
+    alice, bob = make_player("alice").user, make_player("bob").user
+    old = actions.create_table(user=alice, players=2, rules={"target": 11}, rated=True,
+                               rated_target_min=None)
+    actions.join_table(user=bob, match_id=old.pk)
+    actions.resign(user=bob, match_id=old.pk)
+    refused("rated_target_too_low", user=bob, match_id=old.pk)
+    refused("rated_target_too_low", user=alice, match_id=old.pk)
+    assert not Rematch.objects.exists() and Match.objects.count() == 1 and news == []
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("table", kwargs={"match_id": old.pk})).content.decode()
+    assert '"ratedTargetMin": 61' in page
+    assert "No rematch: rated tables play to at least 61 points" in page
+    # A casual match to 11 has its rematch, to 11.
+    casual = finished([alice, bob], rules={"target": 11})
+    actions.ask_rematch(user=bob, match_id=casual.pk)
+    new = actions.ask_rematch(user=alice, match_id=casual.pk)
+    assert new.rules["target"] == 11 and not new.rated

@@ -141,8 +141,8 @@ async def test_state_message_fields(make_player, open_socket, known_decks):
     assert view["paused"] is None  # a table of people: never paused
     # The ratings app's part (games.ratings.table): two new players, even chances, no change yet.
     assert view["extras"] == {"ratings": {
-        "seats": [{"seat": 0, "rating": "1500?", "change": None, "not_rated": None},
-                  {"seat": 1, "rating": "1500?", "change": None, "not_rated": None}],
+        "seats": [{"seat": 0, "rating": "1500?", "rating_after": None, "change": None, "not_rated": None},
+                  {"seat": 1, "rating": "1500?", "rating_after": None, "change": None, "not_rated": None}],
         "chances": [50, 50], "not_rated": None}}
     assert view["client_seed"] is None  # one's own seed is shown only until the start
     # Seat 1 moves first: its 30 seconds run from the start, in the server's time.

@@ -228,15 +228,18 @@ def test_create_rejects_bad_options(alice, field, value):
 
 def test_the_lobby_says_the_target_s_range_beside_its_box(alice):
     """Told before the form is sent, in the reader's language: 11 to 501 (forms.TARGET_MIN and
-    TARGET_MAX), the box's own bounds."""
+    TARGET_MAX), the box's own bounds, and at least 61 for a rated table (RATED_TARGET_MIN)."""
     client = logged_in(alice)
     page = client.get("/").content.decode()
     box = re.search(r'<input[^>]*name="target"[^>]*>', page).group(0)
     assert 'min="11"' in box and 'max="501"' in box
     described = re.search(r'aria-describedby="([^"]+)"', box).group(1)
-    assert re.search(rf'id="{described}">[^<]*: from 11 to 501\.<', page)
+    assert re.search(
+        rf'id="{described}">[^<]*: from 11 to 501\. Rated tables play to at least 61\.<', page)
     client.cookies["django_language"] = "ar"
-    assert ": من 11 إلى 501." in client.get("/").content.decode()
+    page = client.get("/").content.decode()
+    assert ": من 11 إلى 501." in page
+    assert "الطاولات المصنّفة تُلعب حتى 61 نقطة على الأقل." in page
 
 
 def test_create_rejects_missing_target(alice):

@@ -247,7 +247,7 @@ def test_profile_totals_come_from_the_round_ends(client):
     from tests.games.helpers import play_out
 
     amira, karim = make_user("amira"), make_user("karim")
-    match = actions.create_table(user=amira, players=2, rules={"target": 1}, rated=True)
+    match = actions.create_table(user=amira, players=2, rules={"target": 61}, rated=True)
     actions.join_table(user=karim, match_id=match.pk)
     play_out(match)
     match.refresh_from_db()

@@ -336,7 +336,7 @@ def test_a_match_only_the_computer_and_the_clock_played_is_not_rated(users):
     """A rated table for four whose people all closed the tab before the first play: not
     played out by the stand-ins, it is aborted when the clock runs out on the first of them
     (issue 35), and no rating moves."""
-    match = actions.create_table(user=users[0], players=4, rules={"target": 11}, rated=True)
+    match = actions.create_table(user=users[0], players=4, rules={"target": 61}, rated=True)
     for user in users[1:]:
         actions.join_table(user=user, match_id=match.pk)
     match = _played_out_by_the_clock(match)
@@ -348,7 +348,7 @@ def test_a_match_only_the_computer_and_the_clock_played_is_not_rated(users):
 
 def test_a_match_a_person_played_in_is_rated_however_it_went_on(users):
     alice, bob = users[:2]
-    match = actions.create_table(user=alice, players=2, rules={"target": 11}, rated=True)
+    match = actions.create_table(user=alice, players=2, rules={"target": 61}, rated=True)
     actions.join_table(user=bob, match_id=match.pk)
     # Alice plays once and leaves (the clock plays for her); bob stays to the end.
     match = _played_out_by_the_clock(match, first_by=alice, stays=bob)

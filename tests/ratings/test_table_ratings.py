@@ -38,7 +38,8 @@ def test_a_rated_table_shows_each_rating_and_the_chances_once_full(users):
     table = actions.create_table(user=alice, players=2, rules={}, rated=True)
     waiting = ratings(table)
     # The waiting room: alice's rating, no chances while a seat is empty.
-    assert waiting == {"seats": [{"seat": 0, "rating": "1900", "change": None, "not_rated": None}],
+    assert waiting == {"seats": [{"seat": 0, "rating": "1900", "rating_after": None, "change": None,
+                                  "not_rated": None}],
                        "chances": None, "not_rated": None}
     actions.join_table(user=bob, match_id=table.pk)
     table.refresh_from_db()
@@ -72,6 +73,38 @@ def test_the_end_of_a_rated_match_shows_every_change(users):
     # The ratings shown stay those before the match, beside their change.
     assert {s["seat"]: s["rating"] for s in end["seats"]}[seat_of(match, alice)] == "1600"
     assert end["not_rated"] is None
+
+
+def test_the_end_of_a_rated_match_shows_every_new_rating(users):
+    """Issue 35, item 5: the result showed "(1500?) +241" and never the rating it made."""
+    alice, bob = users[0], users[1]
+    established(alice, "1v1", 1600)
+    match = rated_match([alice, bob])
+    # Before the end nobody has a rating after the match.
+    assert [s["rating_after"] for s in ratings(match)["seats"]] == [None, None]
+    lose(match, bob)
+    end = {s["seat"]: s for s in ratings(match)["seats"]}
+    kept = {c.user_id: c for c in RatingChange.objects.filter(match=match)}
+    for user in (alice, bob):
+        row, change = end[seat_of(match, user)], kept[user.pk]
+        # As the profile and the history show a rating: rounded, "?" while provisional.
+        mark = "?" if change.deviation_after >= 110 else ""
+        assert row["rating_after"] == f"{round(change.rating_after)}{mark}"
+        assert int(row["rating_after"].rstrip("?")) - int(row["rating"].rstrip("?")) == row["change"]
+    assert end[seat_of(match, bob)]["rating_after"].endswith("?")  # new: still provisional
+    assert not end[seat_of(match, alice)]["rating_after"].endswith("?")
+
+
+def test_a_voided_match_shows_no_new_rating(users):
+    from games.ratings.rating import void_match
+
+    alice, bob = users[0], users[1]
+    match = rated_match([alice, bob])
+    lose(match, bob)
+    void_match(match.pk, by=alice)
+    cache.clear_caches()
+    end = ratings(match)["seats"]
+    assert all(s["rating_after"] is None and s["change"] is None for s in end)
 
 
 def test_an_early_ending_says_why_and_changes_nothing(users, client):

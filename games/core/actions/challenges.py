@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from games import engine
 from games.core.actions.funnel import require_login
-from games.core.actions.seating import _check_clock, _client_seed, create_table
+from games.core.actions.seating import _check_clock, _client_seed, check_rated_target, create_table
 from games.core.actions.store import write_transaction
 from games.core.errors import GameError
 from games.core.models import Challenge
@@ -110,7 +110,8 @@ def create_challenge(
     :returns: the pending :class:`Challenge`; the challenged player is sent a ``challenge``
         notice after the commit.
     :raises GameError: ``login_required``; ``player_not_found`` (no such active player);
-        ``challenge_self``; ``challenge_two_players``; ``bad_rules``; ``bad_clock``;
+        ``challenge_self``; ``challenge_two_players``; ``bad_rules``; ``rated_target_too_low``
+        (a rated match to under 61 points, ``seating.check_rated_target``); ``bad_clock``;
         ``challenge_pending`` (a challenge of ``user`` to that player still waits);
         ``challenge_too_many`` (:func:`check_challenge_rate`); a ``client_seed_*`` code.
     """
@@ -126,6 +127,7 @@ def create_challenge(
         checked = engine.Rules(players=2, **options).to_dict()
     except (TypeError, ValueError):
         raise GameError("bad_rules") from None
+    check_rated_target(bool(rated), checked["target"])
     _check_clock(bool(rated), move_seconds)
     other = get_user_model().objects.filter(username=username, is_active=True).first()
     if other is None:
@@ -198,7 +200,8 @@ def accept_challenge(
     :raises GameError: ``login_required``; ``challenge_not_found``; ``challenge_own``;
         ``challenge_not_yours``; ``challenge_answered`` (accepted, declined or cancelled
         already: a second click); ``challenge_expired``; a ``client_seed_*`` code; what
-        ``create_table`` raises (``bad_clock`` ...). Nothing changes on any of them.
+        ``create_table`` raises (``bad_clock``; ``rated_target_too_low``, a challenge sent
+        before rated tables had to play to 61 ...). Nothing changes on any of them.
     """
     require_login(user)
     seed = _client_seed(client_seed)

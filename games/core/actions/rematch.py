@@ -14,6 +14,12 @@ table socket closes after the end (they left or reloaded the page; :func:`left`)
 seat is away or played by the computer, no rematch is possible any more (``rematch_gone``), and
 the table's sockets are told (``rematch`` with ``gone``).
 
+A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rated tables had
+to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
+refused (``rated_target_too_low``) and nothing is recorded, rather than a rematch quietly made
+casual or played to another target than the one the players chose; the table page says so in
+place of the button (``static/games/rematch.js``).
+
 Every step goes through the funnel on the old match (``funnel.run``: the match row is locked),
 and the new table is opened in the same transaction: two clicks at once, or the last two
 acceptances at once, start one table.
@@ -28,7 +34,7 @@ from django.urls import reverse
 
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
-from games.core.actions.seating import _client_seed, create_table
+from games.core.actions.seating import _client_seed, check_rated_target, create_table
 from games.core.errors import GameError
 from games.core.models import Match, Rematch
 from games.core.state import broadcast
@@ -84,8 +90,9 @@ def ask_rematch(
     :returns: the new table once it started, else ``None``.
     :raises GameError: ``login_required``; ``not_found``; ``not_seated``; ``rematch_not_over``
         (the match is not finished); ``rematch_gone`` (a person left the finished table, or is
-        away, or the computer plays their seat); a ``client_seed_*`` code; what ``create_table``
-        raises. Nothing changes on any of them.
+        away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
+        target is under ``errors.RATED_TARGET_MIN``: see the module's docstring); a
+        ``client_seed_*`` code; what ``create_table`` raises. Nothing changes on any of them.
     """
     require_login(user)
     seed = _client_seed(client_seed)
@@ -98,6 +105,8 @@ def ask_rematch(
             raise GameError("not_seated")
         if match.status != Match.Status.FINISHED:
             raise GameError("rematch_not_over")
+        # Before anything is recorded: asking must not leave an offer that cannot start.
+        check_rated_target(match.rated, match.rules["target"])
         rematch, _created = Rematch.objects.get_or_create(match=match)
         change.announce = None
         if rematch.new_match_id is not None:

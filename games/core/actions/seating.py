@@ -21,7 +21,9 @@ from django.db.models import ProtectedError
 from games import engine
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
-from games.core.errors import MAX_OPEN_TABLES, MAX_TABLES, GameError, check_client_seed
+from games.core.errors import (
+    MAX_OPEN_TABLES, MAX_TABLES, RATED_TARGET_MIN, GameError, check_client_seed,
+)
 from games.core.models import MOVE_SECONDS, Event, Match, Seat
 from games.engine import shuffle
 from games.engine.bots import BOTS
@@ -84,6 +86,16 @@ def _check_clock(rated: bool, move_seconds: int | None) -> None:
         raise GameError("bad_clock")
 
 
+def check_rated_target(rated: bool, target: int, least: int | None = RATED_TARGET_MIN) -> None:
+    """Refuse a rated table whose ``target`` (points) is below ``least``
+    (``errors.RATED_TARGET_MIN``, 61; ``None``: no least, a tournament's table).
+
+    :raises GameError: ``rated_target_too_low``.
+    """
+    if rated and least is not None and target < least:
+        raise GameError("rated_target_too_low")
+
+
 def _check_bots(players: int, bots: Mapping[int, str]) -> dict[int, str]:
     checked = {}
     for seat, level in bots.items():
@@ -113,6 +125,7 @@ def create_table(
     people: Mapping[int, tuple[Any, str | None]] | None = None,
     capped: bool = True,
     early_abort: bool = True,
+    rated_target_min: int | None = RATED_TARGET_MIN,
     now: datetime | None = None,
 ) -> Match:
     """Open a table; ``user`` takes seat 0, the computer the seats in ``bots`` and the persons
@@ -145,10 +158,14 @@ def create_table(
     :param early_abort: a rated match that ends before every person has played a card of the
         first deal is aborted (``Match.early_abort``, ``endings.finish``); ``False`` for a table
         an app opens under abort rules of its own (a tournament's pairing).
+    :param rated_target_min: the least target of a rated table (:func:`check_rated_target`,
+        ``errors.RATED_TARGET_MIN``, 61 points); ``None`` for a table an app opens under targets
+        of its own (a tournament's pairing: its organiser chose the target).
     :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
-        ``Rules.can_score``); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
+        ``Rules.can_score``); ``rated_target_too_low`` (a rated table's target under
+        ``rated_target_min``); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
         ``bot_not_rated``; ``bad_watchers``; ``too_many_open_tables`` (``user`` already sits at
         ``MAX_OPEN_TABLES`` tables that have not started); ``too_many_tables`` (``user`` or one
         of ``people`` already sits at ``MAX_TABLES`` unfinished tables, :func:`check_table_cap`); ``client_seed_empty``,
@@ -167,6 +184,7 @@ def create_table(
         raise GameError("bad_rules") from None
     if not rules_obj.can_score:
         raise GameError("rules_no_points")
+    check_rated_target(bool(rated), rules_obj.target, rated_target_min)
     _check_clock(bool(rated), move_seconds)
     bots = _check_bots(players, bots or {})
     if bots and rated:

@@ -4,8 +4,10 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.core.actions.seating import DEFAULT_MOVE_SECONDS
-from games.core.errors import MESSAGES, ErrorCode, GameError, check_client_seed
+from games.core.actions.seating import DEFAULT_MOVE_SECONDS, check_rated_target
+from games.core.errors import (
+    MESSAGES, RATED_TARGET_MIN, ErrorCode, GameError, check_client_seed,
+)
 from games.core.models import MOVE_SECONDS, Match, bot_choices
 from games.engine import Rules
 
@@ -161,9 +163,24 @@ class CreateTableForm(forms.Form):
 
     client_seed = client_seed_field()
 
+    #: The least target of a rated table (``errors.RATED_TARGET_MIN``), said beside the target
+    #: and checked by :meth:`clean` as the action checks it (``rated_target_too_low``); ``None``
+    #: in a subclass whose tables are never rated or keep their own targets (a tournament's).
+    rated_target_min: int | None = RATED_TARGET_MIN
+
     ADVANCED_FIELDS = (
         "majority_points", "basra_points", "jack_basra_points", "card_points", "seven_diamonds",
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.rated_target_min is not None and "mode" in self.fields:
+            # The least target said where the target is chosen, not only once refused.
+            self.fields["target"].help_text = format_lazy(
+                _("The match ends when a side reaches this score at the end of a round: from "
+                  "{min} to {max}. Rated tables play to at least {rated}."),
+                min=TARGET_MIN, max=TARGET_MAX, rated=self.rated_target_min,
+            )
 
     def advanced_fields(self):
         """The bound fields shown under "Advanced rules", in order."""
@@ -184,8 +201,20 @@ class CreateTableForm(forms.Form):
         data = super().clean()
         if data.get("mode") == "rated" and data.get("move_seconds") == NO_CLOCK:
             self.add_error("move_seconds", _("A rated table needs a clock."))
+        self._check_rated_target(data)
         self._check_can_score(data)
         return data
+
+    def _check_rated_target(self, data: dict) -> None:
+        """Refuse a rated table whose target is under :attr:`rated_target_min`, as the target's
+        error (the action's ``rated_target_too_low``, its message)."""
+        target = data.get("target")  # None: the target has its own error already
+        if self.rated_target_min is None or data.get("mode") != "rated" or target is None:
+            return
+        try:
+            check_rated_target(True, target, self.rated_target_min)
+        except GameError as error:
+            self.add_error("target", forms.ValidationError(error.message, code=error.code.value))
 
     def _check_can_score(self, data: dict) -> None:
         """Refuse rules under which no point can ever be scored (``Rules.can_score``: every
@@ -242,6 +271,7 @@ class PlayComputerForm(CreateTableForm):
     private = None
     private_watchable = None
     DEFAULT_LEVEL = "greedy"
+    rated_target_min = None  # never rated
 
     mode = None
     move_seconds = forms.ChoiceField(

@@ -6,7 +6,8 @@ engine (``games.engine.capture``) when the page is drawn, so the page cannot tea
 tables do not do. The cards are drawn as the table page draws them (``static/games/live.js``
 ``cardNode``, ``static/games/games.css``), on the server, so the page needs no script.
 
-Its "Rated matches" section tells what rates a match (``games.core.actions.endings``: a rated
+Its "Rated matches" section tells the least target of a rated table (``errors.RATED_TARGET_MIN``)
+and what rates a match (``games.core.actions.endings``: a rated
 match is aborted at once when a person's time runs out, or the computer takes their seat over,
 before they played a card of the first deal, and when it ends before every person did;
 ``games.ratings.rating``: leavers, stayers, abandoned tables, the reasons shown when a match is
@@ -28,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
+from games.core.errors import RATED_TARGET_MIN
 from games.core.pages.cards import card_name
 from games.engine import Basra, Card, Rules, capture, parse_cards
 
@@ -132,4 +134,5 @@ def rules(request: HttpRequest) -> HttpResponse:
         "komi": card_face("7D", size="small"),
         "absent_grace": duration_text(settings.BASRA_ABSENT_GRACE_SECONDS),
         "computer_wait": duration_text(settings.BASRA_COMPUTER_TABLE_WAIT_SECONDS),
+        "rated_target_min": RATED_TARGET_MIN,
     })

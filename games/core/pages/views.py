@@ -424,6 +424,8 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "labels": table_labels() | rematch_labels() | table_page.labels() | table_keys.labels(),
         "talk": extras["talk"],
         "roundPauseSeconds": extras["roundPauseSeconds"],
+        # A rated match to fewer points has no rematch (rematch.js, actions.rematch).
+        "ratedTargetMin": errors.RATED_TARGET_MIN,
     }
     config["urls"]["login"] = extras["login"]
     invite_link = None
@@ -447,6 +449,10 @@ def rematch_labels() -> dict:
         "rematchOffered": _("%(names)s asks for a rematch with the same rules."),
         "rematchOfferedMany": _("%(names)s ask for a rematch with the same rules."),
         "rematchGone": _("No rematch: a player has left the table."),
+        "rematchTargetTooLow": _(
+            "No rematch: rated tables play to at least %(count)s points, and this match played "
+            "to fewer. Open a new table in the lobby."
+        ) % {"count": errors.RATED_TARGET_MIN},
         "rematchStarting": _("The rematch starts…"),
     }
 
