@@ -434,6 +434,15 @@ BASRA_SERVE_COMMANDS = tuple(
 # process; beyond it a socket is closed with 4429 (games/core/sockets/base.py).
 BASRA_SOCKETS_PER_OWNER = int(os.environ.get("BASRA_SOCKETS_PER_OWNER", "20"))
 
+# Proxies in front of the servers that overwrite (or append to) X-Forwarded-For; 0: none, the
+# peer is the client. Above 0 `manage.py serve` starts daphne with --proxy-headers, and every
+# per-address limit counts the address this many entries from the right of X-Forwarded-For:
+# allauth's (sign-ups, failed log-ins), from the same count, and the sockets' cap
+# (games/core/sockets/base.py, `client_address`, allauth's rule). Behind the README's proxy,
+# which overwrites the header with the peer it saw: 1.
+BASRA_TRUSTED_PROXY_COUNT = max(0, int(os.environ.get("BASRA_TRUSTED_PROXY_COUNT", "0")))
+ALLAUTH_TRUSTED_PROXY_COUNT = BASRA_TRUSTED_PROXY_COUNT
+
 # A challenge from a player's profile waits this many seconds for its answer
 # (games/core/actions/challenges.py).
 BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ipaddress
 import json
 import logging
+import math
 from typing import Any
 
 from autobahn.exception import Disconnected
@@ -48,17 +50,69 @@ CLOSE_TOO_MANY = 4429
 _OPEN: collections.Counter[str] = collections.Counter()
 
 
+def client_address(scope: dict) -> str:
+    """The client's IP address (a string; ``"?"`` when the server gave none), the one every
+    per-address limit counts by.
+
+    With ``BASRA_TRUSTED_PROXY_COUNT`` = N above 0: the Nth entry from the right of the
+    handshake's X-Forwarded-For, allauth's rule for ``ALLAUTH_TRUSTED_PROXY_COUNT`` (which the
+    settings set from the same count), so that the socket cap and allauth's sign-up and log-in
+    limits count the same visitor; behind the README's proxy, which overwrites the header, that
+    is also what daphne's ``--proxy-headers`` puts in ``scope["client"]``. A header with fewer
+    entries than N (or none) was not written by the proxies: the peer (``scope["client"]``).
+    With 0 (no proxy), the peer, whatever X-Forwarded-For a client sends.
+    """
+    count = settings.BASRA_TRUSTED_PROXY_COUNT
+    if count > 0:
+        entries = [
+            entry
+            for name, value in scope.get("headers") or ()
+            if name.lower() == b"x-forwarded-for"
+            for entry in value.decode("latin-1").split(",")
+        ]
+        if len(entries) >= count:
+            return _clean_address(entries[-count])
+    client = scope.get("client") or ("?",)
+    return _clean_address(str(client[0]))
+
+
+def _clean_address(text: str) -> str:
+    """An address as :mod:`ipaddress` writes it (one spelling per address), or the text stripped."""
+    text = text.strip()
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return text
+
+
 def socket_owner(scope: dict) -> str:
     """Whose socket this is, for :data:`_OPEN`'s count: the signed-in user (``"user:<id>"``),
-    else the session (``"session:<key>"``), else the client's address (``"address:<ip>"``)."""
+    else the session (``"session:<key>"``), else the client's address (``"address:<ip>"``,
+    :func:`client_address`: behind a trusted proxy the real visitor's, not the proxy's)."""
     user = scope.get("user")
     if user is not None and getattr(user, "is_authenticated", False):
         return f"user:{user.pk}"
     key = getattr(scope.get("session"), "session_key", None)
     if key:
         return f"session:{key}"
-    client = scope.get("client") or ("?",)
-    return f"address:{client[0]}"
+    return f"address:{client_address(scope)}"
+
+
+def socket_cap(owner: str) -> float:
+    """How many sockets ``owner`` (:func:`socket_owner`) may have open in this process:
+    ``BASRA_SOCKETS_PER_OWNER`` (default 20), or no cap (``math.inf``) for the loopback
+    address on a developer's machine (``DEBUG`` on, no trusted proxy: ``make run``).
+
+    Why that exemption: there every anonymous browser is the developer's own, from 127.0.0.1,
+    and a 25-spectator table tried locally was refused at the 21st. It needs ``DEBUG``: a
+    production site behind a proxy it was not told of (``BASRA_TRUSTED_PROXY_COUNT`` left at 0)
+    sees every visitor as the proxy's loopback address too, and there the cap stays, shared.
+    """
+    if settings.DEBUG and settings.BASRA_TRUSTED_PROXY_COUNT == 0 and owner.startswith("address:"):
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(owner.removeprefix("address:")).is_loopback:
+                return math.inf
+    return settings.BASRA_SOCKETS_PER_OWNER
 
 
 def scope_language(scope: dict) -> str:
@@ -232,9 +286,9 @@ class JsonSocket(AsyncWebsocketConsumer):
         :data:`CLOSE_TOO_MANY`, nothing else done) when its owner already has
         ``BASRA_SOCKETS_PER_OWNER`` sockets open in this process (default 20: a player's tabs,
         each with its notice, lobby or table socket; 200 from one session would each beat the
-        database); else counted and handed to Channels (:meth:`connect`)."""
+        database; :func:`socket_cap`); else counted and handed to Channels (:meth:`connect`)."""
         owner = socket_owner(self.scope)
-        if _OPEN[owner] >= settings.BASRA_SOCKETS_PER_OWNER:
+        if _OPEN[owner] >= socket_cap(owner):
             self.language = scope_language(self.scope)
             await self.accept()
             await self.send_error("too_many_sockets")

@@ -12,6 +12,21 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
+def daphne_command(host: str, port: int) -> list[str]:
+    """The command line ``serve`` starts daphne with: bound to ``host``:``port`` (the README's
+    servers listen on loopback, behind the proxy). With ``BASRA_TRUSTED_PROXY_COUNT`` above 0,
+    ``--proxy-headers``: daphne then takes the client's address (``scope["client"]``, Django's
+    ``REMOTE_ADDR``) from X-Forwarded-For's leftmost entry, which is the real client's only
+    because the README's proxy overwrites that header. With 0 (``make run``), no proxy is
+    trusted and a client's X-Forwarded-For is ignored: the peer is the client.
+    """
+    bindir = os.path.dirname(sys.executable)
+    command = [os.path.join(bindir, "daphne"), "-b", host, "-p", str(port)]
+    if settings.BASRA_TRUSTED_PROXY_COUNT > 0:
+        command.append("--proxy-headers")
+    return [*command, "basra_site.asgi:application"]
+
+
 class Command(BaseCommand):
     """Start daphne and the table clock and keep them together.
 
@@ -37,14 +52,8 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000)
 
     def handle(self, *args, host: str, port: int, **options) -> None:
-        bindir = os.path.dirname(sys.executable)
         manage = [sys.executable, os.path.abspath(sys.argv[0])]
-        children = [
-            subprocess.Popen(
-                [os.path.join(bindir, "daphne"), "-b", host, "-p", str(port),
-                 "basra_site.asgi:application"]
-            ),
-        ]
+        children = [subprocess.Popen(daphne_command(host, port))]
         if not settings.BASRA_CLOCK_IN_SERVER:
             children.append(subprocess.Popen([*manage, "run_clock"]))
         for command in getattr(settings, "BASRA_SERVE_COMMANDS", ()):
