@@ -37,6 +37,8 @@ from pathlib import Path
 import dj_database_url
 import pytest
 
+from games.core.management.commands.serve import daphne_arguments
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -178,9 +180,12 @@ class Sites:
         log_path = self.workdir / f"daphne{number}.log"
         try:
             with open(log_path, "wb") as log:
+                # As ``manage.py serve`` starts it: with ``--proxy-headers`` when the settings
+                # trust a proxy (tests/e2e/test_proxy_address.py).
+                trusted = int(env.get("BASRA_TRUSTED_PROXY_COUNT", "0"))
                 site.processes.append(subprocess.Popen(
-                    [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                     "basra_site.asgi:application"],
+                    [sys.executable, "-m", "daphne",
+                     *daphne_arguments("127.0.0.1", port, trusted)],
                     cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 ))
             _wait_until_serving(site.url, site.processes[0], log_path)

@@ -13,18 +13,22 @@ from django.core.management.base import BaseCommand
 
 
 def daphne_command(host: str, port: int) -> list[str]:
-    """The command line ``serve`` starts daphne with: bound to ``host``:``port`` (the README's
-    servers listen on loopback, behind the proxy). With ``BASRA_TRUSTED_PROXY_COUNT`` above 0,
-    ``--proxy-headers``: daphne then takes the client's address (``scope["client"]``, Django's
-    ``REMOTE_ADDR``) from X-Forwarded-For's leftmost entry, which is the real client's only
-    because the README's proxy overwrites that header. With 0 (``make run``), no proxy is
-    trusted and a client's X-Forwarded-For is ignored: the peer is the client.
+    """The command line ``serve`` starts daphne with (:func:`daphne_arguments`, with
+    ``BASRA_TRUSTED_PROXY_COUNT``)."""
+    daphne = os.path.join(os.path.dirname(sys.executable), "daphne")
+    return [daphne, *daphne_arguments(host, port, settings.BASRA_TRUSTED_PROXY_COUNT)]
+
+
+def daphne_arguments(host: str, port: int, trusted_proxies: int) -> list[str]:
+    """daphne's arguments: bound to ``host``:``port`` (the README's servers listen on loopback,
+    behind the proxy), serving the site. With ``trusted_proxies`` above 0, ``--proxy-headers``:
+    daphne then takes the client's address (``scope["client"]``, Django's ``REMOTE_ADDR``) from
+    X-Forwarded-For's leftmost entry, which is the real client's only because the README's
+    proxy overwrites that header. With 0 (``make run``), no proxy is trusted and a client's
+    X-Forwarded-For is ignored: the peer is the client.
     """
-    bindir = os.path.dirname(sys.executable)
-    command = [os.path.join(bindir, "daphne"), "-b", host, "-p", str(port)]
-    if settings.BASRA_TRUSTED_PROXY_COUNT > 0:
-        command.append("--proxy-headers")
-    return [*command, "basra_site.asgi:application"]
+    proxy = ["--proxy-headers"] if trusted_proxies > 0 else []
+    return ["-b", host, "-p", str(port), *proxy, "basra_site.asgi:application"]
 
 
 class Command(BaseCommand):
