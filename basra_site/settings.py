@@ -430,8 +430,9 @@ BASRA_SERVE_COMMANDS = tuple(
     if name.strip()
 )
 
-# Websockets one user (or one anonymous session, or address) may have open in one server
-# process; beyond it a socket is closed with 4429 (games/core/sockets/base.py).
+# Websockets one user (or one anonymous session, or address: the real client's, below) may have
+# open in one server process; beyond it a socket is closed with 4429 (games/core/sockets/base.py,
+# which leaves the loopback address uncapped with DEBUG on and no proxy: make run).
 BASRA_SOCKETS_PER_OWNER = int(os.environ.get("BASRA_SOCKETS_PER_OWNER", "20"))
 
 # Proxies in front of the servers that overwrite (or append to) X-Forwarded-For; 0: none, the
