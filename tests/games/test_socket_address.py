@@ -19,13 +19,13 @@ PROXY = "127.0.0.1"
 
 @pytest_asyncio.fixture
 async def anonymous():
-    """``await anonymous(peer, forwarded_for=None)``: an anonymous lobby socket from ``peer``,
-    connected; its first frame's type (``"tables"``, or ``"error"`` with the code checked to
+    """``await anonymous(peer, forwarded_for=None, cookie=None)``: an anonymous lobby socket
+    from ``peer`` (with that session cookie), connected; its first frame's type (``"tables"``, or ``"error"`` with the code checked to
     be ``too_many_sockets``)."""
     opened = []
 
-    async def open_(peer: str, forwarded_for: str | None = None) -> str:
-        comm = communicator("/ws/lobby/")
+    async def open_(peer: str, forwarded_for: str | None = None, cookie: str | None = None) -> str:
+        comm = communicator("/ws/lobby/", cookie)
         comm.scope["client"] = (peer, 50000 + len(opened))
         if forwarded_for is not None:
             comm.scope["headers"].append((b"x-forwarded-for", forwarded_for.encode()))
@@ -81,3 +81,12 @@ async def test_a_developers_own_browsers_are_not_capped(anonymous, settings):
     assert [await anonymous("127.0.0.1") for _ in range(3)] == ["tables"] * 3
     settings.DEBUG = False
     assert await anonymous("127.0.0.1") == "error"
+
+
+async def test_a_made_up_session_cookie_does_not_make_a_new_owner(anonymous, settings):
+    """A session the store does not hold is no session (Django drops its key on loading), so
+    made-up cookies leave a visitor counted by their address."""
+    settings.BASRA_SOCKETS_PER_OWNER = 2
+    cookies = [f"{n:032d}made-up" for n in range(3)]
+    assert [await anonymous("203.0.113.9", cookie=c) for c in cookies] == [
+        "tables", "tables", "error"]
