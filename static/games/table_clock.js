@@ -162,7 +162,7 @@
           // socket's first state); still absent later means only a play will.
           items.push([T.firstState ? L.youAbsentBack : L.youAbsent, "absent", s.seat]);
         } else if (s.absent && players() === 2 && isSeated()) {
-          items.push([B.fmt(L.opponentLeft, {name: s.username}), "opponent-left", s.seat]);
+          items.push([B.fmt(L.opponentLeft, {name: B.isolate(s.username)}), "opponent-left", s.seat]);
         }
         // A player the computer replaced can no longer resign: their side's offers are not theirs.
         var replaced = isBot(T.state.you) && !!(seatOf(T.state.you) || {}).username;
@@ -182,6 +182,18 @@
         items.push([B.fmt(L.youTimedOut, {card: B.cardName(myTimeout.card, L)}), "timeout", T.state.you]);
       }
     }
+    // An opponent who left, with the Claim button, is said in the play area's bar, in the first
+    // screen: under the board and the hand a tester never saw it, and played on a won match.
+    var now = items.filter(function (item) { return OVER_THE_TABLE.indexOf(item[1]) >= 0; });
+    fill(box, items.filter(function (item) { return now.indexOf(item) < 0; }));
+    fill($("play-notices"), now);
+  }
+
+  /** The notices' kinds shown in the play area (#play-notices) rather than above it. */
+  var OVER_THE_TABLE = ["opponent-left"];
+
+  /** Draw the notices [text, kind, seat] into ``box``; hidden when there are none. */
+  function fill(box, items) {
     box.replaceChildren.apply(box, items.map(function (item) {
       var notice = el("p", {class: "notice", dataset: {notice: item[1], seat: item[2]}}, [item[0]]);
       if (item[1] === "opponent-left" && canClaim()) {
