@@ -115,9 +115,12 @@
     if (players() !== 4) return L.resignConfirm;
     var partner = partnerInfo();
     if (partner && partner.resign_offer && !partner.bot) return L.resignConfirmPartnerOffered;
-    if (partnerGone()) return L.resignConfirmPartnerGone;
+    if (partnerGone()) return withNote(L.resignConfirmPartnerGone, T.leavingNote("resign"));
     return L.resignConfirmPair;
   }
+
+  /** ``text`` and, when there is one, the sentence after it. */
+  function withNote(text, note) { return note ? text + " " + note : text; }
 
   function canClaim() {
     if (!isSeated() || players() !== 2 || T.state.match.status !== "playing" || T.state.result) return false;
@@ -155,7 +158,13 @@
         var mine = s.seat === T.state.you;
         var partner = isSeated() && players() === 4 && s.seat === (T.state.you + 2) % 4;
         if (s.bot && s.username) {
-          items.push([mine ? L.youReplaced : B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}),
+          // What it means for my rating (table_ratings.js; null at a casual table), when I
+          // still play my seat: the partner of a leaver plays on for nothing. An opponent's
+          // leaving says nothing new to one whose own partner is gone.
+          var kind = partner ? "partner" : partnerGone() ? null : "opponent";
+          var note = kind && !mine && isSeated() && !isBot(T.state.you) ? T.leavingNote(kind) : null;
+          items.push([mine ? L.youReplaced
+                      : withNote(B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}), note),
                       "replaced", s.seat]);
         } else if (s.absent && mine && T.live) {
           // Opening the table brings an absent player back (a "returned" right after this

@@ -65,3 +65,43 @@ def test_an_opponent_who_left_is_told_over_the_table(browser, site_url, seed, la
         expect(notice).to_have_count(0)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_partner_who_left_no_longer_counts_for_the_rating(browser, site_url, seed, lang):
+    """The tester's partner of a leaver played on unaware that the match no longer counted for
+    him (``partner_left``), the resign dialog did not say, and his result row read "1500? –".
+    Now his notice says so, the dialog says resigning changes nothing for his rating, the result
+    names the reason in his row; an opponent is told the leaver is rated as having lost."""
+    tag = uuid.uuid4().hex[:5]
+    names = [f"nadia_{tag}", f"Ahmed_{tag}", f"karim_{tag}", f"سارة_{tag}"]
+    table = json.loads(seed("left", 4, *names))  # seat 3 left; seat 1 is her partner
+    partner_context, page = open_seat(browser, site_url, table, 1, lang, 360, 640)
+    opponent_context, opponent = open_seat(browser, site_url, table, 0, lang, 360, 640)
+    counts = {"en": "This match no longer counts for your rating.",
+              "ar": "لم تعد هذه المباراة تُحتسب في تصنيفك."}[lang]
+    try:
+        notice = page.locator('#notices [data-notice="replaced"]')
+        expect(notice).to_contain_text(counts)
+        no_sideways_scroll(page)
+        told = opponent.locator('#notices [data-notice="replaced"]')
+        expect(told).to_contain_text({"en": "rated as having lost; you are rated by the result as usual.",
+                                      "ar": "كأنه خسر"}[lang])
+        expect(told).not_to_contain_text(counts)
+        no_sideways_scroll(opponent)
+        notice.screenshot(path=str(SHOTS / f"partner-left-notice-{lang}-360x640.png"))
+
+        page.click("#resign-button")
+        expect(page.locator("#confirm-text")).to_contain_text(
+            {"en": "Resigning changes nothing for your rating.",
+             "ar": "لا يغيّر الانسحاب شيئًا في تصنيفك."}[lang])
+        page.click("#confirm-yes")
+        entry = page.locator('#result-banner #result-ratings .rating-entry[data-seat="1"]')
+        expect(entry).to_contain_text({"en": "not rated: partner left",
+                                       "ar": "غير محتسب: غادر الشريك"}[lang])
+        expect(entry.locator(".rating-change")).to_have_count(0)
+        no_sideways_scroll(page)
+        page.locator("#result-banner").screenshot(path=str(SHOTS / f"partner-left-result-{lang}-360x640.png"))
+    finally:
+        partner_context.close()
+        opponent_context.close()
