@@ -115,9 +115,12 @@
     if (players() !== 4) return L.resignConfirm;
     var partner = partnerInfo();
     if (partner && partner.resign_offer && !partner.bot) return L.resignConfirmPartnerOffered;
-    if (partnerGone()) return L.resignConfirmPartnerGone;
+    if (partnerGone()) return withNote(L.resignConfirmPartnerGone, T.leavingNote("resign"));
     return L.resignConfirmPair;
   }
+
+  /** ``text`` and, when there is one, the sentence after it. */
+  function withNote(text, note) { return note ? text + " " + note : text; }
 
   function canClaim() {
     if (!isSeated() || players() !== 2 || T.state.match.status !== "playing" || T.state.result) return false;
@@ -155,14 +158,20 @@
         var mine = s.seat === T.state.you;
         var partner = isSeated() && players() === 4 && s.seat === (T.state.you + 2) % 4;
         if (s.bot && s.username) {
-          items.push([mine ? L.youReplaced : B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}),
+          // What it means for my rating (table_ratings.js; null at a casual table), when I
+          // still play my seat: the partner of a leaver plays on for nothing. An opponent's
+          // leaving says nothing new to one whose own partner is gone.
+          var kind = partner ? "partner" : partnerGone() ? null : "opponent";
+          var note = kind && !mine && isSeated() && !isBot(T.state.you) ? T.leavingNote(kind) : null;
+          items.push([mine ? L.youReplaced
+                      : withNote(B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}), note),
                       "replaced", s.seat]);
         } else if (s.absent && mine && T.live) {
           // Opening the table brings an absent player back (a "returned" right after this
           // socket's first state); still absent later means only a play will.
           items.push([T.firstState ? L.youAbsentBack : L.youAbsent, "absent", s.seat]);
         } else if (s.absent && players() === 2 && isSeated()) {
-          items.push([B.fmt(L.opponentLeft, {name: s.username}), "opponent-left", s.seat]);
+          items.push([B.fmt(L.opponentLeft, {name: B.isolate(s.username)}), "opponent-left", s.seat]);
         }
         // A player the computer replaced can no longer resign: their side's offers are not theirs.
         var replaced = isBot(T.state.you) && !!(seatOf(T.state.you) || {}).username;
@@ -182,6 +191,18 @@
         items.push([B.fmt(L.youTimedOut, {card: B.cardName(myTimeout.card, L)}), "timeout", T.state.you]);
       }
     }
+    // An opponent who left, with the Claim button, is said in the play area's bar, in the first
+    // screen: under the board and the hand a tester never saw it, and played on a won match.
+    var now = items.filter(function (item) { return OVER_THE_TABLE.indexOf(item[1]) >= 0; });
+    fill(box, items.filter(function (item) { return now.indexOf(item) < 0; }));
+    fill($("play-notices"), now);
+  }
+
+  /** The notices' kinds shown in the play area (#play-notices) rather than above it. */
+  var OVER_THE_TABLE = ["opponent-left"];
+
+  /** Draw the notices [text, kind, seat] into ``box``; hidden when there are none. */
+  function fill(box, items) {
     box.replaceChildren.apply(box, items.map(function (item) {
       var notice = el("p", {class: "notice", dataset: {notice: item[1], seat: item[2]}}, [item[0]]);
       if (item[1] === "opponent-left" && canClaim()) {

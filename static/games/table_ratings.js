@@ -96,17 +96,32 @@
 
   /** One person's ratings at the end: "Amira 1500? → 1741 +241", the rating before, the one
    * after and the change, each number isolated left to right so that an Arabic line keeps its
-   * digits and "?" in place while the name and the arrow follow the page; "Amira 1500? –"
-   * when the match did not rate them. */
+   * digits and "?" in place while the name and the arrow follow the page; "Ahmed 1500? not
+   * rated: partner left" when the match did not rate them (the reason, not a bare "–", which
+   * a tester could not read), "Amira 1500? –" when no reason is known. */
   function changeEntry(s) {
     var numbers = [el("bdi", {class: "rating rating-before", dir: "ltr", text: s.rating}), " "];
     if (s.rating_after !== null && s.rating_after !== undefined) {
       numbers.push(arrow() + " ", el("bdi", {class: "rating-after", dir: "ltr", text: s.rating_after}), " ");
     }
-    numbers.push(changeNode(s.seat) || el("span", {class: "rating-change none", text: "\u2013"}));
-    // The numbers on one line (games.css): the name may wrap before them on a phone.
-    return el("span", {class: "rating-entry", dataset: {seat: s.seat}}, [
-      el("bdi", {text: T.seatName(s.seat) || ""}), " ", el("span", {class: "rating-move"}, numbers)]);
+    var change = changeNode(s.seat);
+    var reason = !change && s.not_rated && R ? (R.notRatedRow[s.not_rated] || R.notRated[s.not_rated]) : null;
+    if (!reason) numbers.push(change || el("span", {class: "rating-change none", text: "\u2013"}));
+    // The numbers on one line (games.css): the name may wrap before them on a phone, the
+    // reason after them.
+    var parts = [el("bdi", {text: T.seatName(s.seat) || ""}), " ", el("span", {class: "rating-move"}, numbers)];
+    if (reason) parts.push(el("span", {class: "rating-unrated", dataset: {reason: s.not_rated}, text: reason}));
+    return el("span", {class: "rating-entry", dataset: {seat: s.seat}}, parts);
+  }
+
+  /** What a person's leaving means for the reader's rating, said after the table's notice of
+   * it (table_clock.js, renderNotices and resignQuestion): ``kind`` "partner" (my partner
+   * left: the match no longer counts for me), "opponent" (an opponent left: rated as having
+   * lost, I by the result) or "resign" (resigning, my partner gone, changes nothing for my
+   * rating); null at a casual table. The rules: games/ratings/rating.py, seat_scores. */
+  function leavingNote(kind) {
+    if (!R || !T.state.match.rated) return null;
+    return R.labels[{partner: "partnerLeft", opponent: "opponentLeft", resign: "resignPartnerLeft"}[kind]] || null;
   }
 
   /** The result's ratings, side by side as the scoreboard labels them (T.sideLabel: "Your
@@ -135,5 +150,5 @@
   }
 
   Object.assign(T, {seatRating: seatRating, changeNode: changeNode, changesLine: changesLine,
-    renderRatings: renderRatings});
+    leavingNote: leavingNote, renderRatings: renderRatings});
 })();

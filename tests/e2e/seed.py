@@ -11,6 +11,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
     python tests/e2e/seed.py aborted NAME NAME NAME NAME
     python tests/e2e/seed.py paused NAME
     python tests/e2e/seed.py rated PLAYERS TARGET NAME...
+    python tests/e2e/seed.py left PLAYERS NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -28,7 +29,9 @@ leaves before their first card: the match is aborted at once (:func:`seeded_abor
 ``paused`` opens a table of ``NAME`` against the computer and marks them absent, so that it
 waits for them, paused (:func:`seeded_paused`). ``rated`` ends a rated table (to ``TARGET``)
 by a resignation once every person has played two cards, so that the match is rated
-(:func:`seeded_rated_end`).
+(:func:`seeded_rated_end`). ``left`` opens a rated table whose every person has played a card,
+then marks its last seat's person absent, as the clock marks one whose page was closed: at two
+the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
@@ -274,6 +277,38 @@ def seeded_paused(name: str) -> dict:
     if reads.table_state(match_id=match.pk, user=None)["paused"] != 0:
         raise RuntimeError(f"table {match.pk} is not paused: {Match.objects.get(pk=match.pk)}")
     return {"match": match.pk, "session": session_of(person)}
+
+
+def seeded_left(players: int, names: list[str]) -> dict:
+    """:func:`seeded_table`, rated, its first ``players`` plays made (every person one card of
+    the first deal, so the match is no longer aborted when someone leaves), then its last
+    seat's person marked absent as the clock marks a person whose page was closed
+    (``presence.mark_absent`` at a time past the grace, the others seen then): at two the
+    opponent may claim the win, at four the computer plays the seat for the rest of the match.
+
+    :returns: as :func:`seeded_table`.
+    :raises RuntimeError: the last seat was not marked absent, or the match is not played on.
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.core.actions import mark_absent, player_seen
+    from games.core.models import Match, Seat
+
+    table = seeded_table(players, players, names, rated=True)
+    later = timezone.now() + timedelta(days=1)
+    seats = list(Seat.objects.select_related("user").filter(match_id=table["match"]).order_by("seat"))
+    for seat in seats[:-1]:
+        player_seen(match_id=table["match"], user=seat.user, now=later)
+    mark_absent(match_id=table["match"], now=later)
+    match = Match.objects.get(pk=table["match"])
+    last = Seat.objects.get(match=match, seat=players - 1)
+    if match.status != Match.Status.PLAYING or not last.absent or (players == 4) != bool(last.bot):
+        raise RuntimeError(f"table {match.pk} is {match.status} ({match.result!r}), {last!r}")
+    return table
+
+
 def seeded_rated_end(players: int, target: int, names: list[str]) -> dict:
     """:func:`seeded_table`, rated, to ``target``, ended by side 1's resignation (both partners' at four) once
     every person has played two cards of the first deal (an earlier ending is aborted and rates
@@ -375,11 +410,15 @@ def main(argv: list[str]) -> None:
     if command == "rated" and len(args) >= 4:
         print(json.dumps(seeded_rated_end(int(args[0]), int(args[1]), args[2:])))
         return
+    if command == "left" and len(args) >= 3:
+        print(json.dumps(seeded_left(int(args[0]), args[1:])))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
                          "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
-                         "| seed.py rated PLAYERS TARGET NAME... | seed.py tournament TAG")
+                         "| seed.py rated PLAYERS TARGET NAME... | seed.py left PLAYERS NAME... "
+                         "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 
