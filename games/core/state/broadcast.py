@@ -11,6 +11,12 @@ the news that one of the user's sessions was logged out (:func:`send_session_end
 The actions' funnel (``games.core.actions.funnel``) calls these functions from ``transaction.on_commit`` callbacks, in a synchronous
 thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
 ``CALLER_LOOP``) or an HTTP view's (then ``async_to_sync`` waits for them).
+
+Every send here is best effort: it follows a commit, so a channel layer that fails (Redis down:
+``redis.exceptions.ConnectionError``, or any other error of the layer) must not turn a committed
+action into a failure. The error is caught and logged once per outage (:func:`layer_failed`: one
+WARNING at the first failure, one INFO at the first send that works again), and the sockets read
+the table again at their next heartbeat or reconnection.
 """
 
 from __future__ import annotations
@@ -102,11 +108,53 @@ class Pending:
 PENDING: ContextVar[Pending | None] = ContextVar("pending_broadcasts", default=None)
 
 
+#: Whether the last send to the channel layer failed (the layer is thought down): the first
+#: failure logs, later ones do not until a send works again (:func:`layer_failed`, :func:`layer_works`).
+_layer_down = False
+_down_lock = threading.Lock()
+
+
+def layer_is_down() -> bool:
+    """Whether the last send to the channel layer failed and none has worked since."""
+    return _layer_down
+
+
+def layer_failed(error: BaseException) -> None:
+    """Note that a send to the channel layer raised ``error``: a WARNING with it if the layer was
+    thought up (once per outage), nothing otherwise. Never raises."""
+    global _layer_down
+    with _down_lock:
+        first, _layer_down = not _layer_down, True
+    if first:
+        logger.warning(
+            "channel layer down, broadcasts dropped until it is back: %s: %s",
+            type(error).__name__, error,
+        )
+
+
+def layer_works() -> None:
+    """Note that a send to the channel layer worked: an INFO if it was thought down."""
+    global _layer_down
+    if not _layer_down:  # the common case, without the lock
+        return
+    with _down_lock:
+        was, _layer_down = _layer_down, False
+    if was:
+        logger.info("channel layer back")
+
+
 async def _send(layer, messages: list[tuple[str, dict]]) -> None:
-    if len(messages) == 1:
-        await layer.group_send(*messages[0])
+    """Send ``messages`` to their groups; a failure of the layer is logged (once per outage,
+    :func:`layer_failed`), never raised: the change they tell of is committed already."""
+    try:
+        if len(messages) == 1:
+            await layer.group_send(*messages[0])
+        else:
+            await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+    except Exception as error:  # noqa: BLE001 - whatever the layer raises, the commit stands
+        layer_failed(error)
     else:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+        layer_works()
 
 
 def _log_failure(future) -> None:
@@ -195,7 +243,7 @@ async def send_watchers(match_id: int, count: int) -> None:
     ``{"type": "table.watchers", "count": count}``."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(everyone_group(match_id), {"type": "table.watchers", "count": count})
+        await _send(layer, [(everyone_group(match_id), {"type": "table.watchers", "count": count})])
 
 
 def send_tables(tables: list[dict]) -> None:
