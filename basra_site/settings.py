@@ -250,10 +250,15 @@ def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
     }
     caches = {
         "default": {
-            # Django's RedisCache, with one client (one connection pool) per process.
-            "BACKEND": "basra_site.redis_cache.SharedRedisCache",
+            # Django's RedisCache, with one client (one connection pool) per process, that
+            # treats Redis being down as a miss: sessions (cached_db), allauth's rate limits
+            # and the site's keys then go on from the database, or without (issue 36).
+            "BACKEND": "basra_site.redis_cache.DegradingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": prefix,
+            # A host that does not answer is a miss after 2 s, not after the system's
+            # connect timeout (minutes); then at most one call a second tries it again.
+            "OPTIONS": {"socket_connect_timeout": 2},
         }
     }
     return layers, caches

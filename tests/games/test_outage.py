@@ -18,7 +18,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games.core.models import Match
 from games.core.state import broadcast, reads
-from tests.games.helpers import seated_match, synced, table_path
+from tests.games.helpers import log_records, seated_match, synced, table_path
 from tests.games.test_views import VALID
 
 db = database_sync_to_async
@@ -50,27 +50,11 @@ def broken_layer(monkeypatch):
     return state
 
 
-class Records(logging.Handler):
-    """The records it handles, in a list."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
 @pytest.fixture
-def outage_log(monkeypatch):
-    """The records of ``broadcast``'s logger, INFO and above. A handler on that logger itself,
-    not pytest's ``caplog``: the site's ``LOGGING`` (applied when the ASGI application is first
-    imported, by a socket test) replaces the root logger's handlers."""
-    handler = Records()
-    monkeypatch.setattr(broadcast.logger, "level", logging.INFO)
-    broadcast.logger.addHandler(handler)
-    yield handler.records
-    broadcast.logger.removeHandler(handler)
+def outage_log():
+    """The records of ``broadcast``'s logger."""
+    with log_records(broadcast.logger) as records:
+        yield records
 
 
 @pytest.mark.django_db(transaction=True)
