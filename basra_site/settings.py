@@ -472,6 +472,8 @@ if not DEBUG:
     # A plain-http request is redirected to https; BASRA_SSL_REDIRECT=0 for a DEBUG-off site
     # spoken to over plain http (the benches, a local run of the production set-up).
     SECURE_SSL_REDIRECT = env_bool("BASRA_SSL_REDIRECT", True)
+    # The proxy's and monitoring's checks (games/core/pages/health.py) may come over plain http.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 LOGGING = {
     "version": 1,

@@ -28,7 +28,7 @@ from contextvars import ContextVar
 
 import orjson
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils.crypto import salted_hmac
 
 logger = logging.getLogger(__name__)
@@ -192,6 +192,35 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
             asyncio.run_coroutine_threadsafe(send(), loop).add_done_callback(_log_failure)
         return
     async_to_sync(send)()
+
+
+#: Seconds :func:`probe_layer` waits for the layer's answer.
+PROBE_SECONDS = 2.0
+#: The channel :func:`probe_layer` sends to: nobody listens on it (one PUBLISH to no one).
+PROBE_CHANNEL = "health.probe"
+
+
+def probe_layer() -> str:
+    """Whether the channel layer works, by one send to :data:`PROBE_CHANNEL` (synchronous):
+    ``"ok"``, ``"down"`` (it raised or took over :data:`PROBE_SECONDS`, or there is no layer),
+    or ``"in-memory"`` (the in-memory layer, one process's, always up: nothing sent).
+    Counts as a send for the outage log (:func:`layer_failed`, :func:`layer_works`)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return "down"
+    if isinstance(layer, InMemoryChannelLayer):
+        return "in-memory"
+
+    async def send() -> None:
+        await asyncio.wait_for(layer.send(PROBE_CHANNEL, {"type": "health.probe"}), PROBE_SECONDS)
+
+    try:
+        async_to_sync(send)()
+    except Exception as error:  # noqa: BLE001 - whatever the layer raises, it is down
+        layer_failed(error)
+        return "down"
+    layer_works()
+    return "ok"
 
 
 def frame_text(message: dict) -> str:
