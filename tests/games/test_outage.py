@@ -16,7 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from games.core import actions
 from games.core.models import Match
+from games.core.sockets import beats
 from games.core.state import broadcast, reads
 from tests.games.helpers import log_records, seated_match, synced, table_path
 from tests.games.test_views import VALID
@@ -120,3 +122,58 @@ async def test_on_the_socket_path_a_failed_broadcast_is_logged_once_and_the_sock
     # The play stands, the socket answers still, and the outage was told once.
     assert (await synced(socket))["seq"] == view["seq"] + 1
     assert [r.levelno for r in outage_log] == [logging.WARNING]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_when_the_layer_is_back_every_socket_gets_the_state_it_missed_at_once(
+    make_player, open_socket, broken_layer, outage_log, beats_clock
+):
+    """No heartbeat comes (``beats_clock`` stands still) and no message of the table is sent
+    after the outage: the socket's state comes from the layer's return alone."""
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    first = await db(reads.table_state)(match_id=match.pk, user=alice.user)
+    on_turn, waiting = (alice, bob) if first["you"] == first["round"]["turn"] else (bob, alice)
+    hand = (await db(reads.table_state)(match_id=match.pk, user=on_turn.user))["round"]["hand"]
+    socket = await open_socket(table_path(match.pk), waiting.cookie)
+    view = await socket.receive_json_from()
+
+    broken_layer["break_"]()
+    await db(actions.play_card)(
+        user=on_turn.user, match_id=match.pk, card=hand[0], seq=view["seq"]
+    )
+    assert broadcast.layer_is_down()  # the play's state was dropped
+    broken_layer["repair"]()
+    await db(broadcast.send_tables)([])  # a send that works, to the lobby: the layer is back
+
+    state = await socket.receive_json_from()
+    assert state["type"] == "state" and state["seq"] == view["seq"] + 1
+    assert [r.levelno for r in outage_log] == [logging.WARNING, logging.INFO]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_while_the_layer_is_down_the_server_beat_tries_it_and_finds_it_back(
+    monkeypatch, server_beat_clock, outage_log
+):
+    """No action sends anything after the outage: the server's beat finds the layer back."""
+    back = asyncio.Event()
+    sent = []
+
+    class SharedLayer:  # the Redis layer, answering again
+        async def send(self, channel, message):
+            sent.append(channel)
+
+    monkeypatch.setattr(broadcast, "get_channel_layer", SharedLayer)
+    monkeypatch.setattr(broadcast, "_when_back", [back.set])
+    broadcast.layer_failed(RedisConnectionError("Connection refused."))
+
+    beats.server_beat.opened()
+    try:
+        await asyncio.wait_for(back.wait(), 10)
+    finally:
+        await beats.server_beat.closed()
+    assert sent == [broadcast.PROBE_CHANNEL]
+    assert not broadcast.layer_is_down()
+    assert [r.levelno for r in outage_log] == [logging.WARNING, logging.INFO]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from contextvars import ContextVar
 
 import orjson
@@ -133,7 +134,8 @@ def layer_failed(error: BaseException) -> None:
 
 
 def layer_works() -> None:
-    """Note that a send to the channel layer worked: an INFO if it was thought down."""
+    """Note that a send to the channel layer worked: if it was thought down, an INFO and the
+    callbacks of :func:`when_back`."""
     global _layer_down
     if not _layer_down:  # the common case, without the lock
         return
@@ -141,6 +143,23 @@ def layer_works() -> None:
         was, _layer_down = _layer_down, False
     if was:
         logger.info("channel layer back")
+        for callback in list(_when_back):
+            try:
+                callback()
+            except Exception:  # noqa: BLE001 - one callback's failure must not stop the others
+                logger.exception("channel layer back: %r failed", callback)
+
+
+#: What :func:`layer_works` calls when the layer works again after a failure.
+_when_back: list[Callable[[], None]] = []
+
+
+def when_back(callback: Callable[[], None]) -> None:
+    """Call ``callback()`` each time the channel layer works again after a failed send (from
+    the thread of the send that worked, any thread: it must not block). The messages dropped
+    meanwhile are lost; the callback makes up for them
+    (``games.core.sockets.beats.TableBeats.tables_moved``)."""
+    _when_back.append(callback)
 
 
 async def _send(layer, messages: list[tuple[str, dict]]) -> None:
@@ -205,17 +224,18 @@ def probe_layer() -> str:
     ``"ok"``, ``"down"`` (it raised or took over :data:`PROBE_SECONDS`, or there is no layer),
     or ``"in-memory"`` (the in-memory layer, one process's, always up: nothing sent).
     Counts as a send for the outage log (:func:`layer_failed`, :func:`layer_works`)."""
+    return async_to_sync(aprobe_layer)()
+
+
+async def aprobe_layer() -> str:
+    """:func:`probe_layer` on the caller's event loop."""
     layer = get_channel_layer()
     if layer is None:
         return "down"
     if isinstance(layer, InMemoryChannelLayer):
         return "in-memory"
-
-    async def send() -> None:
-        await asyncio.wait_for(layer.send(PROBE_CHANNEL, {"type": "health.probe"}), PROBE_SECONDS)
-
     try:
-        async_to_sync(send)()
+        await asyncio.wait_for(layer.send(PROBE_CHANNEL, {"type": "health.probe"}), PROBE_SECONDS)
     except Exception as error:  # noqa: BLE001 - whatever the layer raises, it is down
         layer_failed(error)
         return "down"
