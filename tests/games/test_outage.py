@@ -59,6 +59,17 @@ def outage_log():
         yield records
 
 
+async def two_seated(make_player):
+    """``(match, on turn, waiting, the hand of the one on turn)``: alice and bob at a started
+    two-player table."""
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    first = await db(reads.table_state)(match_id=match.pk, user=alice.user)
+    on_turn, waiting = (alice, bob) if first["you"] == first["round"]["turn"] else (bob, alice)
+    hand = (await db(reads.table_state)(match_id=match.pk, user=on_turn.user))["round"]["hand"]
+    return match, on_turn, waiting, hand
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_committed_create_answers_its_table_though_the_layer_is_down(
     django_user_model, broken_layer, outage_log
@@ -101,11 +112,7 @@ def test_a_committed_create_answers_its_table_though_the_layer_is_down(
 async def test_on_the_socket_path_a_failed_broadcast_is_logged_once_and_the_socket_stays(
     make_player, open_socket, broken_layer, outage_log
 ):
-    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
-    match = await db(seated_match)([alice.user, bob.user])
-    first = await db(reads.table_state)(match_id=match.pk, user=alice.user)
-    on_turn = alice if first["you"] == first["round"]["turn"] else bob
-    hand = (await db(reads.table_state)(match_id=match.pk, user=on_turn.user))["round"]["hand"]
+    match, on_turn, _waiting, hand = await two_seated(make_player)
     socket = await open_socket(table_path(match.pk), on_turn.cookie)
     view = await socket.receive_json_from()
     broken_layer["break_"]()
@@ -131,11 +138,7 @@ async def test_when_the_layer_is_back_every_socket_gets_the_state_it_missed_at_o
 ):
     """No heartbeat comes (``beats_clock`` stands still) and no message of the table is sent
     after the outage: the socket's state comes from the layer's return alone."""
-    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
-    match = await db(seated_match)([alice.user, bob.user])
-    first = await db(reads.table_state)(match_id=match.pk, user=alice.user)
-    on_turn, waiting = (alice, bob) if first["you"] == first["round"]["turn"] else (bob, alice)
-    hand = (await db(reads.table_state)(match_id=match.pk, user=on_turn.user))["round"]["hand"]
+    match, on_turn, waiting, hand = await two_seated(make_player)
     socket = await open_socket(table_path(match.pk), waiting.cookie)
     view = await socket.receive_json_from()
 
@@ -177,3 +180,20 @@ async def test_while_the_layer_is_down_the_server_beat_tries_it_and_finds_it_bac
     assert sent == [broadcast.PROBE_CHANNEL]
     assert not broadcast.layer_is_down()
     assert [r.levelno for r in outage_log] == [logging.WARNING, logging.INFO]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_phrase_sent_while_the_layer_is_down_leaves_the_socket_open(
+    make_player, open_socket, broken_layer, outage_log
+):
+    match, _on_turn, waiting, _hand = await two_seated(make_player)
+    socket = await open_socket(table_path(match.pk), waiting.cookie)
+    view = await socket.receive_json_from()
+    broken_layer["break_"]()
+
+    await socket.send_json_to({"type": "phrase", "id": "good_luck"})
+
+    assert (await synced(socket))["seq"] == view["seq"]  # handled after the phrase, still open
+    assert broken_layer["calls"] == 1
+    assert [r.levelno for r in outage_log] == [logging.WARNING]

@@ -295,6 +295,15 @@ async def send_watchers(match_id: int, count: int) -> None:
         await _send(layer, [(everyone_group(match_id), {"type": "table.watchers", "count": count})])
 
 
+async def send_phrase(match_id: int, seat: int, phrase_id: str) -> None:
+    """Send every socket of table ``match_id`` a player's quick phrase (from a consumer's event
+    loop), ``{"type": "table.phrase", "seat", "id"}``; best effort, as every send here."""
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": "table.phrase", "seat": seat, "id": phrase_id}
+        await _send(layer, [(table_group(match_id), message)])
+
+
 def send_tables(tables: list[dict]) -> None:
     """Send the lobby sockets the current list of open tables."""
     _send_all([(LOBBY_GROUP, {"type": "lobby.tables", "tables": tables})])
