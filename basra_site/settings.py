@@ -245,7 +245,11 @@ def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
             # so a burst of sockets joining groups does not exhaust the Redis connection pool
             # as the list-based RedisChannelLayer does (shared/bench/BENCH.md).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": f"{prefix}:"},
+            # A host that does not answer fails a send after 2 s (best effort after a commit,
+            # games/core/state/broadcast.py), not after the system's connect timeout.
+            "CONFIG": {
+                "hosts": [{"address": url, "socket_connect_timeout": 2}], "prefix": f"{prefix}:"
+            },
         }
     }
     caches = {
