@@ -245,15 +245,24 @@ def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
             # so a burst of sockets joining groups does not exhaust the Redis connection pool
             # as the list-based RedisChannelLayer does (shared/bench/BENCH.md).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": f"{prefix}:"},
+            # A host that does not answer fails a send after 2 s (best effort after a commit,
+            # games/core/state/broadcast.py), not after the system's connect timeout.
+            "CONFIG": {
+                "hosts": [{"address": url, "socket_connect_timeout": 2}], "prefix": f"{prefix}:"
+            },
         }
     }
     caches = {
         "default": {
-            # Django's RedisCache, with one client (one connection pool) per process.
-            "BACKEND": "basra_site.redis_cache.SharedRedisCache",
+            # Django's RedisCache, with one client (one connection pool) per process, that
+            # treats Redis being down as a miss: sessions (cached_db), allauth's rate limits
+            # and the site's keys then go on from the database, or without (issue 36).
+            "BACKEND": "basra_site.redis_cache.DegradingRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": prefix,
+            # A host that does not answer is a miss after 2 s, not after the system's
+            # connect timeout (minutes); then at most one call a second tries it again.
+            "OPTIONS": {"socket_connect_timeout": 2},
         }
     }
     return layers, caches
@@ -477,6 +486,8 @@ if not DEBUG:
     # A plain-http request is redirected to https; BASRA_SSL_REDIRECT=0 for a DEBUG-off site
     # spoken to over plain http (the benches, a local run of the production set-up).
     SECURE_SSL_REDIRECT = env_bool("BASRA_SSL_REDIRECT", True)
+    # The proxy's and monitoring's checks (games/core/pages/health.py) may come over plain http.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
 
 LOGGING = {
     "version": 1,

@@ -460,3 +460,35 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"rematch of {self.match_id}"
+
+
+class CreateKey(models.Model):
+    """The one-time key of a create-table form and the table it made
+    (``games.core.actions.seating.create_table``'s ``create_key``): the same form posted again by
+    the same person (a double submit, a retry after an answer that never came) lands on that
+    table instead of making another.
+
+    Kept in the database, with a unique ``(user, key)``, rather than in the session: two posts in
+    flight at once read the same session, and both would make a table; here the second one's
+    insert waits for the first's commit and fails, and it then finds the first's table. Deleted
+    with its table (a table whose last player left: a later retry makes a new one).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("user"),
+    )
+    key = models.CharField(_("key"), max_length=64)
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, related_name="+", verbose_name=_("match")
+    )
+
+    class Meta:
+        verbose_name = _("create key")
+        verbose_name_plural = _("create keys")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="games_createkey_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"create key of {self.user_id} -> {self.match_id}"

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import contextlib
 import itertools
+import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -212,3 +214,21 @@ class VirtualClock:
             await asyncio.sleep(0)
             await eventually(lambda task=task: task is None or task.done() or self._asleep(task))
         self.now = max(self.now, until)
+
+
+@contextlib.contextmanager
+def log_records(logger: logging.Logger) -> Iterator[list[logging.LogRecord]]:
+    """The records of ``logger``, INFO and above, while the block runs. A handler on that logger
+    itself, not pytest's ``caplog``: the site's ``LOGGING`` (applied when the ASGI application is
+    first imported, by a socket test) replaces the root logger's handlers."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.INFO)
+    handler.emit = records.append
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.db import IntegrityError
 from django.db.models import ProtectedError
 
 from games import engine
@@ -24,7 +25,7 @@ from games.core.actions.funnel import Change, require_login
 from games.core.errors import (
     MAX_OPEN_TABLES, MAX_TABLES, RATED_TARGET_MIN, GameError, check_client_seed,
 )
-from games.core.models import MOVE_SECONDS, Event, Match, Seat
+from games.core.models import MOVE_SECONDS, CreateKey, Event, Match, Seat
 from games.engine import shuffle
 from games.engine.bots import BOTS
 
@@ -126,10 +127,15 @@ def create_table(
     capped: bool = True,
     early_abort: bool = True,
     rated_target_min: int | None = RATED_TARGET_MIN,
+    create_key: str | None = None,
     now: datetime | None = None,
 ) -> Match:
     """Open a table; ``user`` takes seat 0, the computer the seats in ``bots`` and the persons
     in ``people`` theirs.
+
+    With a ``create_key`` (the one-time key of the lobby's form, ``models.CreateKey``) that
+    ``user`` already made a table with, nothing is made or checked: that table is returned, so a
+    form posted twice (a double submit, a retry after an answer lost) makes one table.
 
     :param players: 2 or 4.
     :param rules: ``Rules`` fields other than ``players`` (RULES.md, "The engine's public
@@ -161,7 +167,9 @@ def create_table(
     :param rated_target_min: the least target of a rated table (:func:`check_rated_target`,
         ``errors.RATED_TARGET_MIN``, 61 points); ``None`` for a table an app opens under targets
         of its own (a tournament's pairing: its organiser chose the target).
-    :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken).
+    :param create_key: the form's one-time key, at most 64 characters; ``None``: none.
+    :returns: the new ``Match`` (status ``open``, or ``playing`` if every seat is taken), or
+        the one made before with ``create_key``.
     :raises GameError: ``login_required``; ``bad_rules`` (players not 2 or 4, an unknown
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
         ``Rules.can_score``); ``rated_target_too_low`` (a rated table's target under
@@ -172,6 +180,8 @@ def create_table(
         ``client_seed_too_long``, ``client_seed_newline``, ``client_seed_not_printable``.
     """
     require_login(user)
+    if (made := _made_with(user, create_key)) is not None:
+        return made
     creator_seed = _client_seed(client_seed)
     if players not in SEAT_ORDER or not isinstance(rules, dict):
         raise GameError("bad_rules")
@@ -210,7 +220,7 @@ def create_table(
             raise GameError("too_many_open_tables")
         if capped:
             check_table_cap([user, *(person for person, _seed in others.values())])
-        return Match.objects.create(
+        match = Match.objects.create(
             created_by=user,
             players=players,
             rules=rules_obj.to_dict(),
@@ -224,6 +234,11 @@ def create_table(
             early_abort=bool(early_abort),
             private_watchable=bool(private and private_watchable),
         )
+        if create_key is not None:
+            # Unique (user, key): a post of the same form in flight waits here for this
+            # commit, then fails, and returns this table (below).
+            CreateKey.objects.create(user=user, key=create_key, match=match)
+        return match
 
     def body(change: Change) -> Match:
         match = change.match
@@ -252,7 +267,20 @@ def create_table(
             start(change, seats)
         return match
 
-    return funnel.run(None, body, now=now, new=new)
+    try:
+        return funnel.run(None, body, now=now, new=new)
+    except IntegrityError:
+        if (made := _made_with(user, create_key)) is not None:
+            return made
+        raise
+
+
+def _made_with(user: Any, create_key: str | None) -> Match | None:
+    """The table ``user`` made with ``create_key``, if any (``None`` for no key)."""
+    if create_key is None:
+        return None
+    found = CreateKey.objects.filter(user=user, key=create_key).select_related("match").first()
+    return None if found is None else found.match
 
 
 def check_table_cap(users: list[Any]) -> None:

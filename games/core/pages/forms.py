@@ -1,6 +1,9 @@
 """Forms of the lobby: creating a table, and playing the computer."""
 
+import secrets
+
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -58,6 +61,22 @@ def clean_client_seed(form: forms.Form) -> str | None:
         return check_client_seed(form.cleaned_data.get("client_seed", ""))
     except GameError as error:
         raise forms.ValidationError(error.message, code=error.code.value) from None
+
+
+def new_create_key() -> str:
+    """A fresh one-time key for a create form: 22 URL-safe characters (128 random bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def create_key_field() -> forms.CharField:
+    """The hidden one-time key of a create form (``models.CreateKey``): drawn when the form is
+    shown, posted with it, the same on every post of that form (a double submit, a retry, the
+    form shown again with its errors). Optional: a post without one makes a table each time.
+    16 to 64 URL-safe characters, else the form is invalid."""
+    return forms.CharField(
+        required=False, initial=new_create_key, widget=forms.HiddenInput,
+        validators=[RegexValidator(r"^[A-Za-z0-9_-]{16,64}\Z")],
+    )
 
 
 def seat_choices() -> list[tuple[str, str]]:
@@ -162,6 +181,7 @@ class CreateTableForm(forms.Form):
     )
 
     client_seed = client_seed_field()
+    create_key = create_key_field()
 
     #: The least target of a rated table (``errors.RATED_TARGET_MIN``), said beside the target
     #: and checked by :meth:`clean` as the action checks it (``rated_target_too_low``); ``None``
@@ -187,8 +207,11 @@ class CreateTableForm(forms.Form):
         return [self[name] for name in self.ADVANCED_FIELDS]
 
     def basic_fields(self):
-        """The bound fields shown at the top of the form, in order."""
-        return [self[name] for name in self.fields if name not in self.ADVANCED_FIELDS]
+        """The bound fields shown at the top of the form, in order (not the hidden ones)."""
+        return [
+            self[name] for name in self.fields
+            if name not in self.ADVANCED_FIELDS and not self[name].is_hidden
+        ]
 
     def clean_client_seed(self) -> str | None:
         return clean_client_seed(self)
@@ -348,6 +371,7 @@ class ChallengeForm(CreateTableForm):
     players = None
     private = None
     private_watchable = None
+    create_key = None  # a challenge opens no table when posted, only once accepted
 
     def rules(self) -> dict:
         """As :meth:`CreateTableForm.rules`, ``players`` 2."""

@@ -2,11 +2,12 @@
 
 from django.urls import path
 
-from games.core.pages import friend_views, rules_page, views
+from games.core.pages import friend_views, health, rules_page, views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("rules/", rules_page.rules, name="rules"),
+    path("health/", health.health, name="health"),
     path("table/new/", views.table_create, name="table_create"),
     path("table/computer/", views.table_computer, name="table_computer"),
     path("table/<int:match_id>/", views.table, name="table"),

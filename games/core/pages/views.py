@@ -316,6 +316,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def table_create(request: HttpRequest) -> HttpResponse:
     """Create a table from :class:`CreateTableForm`, seat its creator, go to its page.
 
+    The form's one-time key (``create_key``) makes a second post of the same form go to the
+    table the first one made (``models.CreateKey``).
+
     An invalid form shows the lobby again with the errors (status 400); a ``GameError``
     becomes an error message on the lobby.
     """
@@ -335,6 +338,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
             watchers=form.cleaned_data["watchers"],
             private=form.cleaned_data["private"],
             private_watchable=bool(form.cleaned_data.get("private_watchable")),
+            create_key=form.cleaned_data["create_key"] or None,
         )
     except GameError as error:
         error.flash(request)
@@ -364,6 +368,7 @@ def table_computer(request: HttpRequest) -> HttpResponse:
             bots=form.bots(),
             client_seed=form.cleaned_data["client_seed"],
             watchers=form.cleaned_data["watchers"],
+            create_key=form.cleaned_data["create_key"] or None,
         )
     except GameError as error:
         error.flash(request)

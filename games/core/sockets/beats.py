@@ -20,6 +20,11 @@ session is still its user's trusts it for another window, so a play does not che
 py-spy, bench/live.py); one whose session ended (expired, deleted, the user disabled or the
 password changed) is told at once (``session_checked``), with no need for an action.
 
+After a channel-layer outage (``games.core.state.broadcast``: sends failed, one worked again) every
+table socket reads its table at once (:meth:`TableBeats.tables_moved`): the broadcasts it missed
+are not waited for until the next heartbeat. While the layer is down the server's beat tries it
+every :data:`WEB_BEAT_SECONDS`, so this comes within a second of its return.
+
 A socket is in it from its first state to its disconnect (``TableConsumer``); the set holds
 sockets weakly, so a consumer that ended in any way is not beaten for.
 """
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import time
 import weakref
@@ -39,7 +45,7 @@ from django.conf import settings
 from games.core import actions
 from games.core.sockets.auth import live_sessions
 from games.core.sockets.workers import in_worker
-from games.core.state import liveness
+from games.core.state import broadcast, liveness
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +113,7 @@ class TableBeats:
     ) -> None:
         self._sockets: weakref.WeakSet[Beating] = weakref.WeakSet()
         self._task: asyncio.Task | None = None
+        self._context = contextvars.copy_context()
         self.clock = clock
         self.sleep = sleep
 
@@ -115,11 +122,34 @@ class TableBeats:
         loop = asyncio.get_running_loop()
         self._sockets.add(socket)
         if self._task is None or self._task.done() or self._task.get_loop() is not loop:
-            self._task = loop.create_task(self._run())
+            # The task's context, for :meth:`tables_moved`'s calls from other threads.
+            self._context = contextvars.copy_context()
+            self._task = loop.create_task(self._run(), context=self._context.copy())
 
     def discard(self, socket: Beating) -> None:
         """Stop beating for ``socket`` (it closed)."""
         self._sockets.discard(socket)
+
+    def tables_moved(self) -> None:
+        """The channel layer works again after an outage (any thread; ``broadcast.when_back``):
+        every socket reads its table now, and sends its client the state it missed, instead of
+        at the next heartbeat."""
+        task = self._task
+        if task is None or task.done():
+            return
+
+        def wake() -> None:
+            for socket in list(self._sockets):
+                if not (socket.closing or socket.gone):
+                    socket.table_moved()
+
+        try:
+            # In the beats task's context, not the caller's: a caller inside asgiref's
+            # ``async_to_sync`` would pass on its thread-sensitive executor, which the sockets'
+            # database calls would then wait for after it has ended.
+            task.get_loop().call_soon_threadsafe(wake, context=self._context.copy())
+        except RuntimeError:
+            pass  # the loop has closed: no socket is left
 
     async def beat(self, *, heartbeat: bool = True, sessions_by: float | None = None) -> None:
         """One beat now, for the sockets in (the task calls it every period), :data:`CHUNK`
@@ -188,6 +218,7 @@ class TableBeats:
 
 #: The one of this process.
 table_beats = TableBeats()
+broadcast.when_back(table_beats.tables_moved)
 
 
 #: Seconds between two ``WebTick`` writes of a running server process; well under
@@ -196,7 +227,8 @@ WEB_BEAT_SECONDS = 1.0
 
 
 class ServerBeat:
-    """Tells the clock that this server process is up, from its start for as long as it runs.
+    """Tells the clock that this server process is up, from its start for as long as it runs;
+    while the channel layer is down, tries it each beat (``broadcast.aprobe_layer``).
 
     One task per process (per event loop) writes ``WebTick`` every :data:`WEB_BEAT_SECONDS`
     (``liveness.web_seen``). :meth:`start` begins it when the server starts (daphne: once its
@@ -268,6 +300,10 @@ class ServerBeat:
                 await in_worker(liveness.web_seen)()
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("server beat failed")
+            if broadcast.layer_is_down():
+                # Tried again each beat: once it works the sockets catch up at once
+                # (``TableBeats.tables_moved``), even if no table changes meanwhile.
+                await broadcast.aprobe_layer()
             await self.sleep(WEB_BEAT_SECONDS)
 
 

@@ -467,10 +467,7 @@ class TableConsumer(JsonSocket):
         elif not await phrases.admit(self.match_id, self.user.pk):
             await self.send_error("phrase_too_soon")
         else:
-            await self.channel_layer.group_send(
-                broadcast.table_group(self.match_id),
-                {"type": "table.phrase", "seat": self.seat, "id": phrase_id},
-            )
+            await broadcast.send_phrase(self.match_id, self.seat, phrase_id)
 
     async def table_phrase(self, event: dict) -> None:
         """Group message: a player's quick phrase (:meth:`phrase`), passed on as it is."""

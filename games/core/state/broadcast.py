@@ -11,6 +11,12 @@ the news that one of the user's sessions was logged out (:func:`send_session_end
 The actions' funnel (``games.core.actions.funnel``) calls these functions from ``transaction.on_commit`` callbacks, in a synchronous
 thread: a consumer's worker thread (then the sends are handed to the consumer's event loop,
 ``CALLER_LOOP``) or an HTTP view's (then ``async_to_sync`` waits for them).
+
+Every send here is best effort: it follows a commit, so a channel layer that fails (Redis down:
+``redis.exceptions.ConnectionError``, or any other error of the layer) must not turn a committed
+action into a failure. The error is caught and logged once per outage (:func:`layer_failed`: one
+WARNING at the first failure, one INFO at the first send that works again), and the sockets read
+the table again at their next heartbeat or reconnection.
 """
 
 from __future__ import annotations
@@ -18,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from contextvars import ContextVar
 
 import orjson
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils.crypto import salted_hmac
 
 logger = logging.getLogger(__name__)
@@ -102,11 +109,71 @@ class Pending:
 PENDING: ContextVar[Pending | None] = ContextVar("pending_broadcasts", default=None)
 
 
+#: Whether the last send to the channel layer failed (the layer is thought down): the first
+#: failure logs, later ones do not until a send works again (:func:`layer_failed`, :func:`layer_works`).
+_layer_down = False
+_down_lock = threading.Lock()
+
+
+def layer_is_down() -> bool:
+    """Whether the last send to the channel layer failed and none has worked since."""
+    return _layer_down
+
+
+def layer_failed(error: BaseException) -> None:
+    """Note that a send to the channel layer raised ``error``: a WARNING with it if the layer was
+    thought up (once per outage), nothing otherwise. Never raises."""
+    global _layer_down
+    with _down_lock:
+        first, _layer_down = not _layer_down, True
+    if first:
+        logger.warning(
+            "channel layer down, broadcasts dropped until it is back: %s: %s",
+            type(error).__name__, error,
+        )
+
+
+def layer_works() -> None:
+    """Note that a send to the channel layer worked: if it was thought down, an INFO and the
+    callbacks of :func:`when_back`."""
+    global _layer_down
+    if not _layer_down:  # the common case, without the lock
+        return
+    with _down_lock:
+        was, _layer_down = _layer_down, False
+    if was:
+        logger.info("channel layer back")
+        for callback in list(_when_back):
+            try:
+                callback()
+            except Exception:  # noqa: BLE001 - one callback's failure must not stop the others
+                logger.exception("channel layer back: %r failed", callback)
+
+
+#: What :func:`layer_works` calls when the layer works again after a failure.
+_when_back: list[Callable[[], None]] = []
+
+
+def when_back(callback: Callable[[], None]) -> None:
+    """Call ``callback()`` each time the channel layer works again after a failed send (from
+    the thread of the send that worked, any thread: it must not block). The messages dropped
+    meanwhile are lost; the callback makes up for them
+    (``games.core.sockets.beats.TableBeats.tables_moved``)."""
+    _when_back.append(callback)
+
+
 async def _send(layer, messages: list[tuple[str, dict]]) -> None:
-    if len(messages) == 1:
-        await layer.group_send(*messages[0])
+    """Send ``messages`` to their groups; a failure of the layer is logged (once per outage,
+    :func:`layer_failed`), never raised: the change they tell of is committed already."""
+    try:
+        if len(messages) == 1:
+            await layer.group_send(*messages[0])
+        else:
+            await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+    except Exception as error:  # noqa: BLE001 - whatever the layer raises, the commit stands
+        layer_failed(error)
     else:
-        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+        layer_works()
 
 
 def _log_failure(future) -> None:
@@ -144,6 +211,36 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
             asyncio.run_coroutine_threadsafe(send(), loop).add_done_callback(_log_failure)
         return
     async_to_sync(send)()
+
+
+#: Seconds :func:`probe_layer` waits for the layer's answer.
+PROBE_SECONDS = 2.0
+#: The channel :func:`probe_layer` sends to: nobody listens on it (one PUBLISH to no one).
+PROBE_CHANNEL = "health.probe"
+
+
+def probe_layer() -> str:
+    """Whether the channel layer works, by one send to :data:`PROBE_CHANNEL` (synchronous):
+    ``"ok"``, ``"down"`` (it raised or took over :data:`PROBE_SECONDS`, or there is no layer),
+    or ``"in-memory"`` (the in-memory layer, one process's, always up: nothing sent).
+    Counts as a send for the outage log (:func:`layer_failed`, :func:`layer_works`)."""
+    return async_to_sync(aprobe_layer)()
+
+
+async def aprobe_layer() -> str:
+    """:func:`probe_layer` on the caller's event loop."""
+    layer = get_channel_layer()
+    if layer is None:
+        return "down"
+    if isinstance(layer, InMemoryChannelLayer):
+        return "in-memory"
+    try:
+        await asyncio.wait_for(layer.send(PROBE_CHANNEL, {"type": "health.probe"}), PROBE_SECONDS)
+    except Exception as error:  # noqa: BLE001 - whatever the layer raises, it is down
+        layer_failed(error)
+        return "down"
+    layer_works()
+    return "ok"
 
 
 def frame_text(message: dict) -> str:
@@ -195,7 +292,16 @@ async def send_watchers(match_id: int, count: int) -> None:
     ``{"type": "table.watchers", "count": count}``."""
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(everyone_group(match_id), {"type": "table.watchers", "count": count})
+        await _send(layer, [(everyone_group(match_id), {"type": "table.watchers", "count": count})])
+
+
+async def send_phrase(match_id: int, seat: int, phrase_id: str) -> None:
+    """Send every socket of table ``match_id`` a player's quick phrase (from a consumer's event
+    loop), ``{"type": "table.phrase", "seat", "id"}``; best effort, as every send here."""
+    layer = get_channel_layer()
+    if layer is not None:
+        message = {"type": "table.phrase", "seat": seat, "id": phrase_id}
+        await _send(layer, [(table_group(match_id), message)])
 
 
 def send_tables(tables: list[dict]) -> None:
