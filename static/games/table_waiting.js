@@ -91,7 +91,9 @@
         el("button", {type: "submit", class: "button primary", id: "join-button", text: L.join}),
       ]);
     } else if (taken < n) {
-      actions.appendChild(B.postForm(url("join"), cfg.csrfToken, L.join, "primary"));
+      // Logged out, beside a free seat: the log-in, back here, where a join would only be
+      // refused (the only place a visitor is offered to play, table_clock.js renderBanners).
+      actions.appendChild(el("a", {class: "button primary", id: "login-link", href: T.loginUrl(), text: L.logInToPlay}));
     }
     box.replaceChildren.apply(box, [
       el("p", {class: "waiting-title", text: B.fmt(L.waiting, {taken: taken, total: n})}),
