@@ -228,3 +228,34 @@ def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_the_seat_picker_puts_a_space_between_a_name_and_its_rating(browser, site_url, seed):
+    """Issue 35: the waiting room's seat chips read "محمد(1500?)", the name and the rating run
+    together. Now a space parts them, and the rating is a left-to-right isolate of its own,
+    its "?" after the digits, on a 390 px phone in Arabic."""
+    tag = uuid.uuid4().hex[:5]
+    name = f"محمد_{tag}"
+    table = json.loads(seed("open", 2, name))
+    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+                        viewport={"width": 390, "height": 844})
+    try:
+        host = context.new_page()
+        host.goto(f"/table/{table['match']}/")
+        expect(host.locator("html")).to_have_attribute("dir", "rtl")
+        chip = host.locator('#waiting .seat-chip[data-seat="0"]')
+        expect(chip).to_contain_text(f"{name} (1500?)")
+        rating = chip.locator(".rating")
+        expect(rating).to_have_attribute("dir", "ltr")
+        # Drawn as read: the "?" right of the digits, the rating left of the name (right to left).
+        digits, mark, named = host.evaluate("""r => {
+            const text = r.firstChild, range = document.createRange();
+            const at = (from, to) => { range.setStart(text, from); range.setEnd(text, to);
+                                       return range.getBoundingClientRect(); };
+            const name = r.parentNode.querySelector('bdi:not(.rating)').getBoundingClientRect();
+            return [at(1, 5).left, at(5, 6).left, name.left];
+        }""", rating.element_handle())
+        assert digits < mark < named, (digits, mark, named)
+        assert host.evaluate("() => document.documentElement.scrollWidth") <= 390
+    finally:
+        context.close()
