@@ -189,3 +189,12 @@ def test_a_refused_challenge_keeps_the_form_open_with_the_choices_and_the_error_
     # Beside the target, not in a banner over the page.
     expect(alice.locator(".messages")).to_have_count(0)
     assert alice.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # The same in Arabic on a 360 px phone, sent again from the form as it came back.
+    alice.context.add_cookies([{"name": "django_language", "value": "ar", "url": alice.url}])
+    alice.set_viewport_size({"width": 360, "height": 740})
+    alice.click("#challenge-send")
+    expect(alice.locator("html")).to_have_attribute("dir", "rtl")
+    expect(target.locator(".errorlist")).to_contain_text("61")
+    expect(target.locator(".errorlist")).to_be_in_viewport()
+    expect(alice.locator('input[name="challenge-mode"][value="rated"]')).to_be_checked()
+    assert alice.evaluate("() => document.documentElement.scrollWidth") <= 360
