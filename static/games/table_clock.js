@@ -37,12 +37,12 @@
     var watching = $("watching-banner");
     var watcher = !!T.state && !isSeated() && T.state.match.status !== "open" && !T.loggedOut;
     watching.hidden = !watcher;
-    if (watcher) {
-      watching.replaceChildren.apply(watching, [el("span", {text: L.spectating})].concat(
-        cfg.username ? [] : [" ", el("a", {id: "login-link", href: loginUrl(), text: L.logInToPlay})]));
-    }
+    // No "Log in to play" here: a table under way has no seat to take (a tester was offered
+    // one at a full table); the waiting room offers it beside a free seat (table_waiting.js).
+    if (watcher) watching.replaceChildren(el("span", {text: L.spectating}));
   }
 
+  /** The log-in page, back to this table afterwards. */
   function loginUrl() {
     return cfg.urls.login + "?next=" + encodeURIComponent(window.location.pathname);
   }
@@ -246,7 +246,7 @@
     dialog.showModal();
   }
 
-  Object.assign(T, {confirmThen: confirmThen, noteServerTime: noteServerTime, noteTimeout: noteTimeout,
+  Object.assign(T, {confirmThen: confirmThen, loginUrl: loginUrl, noteServerTime: noteServerTime, noteTimeout: noteTimeout,
     renderActions: renderActions, renderBanners: renderBanners, renderLiveStatus: renderLiveStatus,
     renderNotices: renderNotices, remaining: remaining, resignQuestion: resignQuestion, tick: tick});
 })();

@@ -60,11 +60,17 @@
     [0, 1].forEach(function (side) {
       if (side === 1) parts.push(" \u00B7 ");
       var members = [];
-      found.seats.filter(function (s) { return s.seat % 2 === side; }).forEach(function (s, i) {
+      var seats = found.seats.filter(function (s) { return s.seat % 2 === side; });
+      seats.forEach(function (s, i) {
         if (i > 0) members.push(" & ");
-        members.push(el("bdi", {text: T.seatName(s.seat) || ""}), " ", B.ratingNode(s.rating));
+        members.push(el("bdi", {text: T.seatName(s.seat) || ""}), " ");
+        var rating = B.ratingNode(s.rating);
+        if (i < seats.length - 1) { members.push(rating); return; }
+        // The last rating, the colon and the percentage on one line (games.css): a phone's
+        // line broke between them, leaving ": 50%" alone.
+        members.push(el("span", {class: "chance-end"}, [rating, ": ",
+          el("strong", {}, [el("bdi", {text: B.fmt(R.labels.percent, {percent: found.chances[side]})})])]));
       });
-      members.push(": ", el("strong", {}, [el("bdi", {text: B.fmt(R.labels.percent, {percent: found.chances[side]})})]));
       parts.push(el("span", {class: "side-chance", dataset: {side: side}}, members));
     });
     line.replaceChildren.apply(line, parts);

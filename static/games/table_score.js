@@ -223,10 +223,12 @@
     banner.replaceChildren.apply(banner, [
       el("strong", {class: "result-title", text: L.matchOver + " · " + headline}),
       reason ? el("span", {class: "result-reason", text: reason}) : null,
-      el("span", {class: "result-line"}, [
-        el("bdi", {text: sideNames(0)}), " " + result.scores[0] + " – " + result.scores[1] + " ",
-        el("bdi", {text: sideNames(1)}),
-      ]),
+      // Each name a unit of its own, whole on one line, the words joining partners ("&", "و")
+      // outside the names (sideNameNodes): one <bdi> of "a & b" let an Arabic line carry the
+      // "و" into "فاطمة-Z" and break the name at its hyphen.
+      el("span", {class: "result-line"}, sideNameNodes(0).concat(
+        el("span", {class: "result-score", text: result.scores[0] + " – " + result.scores[1]}),
+        sideNameNodes(1))),
       T.changesLine(),  // a rated match's changes (table_ratings.js)
       cfg.urls.replay ? el("a", {class: "button primary", id: "replay-link", href: url("replay"), text: L.watchReplay}) : null,
       el("a", {class: "button", href: url("lobby"), text: L.backToLobby})

@@ -46,12 +46,15 @@
     for (var seat = 0; seat < n; seat++) {
       var name = seatName(seat);
       var bot = isBot(seat);
+      // "Amira (1500?)": the rating a left-to-right isolate of its own (live.js ratingNode),
+      // a space from the name ("محمد(1500?)" read as one word).
+      var rated = bot ? null : T.seatRating(seat);
       if (name) taken += 1;
       var chip = el("li", {class: "seat-chip" + (bot ? " bot" : name ? "" : " empty"),
                            title: !bot && name ? name : null,
                            dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
-                    [bot ? botBadge() : null, name ? el("bdi", {text: name}) : L.emptySeat,
-                     bot ? null : T.seatRating(seat)]);
+                    [bot ? botBadge() : null, name ? el("bdi", {text: name}) : L.emptySeat].concat(
+                      rated ? [" ", rated] : []));
       if (!seated && cfg.username && (bot || !name)) {
         // Choose a seat: an empty one, or a computer's (a person may take it before the start).
         var form = B.joinForm(url("join"), cfg.csrfToken, bot ? L.takeSeat : L.sitHere, "secondary");
@@ -91,7 +94,9 @@
         el("button", {type: "submit", class: "button primary", id: "join-button", text: L.join}),
       ]);
     } else if (taken < n) {
-      actions.appendChild(B.postForm(url("join"), cfg.csrfToken, L.join, "primary"));
+      // Logged out, beside a free seat: the log-in, back here, where a join would only be
+      // refused (the only place a visitor is offered to play, table_clock.js renderBanners).
+      actions.appendChild(el("a", {class: "button primary", id: "login-link", href: T.loginUrl(), text: L.logInToPlay}));
     }
     box.replaceChildren.apply(box, [
       el("p", {class: "waiting-title", text: B.fmt(L.waiting, {taken: taken, total: n})}),

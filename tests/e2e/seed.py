@@ -12,6 +12,7 @@ server's environment (its ``DATABASE_URL``), never by pytest itself::
     python tests/e2e/seed.py paused NAME
     python tests/e2e/seed.py rated PLAYERS TARGET NAME...
     python tests/e2e/seed.py left PLAYERS NAME...
+    python tests/e2e/seed.py open PLAYERS NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -32,6 +33,8 @@ by a resignation once every person has played two cards, so that the match is ra
 (:func:`seeded_rated_end`). ``left`` opens a rated table whose every person has played a card,
 then marks its last seat's person absent, as the clock marks one whose page was closed: at two
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
+``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
+(:func:`seeded_open`).
 ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
@@ -331,6 +334,25 @@ def seeded_rated_end(players: int, target: int, names: list[str]) -> dict:
     return table
 
 
+def seeded_open(players: int, names: list[str]) -> dict:
+    """An open rated table of ``players`` seats to 61 points, ``names`` (fewer than
+    ``players``, created here) seated in seats 0, 1, …, the rest free: the waiting room.
+
+    :returns: ``{"match": id, "sessions": [session key per person]}``.
+    """
+    from django.contrib.auth import get_user_model
+
+    from games.core.actions import create_table
+
+    people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
+              for k, n in enumerate(names)]
+    match = create_table(
+        user=people[0], players=players, rules={"target": 61}, rated=True, move_seconds=60,
+        people={k: (u, None) for k, u in enumerate(people[1:], start=1)}, capped=False,
+    )
+    return {"match": match.pk, "sessions": [session_of(person) for person in people]}
+
+
 def session_of(person) -> str:
     """A new signed-in session of ``person``: its key, for the browser's ``sessionid`` cookie."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -413,11 +435,15 @@ def main(argv: list[str]) -> None:
     if command == "left" and len(args) >= 3:
         print(json.dumps(seeded_left(int(args[0]), args[1:])))
         return
+    if command == "open" and len(args) >= 2:
+        print(json.dumps(seeded_open(int(args[0]), args[1:])))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
                          "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
                          "| seed.py rated PLAYERS TARGET NAME... | seed.py left PLAYERS NAME... "
+                         "| seed.py open PLAYERS NAME... "
                          "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")

@@ -157,3 +157,44 @@ def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_
     share.click()
     carol.wait_for_function("window.shared !== undefined")
     assert carol.evaluate("window.shared.url") == carol.locator("#invite-url").input_value()
+
+
+def test_a_refused_challenge_keeps_the_form_open_with_the_choices_and_the_error_by_the_target(new_page):
+    """Issue 35: a rated challenge to 11 points came back as a banner at the top of the page,
+    the form closed and reset to Casual and 101. Now, on a 390 px phone, the form stays open
+    with the choices made, and the refusal sits beside the target, in view."""
+    import uuid
+
+    tag = uuid.uuid4().hex[:5]
+    alice = new_page(viewport={"width": 390, "height": 844})
+    sign_up(alice, f"chal_{tag}")
+    bob = new_page()
+    sign_up(bob, f"chbo_{tag}")
+    alice.goto(f"/players/chbo_{tag}/")
+    alice.click("#challenge-open")
+    alice.check('input[name="challenge-mode"][value="rated"]')
+    alice.check('input[name="challenge-move_seconds"][value="10"]')
+    alice.fill('input[name="challenge-target"]', "11")
+    alice.click("#challenge-send")
+    expect(alice).to_have_url(re.compile(rf"/players/chbo_{tag}/"))
+    form = alice.locator("#challenge-form")
+    expect(form).to_be_visible()
+    expect(alice.locator('input[name="challenge-mode"][value="rated"]')).to_be_checked()
+    expect(alice.locator('input[name="challenge-move_seconds"][value="10"]')).to_be_checked()
+    expect(alice.locator('input[name="challenge-target"]')).to_have_value("11")
+    target = form.locator(".field", has=alice.locator('input[name="challenge-target"]'))
+    error = target.locator(".errorlist")
+    expect(error).to_contain_text("A rated table plays to at least 61 points")
+    expect(error).to_be_in_viewport()
+    # Beside the target, not in a banner over the page.
+    expect(alice.locator(".messages")).to_have_count(0)
+    assert alice.evaluate("() => document.documentElement.scrollWidth") <= 390
+    # The same in Arabic on a 360 px phone, sent again from the form as it came back.
+    alice.context.add_cookies([{"name": "django_language", "value": "ar", "url": alice.url}])
+    alice.set_viewport_size({"width": 360, "height": 740})
+    alice.click("#challenge-send")
+    expect(alice.locator("html")).to_have_attribute("dir", "rtl")
+    expect(target.locator(".errorlist")).to_contain_text("61")
+    expect(target.locator(".errorlist")).to_be_in_viewport()
+    expect(alice.locator('input[name="challenge-mode"][value="rated"]')).to_be_checked()
+    assert alice.evaluate("() => document.documentElement.scrollWidth") <= 360

@@ -228,3 +228,99 @@ def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     finally:
         context.close()
+
+
+def test_the_seat_picker_puts_a_space_between_a_name_and_its_rating(browser, site_url, seed):
+    """Issue 35: the waiting room's seat chips read "محمد(1500?)", the name and the rating run
+    together. Now a space parts them, and the rating is a left-to-right isolate of its own,
+    its "?" after the digits, on a 390 px phone in Arabic."""
+    tag = uuid.uuid4().hex[:5]
+    name = f"محمد_{tag}"
+    table = json.loads(seed("open", 2, name))
+    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+                        viewport={"width": 390, "height": 844})
+    try:
+        host = context.new_page()
+        host.goto(f"/table/{table['match']}/")
+        expect(host.locator("html")).to_have_attribute("dir", "rtl")
+        chip = host.locator('#waiting .seat-chip[data-seat="0"]')
+        expect(chip).to_contain_text(f"{name} (1500?)")
+        rating = chip.locator(".rating")
+        expect(rating).to_have_attribute("dir", "ltr")
+        # Drawn as read: the "?" right of the digits, the rating left of the name (right to left).
+        # Measured at once, found in the same call: a state arriving draws the chips again.
+        digits, mark, named = host.evaluate("""() => {
+            const r = document.querySelector('#waiting .seat-chip[data-seat="0"] .rating');
+            const text = r.firstChild, range = document.createRange();
+            const at = (from, to) => { range.setStart(text, from); range.setEnd(text, to);
+                                       return range.getBoundingClientRect(); };
+            const name = r.parentNode.querySelector('bdi:not(.rating)').getBoundingClientRect();
+            return [at(1, 5).left, at(5, 6).left, name.left];
+        }""")
+        assert digits < mark < named, (digits, mark, named)
+        for width in (390, 360):
+            host.set_viewport_size({"width": width, "height": 740})
+            host.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            assert host.evaluate("() => document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()
+
+
+#: Where each given element's "?" is drawn against its digits, and whether it is in a
+#: left-to-right isolate: ``[text, "?" right of the digit before it, dir]`` for each.
+MARKS = """els => els.map(b => {
+    const text = b.firstChild, range = document.createRange(), i = text.textContent.indexOf('?');
+    const left = (from) => { range.setStart(text, from); range.setEnd(text, from + 1);
+                             return range.getBoundingClientRect().left; };
+    return [text.textContent, left(i) > left(i - 1), b.getAttribute('dir')];
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_the_arabic_result_of_four_keeps_names_and_ratings_whole(browser, site_url, seed, width):
+    """Issue 35: at the end of a match of four, in Arabic on a phone, the score line read
+    "محمد وسارة.Sara 0 – 0 فاطمة-و أحمد_Ahmed Z" (one isolate for a side: the "و" went into
+    "فاطمة-Z" and the "Z" onto a line of its own); the ratings "?1500 ← ?1741"; and the win
+    chances broke between a rating, its colon and its percentage. Now each name is a unit of
+    its own, whole on one line, the joining "و" outside it; every rating is a left-to-right
+    isolate with its "?" after the digits; each side's chances is a box of its own, its last
+    rating, colon and percentage on one line; and nothing scrolls sideways."""
+    tag = uuid.uuid4().hex[:4]
+    names = [f"محمد{tag}", f"فاطمة-Z{tag}", f"Sara.سارة{tag}", f"أحمد_Ahmed-Z{tag}"]
+    table = json.loads(seed("rated", 4, 101, *names))  # side 1 (seats 1 and 3) resigned
+    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+                        viewport={"width": width, "height": 844}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        expect(page.locator("#result-banner")).to_be_visible()
+        line = page.locator("#result-banner .result-line")
+        bdis = line.locator("bdi")
+        # Side 0 (seats 0 and 2), the score, side 1 (seats 1 and 3): one isolate a name.
+        expect(bdis).to_have_text([names[0], names[2], names[1], names[3]])
+        expect(line).to_contain_text("و")
+        # Whole, each on one line (measured at once: a state arriving draws the result again).
+        lines = page.evaluate(
+            "() => [...document.querySelectorAll('#result-banner .result-line bdi')]"
+            ".map(b => b.getClientRects().length)")
+        assert lines == [1, 1, 1, 1], lines
+        numbers = "#result-ratings .rating-before, #result-ratings .rating-after, #win-chances .rating"
+        expect(page.locator(numbers)).to_have_count(12)
+        for text, after, direction in page.evaluate(
+                f"s => ({MARKS})([...document.querySelectorAll(s)])", numbers):
+            assert after and direction == "ltr", (text, after, direction)
+
+        chances = page.locator("#win-chances .side-chance")
+        expect(chances).to_have_count(2)
+        # Each side one box (the line wraps between the sides only), its last rating, colon
+        # and percentage on one line.
+        for boxes, rating, percent in page.evaluate("""() => [...document.querySelectorAll(
+                '#win-chances .side-chance')].map(c => [
+                c.getClientRects().length, [...c.querySelectorAll('.rating')].pop().getBoundingClientRect().top,
+                c.querySelector('strong').getBoundingClientRect().top])"""):
+            assert boxes == 1 and abs(rating - percent) < 4, (boxes, rating, percent)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        banner = page.locator("#result-banner")
+        assert banner.evaluate("b => b.scrollWidth <= b.clientWidth")
+    finally:
+        context.close()

@@ -350,3 +350,32 @@ def test_four_players_take_the_seats_in_order(new_page):
     tap.wait_for(lambda: tap.syncs() > syncs)
     assert tap.syncs() == syncs + 1
     expect(creator.locator(f'#last-play .card.played[data-card="{code}"]')).to_be_visible()
+
+
+def test_a_logged_out_visitor_is_offered_to_log_in_only_beside_a_free_seat(new_page, seed, site_url):
+    """Issue 35: a logged-out spectator was offered "Log in to play" at a full table under way
+    (390 px, Arabic), where there is no seat to take. Offered in the waiting room of an open
+    table with a free seat, back to the table afterwards; nowhere at a full one."""
+    import uuid
+
+    tag = uuid.uuid4().hex[:5]
+    full = json.loads(seed("table", 2, 1, f"lina_{tag}", f"سارة_{tag}"))
+    visitor = new_page(locale="ar", **PHONE)
+    visitor.context.add_cookies([{"name": "django_language", "value": "ar", "url": site_url}])
+    visitor.goto(f"/table/{full['match']}/")
+    expect(root(visitor)).to_have_attribute("data-status", "playing")
+    expect(visitor.locator("#watching-banner")).to_be_visible()
+    expect(visitor.locator("#login-link")).to_have_count(0)
+
+    host = new_page()
+    sign_up(host, f"host_{tag}")
+    open_id = create_table(host, players=2, target=61)
+    visitor.goto(f"/table/{open_id}/")
+    expect(root(visitor)).to_have_attribute("data-status", "open")
+    link = visitor.locator("#waiting #login-link")
+    expect(link).to_be_visible()
+    expect(link).to_have_attribute("href", f"/accounts/login/?next=%2Ftable%2F{open_id}%2F")
+    for width in (390, 360):
+        visitor.set_viewport_size({"width": width, "height": 740})
+        visitor.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+        assert visitor.evaluate("() => document.documentElement.scrollWidth") <= width

@@ -212,9 +212,10 @@ def test_the_table_page_of_a_rated_match_shows_each_sides_win_chance(client):
     match = rated_match([amira, karim])
     html = client.get(reverse("table", args=[match.pk])).content.decode()
     assert 'id="win-chances"' in html
-    # Each name and rating isolated (Arabic pages keep "(1500?)" and "%" in place).
-    assert '<bdi>amira</bdi> <bdi class="rating" dir="ltr">(1900)</bdi>' in html
-    assert '<bdi>karim</bdi> <bdi class="rating" dir="ltr">(1500?)</bdi>' in html
+    # Each name and rating isolated (Arabic pages keep "(1500?)" and "%" in place), the last
+    # rating of a side kept on one line with its colon and percentage (issue 35).
+    assert '<bdi>amira</bdi> <span class="chance-end"><bdi class="rating" dir="ltr">(1900)</bdi>: ' in html
+    assert '<bdi>karim</bdi> <span class="chance-end"><bdi class="rating" dir="ltr">(1500?)</bdi>: ' in html
     shown = [int(p) for p in re.findall(r"<strong><bdi>(\d+)%</bdi></strong>", html)]
     assert len(shown) == 2 and sum(shown) == 100 and shown[0] > 70
     casual = rated_match([make_user("nour"), make_user("omar")], rated=False)

@@ -11,14 +11,16 @@ from __future__ import annotations
 import secrets
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.profile import build_profile_context
 from games.core import actions
-from games.core.errors import GameError
+from games.core.errors import ErrorCode, GameError
 from games.core.models import Match
 from games.core.pages.forms import ChallengeForm
 from games.core.state import watching
@@ -71,28 +73,45 @@ def _answer(request: HttpRequest, back: str, ok: dict | None, error: GameError |
 @require_POST
 def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     """Challenge ``username`` with the profile's :class:`ChallengeForm`; back to the profile
-    (the answer arrives over the notice socket). An invalid form is an error message."""
+    (the answer arrives over the notice socket).
+
+    A refusal, the form's or the action's, keeps what the player chose: the profile comes back
+    (status 400) with the form open, filled in, each error beside its field as the lobby's form
+    shows them (:func:`_challenge_refused`); a script asking for JSON gets ``{"error",
+    "message"}`` for the action's refusal.
+    """
     back = reverse("profile", kwargs={"username": username})
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={back}")
     form = ChallengeForm(request.POST, prefix=CHALLENGE_PREFIX)
     if not form.is_valid():
-        for errors in form.errors.values():
-            for text in errors:
-                messages.error(request, text)
-        return redirect(back)
+        return _challenge_refused(request, username, form)
     try:
         actions.create_challenge(
             user=request.user, username=username, rules=form.rules(), rated=form.rated,
             move_seconds=form.clock(), client_seed=form.cleaned_data["client_seed"],
         )
     except GameError as error:
-        return _answer(request, back, None, error)
+        if _wants_json(request):
+            return _answer(request, back, None, error)
+        # The action's own refusal of a field goes beside that field, the rest over the form.
+        field = "target" if error.code == ErrorCode.RATED_TARGET_TOO_LOW else None
+        form.add_error(field, error.message)
+        return _challenge_refused(request, username, form)
     if not _wants_json(request):
         messages.info(
             request, _("Challenge sent to %(name)s: waiting for the answer.") % {"name": username}
         )
     return _answer(request, back, {}, None)
+
+
+def _challenge_refused(request: HttpRequest, username: str, form: ChallengeForm) -> HttpResponse:
+    """``username``'s profile again with the refused ``form`` open and bound (status 400): a
+    redirect lost the player's choices and put the error in a banner far from its field. An
+    unknown player is a 404."""
+    player = get_object_or_404(get_user_model().objects.filter(is_active=True), username=username)
+    context = build_profile_context(player) | {"challenge_form": form}
+    return render(request, "accounts/profile.html", context, status=400)
 
 
 def _challenge_post(request: HttpRequest, challenge_id: int, action, **kwargs) -> HttpResponse:
