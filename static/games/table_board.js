@@ -47,6 +47,20 @@
     return side === mine ? L.yourSide : L.opponents;
   }
 
+  /** The score box's names of ``side`` (sideMembers), in the direction of its first name. */
+  function sideNameBox(side) {
+    var members = sideMembers(side);
+    return el("div", {class: "side-name", dir: firstStrongDir(members.length ? members[0].textContent : "")}, members);
+  }
+
+  /** "rtl" when the first letter of ``text`` is of a right-to-left script, else "ltr": the
+   * Unicode bidi algorithm's rule P2 (its first strong character), as dir="auto" decides. */
+  function firstStrongDir(text) {
+    var letter = /\p{L}/u.exec(text || "");
+    return letter && RTL_LETTER.test(letter[0]) ? "rtl" : "ltr";
+  }
+  var RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+
   function renderScoreboard() {
     var r = T.state.round;
     var board = $("scoreboard");
@@ -65,8 +79,10 @@
       }, [
         el("div", {class: "side-label", text: sideLabel(side)}),
         // Its direction its first name's: cut short in play, a Latin name loses its end, not
-        // its start, on an Arabic page (the seats' names do the same).
-        el("div", {class: "side-name", dir: "auto"}, sideMembers(side)),
+        // its start, on an Arabic page (the seats' names do the same). Written out, not
+        // dir="auto": that skips the <bdi> names inside, and Chromium then took the page's
+        // direction now and then (a full run's layout test saw "rtl" for "abdelrahman_ & m_").
+        sideNameBox(side),
         el("div", {class: "side-score", dataset: {score: T.state.scores[side]}, text: String(T.state.scores[side])}),
         el("div", {class: "side-stats"}, [
           stat(L.pile, r ? r.pile_sizes[side] : 0, "pile"),
