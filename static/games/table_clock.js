@@ -163,9 +163,14 @@
           // leaving says nothing new to one whose own partner is gone.
           var kind = partner ? "partner" : partnerGone() ? null : "opponent";
           var note = kind && !mine && isSeated() && !isBot(T.state.you) ? T.leavingNote(kind) : null;
-          items.push([mine ? L.youReplaced
-                      : withNote(B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}), note),
-                      "replaced", s.seat]);
+          var said = mine ? L.youReplaced
+            : withNote(B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}), note);
+          items.push([said, "replaced", s.seat]);
+          // Said over the screen too when it happens: in play the page is scrolled to the
+          // table, and this box above it went unseen on phones (a tester's partner never
+          // learned that the match no longer counted for them).
+          if (!replacedSaid[s.seat] && !T.firstState && isSeated() && T.showError) T.showError(said, true);
+          replacedSaid[s.seat] = true;
         } else if (s.absent && mine && T.live) {
           // Opening the table brings an absent player back (a "returned" right after this
           // socket's first state); still absent later means only a play will.
@@ -214,6 +219,7 @@
     box.hidden = items.length === 0;
   }
 
+  var replacedSaid = {};  // seats whose takeover by the computer was said over the screen
   var offered = false;  // my resign offer stands (renderNotices: said once when made)
 
   function renderActions() {

@@ -282,14 +282,29 @@ def seeded_paused(name: str) -> dict:
     return {"match": match.pk, "session": session_of(person)}
 
 
-def seeded_left(players: int, names: list[str]) -> dict:
+def seeded_left(players: int, names: list[str], *, leave: bool = True) -> dict:
     """:func:`seeded_table`, rated, its first ``players`` plays made (every person one card of
     the first deal, so the match is no longer aborted when someone leaves), then its last
     seat's person marked absent as the clock marks a person whose page was closed
     (``presence.mark_absent`` at a time past the grace, the others seen then): at two the
     opponent may claim the win, at four the computer plays the seat for the rest of the match.
 
+    ``leave=False``: the table as it stood before anyone left (:func:`leave_last` later).
+
     :returns: as :func:`seeded_table`.
+    :raises RuntimeError: the last seat was not marked absent, or the match is not played on.
+    """
+    table = seeded_table(players, players, names, rated=True)
+    if not leave:
+        return table
+    leave_last(table["match"], players)
+    return table
+
+
+def leave_last(match_id: int, players: int) -> None:
+    """The last seat's person of table ``match_id`` leaves (:func:`seeded_left`'s second half):
+    marked absent as the clock marks one whose page was closed, the others seen then.
+
     :raises RuntimeError: the last seat was not marked absent, or the match is not played on.
     """
     from datetime import timedelta
@@ -299,17 +314,15 @@ def seeded_left(players: int, names: list[str]) -> dict:
     from games.core.actions import mark_absent, player_seen
     from games.core.models import Match, Seat
 
-    table = seeded_table(players, players, names, rated=True)
     later = timezone.now() + timedelta(days=1)
-    seats = list(Seat.objects.select_related("user").filter(match_id=table["match"]).order_by("seat"))
+    seats = list(Seat.objects.select_related("user").filter(match_id=match_id).order_by("seat"))
     for seat in seats[:-1]:
-        player_seen(match_id=table["match"], user=seat.user, now=later)
-    mark_absent(match_id=table["match"], now=later)
-    match = Match.objects.get(pk=table["match"])
+        player_seen(match_id=match_id, user=seat.user, now=later)
+    mark_absent(match_id=match_id, now=later)
+    match = Match.objects.get(pk=match_id)
     last = Seat.objects.get(match=match, seat=players - 1)
     if match.status != Match.Status.PLAYING or not last.absent or (players == 4) != bool(last.bot):
         raise RuntimeError(f"table {match.pk} is {match.status} ({match.result!r}), {last!r}")
-    return table
 
 
 def seeded_rated_end(players: int, target: int, names: list[str]) -> dict:
@@ -435,6 +448,13 @@ def main(argv: list[str]) -> None:
     if command == "left" and len(args) >= 3:
         print(json.dumps(seeded_left(int(args[0]), args[1:])))
         return
+    if command == "played" and len(args) >= 3:
+        print(json.dumps(seeded_left(int(args[0]), args[1:], leave=False)))
+        return
+    if command == "leave" and len(args) == 2:
+        leave_last(int(args[0]), int(args[1]))
+        print(json.dumps({"match": int(args[0])}))
+        return
     if command == "open" and len(args) >= 2:
         print(json.dumps(seeded_open(int(args[0]), args[1:])))
         return
@@ -443,6 +463,7 @@ def main(argv: list[str]) -> None:
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
                          "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
                          "| seed.py rated PLAYERS TARGET NAME... | seed.py left PLAYERS NAME... "
+                         "| seed.py played PLAYERS NAME... | seed.py leave MATCH_ID PLAYERS "
                          "| seed.py open PLAYERS NAME... "
                          "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))

@@ -105,3 +105,22 @@ def test_a_partner_who_left_no_longer_counts_for_the_rating(browser, site_url, s
     finally:
         partner_context.close()
         opponent_context.close()
+
+
+def test_a_seat_taken_over_in_play_is_said_over_the_screen(browser, site_url, seed):
+    """A second tester's partner, on a phone, never saw that the match no longer counted: in
+    play the page is scrolled to the table and the notices' box above it is out of view. The
+    takeover is now also said over the screen when it happens, to the partner in the first
+    screen at 360×640."""
+    tag = uuid.uuid4().hex[:5]
+    names = [f"nadia_{tag}", f"Ahmed_{tag}", f"karim_{tag}", f"سارة_{tag}"]
+    table = json.loads(seed("played", 4, *names))
+    context, page = open_seat(browser, site_url, table, 1, "en", 360, 640)
+    try:
+        seed("leave", table["match"], 4)  # seat 3, the partner's, left while the page was open
+        said = page.locator("#table-error")
+        expect(said).to_contain_text("This match no longer counts for your rating.", timeout=30_000)
+        expect(said).to_be_in_viewport()
+        no_sideways_scroll(page)
+    finally:
+        context.close()
