@@ -149,16 +149,7 @@ def table_state(
         watching.check_may_watch(
             watchers=match.watchers, status=match.status, seated=you is not None, user=user
         )
-    if match.status == Match.Status.OPEN:
-        info = table_info(match, seats, played=False)
-        return state_messages(info, None, seq=match.seq, prev_seq=None, seats=[you])[you]
-    played = cache.read(match, lambda live: live.round is not None and bool(live.round.plays))
-    info = table_info(match, seats, played=played)
-
-    def build(live: engine.Match) -> dict:
-        return state_messages(info, live, seq=match.seq, prev_seq=None, seats=[you])[you]
-
-    return cache.read(match, build)
+    return _snapshots(match, seats, [you])[you]
 
 
 def table_states(match_id: int) -> tuple[dict[int | None, dict], dict[int, int]] | None:
@@ -172,13 +163,24 @@ def table_states(match_id: int) -> tuple[dict[int | None, dict], dict[int, int]]
         return None
     seats = seat_rows(match)
     seat_users = {s.seat: s.user_id for s in seats if s.user_id is not None}
+    return _snapshots(match, seats, [*seat_users, None]), seat_users
+
+
+def _snapshots(
+    match: Match, seats: tuple[SeatRow, ...], viewers: list[int | None]
+) -> dict[int | None, dict]:
+    """The ``state`` of ``match`` as it stands for each of ``viewers`` (seats; ``None``: the
+    spectators), ``prev_seq`` ``None`` (a snapshot): :func:`table_state`, :func:`table_states`."""
+    if match.status == Match.Status.OPEN:
+        info = table_info(match, seats, played=False)
+        return state_messages(info, None, seq=match.seq, prev_seq=None, seats=viewers)
     played = cache.read(match, lambda live: live.round is not None and bool(live.round.plays))
     info = table_info(match, seats, played=played)
 
     def build(live: engine.Match) -> dict[int | None, dict]:
-        return state_messages(info, live, seq=match.seq, prev_seq=None, seats=[*seat_users, None])
+        return state_messages(info, live, seq=match.seq, prev_seq=None, seats=viewers)
 
-    return cache.read(match, build), seat_users
+    return cache.read(match, build)
 
 
 def seat_to_move(match: Match) -> int | None:
