@@ -27,6 +27,14 @@ USERNAME_MARKS = ". _ + -"
 USERNAME_CHARACTERS = re.compile(r"[\w.+-]+")
 
 
+def has_letter_or_digit(name: str) -> bool:
+    """Whether ``name`` holds a letter or digit that is seen on its own: ``\\w`` also takes
+    modifier letters (Unicode category ``Lm``: the Arabic tatweel "ـ", which only stretches
+    the letters beside it) and the underscore, and a name of those alone ("ـــ", "_._")
+    reads as a blank or a line on a seat."""
+    return any(ch.isalnum() and unicodedata.category(ch) != "Lm" for ch in name)
+
+
 class AccountAdapter(DefaultAccountAdapter):
     """Allauth adapter selected by ``ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"``."""
 
@@ -39,7 +47,8 @@ class AccountAdapter(DefaultAccountAdapter):
         with an ``@`` (it reads as an e-mail address on every page that shows it, and the log-in
         box takes a log-in with an ``@`` for an e-mail address, so its owner could not log in
         with it); any other character than letters, digits and ``USERNAME_MARKS``, in the
-        site's words (Django's validator, which allauth runs next, names the ``@`` too);
+        site's words (Django's validator, which allauth runs next, names the ``@`` too); a
+        name with no letter or digit of its own;
         reserved names and their look-alikes (`accounts.reserved`); allauth's checks (the name
         taken in any case); and unless ``shallow``, a look-alike of a taken name (its Unicode
         skeleton, `accounts.confusables`: "аlice" with a Cyrillic "а" when "alice" exists).
@@ -47,7 +56,8 @@ class AccountAdapter(DefaultAccountAdapter):
         :raises ValidationError: code ``"username_too_long"`` for more than
             ``USERNAME_MAX_LENGTH`` characters, ``"username_email"`` for a name with ``@``,
             ``"username_characters"`` for another character than letters, digits and
-            ``USERNAME_MARKS``, ``"username_reserved"`` for a reserved name, allauth's errors
+            ``USERNAME_MARKS``, ``"username_no_letter"`` for a name of marks and tatweels only
+            (`has_letter_or_digit`), ``"username_reserved"`` for a reserved name, allauth's errors
             (name taken), ``"username_look_alike"`` for a look-alike of a taken name.
         """
         username = unicodedata.normalize("NFKC", username)
@@ -67,6 +77,11 @@ class AccountAdapter(DefaultAccountAdapter):
                 gettext("A name may hold only letters, digits and %(marks)s (no spaces).")
                 % {"marks": USERNAME_MARKS},
                 code="username_characters",
+            )
+        if not has_letter_or_digit(username):
+            raise ValidationError(
+                gettext("A name needs at least one letter or digit."),
+                code="username_no_letter",
             )
         if is_reserved_username(username):
             raise ValidationError(

@@ -93,6 +93,20 @@ def test_adapter_accepts_ordinary_and_arabic_names():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("name", ["ـــ", "ـ_ـ", "_._", "-+-"])
+def test_signup_refuses_a_name_of_tatweels_and_marks_only(client, name):
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": name})
+    assert response.status_code == 200
+    assert "A name needs at least one letter or digit." in response.content.decode()
+    assert not get_user_model().objects.filter(username=name).exists()
+
+
+@pytest.mark.django_db
+def test_adapter_keeps_a_tatweel_between_letters():
+    assert AccountAdapter().clean_username("أحمـــد") == "أحمـــد"
+
+
+@pytest.mark.django_db
 def test_signup_without_csrf_token_is_forbidden():
     client = Client(enforce_csrf_checks=True)
     response = client.post(reverse("account_signup"), SIGNUP)
