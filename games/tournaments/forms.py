@@ -67,7 +67,7 @@ class TournamentForm(CreateTableForm):
         help_text=_("In a partnership event a player registers with a partner, who must accept."),
     )
     time_zone = forms.ChoiceField(
-        label=_("Time zone"), choices=lambda: [(z, z) for z in zones.names()], initial=zones.DEFAULT,
+        label=_("Time zone"), choices=zones.choices, initial=zones.DEFAULT,
         required=False,  # left out: UTC
         help_text=_("The times above are in this zone (your browser's, unless you choose another); each viewer sees them in their own."),
     )

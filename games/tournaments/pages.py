@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.tournaments import bracket as knockout
-from games.tournaments import busy, organiser, registration, services
+from games.tournaments import busy, organiser, registration, services, zones
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import (
     TIEBREAK_EDITION, TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
@@ -146,7 +146,8 @@ def event_facts(t: Tournament, user: Any, zone: ZoneInfo) -> dict:
     active = sum(1 for e in entrants if e.status == Entrant.Status.ACTIVE)
     return {
         "viewer_zone": zone,
-        "viewer_zone_name": zone.key,
+        "viewer_zone_name": zones.label(zone.key),
+        "organiser_zone_name": zones.label(t.time_zone),
         "overlap_warning": overlap_warning(clashes) if clashes else "",
         "rematch_warning": rematch_warning(t, active) if can_manage and upcoming else "",
         "t": t,

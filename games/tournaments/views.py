@@ -28,7 +28,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     """Upcoming, running and finished events."""
     zone = zones.viewer_zone(request, zones.DEFAULT)
     return render(request, "tournaments/list.html", {
-        "sections": pages.event_sections(), "viewer_zone": zone, "viewer_zone_name": zone.key,
+        "sections": pages.event_sections(), "viewer_zone": zone, "viewer_zone_name": zones.label(zone.key),
     })
 
 

@@ -1,7 +1,8 @@
 """Time zones by IANA name (``Africa/Cairo``), as the organiser enters an event's times and as
 each viewer reads them: the organiser's zone is stored with the event; a viewer's is the one
 their browser reports (``tournaments/zone.js`` sets the :data:`COOKIE`), else the event's.
-The offsets, summer time included, come from the system's tz database (``zoneinfo``)."""
+The offsets, summer time included, come from the system's tz database (``zoneinfo``); the names
+people read ("Egypt Time", "توقيت مصر", "heure : Égypte") from Unicode's CLDR through Babel."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import functools
 from datetime import datetime
 from zoneinfo import ZoneInfo, available_timezones
 
+from babel import Locale, UnknownLocaleError
+from babel.dates import get_timezone_location
 from django.http import HttpRequest
+from django.utils.translation import get_language, gettext
 
 #: The cookie ``tournaments/zone.js`` keeps the browser's zone in (its IANA name).
 COOKIE = "basra_tz"
@@ -33,6 +37,33 @@ def names() -> tuple[str, ...]:
 @functools.cache
 def _system() -> frozenset[str]:
     return frozenset(available_timezones() | {DEFAULT})
+
+
+def label(name: str, language: str | None = None) -> str:
+    """Zone ``name`` as a reader of ``language`` (a Django language code; the active one when
+    ``None``) names it: CLDR's "location format" (``Africa/Cairo``: "Egypt Time" in English,
+    "توقيت مصر" in Arabic; a country of several zones names its city: "United States (New York)
+    Time"). ``UTC`` is the site's own words, CLDR having no location for it. A language CLDR
+    lacks reads English."""
+    if name == DEFAULT:
+        return gettext("Coordinated Universal Time (UTC)")
+    return _cldr_label(name, (language or get_language() or "en").replace("-", "_"))
+
+
+@functools.cache
+def _cldr_label(name: str, language: str) -> str:
+    try:
+        locale = Locale.parse(language)
+    except (UnknownLocaleError, ValueError):
+        locale = Locale.parse("en")
+    return get_timezone_location(name, locale=locale)
+
+
+def choices(language: str | None = None) -> list[tuple[str, str]]:
+    """``[(name, label), …]`` of :func:`names` for a form's select, in the order of their
+    labels (``UTC`` first), so a reader finds their country where their language sorts it."""
+    named = [(z, label(z, language)) for z in names()]
+    return sorted(named, key=lambda pair: (pair[0] != DEFAULT, pair[1].casefold()))
 
 
 def known(name: str | None) -> bool:

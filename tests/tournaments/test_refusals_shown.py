@@ -111,3 +111,15 @@ def test_the_logs_moved_start_is_written_in_the_readers_zone_like_the_pages_time
     written = [formats.date_format(timezone.localtime(v, cairo), "SHORT_DATETIME_FORMAT") for v in (before, after)]
     assert f"<bdi>{written[0]}</bdi> → <bdi>{written[1]}</bdi>" in log
     assert "2099-12-05T" not in log and "+00:00" not in log
+
+
+def test_the_zones_are_named_in_the_readers_language():
+    """The form's select and the event page name a zone as CLDR does in the reader's language,
+    not by its IANA name; the value sent stays the IANA name."""
+    (org,) = users("zone_reader")
+    client = client_for(org)
+    form = client.get(reverse("tournament_create"), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert '<option value="Africa/Cairo">توقيت مصر</option>' in form
+    assert ">Africa/Cairo<" not in form
+    english = client.get(reverse("tournament_create"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<option value="Africa/Cairo">Egypt Time</option>' in english
