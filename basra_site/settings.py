@@ -172,16 +172,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                # Each side's win chances on the table page of a rated match.
-                "games.ratings.context_processors.win_chances",
                 # The notice socket's settings and labels on every page (games/core/state/notices.py).
                 "games.core.pages.context_processors.notices",
-                # The labels of the tournaments' notices (games/tournaments/news.py).
-                "games.tournaments.context_processors.notices",
-                # The table page's link back to its event (tournament tables only).
-                "games.tournaments.context_processors.event_link",
-                # The labels of the queues' notices (games/queues/news.py).
-                "games.queues.context_processors.notices",
             ],
         },
     },
