@@ -22,7 +22,7 @@ USERNAME_MAX_LENGTH = 24
 #: What a username may hold besides letters and digits (of any script: Python's ``\w``), as
 #: the sign-up's help and its refusal both name it: Django's username characters
 #: (``UnicodeUsernameValidator``, ``[\w.@+-]``) less the ``@``, which ``clean_username``
-#: refuses. Django's own refusal listed "@/./+/-/_" under a help that said ". _ + -".
+#: refuses. Django's own refusal lists "@/./+/-/_", which would contradict a help saying ". _ + -".
 USERNAME_MARKS = ". _ + -"
 USERNAME_CHARACTERS = re.compile(r"[\w.+-]+")
 

@@ -172,16 +172,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                # Each side's win chances on the table page of a rated match.
-                "games.ratings.context_processors.win_chances",
                 # The notice socket's settings and labels on every page (games/core/state/notices.py).
                 "games.core.pages.context_processors.notices",
-                # The labels of the tournaments' notices (games/tournaments/news.py).
-                "games.tournaments.context_processors.notices",
-                # The table page's link back to its event (tournament tables only).
-                "games.tournaments.context_processors.event_link",
-                # The labels of the queues' notices (games/queues/news.py).
-                "games.queues.context_processors.notices",
             ],
         },
     },
@@ -205,7 +197,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # for the lock instead of failing at once, and take it when a transaction begins (BEGIN
     # IMMEDIATE). A transaction that read first and wrote second would otherwise have to upgrade
     # its read lock while the other process writes, and SQLite answers that with "database is
-    # locked" at once, without waiting (a create under load gave HTTP 500).
+    # locked" at once, without waiting (under load, a create would fail with HTTP 500).
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     )
@@ -476,8 +468,8 @@ CSRF_COOKIE_SECURE = not DEBUG
 if not DEBUG:
     # Behind the README's proxy, which terminates HTTPS and says so in X-Forwarded-Proto (and
     # overwrites whatever a client sent in it): the requests are secure, so invite links and
-    # the confirmation and password-reset e-mails are built as https:// (they were http://,
-    # the reset token in plain text), and HSTS is sent.
+    # the confirmation and password-reset e-mails are built as https:// (as http:// they would
+    # carry the reset token in plain text), and HSTS is sent.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     # Seconds browsers keep to HTTPS for this host (Django's "HTTP Strict Transport Security";
     # 0 turns it off). Subdomains and the preload list are the operator's choice (README).

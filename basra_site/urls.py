@@ -10,7 +10,7 @@ from django.views.i18n import JavaScriptCatalog
 from basra_site import install
 
 # The admin's log-in is allauth's (its documented ``secure_admin_login``): the admin's own form
-# checked staff passwords with none of allauth's limits on failed log-ins. A visitor who is not
+# checks staff passwords with none of allauth's limits on failed log-ins. A visitor who is not
 # logged in is sent to /accounts/login/; a logged-in user who is not staff is refused (403).
 admin.site.login = secure_admin_login(admin.site.login)
 

@@ -18,9 +18,8 @@ class GamesConfig(AppConfig):
         from allauth.account.signals import password_changed, password_reset, password_set
         from django.contrib.auth.signals import user_logged_out
 
-        from accounts.profile import profile_context
         from games.core.actions import challenges
-        from games.core.pages import friend_views
+        from games.core.pages import friend_views, profile, slots
         from games.core.sockets.auth import end_live_sockets, recheck_live_sockets
         from games.core.state import notices
 
@@ -32,8 +31,12 @@ class GamesConfig(AppConfig):
             signal.connect(recheck_live_sockets, dispatch_uid=f"games.recheck.{id(signal)}")
         # The challenges still waiting are shown again on every page (games/core/state/notices.py).
         notices.register_pending(challenges.pending_notices)
-        # The challenge form on other players' profiles.
-        profile_context.connect(friend_views.profile_extra, dispatch_uid="games.challenge_form")
+        # The profile is accounts' page (below the core): the core adds its sections as the apps
+        # add theirs, through the page's slot (games/core/pages/slots.py).
+        slots.add_fragment("profile.sections", "games/_challenge_form.html",
+                           friend_views.challenge_section, order=10)
+        slots.add_fragment("profile.sections", "games/_recent_matches.html",
+                           profile.recent_matches_section, order=30)
         # For the benches: with BASRA_STATS_FILE set, a process writes how its plays were
         # written (``games.core.actions.funnel.paths``: compare-and-set or locked) there when it exits.
         path = os.environ.get("BASRA_STATS_FILE")

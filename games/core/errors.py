@@ -24,7 +24,7 @@ from games.engine import shuffle
 MAX_OPEN_TABLES = 3
 #: How many unfinished tables (waiting for players or being played, the person's seat not lost
 #: to absence) one person may sit at when opening or joining another: computer tables start at
-#: once, so the open-table limit alone let one account keep dozens going. Generous for a
+#: once, so the open-table limit alone would let one account keep dozens going. Generous for a
 #: person (a table, a rematch waiting, a tournament, a challenge); accounts of computer players,
 #: when they come, get a cap of their own beside this one.
 MAX_TABLES = 5

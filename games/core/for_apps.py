@@ -43,6 +43,15 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - A job an app repeats on the server's event loop (its scheduler's tick, started from
   ``server_started``): ``run_every`` (the interval and the sleep injected; a failed run logged,
   the next one as planned; returns the coroutine function that stops it).
+- What an app adds to the core's pages (the table, the lobby, the header, the profile), each
+  registered in its ``AppConfig.ready()``: ``add_fragment`` (a template of the app in a named
+  slot, with a context function of the request and the page's objects), ``add_config`` (the
+  JSON its scripts read) and ``add_module`` (a script of the app, loaded as a module);
+  ``games.core.pages.slots`` lists the slots and pages and what each offers.
+- How a match ended, worded alike on every page that lists matches: ``match_ending`` (for one
+  side: ``(outcome, text)``), ``match_score`` ("126–87", or "" when there is no score worth
+  showing); ``Opponent`` (a name and its profile's address, none for a computer seat) and
+  ``seat_person`` (a seat's).
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -61,6 +70,10 @@ from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.cards import card_labels, card_name
+from games.core.pages.endings import match_ending, match_score
+from games.core.pages.profile import Opponent
+from games.core.pages.profile import person as seat_person
+from games.core.pages.slots import add_config, add_fragment, add_module
 from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.every import run_every
 from games.core.clock.thinking import end_with_parent
@@ -112,7 +125,11 @@ __all__ = [
     "Match",
     "Refusal",
     "Seat",
+    "Opponent",
     "abort_match",
+    "add_config",
+    "add_fragment",
+    "add_module",
     "bot_display_name",
     "card_labels",
     "card_name",
@@ -126,10 +143,13 @@ __all__ = [
     "lobby_matches_read",
     "table_extras",
     "match_finished",
+    "match_ending",
     "match_record",
+    "match_score",
     "record_headers",
     "register_pending",
     "run_every",
+    "seat_person",
     "send_notice",
     "server_started",
     "write_transaction",

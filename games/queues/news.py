@@ -3,7 +3,7 @@ notice socket (``games.core.for_apps.send_notice``, ``/ws/me/``; ``docs/protocol
 Every notice is sent after the commit of the change it tells of.
 
 Kinds (the page, ``static/queues/notify.js``, words them from the labels of
-``games.queues.context_processors``):
+``games.queues.slots``):
 
 - ``queue_paired``, to every player a wave seated: :func:`paired_payload`. The page goes to the
   table at once. Also offered by :func:`pending_tables` to every page opened while the table

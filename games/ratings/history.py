@@ -12,13 +12,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from django.apps import apps
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from accounts.profile import Opponent
+from games.core.for_apps import Match, Opponent, Seat, match_ending, match_score, seat_person
 from games.ratings.models import NotRated, Pool, RatingChange
 
 PER_PAGE = 50
@@ -43,11 +41,7 @@ class Filters:
     together_with: str | None = None
 
 
-def _models():
-    return apps.get_model("games", "Seat"), apps.get_model("games", "Match")
-
-
-def _other_side(Seat, username: str):
+def _other_side(username: str):
     return Exists(
         Seat.objects.annotate(other_side=F("seat") % 2).filter(
             match=OuterRef("match"), user__username__iexact=username
@@ -58,7 +52,6 @@ def _other_side(Seat, username: str):
 def seats_of(player: Any, filters: Filters = Filters()) -> QuerySet:
     """``player``'s seats at finished matches, newest first, narrowed by ``filters``; each
     with ``side`` annotated and its match's seats (and users) prefetched."""
-    Seat, Match = _models()
     seats = (
         Seat.objects.filter(user=player, match__status=Match.Status.FINISHED)
         .annotate(side=F("seat") % 2)
@@ -79,7 +72,7 @@ def seats_of(player: Any, filters: Filters = Filters()) -> QuerySet:
     elif filters.result == "aborted":
         seats = seats.filter(match__winner_side__isnull=True)
     if filters.opponent:
-        seats = seats.filter(_other_side(Seat, filters.opponent))
+        seats = seats.filter(_other_side(filters.opponent))
     if filters.together_with:
         seats = seats.filter(
             Exists(Seat.objects.filter(
@@ -91,35 +84,6 @@ def seats_of(player: Any, filters: Filters = Filters()) -> QuerySet:
     if filters.until:
         seats = seats.filter(match__finished_at__date__lte=filters.until)
     return seats
-
-
-#: How a match ended, for the winner and for the loser (``Match.Result`` values).
-_WON = {
-    "target": gettext_lazy("Won"),
-    "claim": gettext_lazy("Won on a claim (the opponent left)"),
-    "resign": gettext_lazy("Won: the opponents resigned"),  # both partners, at four
-}
-_LOST = {
-    "target": gettext_lazy("Lost"),
-    "claim": gettext_lazy("Lost on a claim (away from the table)"),
-    "resign": gettext_lazy("Lost: resigned"),
-}
-
-
-def ending(match: Any, side: int) -> tuple[str, str]:
-    """``(outcome, text)`` of ``match`` for ``side``: outcome "won", "lost" or "aborted"; the
-    text says how (a claim or a resignation is not a plain "Lost")."""
-    if match.winner_side is None:
-        if match.result == "abandoned":
-            return "aborted", _("Abandoned: no person was left to play it")
-        if match.result == "decided":
-            return "aborted", _("Decided away from the table (a forfeit or a withdrawal)")
-        return "aborted", _("Aborted")
-    if match.winner_side == side:
-        if match.result == "resign" and match.players == 2:
-            return "won", _("Won: the opponent resigned")
-        return "won", str(_WON.get(match.result, _WON["target"]))
-    return "lost", str(_LOST.get(match.result, _LOST["target"]))
 
 
 @dataclass(frozen=True)
@@ -142,13 +106,6 @@ class HistoryRow:
     rating_after: str = ""
     not_rated: str = ""
     extra: dict = field(default_factory=dict)
-
-
-def _person(seat: Any) -> Opponent:
-    if seat.user_id is None:
-        return Opponent(name=seat.display_name, url=None)
-    name = seat.user.get_username()
-    return Opponent(name=name, url=reverse("profile", kwargs={"username": name}))
 
 
 def rows(seats: Any, player: Any) -> list[HistoryRow]:
@@ -174,25 +131,22 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
         match = own.match
         side = own.seat % 2
         others = [seat for seat in match.seats.all() if seat.pk != own.pk]
-        outcome, text = ending(match, side)
-        scores = match.scores or []
+        outcome, text = match_ending(match, side)
         change = changes.get(match.pk)
         # As the table's result and the replay show it (``for_apps``): the rounded rating after
-        # less the rounded rating before, so that "+68 → 1809" adds up beside a 1741 shown
-        # before (rounding the change itself gave a tester +67 here, +68 at the table).
+        # less the rounded rating before, so that "+68 → 1809" adds up beside the 1741 shown
+        # before it; the rounded change itself can differ from that by one.
         delta = round(change.rating_after) - round(change.rating_before) if change else None
         result.append(HistoryRow(
             url=reverse("table", kwargs={"match_id": match.pk}),
             when=match.finished_at,
             pool=str(Pool(Pool.of_players(match.players)).label),
             rated=match.rated,
-            opponents=[_person(seat) for seat in others if seat.seat % 2 != side],
-            partners=[_person(seat) for seat in others if seat.seat % 2 == side],
+            opponents=[seat_person(seat) for seat in others if seat.seat % 2 != side],
+            partners=[seat_person(seat) for seat in others if seat.seat % 2 == side],
             outcome=outcome,
             result=text,
-            # Ended before any round was scored (a claim, a resignation, an abort): no "0–0".
-            score=f"{scores[side]}–{scores[1 - side]}"
-            if len(scores) == 2 and (match.result == "target" or any(scores)) else "",
+            score=match_score(match, side),
             change="" if delta is None else (f"+{delta}" if delta >= 0 else f"−{-delta}"),
             rating_after=shown(change.rating_after, change.deviation_after) if change else "",
             not_rated=str(NOT_RATED_MESSAGES.get(reasons.get(match.pk), "")),
@@ -203,9 +157,8 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
 def tally(player: Any, opponent: Any) -> dict[str, int]:
     """``{"matches", "wins", "losses"}`` of ``player`` against ``opponent`` (on the other side),
     aborts left out: one query."""
-    Seat, _Match = _models()
     seats = seats_of(player).filter(
-        _other_side(Seat, opponent.get_username()), match__winner_side__isnull=False
+        _other_side(opponent.get_username()), match__winner_side__isnull=False
     )
     counts = seats.order_by().aggregate(
         matches=Count("pk"),

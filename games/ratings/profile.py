@@ -1,4 +1,4 @@
-"""What the ratings app adds to a player's public profile (``accounts.profile.profile_context``).
+"""What the ratings app adds to a player's public profile (the core's ``profile.sections`` slot).
 
 ``ratings_section`` (shown by ``templates/ratings/_profile.html``, included by the profile):
 
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.apps import apps
 from django.db.models import Count, F, Q
 from django.urls import reverse
 from django.utils import timezone
 
+from games.core.for_apps import Event, Seat
 from games.ratings.models import PlayerRating, Pool, RatingChange
 from games.ratings.rating import shown
 
@@ -69,8 +69,6 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
 
 def totals(player: Any) -> dict[str, Any]:
     """Totals over ``player``'s finished matches (see the module docstring): three queries."""
-    Seat = apps.get_model("games", "Seat")
-    Event = apps.get_model("games", "Event")
     seats = Seat.objects.filter(
         user=player, match__status="finished", match__winner_side__isnull=False
     ).annotate(side=F("seat") % 2)
@@ -132,6 +130,6 @@ def ratings_section(player: Any) -> dict[str, Any]:
     }
 
 
-def profile_extra(sender: Any, player: Any, **kwargs: Any) -> dict[str, Any]:
-    """Receiver of ``accounts.profile.profile_context``: the player's ratings section."""
-    return {"ratings_section": ratings_section(player)}
+def profile_section(request: Any, page: Any) -> dict[str, Any]:
+    """The ``profile.sections`` context of ``page["player"]``'s ratings (``RatingsConfig.ready``)."""
+    return {"ratings_section": ratings_section(page["player"])}

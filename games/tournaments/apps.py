@@ -10,7 +10,9 @@ class TournamentsConfig(AppConfig):
     :func:`games.tournaments.profile.add_event_results` to ``accounts.profile.profile_context``,
     and :func:`games.tournaments.record_headers.event_header` to ``games.core.signals.record_headers``,
     and registers :func:`games.tournaments.news.pending_tables` with the core's notices
-    (``games.core.state.notices.register_pending``): a page opened later still shows the player's tables.
+    (``games.core.state.notices.register_pending``): a page opened later still shows the player's tables;
+    and adds to the core's pages (``games/tournaments/slots.py``) the header's link, a table's link
+    back to its event, the notices' script and labels, and the profile's events.
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -19,20 +21,27 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from accounts.profile import profile_context
         from games.core.for_apps import (
+            add_config,
+            add_fragment,
+            add_module,
             match_finished,
             record_headers,
             register_pending,
             server_started,
         )
-        from games.tournaments import news, profile, scheduler, services
+        from games.tournaments import news, profile, scheduler, services, slots
         from games.tournaments.record_headers import event_header
 
         match_finished.connect(
             services.on_match_finished, dispatch_uid="tournaments.on_match_finished"
         )
-        profile_context.connect(profile.add_event_results, dispatch_uid="tournaments.profile")
         record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")
         server_started.connect(scheduler.start_in_server, dispatch_uid="tournaments.scheduler")
         register_pending(news.pending_tables)
+        add_fragment("header.actions", "tournaments/_nav.html", order=20)
+        add_fragment("table.head", "tournaments/_table_link.html", slots.table_link, order=10)
+        add_config("notices", "tournament-notice-config", slots.notice_config)
+        add_module("notices", "tournaments/notify.js")
+        add_fragment("profile.sections", "tournaments/_profile_results.html",
+                     profile.results_section, order=40)

@@ -1,4 +1,4 @@
-"""Event results on player profiles: a receiver of ``accounts.profile.profile_context``."""
+"""Event results on player profiles: the ``profile.sections`` slot of the core's pages."""
 
 from __future__ import annotations
 
@@ -43,6 +43,8 @@ def event_results(player: Any, limit: int = PROFILE_EVENTS) -> list[EventResult]
     return out
 
 
-def add_event_results(sender: Any, player: Any, **kwargs: Any) -> dict:
-    """``profile_context`` receiver: ``{"tournament_results": [EventResult, ...]}``."""
-    return {"tournament_results": event_results(player)}
+def results_section(request: Any, page: Any) -> dict | None:
+    """The ``profile.sections`` context of ``page["player"]``'s events (``TournamentsConfig.ready``):
+    ``{"tournament_results": [EventResult, ...]}``, or ``None`` (nothing shown) without any."""
+    results = event_results(page["player"])
+    return {"tournament_results": results} if results else None

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from accounts.profile import profile_context, recent_matches
+from games.core.pages.profile import recent_matches
 from games.core.models import Match, Seat
 
 
@@ -74,22 +74,6 @@ def test_own_profile_links_to_account_settings(client, player):
     assert change_password not in client.get(url).content.decode()
     client.force_login(player)
     assert change_password in client.get(url).content.decode()
-
-
-@pytest.mark.django_db
-def test_no_rating_shown_until_an_app_reports_one(client, player):
-    html = client.get(reverse("profile", args=["amira"])).content.decode()
-    assert 'class="rating"' not in html
-
-    def add_rating(sender, player, **kwargs):
-        return {"rating": 1512}
-
-    profile_context.connect(add_rating)
-    try:
-        html = client.get(reverse("profile", args=["amira"])).content.decode()
-    finally:
-        profile_context.disconnect(add_rating)
-    assert '<dd class="rating"><bdi dir="ltr">1512</bdi></dd>' in html
 
 
 @pytest.mark.django_db

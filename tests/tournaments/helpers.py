@@ -146,3 +146,15 @@ def refresh(t: Tournament) -> Tournament:
 
 def pairings(t: Tournament, number: int) -> list[Pairing]:
     return list(Pairing.objects.filter(tournament=t, round__number=number).select_related("a__user", "b__user"))
+
+
+def page_json(response, element_id: str):
+    """The JSON a page hands its scripts in ``<script id="element_id" type="application/json">``
+    (``json_script``, as ``{% page_modules %}`` writes an app's config)."""
+    import json
+    import re
+
+    html = response.content.decode()
+    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S)
+    assert found, f"no #{element_id} on the page"
+    return json.loads(found.group(1))

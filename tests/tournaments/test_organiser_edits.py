@@ -295,7 +295,7 @@ def test_the_edit_notice_is_worded_in_the_readers_language():
     """``notify.js`` words it from the page's labels: the sentence and every setting's name."""
     from django.utils import translation
 
-    from games.tournaments.context_processors import notice_labels
+    from games.tournaments.slots import notice_labels
     with translation.override("ar"):
         labels = notice_labels()
     assert "%(event)s" in labels["edited"] and "%(changes)s" in labels["edited"]

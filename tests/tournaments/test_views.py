@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users
+from tests.tournaments.helpers import enter, event, live_games, page_json, play_out, refresh, users
 
 pytestmark = pytest.mark.django_db
 
@@ -248,7 +248,8 @@ def test_every_page_of_a_signed_in_player_listens_for_the_tournaments_notices():
     assert "tournaments/notify.js" not in anonymous and "tournament-notice-config" not in anonymous
     client = client_for(a)
     client.cookies["django_language"] = "ar"
-    labels = client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar").context["tournament_notices"]["labels"]
+    labels = page_json(client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar"),
+                       "tournament-notice-config")["labels"]
     assert labels["started"] == "بدأت %(event)s."
 
 def test_the_event_page_shows_the_real_start_once_started():

@@ -113,7 +113,7 @@ class CreateTableForm(forms.Form):
     target = forms.IntegerField(
         label=_("Target score"), min_value=TARGET_MIN, max_value=TARGET_MAX,
         initial=DEFAULTS.target,
-        # The range said beside the box, not only once the form is sent (a tester's complaint).
+        # The range said beside the box, so a player knows it before sending the form.
         help_text=format_lazy(
             _("The match ends when a side reaches this score at the end of a round: from {min} to {max}."),
             min=TARGET_MIN, max=TARGET_MAX,

@@ -18,7 +18,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.profile import build_profile_context
 from games.core import actions
 from games.core.errors import ErrorCode, GameError
 from games.core.models import Match
@@ -110,8 +109,9 @@ def _challenge_refused(request: HttpRequest, username: str, form: ChallengeForm)
     redirect lost the player's choices and put the error in a banner far from its field. An
     unknown player is a 404."""
     player = get_object_or_404(get_user_model().objects.filter(is_active=True), username=username)
-    context = build_profile_context(player) | {"challenge_form": form}
-    return render(request, "accounts/profile.html", context, status=400)
+    return render(
+        request, "accounts/profile.html", {"player": player, "challenge_form": form}, status=400
+    )
 
 
 def _challenge_post(request: HttpRequest, challenge_id: int, action, **kwargs) -> HttpResponse:
@@ -149,10 +149,15 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
     return _challenge_post(request, challenge_id, actions.cancel_challenge)
 
 
-def profile_extra(sender, player, **kwargs) -> dict:
-    """``accounts.profile.profile_context`` receiver: the challenge form shown on ``player``'s
-    profile (to other signed-in players: ``templates/games/_challenge_form.html``)."""
+def challenge_section(request: HttpRequest, page) -> dict | None:
+    """The ``profile.sections`` context of the challenge form on ``page["player"]``'s profile
+    (``templates/games/_challenge_form.html``), shown to other signed-in players only (else
+    ``None``); the refused form of :func:`_challenge_refused` when the page has it."""
+    player = page["player"]
+    user = request.user
+    if not user.is_authenticated or user.pk == player.pk:
+        return None
     return {
-        "challenge_form": ChallengeForm(prefix=CHALLENGE_PREFIX),
+        "challenge_form": page.get("challenge_form") or ChallengeForm(prefix=CHALLENGE_PREFIX),
         "challenge_url": reverse("challenge_create", kwargs={"username": player.username}),
     }

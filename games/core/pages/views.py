@@ -379,8 +379,8 @@ def table_computer(request: HttpRequest) -> HttpResponse:
 @require_GET
 def _no_table(request: HttpRequest) -> HttpResponse:
     """The table page's 404, for an unknown id and for a private table alike (which one it is is
-    not said): rendered here rather than raised, so that it reads the same under DEBUG too (a
-    tester got Django's technical page, listing the site's every address)."""
+    not said): rendered here rather than raised, so that it reads the same under DEBUG too
+    (Django's technical 404 page would list the site's every address)."""
     return render(request, "games/no_table.html", status=404)
 
 

@@ -1,15 +1,20 @@
-"""Template context the ratings app gives pages of the core, so the core never imports it.
+"""What the ratings app adds to the core's pages (``games.core.pages.slots``; registered in
+``RatingsConfig.ready()``), so the core never names it:
 
-Listed in ``settings.TEMPLATES``; the core's table template shows ``win_chances`` and
-``not_rated`` when present, and hands ``rating_config`` to its scripts (``table_ratings.js``).
+- ``header.links``: the ladder (``ratings/_nav_ladder.html``); ``header.mine``: "My matches"
+  (``ratings/_nav_history.html``).
+- ``table.head``: each side's win chances and why a finished rated match was not rated
+  (``ratings/_table_head.html``, :func:`table_head`).
+- On the table page: the ``rating-config`` JSON (:func:`rating_config`) and the script that
+  shows the live ratings, ``static/ratings/table_ratings.js``.
+- ``profile.sections``: the ratings section (``games.ratings.profile.profile_section``).
 """
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Mapping
 from typing import Any
 
-from django.apps import apps
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
@@ -18,49 +23,36 @@ from games.ratings.rating import NOT_RATED_MESSAGES, Unrated, not_rated_reason
 from games.ratings.rating import win_chances as chances_of
 
 
-def win_chances(request: HttpRequest) -> dict[str, Any]:
-    """On the table page (URL name ``table``): ``win_chances``, each side's expected score before
-    the match (``games.ratings.rating.win_chances``: a list of two ``SideChance``), or ``None``
-    for a casual match, an open table or an abort; and ``not_rated``, the sentence saying why a
-    finished rated match was not rated (for the viewer when they sat there:
-    ``games.ratings.rating.not_rated_reason``), or ``""``; ``rating_config``, for a rated table,
-    the labels its scripts show the live ratings with (:func:`rating_labels`), else ``None``.
-    Computed only if the template reads them."""
-    match = getattr(request, "resolver_match", None)
-    if match is None or match.url_name != "table" or "match_id" not in match.kwargs:
-        return {}
-    match_id = match.kwargs["match_id"]
+def table_head(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``table.head`` context of ``page["match"]``: ``win_chances``, each side's expected
+    score before the match (``games.ratings.rating.win_chances``: a list of two
+    ``SideChance``), or ``None`` for a casual match, an open table or an abort; and
+    ``not_rated``, the sentence saying why a finished rated match was not rated (for the viewer
+    when they sat there: ``games.ratings.rating.not_rated_reason``), or ``""``. Each computed
+    only if the template reads it."""
+    match = page["match"]
 
-    @functools.cache
-    def row():
-        return apps.get_model("games", "Match").objects.filter(pk=match_id).first()
-
-    def compute():
-        match = row()
-        return chances_of(match) if match is not None else None
-
-    def reason():
-        match = row()
+    def reason() -> str:
         user = request.user if request.user.is_authenticated else None
-        code = not_rated_reason(match, user) if match is not None else None
-        if code is None and user is not None and match is not None:
+        code = not_rated_reason(match, user)
+        if code is None and user is not None:
             code = not_rated_reason(match)
         return str(NOT_RATED_MESSAGES[code]) if code else ""
 
-    def labels():
-        match = row()
-        return rating_labels() if match is not None and match.rated else None
-
     return {
-        "win_chances": SimpleLazyObject(compute),
+        "win_chances": SimpleLazyObject(lambda: chances_of(match)),
         "not_rated": SimpleLazyObject(reason),
-        # A function, which the template calls when it reads it: json_script needs the dict itself.
-        "rating_config": functools.cache(labels),
     }
 
 
+def rating_config(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The table page's ``rating-config`` JSON: :func:`rating_labels` at a rated table, else
+    ``None`` (none written)."""
+    return rating_labels() if page["match"].rated else None
+
+
 def rating_labels() -> dict[str, Any]:
-    """What ``static/games/table_ratings.js`` writes, in the request's language: ``labels``
+    """What ``static/ratings/table_ratings.js`` writes, in the request's language: ``labels``
     (``winChances``; ``percent``, "%(percent)s%" with its placeholder; ``changes``; what a
     person's leaving means for the reader's rating, added to the table's notices,
     ``partnerLeft``, ``opponentLeft`` and ``resignPartnerLeft``, after

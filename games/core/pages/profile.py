@@ -1,0 +1,99 @@
+"""What the core adds to a player's public profile (``templates/accounts/profile.html``, the
+``profile.sections`` slot): the player's recent matches (``templates/games/_recent_matches.html``).
+Registered in ``GamesConfig.ready()``, as the apps register theirs (``games.core.pages.slots``):
+``accounts`` sits below the core and knows none of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Prefetch
+from django.http import HttpRequest
+from django.urls import reverse
+
+from games.core.models import Match, Seat
+from games.core.pages.endings import PLAYING, match_ending, match_score
+
+RECENT_MATCHES = 10
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Someone at a player's table: ``name`` to show, ``url`` of their profile (``None`` for a
+    computer seat, which has no profile)."""
+
+    name: str
+    url: str | None
+
+
+def person(seat: Any) -> Opponent:
+    """The :class:`Opponent` of ``seat`` (a ``Seat`` with its ``user`` loaded)."""
+    if seat.user_id is None:
+        return Opponent(name=seat.display_name, url=None)
+    username = seat.user.get_username()
+    return Opponent(name=username, url=reverse("profile", kwargs={"username": username}))
+
+
+@dataclass(frozen=True)
+class RecentMatch:
+    """One started or finished match of a player, as the profile lists it.
+
+    ``url`` is the table page (``/table/<id>/``, which also shows a finished match); ``opponents``
+    and ``partners`` are :class:`Opponent` values (``partners`` is empty at a table for two);
+    ``outcome`` and ``result`` are :func:`games.core.pages.endings.match_ending`'s; ``score`` is
+    :func:`~games.core.pages.endings.match_score`'s; ``when`` is the finish time, else the
+    start time.
+    """
+
+    match_id: int
+    url: str
+    opponents: list[Opponent]
+    partners: list[Opponent]
+    outcome: str
+    result: str
+    score: str
+    when: datetime | None
+    finished: bool
+
+
+def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> list[RecentMatch]:
+    """``player``'s latest ``limit`` matches that have started (open tables are left out),
+    newest first. Two queries whatever ``limit`` is."""
+    seats = (
+        Seat.objects.filter(user=player)
+        .exclude(match__status=Match.Status.OPEN)
+        .select_related("match")
+        .prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("seat"))
+        )
+        .order_by("-match__created_at", "-match_id")[:limit]
+    )
+    return [_recent_match(seat) for seat in seats]
+
+
+def _recent_match(own_seat: Seat) -> RecentMatch:
+    match = own_seat.match
+    side = own_seat.seat % 2
+    others = [seat for seat in match.seats.all() if seat.pk != own_seat.pk]
+    outcome, result = match_ending(match, side)
+    return RecentMatch(
+        match_id=match.pk,
+        url=reverse("table", kwargs={"match_id": match.pk}),
+        opponents=[person(seat) for seat in others if seat.seat % 2 != side],
+        partners=[person(seat) for seat in others if seat.seat % 2 == side],
+        outcome=outcome,
+        result=result,
+        score=match_score(match, side),
+        when=match.finished_at or match.started_at,
+        finished=outcome != PLAYING,
+    )
+
+
+def recent_matches_section(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``profile.sections`` context of ``page["player"]``: ``recent_matches``."""
+    return {"recent_matches": recent_matches(page["player"])}
