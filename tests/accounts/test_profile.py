@@ -141,3 +141,23 @@ def test_recent_matches_name_a_computer_opponent(client, player):
     response = client.get(reverse("profile", args=[player.username]))
     assert response.status_code == 200
     assert f'<bdi class="bot">{computer.name}</bdi>' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_header_marks_profile_and_my_matches_only_on_ones_own(client, player):
+    """"Profile" and "My matches" in the header are the reader's own pages: another player's
+    profile or match history is not marked as the page they are on."""
+    import re
+
+    make_user("karim")
+    client.force_login(player)
+
+    def marked(url):
+        page = client.get(url).content.decode()
+        nav = page[page.index('id="site-nav"'):page.index("</nav>")]
+        return re.findall(r'aria-current="page">([^<]+)<', nav)
+
+    assert marked(reverse("profile", args=["amira"])) == ["Profile"]
+    assert marked(reverse("profile", args=["karim"])) == []
+    assert marked(reverse("match_history", args=["amira"])) == ["My matches"]
+    assert marked(reverse("match_history", args=["karim"])) == []
