@@ -204,6 +204,61 @@ def outage_lines(records: list[logging.LogRecord]) -> list[str]:
     return [f"{logging.getLevelName(r.levelno)} {r.getMessage()[:18]}" for r in records]
 
 
+@needs_redis_server
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lost", [0, 1])
+async def test_one_server_of_two_down_is_one_outage_until_both_answer(
+    redis_servers, settings, outage_log, lost
+):
+    """With one of the layer's servers down, sends to the other still work: they must not
+    count as the layer being back (one WARNING, no INFO, no catch-up of every table per send),
+    and the health probe says ``down`` whichever server it is."""
+    records, backs = outage_log
+    servers = [redis_servers(), redis_servers()]
+    prefix = PREFIX
+    settings.CHANNEL_LAYERS = site_layers(
+        prefix, redis_layer_hosts(URL, ",".join(server.url for server in servers))
+    )
+    groups = [broadcast.everyone_group(number) for number in range(1, 13)]
+    inbox = await Inbox(process_layer(settings.CHANNEL_LAYERS)).open(*groups)
+    try:
+        on = await asyncio.to_thread(wait_for_subscriptions, servers, prefix, 13)
+        # A table whose group is on the server lost, and one on the other.
+        lost_table, kept_table = (
+            next(n for n, group in enumerate(groups, 1) if any(c.endswith(group) for c in on[i]))
+            for i in (lost, 1 - lost)
+        )
+        assert await broadcast.aprobe_layer() == "ok"
+
+        servers[lost].kill()
+        for count in range(3):
+            await broadcast.send_watchers(lost_table, count)
+            await broadcast.send_watchers(kept_table, count)
+        assert outage_lines(records) == ["WARNING channel layer down"]
+        assert broadcast.layer_is_down()
+        assert backs == []
+        assert await broadcast.aprobe_layer() == "down"
+        # What the server kept carries on meanwhile.
+        assert [(await inbox.next())["count"] for _ in range(3)] == [0, 1, 2]
+
+        servers[lost] = redis_servers(port=servers[lost].port)
+        assert await broadcast.aprobe_layer() == "ok"
+        assert outage_lines(records) == ["WARNING channel layer down", "INFO channel layer back"]
+        assert len(backs) == 1
+        assert not broadcast.layer_is_down()
+
+        # The other process's consumers hear the restarted server's tables again once their
+        # subscriptions are made again there (channels-redis's receiver retries each second).
+        _at, heard = await inbox.first_heard(
+            lambda count: broadcast.send_watchers(lost_table, count), 15, start=100
+        )
+        assert heard["count"] >= 100
+        assert len(backs) == 1
+    finally:
+        await inbox.close()
+        await get_channel_layer().flush()
+
+
 # --- Sentinel ---------------------------------------------------------------------------------
 
 #: The name the test's Sentinel knows its master by, and how long it waits for an answer before
