@@ -15,6 +15,12 @@ Environment variables:
     REDIS_URL       e.g. redis://127.0.0.1:6379/0 selects the channels-redis pub/sub layer and
                     Redis as the cache, which keeps the sessions (cached_db); when unset, the
                     in-memory layer (one process only) and sessions in the database alone.
+    REDIS_LAYER_URLS  comma-separated redis:// URLs: the channel layer on these servers instead of
+                    REDIS_URL's, its channels and groups spread over them by channels-redis's
+                    consistent hash (the cache and sessions stay on REDIS_URL, which is needed).
+    REDIS_SENTINELS, REDIS_SENTINEL_MASTER  "host:port,..." of Redis Sentinels and the name of the
+                    master they watch: the channel layer on that master, found through them
+                    (instead of REDIS_URL's server or REDIS_LAYER_URLS; REDIS_URL is needed).
     BASRA_CHANNEL_PREFIX  the prefix of this site's channels, groups and cache keys in Redis
                     (default "basra<N>" for REDIS_URL's database N): sites sharing one Redis
                     server need different ones, since pub/sub ignores the database number.
@@ -73,6 +79,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -222,9 +229,69 @@ def redis_site_prefix(url: str) -> str:
     return f"basra{int(path) if path.isdigit() else 0}"
 
 
-def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
+#: Seconds a connection to a Redis server (or a Sentinel) of the layer may take: a host that
+#: does not answer fails a send after this (best effort after a commit,
+#: games/core/state/broadcast.py), not after the system's connect timeout.
+REDIS_CONNECT_SECONDS = 2
+
+
+def _sentinel_address(item: str) -> tuple[str, int]:
+    """``("host", port)`` of ``"host:port"`` (``"[::1]:26379"`` for IPv6).
+
+    :raises ImproperlyConfigured: no port, or not a number.
+    """
+    host, _colon, port = item.rpartition(":")
+    if not host or not port.isdigit():
+        raise ImproperlyConfigured(f"REDIS_SENTINELS: {item!r} is not host:port")
+    return host.strip("[]"), int(port)
+
+
+def redis_layer_hosts(
+    url: str, layer_urls: str = "", sentinels: str = "", master: str = ""
+) -> list[dict]:
+    """The channel layer's ``hosts`` (channels-redis's pub/sub layer, its README "hosts"): one
+    entry per Redis server it shards over by consistent hash.
+
+    ``layer_urls`` (``REDIS_LAYER_URLS``, comma-separated URLs) gives one ``{"address": …}``
+    entry each; ``sentinels`` (``REDIS_SENTINELS``, ``"host:port,…"``) with ``master``
+    (``REDIS_SENTINEL_MASTER``) one Sentinel entry, ``{"master_name", "sentinels",
+    "sentinel_kwargs", …}``, which channels-redis turns into redis-py's
+    ``SentinelConnectionPool`` (``channels_redis.utils.create_pool``): every connection asks
+    the Sentinels for the master. Neither: ``url``'s server alone. Every entry fails a connect
+    after :data:`REDIS_CONNECT_SECONDS`.
+
+    :raises ImproperlyConfigured: a Sentinel list without a master name or the other way
+        round, both a Sentinel list and layer URLs, or either without ``url`` (the cache and the
+        sessions stay on ``REDIS_URL``'s server).
+    """
+    timeout = {"socket_connect_timeout": REDIS_CONNECT_SECONDS}
+    urls = [item.strip() for item in layer_urls.split(",") if item.strip()]
+    addresses = [_sentinel_address(item.strip()) for item in sentinels.split(",") if item.strip()]
+    master = master.strip()
+    if bool(addresses) != bool(master):
+        raise ImproperlyConfigured("REDIS_SENTINELS and REDIS_SENTINEL_MASTER go together")
+    if urls and addresses:
+        raise ImproperlyConfigured("set REDIS_LAYER_URLS or REDIS_SENTINELS, not both")
+    if (urls or addresses) and not url:
+        raise ImproperlyConfigured(
+            "REDIS_LAYER_URLS and REDIS_SENTINELS need REDIS_URL: the cache and the sessions"
+        )
+    if addresses:
+        # The Sentinels' own connections time out on reads too: a Sentinel that hangs is
+        # passed over for the next one (redis-py's discover_master), not waited on.
+        return [{
+            "master_name": master,
+            "sentinels": addresses,
+            "sentinel_kwargs": {**timeout, "socket_timeout": REDIS_CONNECT_SECONDS},
+            **timeout,
+        }]
+    return [{"address": address, **timeout} for address in urls or [url]]
+
+
+def redis_settings(url: str, prefix: str, hosts: list[dict] | None = None) -> tuple[dict, dict]:
     """``(CHANNEL_LAYERS, CACHES)`` for a site on the Redis server of ``url``, every channel,
-    group and key of it behind ``prefix``.
+    group and key of it behind ``prefix``; the channel layer on ``hosts``
+    (:func:`redis_layer_hosts`) when given, else on ``url``'s server too.
 
     Redis pub/sub ignores the database number: a PUBLISH reaches the subscribers of every
     database on the server ("Database & Scoping", Redis's pub/sub docs). Two sites on one server
@@ -237,11 +304,9 @@ def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
             # so a burst of sockets joining groups does not exhaust the Redis connection pool
             # as the list-based RedisChannelLayer does (shared/bench/BENCH.md).
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            # A host that does not answer fails a send after 2 s (best effort after a commit,
-            # games/core/state/broadcast.py), not after the system's connect timeout.
-            "CONFIG": {
-                "hosts": [{"address": url, "socket_connect_timeout": 2}], "prefix": f"{prefix}:"
-            },
+            # Several hosts: each channel and group on one of them, by consistent hash of its
+            # name (prefix included), so every process must list the same hosts in one order.
+            "CONFIG": {"hosts": hosts or redis_layer_hosts(url), "prefix": f"{prefix}:"},
         }
     }
     caches = {
@@ -254,7 +319,7 @@ def redis_settings(url: str, prefix: str) -> tuple[dict, dict]:
             "KEY_PREFIX": prefix,
             # A host that does not answer is a miss after 2 s, not after the system's
             # connect timeout (minutes); then at most one call a second tries it again.
-            "OPTIONS": {"socket_connect_timeout": 2},
+            "OPTIONS": {"socket_connect_timeout": REDIS_CONNECT_SECONDS},
         }
     }
     return layers, caches
@@ -265,8 +330,17 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # sites sharing one Redis server must have different ones; by default each database number
 # gives its own.
 BASRA_CHANNEL_PREFIX = os.environ.get("BASRA_CHANNEL_PREFIX") or redis_site_prefix(REDIS_URL)
+# The channel layer on other Redis servers than the cache's (redis_layer_hosts): several, that
+# it shards over, or one found through Sentinels.
+REDIS_LAYER_URLS = os.environ.get("REDIS_LAYER_URLS", "")
+REDIS_SENTINELS = os.environ.get("REDIS_SENTINELS", "")
+REDIS_SENTINEL_MASTER = os.environ.get("REDIS_SENTINEL_MASTER", "")
+# Read with or without REDIS_URL: a layer configured without it is refused, not ignored.
+_layer_hosts = redis_layer_hosts(
+    REDIS_URL, REDIS_LAYER_URLS, REDIS_SENTINELS, REDIS_SENTINEL_MASTER
+)
 if REDIS_URL:
-    CHANNEL_LAYERS, CACHES = redis_settings(REDIS_URL, BASRA_CHANNEL_PREFIX)
+    CHANNEL_LAYERS, CACHES = redis_settings(REDIS_URL, BASRA_CHANNEL_PREFIX, _layer_hosts)
     # Sessions are read again while sockets are open (games.core.sockets.beats, in batches, and
     # games.core.sockets.auth.session_user_is: a session that ended must stop an open socket): Django's
     # "cached_db" engine keeps them in Redis too, written through to the database, so those

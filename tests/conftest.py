@@ -49,7 +49,7 @@ def _redis_database_of_this_worker() -> None:
 
     from django.test.utils import override_settings
 
-    from basra_site.settings import redis_settings, redis_site_prefix
+    from basra_site.settings import redis_layer_hosts, redis_settings, redis_site_prefix
 
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     url = settings.REDIS_URL
@@ -60,7 +60,12 @@ def _redis_database_of_this_worker() -> None:
     database = (int(path) if path.isdigit() else 0) + int(worker[2:])
     url = urlunsplit(parts._replace(path=f"/{database % 16}"))
     prefix = redis_site_prefix(url)
-    layers, caches = redis_settings(url, prefix)
+    # The layer stays on its own servers when it has some (REDIS_LAYER_URLS, REDIS_SENTINELS):
+    # the worker's prefix keeps its names apart there.
+    hosts = redis_layer_hosts(
+        url, settings.REDIS_LAYER_URLS, settings.REDIS_SENTINELS, settings.REDIS_SENTINEL_MASTER
+    )
+    layers, caches = redis_settings(url, prefix, hosts)
     override_settings(
         REDIS_URL=url, BASRA_CHANNEL_PREFIX=prefix, CHANNEL_LAYERS=layers, CACHES=caches
     ).enable()

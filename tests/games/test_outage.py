@@ -30,6 +30,8 @@ db = database_sync_to_async
 def _layer_thought_up(monkeypatch):
     """Each test starts with the layer thought up (the module's outage flag)."""
     monkeypatch.setattr(broadcast, "_layer_down", False)
+    # The stand-in layers here are one server's, whatever the run's REDIS_LAYER_URLS says.
+    monkeypatch.setattr(broadcast, "layer_hosts", lambda: [])
 
 
 @pytest.fixture

@@ -17,6 +17,10 @@ Every send here is best effort: it follows a commit, so a channel layer that fai
 action into a failure. The error is caught and logged once per outage (:func:`layer_failed`: one
 WARNING at the first failure, one INFO at the first send that works again), and the sockets read
 the table again at their next heartbeat or reconnection.
+
+A layer on several Redis servers (``REDIS_LAYER_URLS``: channels-redis puts each group on one of
+them by a hash of its name) can be down in part: then a send that works says nothing of the
+other servers, and only a probe of every one (:func:`aprobe_layer`) says the layer is back.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ from contextvars import ContextVar
 import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.utils.crypto import salted_hmac
+from redis import asyncio as aioredis
 
 logger = logging.getLogger(__name__)
 
@@ -133,11 +139,26 @@ def layer_failed(error: BaseException) -> None:
         )
 
 
-def layer_works() -> None:
+def layer_hosts() -> list:
+    """The Redis servers of the site's channel layer, its ``CHANNEL_LAYERS`` ``hosts`` as
+    ``basra_site.settings.redis_layer_hosts`` writes them (dicts): one, or several it spreads
+    the groups over; none for the in-memory layer."""
+    return settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {}).get("hosts") or []
+
+
+def layer_works(*, every_host: bool = True) -> None:
     """Note that a send to the channel layer worked: if it was thought down, an INFO and the
-    callbacks of :func:`when_back`."""
+    callbacks of :func:`when_back`.
+
+    :param every_host: whether what worked reached every server of the layer (a probe of each,
+        or a layer on one); a send to a layer on several reached one, and ends no outage.
+    """
     global _layer_down
     if not _layer_down:  # the common case, without the lock
+        return
+    if not every_host and len(layer_hosts()) > 1:
+        # Another server may still be down: counting this as the layer back would log and catch
+        # every table up again at each send that alternates with a failing one.
         return
     with _down_lock:
         was, _layer_down = _layer_down, False
@@ -173,7 +194,7 @@ async def _send(layer, messages: list[tuple[str, dict]]) -> None:
     except Exception as error:  # noqa: BLE001 - whatever the layer raises, the commit stands
         layer_failed(error)
     else:
-        layer_works()
+        layer_works(every_host=False)
 
 
 def _log_failure(future) -> None:
@@ -220,11 +241,30 @@ PROBE_CHANNEL = "health.probe"
 
 
 def probe_layer() -> str:
-    """Whether the channel layer works, by one send to :data:`PROBE_CHANNEL` (synchronous):
-    ``"ok"``, ``"down"`` (it raised or took over :data:`PROBE_SECONDS`, or there is no layer),
-    or ``"in-memory"`` (the in-memory layer, one process's, always up: nothing sent).
-    Counts as a send for the outage log (:func:`layer_failed`, :func:`layer_works`)."""
+    """Whether the channel layer works, by one send to :data:`PROBE_CHANNEL` (synchronous), or
+    on a layer over several servers a ``PING`` to each (:func:`ping_each`): ``"ok"``, ``"down"``
+    (it raised or took over :data:`PROBE_SECONDS`, or there is no layer), or ``"in-memory"``
+    (the in-memory layer, one process's, always up: nothing sent). Counts as a send to every
+    server for the outage log (:func:`layer_failed`, :func:`layer_works`)."""
     return async_to_sync(aprobe_layer)()
+
+
+async def ping_each(hosts: list[dict]) -> None:
+    """``PING`` every server of ``hosts`` (:func:`layer_hosts`, ``{"address": url, **options}``
+    entries), all at once, each on a connection of its own, closed after.
+
+    A send through the layer reaches one server only, the one its channel's name hashes to.
+
+    :raises redis.exceptions.RedisError: a server did not answer (the first error).
+    """
+    clients = []
+    for host in hosts:
+        options = dict(host)
+        clients.append(aioredis.Redis.from_url(options.pop("address"), **options))
+    try:
+        await asyncio.gather(*(client.ping() for client in clients))
+    finally:
+        await asyncio.gather(*(client.aclose() for client in clients), return_exceptions=True)
 
 
 async def aprobe_layer() -> str:
@@ -234,8 +274,14 @@ async def aprobe_layer() -> str:
         return "down"
     if isinstance(layer, InMemoryChannelLayer):
         return "in-memory"
+    hosts = layer_hosts()
     try:
-        await asyncio.wait_for(layer.send(PROBE_CHANNEL, {"type": "health.probe"}), PROBE_SECONDS)
+        if len(hosts) > 1:
+            await asyncio.wait_for(ping_each(hosts), PROBE_SECONDS)
+        else:
+            await asyncio.wait_for(
+                layer.send(PROBE_CHANNEL, {"type": "health.probe"}), PROBE_SECONDS
+            )
     except Exception as error:  # noqa: BLE001 - whatever the layer raises, it is down
         layer_failed(error)
         return "down"
