@@ -126,8 +126,9 @@ class Lifespan:
 
 def _hook_daphne() -> None:
     """Under daphne (its Twisted reactor installed, not yet running): start :data:`serving` once
-    the reactor's asyncio loop runs, stop it before the reactor shuts down. Elsewhere (tests,
-    management commands) nothing: no reactor is installed, and none is here."""
+    the reactor's asyncio loop runs, stop it before the reactor shuts down; take the stop
+    signals (:func:`_take_stop_signals`) and let daphne close with 1001 once it runs. Elsewhere
+    (tests, management commands: the reactor daphne's app installs never runs) nothing."""
     reactor = sys.modules.get("twisted.internet.reactor")
     if reactor is None or "daphne.server" not in sys.modules:
         return
@@ -138,15 +139,16 @@ def _hook_daphne() -> None:
     # After Twisted's own handlers, which ``reactor.run`` installs at its startup.
     reactor.callWhenRunning(_take_stop_signals, reactor)
     # The 1001 of that stop, which daphne refuses without it (games/core/fastpath.py, close).
-    fastpath.let_daphne_go_away()
+    reactor.callWhenRunning(fastpath.let_daphne_go_away)
     reactor.addSystemEventTrigger(
         "before", "shutdown", lambda: Deferred.fromFuture(asyncio.ensure_future(serving.stop()))
     )
 
 
 def _take_stop_signals(reactor) -> None:
-    """Make SIGTERM and SIGINT stop daphne gracefully: :meth:`Serving.drain`, then
-    ``reactor.stop()``.
+    """Make SIGTERM and SIGINT stop daphne gracefully: its listening ports closed (Twisted's
+    ``IListeningPort.stopListening``, each found among the reactor's readers), then
+    :meth:`Serving.drain`, then ``reactor.stop()``.
 
     Twisted's handlers (installed by ``reactor.run``, daphne's default) call ``reactor.stop()``
     at once, and daphne's "before shutdown" trigger then cancels every application: no socket
@@ -158,6 +160,8 @@ def _take_stop_signals(reactor) -> None:
     A SIGINT the process was started ignoring (a background job of a shell) stays ignored.
     ``tests/e2e/test_graceful_stop.py`` checks it on a real daphne.
     """
+    from twisted.internet.interfaces import IListeningPort
+
     stopping = []
 
     def stop_gracefully() -> None:
@@ -165,6 +169,11 @@ def _take_stop_signals(reactor) -> None:
             return
         stopping.append(True)
         logger.info("stopping: finishing the work in hand, closing the sockets with 1001")
+        # No new connection from now on: refused at once, a page's reconnect (and the proxy)
+        # goes to another server instead of waiting for this one to finish.
+        for reader in reactor.getReaders():
+            if IListeningPort.providedBy(reader):
+                reader.stopListening()
 
         def then_stop(_future) -> None:
             if reactor.running:

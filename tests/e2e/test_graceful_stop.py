@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -25,7 +26,7 @@ import websockets
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.test_table import root
+from tests.e2e.test_table import root, sign_up
 from tests.e2e.test_table_alive import open_table
 
 pytestmark = pytest.mark.e2e
@@ -149,7 +150,10 @@ async def stop_with_a_play_in_hand(own_site) -> None:
         for socket in (lobby, notices, other, watcher):
             _frames, code = await until_closed(socket)
             assert code == GOING_AWAY
-        # The drain has begun: a play sent now is not taken.
+        # The drain has begun: the server takes no new connection, and a play sent now is
+        # not taken.
+        with pytest.raises(OSError):
+            await connect(site.url, "/ws/lobby/")
         await mover.send(json.dumps({"type": "play", "card": second, "seq": state["seq"]}))
         assert await held.go() == "done running"
         frames, code = await until_closed(mover)
@@ -231,3 +235,26 @@ def test_the_table_page_reconnects_at_once_when_its_socket_goes_away(new_page, r
     fake.sockets[-1].close(code=GOING_AWAY, reason="going away")
     expect(root(page)).to_have_attribute("data-seq", str(fake.state["seq"]))
     assert len(fake.sockets) == 2
+
+
+def test_the_notice_socket_reconnects_at_once_when_it_goes_away(new_page, request):
+    """The site-wide notice socket (``notices.js``, its own reconnect) does the same: closed
+    with 1001 while the page's clock stands still, it is open again and hears a notice."""
+    page = new_page()
+    page.clock.install()
+    sockets = []
+
+    def answer(ws) -> None:
+        sockets.append(ws)
+        ws.send(json.dumps({"type": "pending", "notices": []}))
+        if len(sockets) == 2:
+            ws.send(json.dumps({"type": "notice", "kind": "challenge", "payload": {
+                "id": 7, "from": "zed", "to": "me", "rated": False, "target": 101,
+                "move_seconds": None, "expires_at": "2100-01-01T00:00:00+00:00"}}))
+
+    page.route_web_socket(re.compile(r"/ws/me/$"), answer)
+    sign_up(page, "gs" + uuid.uuid4().hex[:8])
+    expect(page.locator("#site-notices")).to_have_attribute("data-live", "true")
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    sockets[-1].close(code=GOING_AWAY, reason="going away")
+    expect(page.locator("[data-challenge='7']")).to_be_visible()

@@ -9,7 +9,9 @@ sockets) is in it from its start to its end, and every HTTP request while it run
 
 1. From then on the process takes no new work from its sockets: a frame that arrives is
    dropped unread (``JsonSocket._read``), and a socket that opens is refused at its handshake
-   (HTTP 403: the page then retries with its backoff, by when the proxy sends it elsewhere).
+   (HTTP 403: the page then retries with its backoff). Under daphne the process has stopped
+   listening just before (``basra_site.asgi``): a new connection is refused at once, and the
+   proxy sends it to another server.
 2. Each open socket is told to go away (``server.going_away``, behind the messages it has
    already taken in): the frame it is handling (a play on the database thread) and those
    received before are handled to their end and answered; then it closes with
