@@ -89,7 +89,8 @@ def in_a_thread(coroutine) -> object:
 
 def seed(env: dict, *args) -> dict:
     """``tests/e2e/seed.py`` on the database of ``env``; what it prints, as JSON."""
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), *map(str, args)],
+    script = str(ROOT / "tests" / "e2e" / "seed.py")
+    done = subprocess.run([sys.executable, script, *map(str, args)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(done.stdout)

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 
 from games.core import actions
 from games.core.models import Event
-from games.core.sockets.drain import CLOSE_GOING_AWAY, drain
+from games.core.sockets.drain import CLOSE_GOING_AWAY, HttpInHand, drain
 from games.core.state import broadcast
 from tests.conftest import communicator
 from tests.games.helpers import seated_match, table_path
@@ -94,3 +94,22 @@ async def test_the_play_in_hand_is_answered_before_the_close_even_before_its_bro
     plays = await db(lambda: list(
         Event.objects.filter(match=match, kind="play").values_list("payload__card", flat=True)))()
     assert plays == [card]
+
+
+async def test_the_drain_waits_for_the_http_requests_in_hand():
+    gate, answered, seen = asyncio.Event(), [], []
+
+    async def view(scope, receive, send):
+        await gate.wait()
+        answered.append(scope["path"])
+
+    scope = {"type": "http", "path": "/table/new/"}
+    request = asyncio.ensure_future(HttpInHand(view)(scope, None, None))
+    await asyncio.sleep(0)  # the request has started
+    stopping = asyncio.ensure_future(drain.run(30))
+    stopping.add_done_callback(lambda _done: seen.append(list(answered)))
+    await asyncio.sleep(0)
+    gate.set()
+    assert await stopping == 0
+    assert seen == [["/table/new/"]]  # answered before the drain ended
+    await request

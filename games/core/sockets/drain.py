@@ -63,10 +63,12 @@ class Drain:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, seconds)
         self.draining = True
-        sockets = list(self.sockets)
+        # This loop's (a server has one; each test has its own).
+        sockets = [s for s in list(self.sockets) if s.finished.get_loop() is loop]
         for socket in sockets:
             socket.go_away()
-        waiting = {socket.finished for socket in sockets} | set(self.requests)
+        requests = {r for r in self.requests if r.get_loop() is loop}
+        waiting = {socket.finished for socket in sockets} | requests
         left: set[Any] = set()
         if waiting:
             _done, left = await asyncio.wait(waiting, timeout=max(0.0, deadline - loop.time()))
