@@ -1,7 +1,7 @@
-"""A graceful stop (issue 36): SIGTERM to a server process (daphne run directly, or ``manage.py
-serve``) finishes the play in hand, answers it, and closes every socket (table, lobby, notices)
-with 1001 "going away"; the pages reconnect at once on 1001; ``run_clock`` and
-``run_tournaments`` stop after the tick in hand.
+"""A graceful stop (issue 36): SIGTERM to a server process (daphne run directly here; ``manage.py
+serve`` in ``tests/site/test_serve.py``) finishes the play in hand, answers it, and closes every
+socket (table, lobby, notices) with 1001 "going away"; the pages reconnect at once on 1001;
+``run_clock`` and ``run_tournaments`` stop after the tick in hand.
 
 The work in hand is held by the test (``tests/e2e/held.py``) until the signal has been sent and
 the drain has begun, so that "in hand" is an event, not a guess at a duration. The servers here
@@ -171,24 +171,6 @@ async def stop_with_a_play_in_hand(own_site) -> None:
 
 def test_sigterm_to_daphne_answers_the_play_in_hand_then_closes_every_socket_with_1001(own_site):
     in_a_thread(stop_with_a_play_in_hand(own_site))
-
-
-def serve(port: int) -> list[str]:
-    return ["manage.py", "serve", "--host", "127.0.0.1", "--port", str(port)]
-
-
-async def stop_serve(own_site) -> None:
-    site = own_site({}, serve)
-    lobby = await connect(site.url, "/ws/lobby/")
-    await first(lobby, "tables")
-    site.processes[0].send_signal(signal.SIGTERM)
-    _frames, code = await until_closed(lobby)
-    assert code == GOING_AWAY
-    assert site.processes[0].wait(timeout=HANG) == 0
-
-
-def test_sigterm_to_manage_py_serve_closes_the_sockets_with_1001(own_site):
-    in_a_thread(stop_serve(own_site))
 
 
 async def stop_a_command_in_its_tick(own_site, command: str, *options: str) -> None:
