@@ -52,7 +52,7 @@ TEST_WORKERS ?= 3
 # (games/core/fastpath.py): the site must work on the libraries' public APIs alone.
 LIVE_TESTS := tests/friends $(addprefix tests/games/,test_consumers.py test_consumers_clock.py \
 	test_socket_edges.py test_socket_faults.py test_lobby_sockets.py test_session_checks.py \
-	test_limits.py test_concurrency.py test_queries.py test_fastpath.py)
+	test_limits.py test_concurrency.py test_queries.py test_fastpath.py test_drain.py)
 test: install chromium
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)

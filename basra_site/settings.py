@@ -64,6 +64,9 @@ Environment variables:
     BASRA_ANALYSIS_PER_USER     analyses one player may have waiting or running at once (default 2).
     BASRA_ANALYSIS_STALE_SECONDS  a running analysis whose worker gave no sign of life for this long
                     is marked failed, to be asked for again (default 120).
+    BASRA_DRAIN_SECONDS         at SIGTERM or SIGINT, how long a server process waits at most for
+                    the plays and requests in hand before it stops, its sockets closed with 1001
+                    (default 5; games/core/sockets/drain.py).
     BASRA_SERVE_COMMANDS        comma-separated management commands `manage.py serve` runs next to
                     daphne (default with Redis "run_tournaments", the tournaments' scheduler;
                     without, "": the scheduler then ticks inside daphne).
@@ -504,6 +507,12 @@ BASRA_SERVE_COMMANDS = tuple(
     ).split(",")
     if name.strip()
 )
+
+# A graceful stop (SIGTERM or SIGINT to a server process, games/core/sockets/drain.py) waits this
+# long at most for the plays and requests in hand before the server stops; every socket is then
+# closed with 1001 and the pages reconnect at once. `manage.py serve` gives its children this
+# plus 10 s; run_clock and run_tournaments wait as long for the tick in hand.
+BASRA_DRAIN_SECONDS = max(0.0, float(os.environ.get("BASRA_DRAIN_SECONDS", "5")))
 
 # Websockets one user (or one anonymous session, or address: the real client's, below) may have
 # open in one server process; beyond it a socket is closed with 4429 (games/core/sockets/base.py,

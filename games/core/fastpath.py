@@ -40,6 +40,19 @@ The pieces, what each leans on, and its public path:
     using ``channels.consumer.get_handler_name``, undocumented). Off: Channels' own
     ``dispatch`` and ``websocket_disconnect``.
 
+``close``
+    Not for speed: the 1001 "going away" of a graceful stop (``games.core.sockets.drain``)
+    under daphne, which sends an application's ``websocket.close`` through autobahn's
+    ``sendClose``, and that refuses every code but 1000 and 3000-4999 (daphne issue 374), though
+    RFC 6455 (7.4.1) gives 1001 to a server going down. :func:`let_daphne_go_away` wraps daphne's
+    undocumented ``WebSocketProtocol.serverClose`` so that a close with 1001 goes through
+    autobahn's ``sendCloseFrame`` (which ``sendClose`` calls after its check, and daphne itself
+    calls for its 1011), the close handshake otherwise the same. Installed once, by
+    ``basra_site.asgi`` under daphne, so the setting is read when the server starts. Off: daphne
+    refuses the 1001, and the socket closes with 1000 (``JsonSocket.server_going_away``): the
+    pages then reconnect after their first backoff (0.25-0.5 s), not at once. No gain was
+    measured: without it there is no 1001 under daphne at all.
+
 Kept on either way, being public: the compare-and-set write itself (one statement), the
 sockets' connection-keeping database threads (``games.core.sockets.workers``) and ``orjson``.
 
@@ -100,7 +113,7 @@ from django.db.models import QuerySet
 from games.core.logins import logs_in
 
 #: The fast path's pieces (see the module).
-PIECES = frozenset({"cursor", "queries", "auth", "dispatch"})
+PIECES = frozenset({"cursor", "queries", "auth", "dispatch", "close"})
 
 
 def enabled(piece: str) -> bool:
@@ -376,3 +389,34 @@ async def dispatch(consumer: Any, message: dict) -> None:
     if handler is None:
         raise ValueError(f"No handler for message type {message['type']}")
     await handler(message)
+
+
+# --- close ----------------------------------------------------------------------------------
+
+#: The close code :func:`let_daphne_go_away` lets through daphne: "going away" (RFC 6455 7.4.1).
+GOING_AWAY = 1001
+
+
+def let_daphne_go_away() -> bool:
+    """Under daphne, with the ``close`` piece on: let an application close a websocket with
+    :data:`GOING_AWAY` (see the module), by wrapping ``daphne.ws_protocol.WebSocketProtocol``'s
+    ``serverClose(code)``: that code goes to autobahn's ``sendCloseFrame(code=…,
+    isReply=False)``, every other as before. Idempotent; whether it is (now) installed.
+    """
+    if not enabled("close"):
+        return False
+    from daphne.ws_protocol import WebSocketProtocol
+
+    server_close = WebSocketProtocol.serverClose
+    if getattr(server_close, "lets_going_away", False):
+        return True
+
+    def serverClose(protocol: Any, code: int | None = None) -> None:  # noqa: N802 - daphne's name
+        if code == GOING_AWAY:
+            protocol.sendCloseFrame(code=code, isReply=False)
+        else:
+            server_close(protocol, code)
+
+    serverClose.lets_going_away = True  # type: ignore[attr-defined]
+    WebSocketProtocol.serverClose = serverClose
+    return True

@@ -13,12 +13,14 @@ its own), and for every event in each tick.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
+from django.conf import settings
 from django.db import DatabaseError, connection, connections
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
@@ -58,7 +60,9 @@ def start_in_server(
     ``run_tournaments`` ticks in its own process. On SQLite the work keeps the sockets' one
     database thread (``in_worker``): SQLite has one writer at a time.
 
-    :returns: the coroutine function that stops it (the waker uninstalled, the thread ended).
+    :returns: the coroutine function that stops it, after the follow-up and the tick in hand
+        (each waited for ``BASRA_DRAIN_SECONDS`` at most): the waker uninstalled, the thread
+        ended.
     """
     every = TICK_SECONDS if interval is None else interval
     loop = asyncio.get_running_loop()
@@ -91,14 +95,22 @@ def start_in_server(
         events.add(tournament_id)
         woken.set()
 
+    idle = asyncio.Event()  # no result is being followed up
+    idle.set()
+    stopping = []
+
     async def follow_results() -> None:
-        while True:
+        while not stopping:
             await woken.wait()
             woken.clear()
             batch = sorted(events)
             events.clear()
-            for tournament_id in batch:
-                await run(catch_up, tournament_id)
+            idle.clear()
+            try:
+                for tournament_id in batch:
+                    await run(catch_up, tournament_id)
+            finally:
+                idle.set()
 
     tasks = [loop.create_task(follow_results())]
     stop_ticks = run_every(every, lambda: run(tick), name="tournaments: tick", sleep=sleep) if in_process else None
@@ -108,11 +120,15 @@ def start_in_server(
         current = follow.install(previous)
         if current is not waker:
             follow.install(current)  # another start replaced ours since: it stays
+        # What follows a result, in hand (a round being paired): finished first, as the tick.
+        stopping.append(True)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(idle.wait(), settings.BASRA_DRAIN_SECONDS)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if stop_ticks is not None:
-            await stop_ticks()
+            await stop_ticks()  # after the tick in hand
         if executor is not None:
             executor.submit(connections.close_all)  # the thread's connection back to the pool
             executor.shutdown(wait=False)

@@ -165,7 +165,9 @@
    * handlers: onOpen(socket), onMessage(data),
    * onStatus("connecting"|"live"|"reconnecting"|"closed"); "closed" (close code 4404, the table is
    * gone, 4403, watching it is not allowed, or 4429, too many of the viewer's pages are open) is
-   * final.
+   * final. A socket that was open and is closed with 1001 "going away" (the server stops
+   * gracefully, docs/protocol.md) reconnects at once, without the wait; if that fails, the
+   * waits above follow.
    */
   function LiveSocket(path, handlers) {
     this.path = path;
@@ -212,6 +214,11 @@
       if (event.code === 4404 || event.code === 4403 || event.code === 4429) {
         self.stopped = true;
         self.status("closed");
+        return;
+      }
+      if (event.code === 1001 && self.attempt === 0) {
+        self.attempt = 1;
+        self.connect();
         return;
       }
       self.schedule();

@@ -165,6 +165,8 @@
       // 4401: not signed in (any more); 4429: too many of this player's sockets are open.
       // Reconnecting on its own cannot help.
       if (closed || event.code === 4401 || event.code === 4429) return;
+      // 1001: the server stops gracefully; another takes the page at once (live.js, LiveSocket).
+      if (event.code === 1001 && attempt === 0) { attempt = 1; connect(); return; }
       var delay = Math.min(15000, 500 * Math.pow(2, attempt));
       attempt += 1;
       window.setTimeout(connect, delay / 2 + Math.random() * delay / 2);

@@ -117,6 +117,7 @@ class Site:
     database_url: str
     env: dict
     processes: list = field(default_factory=list)
+    log: Path | None = None  # what the server printed
 
     def stop(self) -> None:
         for process in self.processes:
@@ -142,6 +143,7 @@ class Sites:
                          if database_url.startswith(("postgres://", "postgresql://")) else None)
         self.template: str | None = None  # the migrated database every server's is a copy of
         self.sites: dict[tuple, Site] = {}
+        self.owned = 0  # servers started by :meth:`own`
 
     def get(self, overrides: dict[str, str]) -> Site:
         key = tuple(sorted(overrides.items()))
@@ -172,20 +174,37 @@ class Sites:
             source.backup(copy)
         return f"sqlite:///{path}"
 
-    def _start(self, overrides: dict[str, str], number: int) -> Site:
+    def own(self, overrides: dict[str, str], command) -> Site:
+        """A server of its own on a database of its own, for a test that stops it: started as
+        ``command(port)`` (the arguments after the Python interpreter) with the settings
+        ``overrides``; the caller stops it (``Site.stop`` is safe after it ended)."""
+        self.owned += 1
+        return self._start(overrides, 1000 + self.owned, command)
+
+    def own_environment(self, overrides: dict[str, str]) -> dict[str, str]:
+        """The environment of a process of the site (a clock, a scheduler) on a database of
+        its own, with the settings ``overrides``."""
+        self.owned += 1
+        return dict(self.base_env, **overrides, DATABASE_URL=self._database(1000 + self.owned))
+
+    def _start(self, overrides: dict[str, str], number: int, command=None) -> Site:
         env = dict(self.base_env, **overrides)
         env["DATABASE_URL"] = self._database(number)
         port = _free_port()
         site = Site(url=f"http://127.0.0.1:{port}", database_url=env["DATABASE_URL"], env=env)
         log_path = self.workdir / f"daphne{number}.log"
+        if command is None:
+            # As ``manage.py serve`` starts it: with ``--proxy-headers`` when the settings
+            # trust a proxy (tests/e2e/test_proxy_address.py).
+            trusted = int(env.get("BASRA_TRUSTED_PROXY_COUNT", "0"))
+            arguments = ["-m", "daphne", *daphne_arguments("127.0.0.1", port, trusted)]
+        else:
+            arguments = command(port)
+        site.log = log_path
         try:
             with open(log_path, "wb") as log:
-                # As ``manage.py serve`` starts it: with ``--proxy-headers`` when the settings
-                # trust a proxy (tests/e2e/test_proxy_address.py).
-                trusted = int(env.get("BASRA_TRUSTED_PROXY_COUNT", "0"))
                 site.processes.append(subprocess.Popen(
-                    [sys.executable, "-m", "daphne",
-                     *daphne_arguments("127.0.0.1", port, trusted)],
+                    [sys.executable, *arguments],
                     cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                 ))
             _wait_until_serving(site.url, site.processes[0], log_path)
@@ -229,6 +248,23 @@ def site_env() -> dict[str, str]:
     overrides this fixture to get a server of its own kind, shared with every module asking the
     same."""
     return {}
+
+
+@pytest.fixture
+def own_site(_sites):
+    """``own_site(overrides, command)``: a server a test may stop (``Sites.own``); stopped,
+    if it still runs, after the test. ``own_site.environment(overrides)``: the environment of
+    another process of the site, on a database of its own (``Sites.own_environment``)."""
+    started = []
+
+    def start(overrides: dict[str, str], command) -> Site:
+        started.append(_sites.own(overrides, command))
+        return started[-1]
+
+    start.environment = _sites.own_environment
+    yield start
+    for site in started:
+        site.stop()
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ by a resignation once every person has played two cards, so that the match is ra
 then marks its last seat's person absent, as the clock marks one whose page was closed: at two
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
-(:func:`seeded_open`).
+(:func:`seeded_open`). ``log MATCH_ID`` prints what the table's log holds (:func:`table_log`).
 ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
@@ -417,6 +417,16 @@ def seeded_tournaments(tag: str) -> dict:
             "session": session_of(org), "player_session": session_of(people[0])}
 
 
+def table_log(match_id: int) -> dict:
+    """What table ``match_id``'s log holds: ``{"seq": the table's seq, "plays": [[seq, seat,
+    card], …]}``, every ``play`` event in order."""
+    from games.core.models import Event, Match
+
+    plays = Event.objects.filter(match_id=match_id, kind="play").order_by("seq")
+    return {"seq": Match.objects.get(pk=match_id).seq,
+            "plays": [[e.seq, e.seat, e.payload.get("card")] for e in plays]}
+
+
 def main(argv: list[str]) -> None:
     import json
 
@@ -455,6 +465,9 @@ def main(argv: list[str]) -> None:
         leave_last(int(args[0]), int(args[1]))
         print(json.dumps({"match": int(args[0])}))
         return
+    if command == "log" and len(args) == 1:
+        print(json.dumps(table_log(int(args[0]))))
+        return
     if command == "open" and len(args) >= 2:
         print(json.dumps(seeded_open(int(args[0]), args[1:])))
         return
@@ -464,7 +477,7 @@ def main(argv: list[str]) -> None:
                          "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
                          "| seed.py rated PLAYERS TARGET NAME... | seed.py left PLAYERS NAME... "
                          "| seed.py played PLAYERS NAME... | seed.py leave MATCH_ID PLAYERS "
-                         "| seed.py open PLAYERS NAME... "
+                         "| seed.py open PLAYERS NAME... | seed.py log MATCH_ID "
                          "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")

@@ -168,6 +168,52 @@ def test_channels_get_user_runs_synchronously_through_func(make_player):
     assert isinstance(func({"session": store()}), AnonymousUser)
 
 
+class _Wire:
+    """Stands in for daphne's websocket protocol (an autobahn one): records the close calls."""
+
+    def __init__(self):
+        self.calls = []
+
+    def sendClose(self, code=None, reason=None):  # noqa: N802 - autobahn's name
+        self.calls.append(("sendClose", code))
+
+    def sendCloseFrame(self, code=None, reasonUtf8=None, isReply=False):  # noqa: N802, N803
+        self.calls.append(("sendCloseFrame", code, isReply))
+
+
+def test_daphne_refuses_1001_and_the_close_piece_lets_it_through(settings, monkeypatch):
+    """``let_daphne_go_away`` wraps daphne's ``WebSocketProtocol.serverClose(code)``, which
+    closes through autobahn's ``sendClose(code=…)``; that still refuses 1001 (else the piece is
+    not needed), and its ``sendCloseFrame(code, reasonUtf8, isReply)`` is what sends the frame."""
+    from autobahn.websocket.protocol import WebSocketProtocol as Autobahn
+    from daphne.ws_protocol import WebSocketProtocol as Daphne
+
+    parameters = list(inspect.signature(Autobahn.sendCloseFrame).parameters)
+    assert parameters[:4] == ["self", "code", "reasonUtf8", "isReply"], changed(
+        "autobahn", f"WebSocketProtocol.sendCloseFrame takes {parameters}"
+    )
+    refused = Autobahn.__new__(Autobahn)
+    with pytest.raises(Exception, match="1001"):
+        refused.sendClose(code=1001)
+    assert list(inspect.signature(Daphne.serverClose).parameters) == ["self", "code"], changed(
+        "daphne", "WebSocketProtocol.serverClose no longer takes (self, code)"
+    )
+    monkeypatch.setattr(Daphne, "serverClose", Daphne.serverClose)  # put back afterwards
+    wire = _Wire()
+    Daphne.serverClose(wire, 4404)
+    assert wire.calls == [("sendClose", 4404)], changed(
+        "daphne", "WebSocketProtocol.serverClose no longer closes through sendClose(code=…)"
+    )
+    settings.BASRA_FAST_PATH = frozenset({"cursor"})
+    assert not fastpath.let_daphne_go_away()
+    settings.BASRA_FAST_PATH = True
+    assert fastpath.let_daphne_go_away() and fastpath.let_daphne_go_away()
+    wire = _Wire()
+    Daphne.serverClose(wire, 1001)
+    Daphne.serverClose(wire, 4404)
+    assert wire.calls == [("sendCloseFrame", 1001, False), ("sendClose", 4404)]
+
+
 # --- the switch ----------------------------------------------------------------------------
 
 

@@ -331,8 +331,11 @@ def _tick_and_wait(
     return next_wake(now=timezone.now(), interval=interval, thinking=thinking)
 
 
-async def run(*, interval: float, thinking: Thinking | None = None) -> None:
-    """Tick on the running event loop until cancelled, every ``interval`` seconds at most.
+async def run(
+    *, interval: float, thinking: Thinking | None = None, stopping: asyncio.Event | None = None
+) -> None:
+    """Tick on the running event loop until ``stopping`` is set (then after the tick in hand) or
+    the task is cancelled, every ``interval`` seconds at most.
 
     Each tick runs on the database worker thread (``games.core.sockets.workers.in_worker``), so the loop (a
     web server's, with its sockets) is never blocked, and the broadcasts of the tick's changes
@@ -342,7 +345,8 @@ async def run(*, interval: float, thinking: Thinking | None = None) -> None:
     outage = max(liveness.outage_after(), timedelta(seconds=4 * interval))
     since = timezone.now()  # the downtime before this is a start-up, not an outage (tick)
     step = in_worker(_tick_and_wait)
-    while True:
+    stopping = stopping or asyncio.Event()
+    while not stopping.is_set():
         try:
             wait = await step(interval, outage, thinking, since)
         except asyncio.CancelledError:
@@ -350,7 +354,8 @@ async def run(*, interval: float, thinking: Thinking | None = None) -> None:
         except Exception:  # noqa: BLE001 - the database may be restarting: try again next tick
             logger.exception("clock: tick failed")
             wait = interval
-        await asyncio.sleep(wait)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), wait)
 
 
 class Runner:
@@ -362,6 +367,7 @@ class Runner:
         self.workers = workers
         self.thinking: Thinking | None = None
         self.task: asyncio.Task | None = None
+        self.stopping: asyncio.Event | None = None
 
     def start(self) -> None:
         """Start ticking (call on the event loop). ``workers`` 0: the bots think in the tick."""
@@ -370,17 +376,24 @@ class Runner:
         count = thinking.worker_count() if self.workers is None else self.workers
         if count > 0:
             self.thinking = thinking.Thinking(make_executor=lambda: thinking.pool(count))
+        self.stopping = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(
-            run(interval=self.interval, thinking=self.thinking)
+            run(interval=self.interval, thinking=self.thinking, stopping=self.stopping)
         )
         logger.info("clock: ticking every %g s, %s thinking worker(s)", self.interval, count)
 
     async def stop(self) -> None:
-        """Stop ticking and stop the workers."""
+        """Stop ticking, after the tick in hand (a SIGTERM to ``run_clock`` or to the server):
+        its plays are committed and broadcast on this loop. It is waited for
+        ``BASRA_DRAIN_SECONDS`` at most, then cancelled (its database call still ends on its
+        thread, unanswered). Then stop the workers."""
         if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+            self.stopping.set()
+            done, _pending = await asyncio.wait({self.task}, timeout=settings.BASRA_DRAIN_SECONDS)
+            if not done:
+                self.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self.task
             self.task = None
         if self.thinking is not None:
             self.thinking.close()

@@ -8,6 +8,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from django.conf import settings
+
 logger = logging.getLogger(__name__)
 
 
@@ -20,7 +22,9 @@ def run_every(
 ) -> Callable[[], Awaitable[None]]:
     """Await ``work()`` at once, then again ``interval`` seconds (waited with ``sleep``; tests
     give a virtual one) after each run ends, in a task on the running event loop, until the
-    returned coroutine function is awaited (the task cancelled and waited for).
+    returned coroutine function is awaited: that stops it after the run in hand (a server
+    stopping gracefully finishes its scheduler's tick), waiting ``BASRA_DRAIN_SECONDS`` at most
+    for it before cancelling it; a wait between two runs is cancelled at once.
 
     An exception ``work`` raises is logged under ``name`` (whose work it is) and the next run
     comes as planned: a database hiccup must not stop a scheduler for good.
@@ -28,19 +32,31 @@ def run_every(
     :raises RuntimeError: no event loop is running.
     """
     loop = asyncio.get_running_loop()
+    state = {"stopping": False, "resting": False}
 
     async def repeat() -> None:
-        while True:
+        while not state["stopping"]:
             try:
                 await work()
             except Exception:  # noqa: BLE001 - logged; the next run may well succeed
                 logger.exception("%s failed", name)
-            await sleep(interval)
+            if state["stopping"]:
+                return
+            state["resting"] = True
+            try:
+                await sleep(interval)
+            finally:
+                state["resting"] = False
 
     task = loop.create_task(repeat(), name=name)
 
     async def stop() -> None:
-        task.cancel()
+        state["stopping"] = True
+        if state["resting"]:
+            task.cancel()
+        else:
+            await asyncio.wait({task}, timeout=settings.BASRA_DRAIN_SECONDS)
+            task.cancel()
         await asyncio.gather(task, return_exceptions=True)
 
     return stop

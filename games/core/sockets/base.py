@@ -27,6 +27,7 @@ from django.utils import translation
 
 from games.core import errors, fastpath
 from games.core.sockets.beats import server_beat
+from games.core.sockets.drain import CLOSE_GOING_AWAY, drain
 from games.core.state import broadcast
 
 logger = logging.getLogger(__name__)
@@ -184,11 +185,14 @@ class JsonSocket(AsyncWebsocketConsumer):
     (:data:`CLOSE_ABNORMAL`), so every ending goes through :meth:`websocket_disconnect`, once.
 
     Frames are also counted against a rate limit as they arrive (:meth:`_admit`).
+
+    At a graceful stop (``games.core.sockets.drain``) the socket takes no new frame, finishes
+    what it has taken in, and closes with 1001 (:meth:`go_away`).
     """
 
     #: The client has gone (or a send found it gone); see the class.
     gone = False
-    #: The server is closing the socket (``_close``): nothing more is sent on it.
+    #: The server is closing the socket (:meth:`close`): nothing more is sent on it.
     closing = False
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
@@ -198,10 +202,12 @@ class JsonSocket(AsyncWebsocketConsumer):
         burst = settings.BASRA_SOCKET_BURST
         self.limiter = TokenBucket(burst, settings.BASRA_SOCKET_RATE)
         self.refused_told_at: float | None = None
+        self.finished = asyncio.get_running_loop().create_future()
+        drain.sockets.add(self)
         reader = asyncio.ensure_future(self._read(receive))
 
         async def send_unless_gone(message: dict) -> None:
-            if self.gone:
+            if self.gone or (self.closing and message["type"] == "websocket.send"):
                 return
             try:
                 await send(message)
@@ -211,12 +217,16 @@ class JsonSocket(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, self.inbox.get, send_unless_gone)
         finally:
+            drain.sockets.discard(self)
+            self.finished.set_result(None)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
 
     async def _read(self, receive: Any) -> None:
-        """Move the server's messages to ``inbox`` as they come, up to the disconnect."""
+        """Move the server's messages to ``inbox`` as they come, up to the disconnect. Once
+        the process is stopping (``drain.draining``) a frame is dropped unread: the socket is
+        about to close with 1001, and the page sends it again once it has reconnected."""
         while True:
             message = await receive()
             kind = message.get("type")
@@ -225,6 +235,8 @@ class JsonSocket(AsyncWebsocketConsumer):
                 self.inbox.put_nowait(message)
                 return
             if kind == "websocket.receive":
+                if drain.draining:
+                    continue
                 message = await self._admit(message)
                 if message is None:
                     continue
@@ -287,6 +299,11 @@ class JsonSocket(AsyncWebsocketConsumer):
         ``BASRA_SOCKETS_PER_OWNER`` sockets open in this process (default 20: a player's tabs,
         each with its notice, lobby or table socket; 200 from one session would each beat the
         database; :func:`socket_cap`); else counted and handed to Channels (:meth:`connect`)."""
+        if drain.draining:
+            # Refused (HTTP 403): the page retries after its backoff, by when the proxy sends it
+            # to a server that is not stopping.
+            await self.close()
+            raise StopConsumer()
         owner = socket_owner(self.scope)
         if _OPEN[owner] >= socket_cap(owner):
             self.language = scope_language(self.scope)
@@ -320,6 +337,36 @@ class JsonSocket(AsyncWebsocketConsumer):
                 self.beating = False
                 await server_beat.closed()
         raise StopConsumer()
+
+    def go_away(self) -> None:
+        """The process is stopping (``games.core.sockets.drain``): close with 1001 once the
+        messages already taken in are handled (:meth:`server_going_away`, queued behind them)."""
+        self.inbox.put_nowait({"type": "server.going_away"})
+
+    async def server_going_away(self, message: dict) -> None:
+        """Close with :data:`~games.core.sockets.drain.CLOSE_GOING_AWAY` ("going away"), after
+        :meth:`before_going_away`; a socket already closing is left to it. Under daphne the 1001
+        needs the fast path's ``close`` (``games.core.fastpath``); without it, 1000."""
+        if self.closing:
+            return
+        try:
+            await self.before_going_away()
+        except Exception:  # noqa: BLE001 - the close must still come: the page then reads again
+            logger.exception("socket: before going away")
+        try:
+            await self.close(CLOSE_GOING_AWAY)
+        except Exception:  # noqa: BLE001 - autobahn raises a bare Exception for the code
+            # Daphne without the fast path's ``close`` (games.core.fastpath): its autobahn
+            # refuses 1001, before sending anything. A normal close instead.
+            await self.close(1000)
+
+    async def before_going_away(self) -> None:
+        """What a socket sends its client before it closes at a graceful stop (nothing here)."""
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        """Close the socket (Channels' ``close``); nothing more is sent on it (``closing``)."""
+        self.closing = True
+        await super().close(code, reason)
 
     async def socket_refused(self, message: dict) -> None:
         """A frame over the rate limit was dropped (:meth:`_admit`)."""

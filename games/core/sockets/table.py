@@ -421,13 +421,28 @@ class TableConsumer(JsonSocket):
             await self.send_error("login_required")
             return None
         try:
-            await in_worker(self._as_user)(service, **kwargs)
+            result = await in_worker(self._as_user)(service, **kwargs)
         except SessionEnded:
             await self._session_gone()
         except GameError as error:
             await self.send_error(error)  # its message in this socket's language
             return error
+        else:
+            # The new state is owed to this client (:meth:`before_going_away`): the table's new
+            # ``seq`` when the action returns it (a play), else at least one past the last sent.
+            seq = result if type(result) is int else self.seq + 1
+            self.answer_owed = max(self.answer_owed, seq)
         return None
+
+    #: The ``seq`` of the state this socket's last action made, which its client is owed.
+    answer_owed = -1
+
+    async def before_going_away(self) -> None:
+        """At a graceful stop: the state of the action just made, if its broadcast has not
+        reached this socket yet (it comes through the channel layer, and could come after the
+        close), read from the table, so the player sees their play taken before the 1001."""
+        if self.answer_owed > self.seq:
+            await self.refresh(force=False)
 
     async def _session_gone(self) -> None:
         """The session was found ended at an action: ``login_required``, and from now on this is

@@ -108,7 +108,7 @@ class Pending:
         if messages:
             layer = get_channel_layer()
             if layer is not None:
-                asyncio.ensure_future(_send(layer, messages)).add_done_callback(_log_failure)
+                _in_flight(asyncio.ensure_future(_send(layer, messages)))
 
 
 #: The :class:`Pending` of the worker call running in this context, if any.
@@ -202,6 +202,27 @@ def _log_failure(future) -> None:
         logger.error("broadcast failed", exc_info=future.exception())
 
 
+#: The sends started on an event loop and not yet done (:func:`flush`).
+_sending: set[asyncio.Future] = set()
+
+
+def _in_flight(future: asyncio.Future) -> None:
+    """Keep ``future`` (a send on this loop) until it is done, for :func:`flush`."""
+    _sending.add(future)
+    future.add_done_callback(_sending.discard)
+    future.add_done_callback(_log_failure)
+
+
+async def flush(seconds: float) -> None:
+    """Wait up to ``seconds`` for the sends started on the running loop to be done (a server
+    stopping gracefully, ``games.core.sockets.drain``: the states of the plays it finished
+    still reach the other servers' sockets)."""
+    loop = asyncio.get_running_loop()
+    sending = {future for future in _sending if future.get_loop() is loop}
+    if sending and seconds > 0:
+        await asyncio.wait(sending, timeout=seconds)
+
+
 def _send_all(messages: list[tuple[str, dict]]) -> None:
     """Send ``(group, message)`` pairs, all at once.
 
@@ -227,7 +248,7 @@ def _send_all(messages: list[tuple[str, dict]]) -> None:
         except RuntimeError:
             on_loop = False
         if on_loop:
-            asyncio.ensure_future(send()).add_done_callback(_log_failure)
+            _in_flight(asyncio.ensure_future(send()))
         else:
             asyncio.run_coroutine_threadsafe(send(), loop).add_done_callback(_log_failure)
         return

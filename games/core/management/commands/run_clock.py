@@ -66,5 +66,6 @@ class Command(BaseCommand):
         runner.start()
         try:
             await stop.wait()
+            self.stdout.write("Stopping the table clock after the tick in hand.")
         finally:
             await runner.stop()

@@ -44,6 +44,11 @@ class Command(BaseCommand):
     them all; and so does the death of the process that started it (``make
     run`` killed by its PID), which is noticed within a second because this process is then
     re-parented.
+
+    They are stopped with SIGTERM, which each takes as a graceful stop: daphne finishes the
+    plays in hand and closes every socket with 1001 (``basra_site.asgi``), the clock and the
+    scheduler finish their tick in hand; each is given ``BASRA_DRAIN_SECONDS`` and 10 s more
+    (its start-up, its own stop) before it is killed.
     """
 
     help = (
@@ -75,7 +80,7 @@ class Command(BaseCommand):
             for child in children:
                 if child.poll() is None:
                     child.terminate()
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + settings.BASRA_DRAIN_SECONDS + 10
             for child in children:
                 try:
                     child.wait(timeout=max(0.1, deadline - time.monotonic()))
