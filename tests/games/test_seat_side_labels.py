@@ -1,4 +1,4 @@
-"""The table page gives the seat picker's side labels (static/games/table_sides.js), translated."""
+"""The table page gives the seat picker's side labels (static/games/table/sides.js), translated."""
 
 import pytest
 from django.test import Client
@@ -21,4 +21,4 @@ def test_the_table_page_carries_the_side_labels_in_the_page_language(make_player
     arabic = client.get(url, headers={"accept-language": "ar"}).context["config"]["labels"]
     assert arabic["partnerSeat"] == "مقعد شريكك"
     assert arabic["sideNumber"] == "الفريق %(number)s"
-    assert 'games/table_sides.js' in client.get(url).content.decode()
+    assert 'games/table/main.js' in client.get(url).content.decode()  # which imports sides.js

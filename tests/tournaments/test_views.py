@@ -241,7 +241,9 @@ def test_every_page_of_a_signed_in_player_listens_for_the_tournaments_notices():
     # The labels come translated with the page; the script listens to the site's notice socket
     # (no polling, no URL of its own).
     assert 'id="tournament-notice-config"' in page and "tournaments/notify.js" in page
-    assert page.index("tournaments/notify.js") < page.index("games/notices.js")
+    # A module; the notice socket (games/notices.js, imported by it and by the header's site.js)
+    # opens once every module of the page has run, so it listens from the start.
+    assert '<script type="module" src="/static/tournaments/notify.js">' in page
     assert "Your table in %(event)s (round %(round)s) is waiting" in page
     assert "my-tables.json" not in page
     anonymous = Client().get(reverse("lobby")).content.decode()

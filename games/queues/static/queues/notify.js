@@ -4,34 +4,33 @@
 // ("queue_invite"). No socket of its own: it listens to the site's notice socket
 // (static/games/notices.js, "basra:notice" and "basra:pending" on document). Labels come
 // translated from the page (#queue-notice-config).
-(function () {
-  "use strict";
-  const node = document.getElementById("queue-notice-config");
-  if (!node) return;
-  const L = JSON.parse(node.textContent).labels;
-  let going = null;
+import {flash as siteFlash} from "../games/notices.js";
 
-  function fmt(label, values) {
-    return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
-      values && key in values ? String(values[key]) : whole);
-  }
+// Loaded only beside its config (templates/base.html).
+const node = document.getElementById("queue-notice-config");
+const L = JSON.parse(node.textContent).labels;
+let going = null;
 
-  // The site's short notice (static/games/notices.js), a link to url.
-  function flash(text, url, kind) {
-    window.BasraNotices.flash(text, "queue-notice", {url: url, data: {queueNotice: kind}});
-  }
+function fmt(label, values) {
+  return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
+    values && key in values ? String(values[key]) : whole);
+}
 
-  function paired(p) {
-    if (going === p.url || window.location.pathname === p.url) return;
-    going = p.url;
-    flash(L.paired, p.url, "paired");
-    window.location.assign(p.url);
-  }
+// The site's short notice (static/games/notices.js), a link to url.
+function flash(text, url, kind) {
+  siteFlash(text, "queue-notice", {url: url, data: {queueNotice: kind}});
+}
 
-  document.addEventListener("basra:notice", (event) => {
-    const {kind, payload} = event.detail;
-    if (kind === "queue_paired") paired(payload);
-    else if (kind === "queue_requeued") flash(L.requeued, payload.url, "requeued");
-    else if (kind === "queue_invite") flash(fmt(L.invite, {inviter: payload.inviter, seconds: payload.move_seconds}), payload.url, "invite");
-  });
-})();
+function paired(p) {
+  if (going === p.url || window.location.pathname === p.url) return;
+  going = p.url;
+  flash(L.paired, p.url, "paired");
+  window.location.assign(p.url);
+}
+
+document.addEventListener("basra:notice", (event) => {
+  const {kind, payload} = event.detail;
+  if (kind === "queue_paired") paired(payload);
+  else if (kind === "queue_requeued") flash(L.requeued, payload.url, "requeued");
+  else if (kind === "queue_invite") flash(fmt(L.invite, {inviter: payload.inviter, seconds: payload.move_seconds}), payload.url, "invite");
+});
