@@ -106,7 +106,7 @@ function arrow() { return document.documentElement.dir === "rtl" ? "\u2190" : "\
  * after and the change, each number isolated left to right so that an Arabic line keeps its
  * digits and "?" in place while the name and the arrow follow the page; "Ahmed 1500? not
  * rated: partner left" when the match did not rate them (the reason, not a bare "–", which
- * a tester could not read), "Amira 1500? –" when no reason is known. */
+ * says nothing of why), "Amira 1500? –" when no reason is known. */
 function changeEntry(s) {
   var numbers = [el("bdi", {class: "rating rating-before", dir: "ltr", text: s.rating}), " "];
   if (s.rating_after !== null && s.rating_after !== undefined) {

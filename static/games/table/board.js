@@ -75,8 +75,8 @@ export function renderScoreboard() {
       el("div", {class: "side-label", text: T.sideLabel(side)}),
       // Its direction its first name's: cut short in play, a Latin name loses its end, not
       // its start, on an Arabic page (the seats' names do the same). Written out, not
-      // dir="auto": that skips the <bdi> names inside, and Chromium then took the page's
-      // direction now and then (a full run's layout test saw "rtl" for "abdelrahman_ & m_").
+      // dir="auto": that skips the <bdi> names inside, and Chromium then may take the page's
+      // direction ("rtl" for "abdelrahman_ & m_").
       sideNameBox(side),
       el("div", {class: "side-score", dataset: {score: getState().scores[side]}, text: String(getState().scores[side])}),
       el("div", {class: "side-stats"}, [
@@ -224,14 +224,14 @@ export function renderHand() {
 function play(code) {
   if (store.pending || !store.live) return;
   if (!isMyTurn()) {
-    // Another seat to play: said, not a dead tap (a tester took the dimmed hand for a stuck one).
+    // Another seat to play: said, not a dead tap (a dimmed hand alone looks stuck).
     var r = getState().round;
     if (r && !r.over && !getState().result) T.showError(B.fmt(L.waitTurn, {name: B.isolate(seatName(r.turn) || "")}), true);
     return;
   }
   // The round's score is over the floor (the pause between rounds): the first tap shows the
   // floor again; the card is played only once the player can see what it takes, and the
-  // player is told so (a tester took the unplayed card for a lost click).
+  // player is told so (an unplayed card alone reads as a lost click).
   if (scoreOverTable()) {
     closeScore();
     T.showError(L.scoreClosed, true);

@@ -38,8 +38,8 @@ export function renderBanners() {
   var watching = $("watching-banner");
   var watcher = !!getState() && !isSeated() && getState().match.status !== "open" && !store.loggedOut;
   watching.hidden = !watcher;
-  // No "Log in to play" here: a table under way has no seat to take (a tester was offered
-  // one at a full table); the waiting room offers it beside a free seat (waiting.js).
+  // No "Log in to play" here: a table under way has no seat to take; the waiting room offers
+  // it beside a free seat (waiting.js).
   if (watcher) watching.replaceChildren(el("span", {text: L.spectating}));
 }
 
@@ -168,8 +168,8 @@ export function renderNotices() {
           : withNote(B.fmt(partner ? L.partnerReplaced : L.seatReplaced, {name: s.username}), note);
         items.push([said, "replaced", s.seat]);
         // Said over the screen too when it happens: in play the page is scrolled to the
-        // table, and this box above it went unseen on phones (a tester's partner never
-        // learned that the match no longer counted for them).
+        // table, and on a phone this box above it is out of sight (the partner must learn
+        // that the match no longer counts for them).
         if (!replacedSaid[s.seat] && !store.firstState && isSeated()) T.showError(said, true);
         replacedSaid[s.seat] = true;
       } else if (s.absent && mine && store.live) {
@@ -182,8 +182,8 @@ export function renderNotices() {
       // A player the computer replaced can no longer resign: their side's offers are not theirs.
       var replaced = isBot(getState().you) && !!(seatOf(getState().you) || {}).username;
       if (mine) {
-        // My offer just made: said over the screen too, where the player looks (a tester's
-        // offer at four seemed to do nothing, its notice above the table among others).
+        // My offer just made: said over the screen too, where the player looks; its notice
+        // above the table, among others, would leave the tap seeming to do nothing.
         if (s.resign_offer && !offered && !store.firstState) T.showError(L.youOffered, true);
         offered = !!s.resign_offer;
       }
@@ -198,7 +198,7 @@ export function renderNotices() {
     }
   }
   // An opponent who left, with the Claim button, is said in the play area's bar, in the first
-  // screen: under the board and the hand a tester never saw it, and played on a won match.
+  // screen: under the board and the hand it is out of sight, and the player plays on a won match.
   var now = items.filter(function (item) { return OVER_THE_TABLE.indexOf(item[1]) >= 0; });
   fill(box, items.filter(function (item) { return now.indexOf(item) < 0; }));
   fill($("play-notices"), now);

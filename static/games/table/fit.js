@@ -51,8 +51,8 @@ function playingNow() {
 function bringIntoView() {
   var playing = playingNow();
   // Where the play area starts now: the waiting room above it has just gone, so the top
-  // measured before (``last``) was the bottom of the page (a tester's landscape phone
-  // started its match scrolled there, its turn and clock out of sight).
+  // measured before (``last``) was the bottom of the page (a landscape phone would start its
+  // match scrolled there, its turn and clock out of sight).
   var top = Math.max(0, Math.round(area.getBoundingClientRect().top + window.scrollY));
   if (playing && short.matches && (!wasPlaying || this === short)) {
     window.scrollTo({top: top, behavior: "instant"});
@@ -82,8 +82,8 @@ function afterResize() {
 window.addEventListener("resize", afterResize);
 
 // The player's turn with the table scrolled out of view (a swipe, a tap that scrolled the
-// page): it is brought back, the hand and the floor in view to play (a tester's turned phone
-// had its floor above the screen on every turn). With both in view it is left where it is.
+// page): it is brought back, the hand and the floor in view to play (on a turned phone the floor
+// is otherwise above the screen on every turn). With both in view it is left where it is.
 var table = document.getElementById("table");
 function onTurn(records) {
   var began = records.some(function (record) { return record.oldValue !== "true"; });
@@ -99,7 +99,7 @@ if (hand && window.MutationObserver) {
   new MutationObserver(bringIntoView).observe(hand, {attributes: true, attributeFilter: ["hidden"], childList: true});
 }
 // This page puts itself where play is: a reload must not put back where it was scrolled
-// before (a tester's reload reopened below the scores and whose turn it is).
+// before (a reload would reopen below the scores and whose turn it is).
 if ("scrollRestoration" in window.history) window.history.scrollRestoration = "manual";
 if (short.addEventListener) short.addEventListener("change", bringIntoView.bind(short));
 

@@ -101,8 +101,8 @@ function init() {
     if (card && card.getAttribute("aria-disabled") === "true" && !T.isMyTurn()) speak.notYourTurn();
   });
   document.addEventListener("keydown", onKey);
-  // Escape closes the keys' help, as it closes a dialog, back on its summary (a tester's
-  // Escape left it open).
+  // Escape closes the keys' help, as it closes a dialog, back on its summary (a <details>
+  // does not close on Escape by itself).
   var help = $("keys-help");
   if (help) {
     document.addEventListener("keydown", function (event) {

@@ -56,8 +56,8 @@ export function isBot(seat) { var s = seatOf(seat); return !!(s && s.bot); }
 
 /** A side's names as text, "a & b" for partners (``L.and``): each name isolated (U+2068 …
  * U+2069, Unicode's first-strong isolate) wherever the text goes, a title, a reason, a table
- * head, so that a name mixing Arabic and Latin keeps to itself (a tester's English result
- * read "& سارة عبدالرحمنAbdelrah man_123 resigned."). */
+ * head, so that a name mixing Arabic and Latin keeps to itself (else an English sentence reads
+ * "& سارة عبدالرحمنAbdelrah man_123 resigned."). */
 export function sideNames(side) {
   var names = [];
   for (var seat = side; seat < players(); seat += 2) names.push(B.isolate(seatName(seat) || L.emptySeat));
@@ -66,7 +66,7 @@ export function sideNames(side) {
 
 /** A seat's name for narrow places (the score boxes, the score table's head): a <bdi> of
  * ``botClass`` holding a computer seat's badge and level, short enough to stay whole (the
- * head's "Computer (Greedy)" was cut to "Compute…"), else one of ``nameClass`` holding the
+ * head's "Computer (Greedy)" would be cut to "Compute…"), else one of ``nameClass`` holding the
  * person's name, titled with it. */
 export function shortSeatName(seat, nameClass, botClass) {
   var found = seatOf(seat);

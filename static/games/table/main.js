@@ -104,8 +104,8 @@ function liven(before, old) {
 }
 
 /** "Basra!" (or "Jack basra!") with ``who`` made it, and its sound; over the table unless the
- * match is over: the result and the last round's score are there then, and count it (a
- * tester's "Jack basra!" covered them). ``aside``: fx.celebrate's. */
+ * match is over: the result and the last round's score are there then, count it, and must
+ * not be covered. ``aside``: fx.celebrate's. */
 function celebrateBasra(kind, who, aside) {
   if (!getState().result) fx.celebrate(kind, kind === "jack_basra" ? L.jackBasra : L.basra, who, aside);
   fx.sound("basra");

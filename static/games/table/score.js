@@ -94,7 +94,7 @@ export function renderBreakdown() {
   var last = results[results.length - 1];
   if (shownRounds === null) {
     // First draw after loading: show the last round's score if the table is between rounds,
-    // or in the pause before the next round's first play (a tester's reload there lost it):
+    // or in the pause before the next round's first play (a reload there must not lose it):
     // for what is left of the pause, the deadline's time beyond the time per play.
     breakdownOpen = results.length > 0 && (!r || r.over || !!getState().result);
     var pauseLeft = getState().move_seconds && remaining() !== null
@@ -137,7 +137,7 @@ export function renderBreakdown() {
   var over = breakdownOpen && results.length > 0;
   box.classList.toggle("over-table", over);
   // A round or the match just ended: its score into sight if the page was scrolled away from
-  // it (a tester's landscape phone, scrolled down, had the score's head above the screen).
+  // it (a landscape phone, scrolled down, has the score's head above the screen).
   if (justEnded && over) {
     justEnded = false;
     window.requestAnimationFrame(function () {

@@ -43,8 +43,8 @@ function pick(id) {
   setOpen(false);
 }
 
-/** Keep the phrase buttons disabled until the limit allows the next one, and say why (a
- * tester took the greyed phrases for a fault). */
+/** Keep the phrase buttons disabled until the limit allows the next one, and say why: greyed
+ * without a word, the phrases look broken. */
 function cool() {
   var wait = coolUntil - Date.now();
   var items = document.querySelectorAll("#talk-menu button");
