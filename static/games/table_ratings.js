@@ -123,7 +123,7 @@ function changeEntry(s) {
 }
 
 /** What a person's leaving means for the reader's rating, said after the table's notice of
- * it (table_clock.js, renderNotices and resignQuestion): ``kind`` "partner" (my partner
+ * it (table/clock.js, renderNotices and resignQuestion): ``kind`` "partner" (my partner
  * left: the match no longer counts for me), "opponent" (an opponent left: rated as having
  * lost, I by the result) or "resign" (resigning, my partner gone, changes nothing for my
  * rating); null at a casual table. The rules: games/ratings/rating.py, seat_scores. */

@@ -1,5 +1,5 @@
-"""The labels of the table's keyboard and screen-reader layer (``static/games/table_keys.js``,
-``static/games/table_speak.js``): what the polite live region says after each play and when a
+"""The labels of the table's keyboard and screen-reader layer (``static/games/table/keys.js``,
+``static/games/table/speak.js``): what the polite live region says after each play and when a
 reading key is pressed (the "Keys" help itself is in ``templates/games/table.html``).
 Translated when called (the request's language), like ``games.core.pages.table_page.labels``:
 the scripts get every string from ``table-config``.

@@ -1,6 +1,6 @@
 """What the live table page's scripts need on top of ``games.core.pages.views.table_labels``: the labels of
 the round's end, the connection and session banners and the quick phrases, and the phrases
-themselves (``static/games/table.js`` and its ``table_*.js`` parts, ``table_fx.js``, ``table_talk.js``). Translated when
+themselves (``static/games/table/``: ``main.js`` and its modules, ``fx.js``, ``talk.js``). Translated when
 called (the request's language), like the other labels: the page's scripts get every string
 from the ``table-config`` JSON, not from a JavaScript catalog.
 """
@@ -26,12 +26,12 @@ def labels() -> dict:
         "loggedOut": _("You are logged out in this tab: you are only watching now."),
         "logIn": _("Log in"),
         "logInToPlay": _("Log in to play"),
-        # The seat picker's sides at four (static/games/table_sides.js).
+        # The seat picker's sides at four (static/games/table/sides.js).
         "sideNumber": _("Side %(number)s"),
         "yourSeat": _("Your seat"),
         "partnerSeat": _("Your partner's seat"),
         "opponentSeat": _("Opponents' seat"),
-        # On the board at four: the viewer's partner's seat is marked (static/games/table_board.js).
+        # On the board at four: the viewer's partner's seat is marked (static/games/table/board.js).
         "partner": _("Partner"),
         # A tap on a card while the round's score covers the floor shows the floor instead.
         "scoreClosed": _("The floor is in view again: tap your card to play it."),

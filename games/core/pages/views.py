@@ -445,7 +445,7 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
 
 
 def rematch_labels() -> dict:
-    """Translated strings of the rematch panel (``static/games/rematch.js``)."""
+    """Translated strings of the rematch panel (``static/games/table/rematch.js``)."""
     return {
         "rematch": _("Rematch"),
         "rematchAsk": _("Ask for a rematch"),
