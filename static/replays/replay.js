@@ -2,7 +2,7 @@
  * engine (games/replays/positions.py) and only displays them. Keys: ←/→ and j/k one play, ↑/↓
  * the start or end of a round, Home/End; autoplay with a speed; ?ply=N opens position N.
  * An ES module, the replay page's entry (live.js: el, fmt, cardNode; fair.js: the shuffle verifier). */
-import {fair} from "../games/fair.js";
+import {fair as shuffle} from "../games/fair.js";
 import * as B from "../games/live.js";
 
 var el = B.el;
@@ -346,11 +346,11 @@ function renderFair() {
   box.hidden = false;
   button.addEventListener("click", function () {
     summary.hidden = false;
-    if (!fair.available()) { summary.textContent = L.noWebCrypto; summary.dataset.ok = "false"; return; }
+    if (!shuffle.available()) { summary.textContent = L.noWebCrypto; summary.dataset.ok = "false"; return; }
     button.disabled = true;
     summary.textContent = L.verifying;
     var record = {shuffle: fair, rounds: R.map(function (r) { return {dealer: r.dealer, deck: r.deck}; })};
-    fair.verify(record).then(function (checks) {
+    shuffle.verify(record).then(function (checks) {
       var label = function (c) {
         return c.what === "commitment" ? L.checkCommitment : B.fmt(c.what === "deck" ? L.checkDeck : L.checkDealer, {number: c.round});
       };

@@ -1,7 +1,7 @@
 /* The live table's fairness panel (RULES.md, "Provably fair shuffle"): the commitment, the client
  * seeds, the server seed once the match is over, and then the check of every deck in this browser
  * (static/games/fair.js). A view module of the table (main.js). */
-import {fair} from "../fair.js";
+import {fair as shuffle} from "../fair.js";
 import * as B from "../live.js";
 import * as T from "./kit.js";
 import {getState} from "./store.js";
@@ -76,7 +76,7 @@ function runVerify() {
   summary.hidden = false;
   summary.dataset.ok = "";
   list.replaceChildren();
-  if (!B.fair || !fair.available()) {
+  if (!shuffle.available()) {
     summary.textContent = L.noWebCrypto;
     summary.dataset.ok = "false";
     return;
@@ -88,7 +88,7 @@ function runVerify() {
       if (!response.ok) throw new Error(String(response.status));
       return response.json();
     })
-    .then(function (record) { return fair.verify(record, shown); })
+    .then(function (record) { return shuffle.verify(record, shown); })
     .then(function (checks) {
       list.replaceChildren.apply(list, checks.map(function (check) {
         return el("li", {class: check.ok ? "ok" : "bad",
