@@ -127,8 +127,13 @@ export function renderBreakdown() {
         id: "breakdown-all", text: L.allRounds, on: {click: openHistory}}) : null,
     ]);
     var children = [head, breakdownTable(last, cumulativeTotals(results.length - 1)), leftoverNote(last.leftover)];
-    // replaceChildren would write a null (no leftover cards) as the text "null".
-    box.replaceChildren.apply(box, children.filter(Boolean));
+    // Drawn again only when it reads differently: every state (a presence, a clock) comes here,
+    // and a score drawn anew would take the focus off "Continue" and move what a reader holds.
+    var drawn = el("div", {}, children.filter(Boolean));
+    if (box.hidden || drawn.innerHTML !== box.innerHTML) {
+      // replaceChildren would write a null (no leftover cards) as the text "null".
+      box.replaceChildren.apply(box, Array.prototype.slice.call(drawn.childNodes));
+    }
     box.hidden = false;
   }
   // Over the table in play and at the match's end alike: it shares the board's cell of the
