@@ -12,9 +12,8 @@ from typing import Any
 from django.apps import apps
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import gettext
 
-from games.ratings.rating import NOT_RATED_MESSAGES, Unrated, not_rated_reason
+from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
 from games.ratings.rating import win_chances as chances_of
 
 
@@ -23,8 +22,9 @@ def win_chances(request: HttpRequest) -> dict[str, Any]:
     the match (``games.ratings.rating.win_chances``: a list of two ``SideChance``), or ``None``
     for a casual match, an open table or an abort; and ``not_rated``, the sentence saying why a
     finished rated match was not rated (for the viewer when they sat there:
-    ``games.ratings.rating.not_rated_reason``), or ``""``; ``rating_config``, for a rated table,
-    the labels its scripts show the live ratings with (:func:`rating_labels`), else ``None``.
+    ``games.ratings.rating.not_rated_reason``), or ``""``; ``rating_config``, ``{"rated": true}`` for a rated
+    table (its presence turns ``table_ratings.js`` on; the script's words are its own
+    ``gettext``'s), else ``None``.
     Computed only if the template reads them."""
     match = getattr(request, "resolver_match", None)
     if match is None or match.url_name != "table" or "match_id" not in match.kwargs:
@@ -49,38 +49,11 @@ def win_chances(request: HttpRequest) -> dict[str, Any]:
 
     def labels():
         match = row()
-        return rating_labels() if match is not None and match.rated else None
+        return {"rated": True} if match is not None and match.rated else None
 
     return {
         "win_chances": SimpleLazyObject(compute),
         "not_rated": SimpleLazyObject(reason),
         # A function, which the template calls when it reads it: json_script needs the dict itself.
         "rating_config": functools.cache(labels),
-    }
-
-
-def rating_labels() -> dict[str, Any]:
-    """What ``static/games/table_ratings.js`` writes, in the request's language: ``labels``
-    (``winChances``; ``percent``, "%(percent)s%" with its placeholder; ``changes``; what a
-    person's leaving means for the reader's rating, added to the table's notices,
-    ``partnerLeft``, ``opponentLeft`` and ``resignPartnerLeft``, after
-    ``games.ratings.rating.seat_scores``), ``notRated``, the sentence of each ``Unrated`` code
-    (``NOT_RATED_MESSAGES``), and ``notRatedRow``, the short reason in a person's row of the
-    result where it differs from that sentence (one that says "for you")."""
-    return {
-        "labels": {
-            "winChances": gettext("Win chances:"),
-            # The template's "{{ percent }}%" has this msgid; the script's formatting has no "%%".
-            "percent": gettext("%(percent)s%%").replace("%%", "%"),
-            "changes": gettext("Rating changes"),
-            # A leaver is rated as having lost; their partner is not rated (partner_left); the
-            # others are rated by the result (seat_scores).
-            "partnerLeft": gettext("This match no longer counts for your rating."),
-            "opponentLeft": gettext(
-                "They are rated as having lost; you are rated by the result as usual."
-            ),
-            "resignPartnerLeft": gettext("Resigning changes nothing for your rating."),
-        },
-        "notRated": {str(code): str(text) for code, text in NOT_RATED_MESSAGES.items()},
-        "notRatedRow": {str(Unrated.PARTNER_LEFT): gettext("not rated: partner left")},
     }

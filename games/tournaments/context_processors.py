@@ -1,4 +1,4 @@
-"""Template context on every page: the labels the tournaments' notices are worded with
+"""Template context on every page: the settings' names the tournaments' notices are worded with
 (``static/tournaments/notify.js``, ``templates/base.html``; ``games.tournaments.news``), and on
 a tournament table's page the link back to its event."""
 
@@ -13,35 +13,20 @@ from games.tournaments.bracket import round_name
 from games.tournaments.models import Game, Tournament
 
 
-def notice_labels() -> dict:
-    """Translated strings of ``static/tournaments/notify.js`` (``%(name)s`` marks a placeholder:
-    ``event`` the event's name, ``round`` a round's number, ``id`` the table's number,
-    ``inviter`` and ``partner`` usernames, ``changes`` the changed settings' names, worded
-    from ``fields``: a ``Tournament`` field's name to its label, and ``start`` the start in
-    the reader's zone)."""
-    return {
-        "table": _("Your table in %(event)s is waiting: go to table %(id)s"),
-        "tableRound": _("Your table in %(event)s (round %(round)s) is waiting: go to table %(id)s"),
-        "started": _("%(event)s has started."),
-        "bye": _("%(event)s, round %(round)s: you have a bye, a win."),
-        "finished": _("%(event)s is over: see the final standings."),
-        "cancelled": _("%(event)s was cancelled by its organiser."),
-        "removed": _("The organiser of %(event)s removed you from its entrants."),
-        "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
-        "declined": _("%(partner)s declined your invitation to play %(event)s together."),
-        "arbiter": _("The organiser of %(event)s named you an arbiter of it."),
-        "edited": _("The organiser of %(event)s changed %(changes)s. It starts at %(start)s."),
-        "fields": {f.name: str(f.verbose_name) for f in Tournament._meta.concrete_fields},
-    }
+def notice_fields() -> dict:
+    """The changed settings' names ``static/tournaments/notify.js`` words an organiser's edit
+    with: a ``Tournament`` field's name to its verbose name, in the request's language (the
+    script's own words are its ``gettext``'s, the ``/jsi18n/`` catalogue)."""
+    return {f.name: str(f.verbose_name) for f in Tournament._meta.concrete_fields}
 
 
 def notices(request: HttpRequest) -> dict:
-    """``tournament_notices``: ``{"labels": notice_labels()}`` for a signed-in player (the only
+    """``tournament_notices``: ``{"fields": notice_fields()}`` for a signed-in player (the only
     one with a notice socket), ``None`` otherwise."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"tournament_notices": None}
-    return {"tournament_notices": {"labels": notice_labels()}}
+    return {"tournament_notices": {"fields": notice_fields()}}
 
 
 def event_link(request: HttpRequest) -> dict:

@@ -2,11 +2,10 @@
  * string formatting for the translated strings, and card drawing. An ES module (no build step):
  * a page's module imports what it uses, (from static/games/table/: ../live.js). */
 
-/** Replace %(name)s placeholders in a translated label (Django's named-format syntax). */
+/** Fill the %(name)s placeholders of a translated string: Django's interpolate(fmt, values,
+ * true), a global of the /jsi18n/ catalogue (base.html loads it before every module). */
 export function fmt(label, values) {
-  return String(label).replace(/%\((\w+)\)s/g, function (whole, key) {
-    return values && key in values ? String(values[key]) : whole;
-  });
+  return interpolate(String(label), values || {}, true);
 }
 
 /** Django's JavaScript catalogue (/jsi18n/, base.html) picks the plural form of the page's

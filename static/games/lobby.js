@@ -1,9 +1,9 @@
 /* Lobby: keeps its lists live from /ws/lobby/: the open tables ({"type": "tables", "tables": [...]})
  * and the matches being played ({"type": "matches", "mine": [...], "live": [...]}), docs/protocol.md. */
+import {common as L} from "./labels.js";
 import * as B from "./live.js";
 
 var cfg = B.config("lobby-config");
-var L = cfg.labels;
 var el = B.el;
 var ngettext = B.ngettext;
 var list = document.getElementById("open-tables");

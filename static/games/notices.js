@@ -17,8 +17,26 @@ import {el, fmt} from "./live.js";
 var node = document.getElementById("notice-config");
 var box = document.getElementById("site-notices");
 var on = !!(node && box && window.WebSocket);  // a signed-in player's page
-var cfg = on ? JSON.parse(node.textContent) : {labels: {}};
-var L = cfg.labels;
+var cfg = on ? JSON.parse(node.textContent) : {};
+// The notices' words, from the /jsi18n/ catalogue.
+var L = {
+  challengeFrom: gettext("%(name)s challenges you to a match."),
+  challengeTo: gettext("You challenged %(name)s; waiting for the answer."),
+  accept: gettext("Accept"),
+  decline: gettext("Decline"),
+  cancel: gettext("Cancel the challenge"),
+  dismiss: gettext("Close"),
+  declined: gettext("%(name)s declined your challenge."),
+  cancelled: gettext("%(name)s cancelled the challenge."),
+  expired: gettext("The challenge expired."),
+  accepted: gettext("Challenge accepted: to the table…"),
+  rated: gettext("Rated"),
+  casual: gettext("Casual"),
+  target: gettext("to %(target)s"),
+  perPlay: gettext("%(seconds)s s per play"),
+  noClock: gettext("No clock"),
+  notices: gettext("Notices"),
+};
 var challenges = {};  // id -> {payload, mine}
 var closed = false;
 

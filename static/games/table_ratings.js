@@ -1,8 +1,8 @@
 /* The ratings at a rated table, from the state message's extras.ratings (docs/protocol.md
  * "state", games/ratings/table.py): each person's rating beside their name, the win chances once
  * the table is full, and at the end every name's new rating and change (1500? → 1512 +12), side
- * by side, or why the match was not rated. Live for every seat and spectator; labels from the
- * page's rating-config (the ratings app's context processor), absent on a casual table.
+ * by side, or why the match was not rated. Live for every seat and spectator, on a rated table (the
+ * page's rating-config, from the ratings app's context processor).
  * An app's module on the core's table: it imports the core's published modules (the store's
  * API, store.js) and gives its parts through provide(); the core imports nothing of it. */
 import * as B from "./live.js";
@@ -11,8 +11,34 @@ import {getState, provide, subscribe} from "./table/store.js";
 
 var el = B.el;
 var $ = T.$;
-var node = document.getElementById("rating-config");
-var R = node ? JSON.parse(node.textContent) : null;
+// The ratings' words, from the /jsi18n/ catalogue. notRated: why a rated match did not rate
+// a person, by Unrated code (games/ratings/rating.py, NOT_RATED_MESSAGES, whose msgids these
+// are); notRatedRow: the short reason in a person's row where it differs (one that says "for
+// you").
+var L = {
+  winChances: gettext("Win chances:"),
+  // The template's "{{ percent }}%" has this msgid; the script's formatting has no "%%".
+  percent: gettext("%(percent)s%%").replace("%%", "%"),
+  changes: gettext("Rating changes"),
+  // A leaver is rated as having lost; their partner is not rated (partner_left); the others
+  // are rated by the result (games/ratings/rating.py, seat_scores).
+  partnerLeft: gettext("This match no longer counts for your rating."),
+  opponentLeft: gettext("They are rated as having lost; you are rated by the result as usual."),
+  resignPartnerLeft: gettext("Resigning changes nothing for your rating."),
+  notRated: {
+    aborted: gettext("Not rated: the match was aborted before its first play."),
+    aborted_early: gettext("Not rated: the match was aborted, as a player did not play a card of the first deal themselves."),
+    ended_early: gettext("Not rated: the match ended before every player had played a card of the first deal (its result stands for the tournament)."),
+    abandoned: gettext("Not rated: everyone left before every player had played a card of the first deal."),
+    decided: gettext("Not rated: the match was decided away from the table (a forfeit or a withdrawal)."),
+    partner_left: gettext("Not rated for you: your partner left and the computer played for them."),
+    voided: gettext("Not rated: staff voided this match's rating."),
+  },
+  notRatedRow: {partner_left: gettext("not rated: partner left")},
+};
+// The page's rating-config (the ratings app's context processor) is there on a rated table
+// only: R is null on a casual one.
+var R = document.getElementById("rating-config") ? L : null;
 
 function ratings() {
   var extras = getState() && getState().extras;
@@ -58,7 +84,7 @@ function renderChances() {
     line = el("p", {class: "win-chances", id: "win-chances"});
     $("play-area").parentNode.insertBefore(line, $("invite-link") || $("table-tools"));
   }
-  var parts = [R.labels.winChances, " "];
+  var parts = [R.winChances, " "];
   [0, 1].forEach(function (side) {
     if (side === 1) parts.push(" \u00B7 ");
     var members = [];
@@ -71,7 +97,7 @@ function renderChances() {
       // The last rating, the colon and the percentage on one line (games.css): a phone's
       // line broke between them, leaving ": 50%" alone.
       members.push(el("span", {class: "chance-end"}, [rating, ": ",
-        el("strong", {}, [el("bdi", {text: B.fmt(R.labels.percent, {percent: found.chances[side]})})])]));
+        el("strong", {}, [el("bdi", {text: B.fmt(R.percent, {percent: found.chances[side]})})])]));
     });
     parts.push(el("span", {class: "side-chance", dataset: {side: side}}, members));
   });
@@ -141,7 +167,7 @@ function changesLine() {
   var found = ratings();
   if (!found || !found.seats.some(function (s) { return s.change !== null; })) return null;
   // Said in words before the numbers: "+241" alone after the score read as points.
-  var parts = R ? [el("span", {class: "result-ratings-label", text: R.labels.changes + ": "})] : [];
+  var parts = R ? [el("span", {class: "result-ratings-label", text: R.changes + ": "})] : [];
   [0, 1].forEach(function (side) {
     var entries = found.seats.filter(function (s) { return s.seat % 2 === side; }).map(changeEntry);
     if (!entries.length) return;

@@ -4,10 +4,10 @@
  * An ES module, the replay page's entry (live.js: el, fmt, cardNode; fair.js: the shuffle verifier). */
 import {fair as shuffle} from "../games/fair.js";
 import * as B from "../games/live.js";
+import {L} from "./labels.js";
 
 var el = B.el;
 var config = B.config("replay-config");
-var L = config.labels;
 var data = config.replay;
 var P = data.positions;
 var R = data.rounds;

@@ -2,11 +2,12 @@
  * whose turn, the names shown, the sides' labels, and the table's short notice (showError).
  * An ES module; the state itself is the store's (store.js): these read getState(). */
 import * as B from "../live.js";
+import {L} from "./labels.js";
 import {getState} from "./store.js";
 
 var el = B.el;
 export var cfg = B.config("table-config");
-export var L = cfg.labels;
+export {L};
 export var root = document.getElementById("table");
 export var $ = function (id) { return document.getElementById(id); };
 
@@ -33,7 +34,7 @@ function botNumber(seat) {
 /** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
 export function botShortName(seat) {
   var found = seatOf(seat);
-  var level = L.botLevels[found.bot] || found.bot;
+  var level = cfg.botLevels[found.bot] || found.bot;
   var number = botNumber(seat);
   return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
 }
@@ -45,8 +46,8 @@ export function seatName(seat) {
   if (found.username) return found.username;
   if (!found.bot) return null;
   var number = botNumber(seat);
-  return number ? B.fmt(L.botNumbered, {number: number, level: L.botLevels[found.bot] || found.bot})
-                : (L.bots[found.bot] || found.bot);
+  return number ? B.fmt(L.botNumbered, {number: number, level: cfg.botLevels[found.bot] || found.bot})
+                : (cfg.bots[found.bot] || found.bot);
 }
 
 export function isSeated() { return getState().you !== null && getState().you !== undefined; }

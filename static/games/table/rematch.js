@@ -15,7 +15,7 @@ var asked = false;
 function names(seats, state) {
   return seats.map(function (seat) {
     var found = (state.seats || []).filter(function (s) { return s.seat === seat; })[0];
-    return found ? (found.username || (L.bots && L.bots[found.bot]) || found.bot) : "?";
+    return found ? (found.username || cfg.bots[found.bot] || found.bot) : "?";
   }).join(", ");
 }
 
@@ -33,7 +33,7 @@ function render() {
   // in place of a button that could only be refused.
   if (state.match.rated && state.match.rules.target < cfg.ratedTargetMin) {
     box.dataset.state = "target-too-low";
-    box.replaceChildren(B.el("span", {text: L.rematchTargetTooLow}));
+    box.replaceChildren(B.el("span", {text: B.fmt(L.rematchTargetTooLow, {count: cfg.ratedTargetMin})}));
     box.hidden = !seated;
     return;
   }

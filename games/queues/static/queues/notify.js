@@ -2,19 +2,17 @@
 // the player ("queue_paired": go to the table at once, unless this page is it), their opponent
 // did not come ("queue_requeued": back at the front of the queue), a partner's invitation
 // ("queue_invite"). No socket of its own: it listens to the site's notice socket
-// (static/games/notices.js, "basra:notice" and "basra:pending" on document). Labels come
-// translated from the page (#queue-notice-config).
+// (static/games/notices.js, "basra:notice" and "basra:pending" on document).
 import {flash as siteFlash} from "../games/notices.js";
+import {fmt} from "../games/live.js";
 
-// Loaded only beside its config (templates/base.html).
-const node = document.getElementById("queue-notice-config");
-const L = JSON.parse(node.textContent).labels;
+// The notices' words, from the /jsi18n/ catalogue.
+const L = {
+  paired: gettext("Paired: to your table…"),
+  requeued: gettext("Your opponent did not come to the table: you are back at the front of the queue."),
+  invite: gettext("%(inviter)s invites you to wait together in the partnership queue (%(seconds)s s per play): answer on the Play now page."),
+};
 let going = null;
-
-function fmt(label, values) {
-  return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
-    values && key in values ? String(values[key]) : whole);
-}
 
 // The site's short notice (static/games/notices.js), a link to url.
 function flash(text, url, kind) {

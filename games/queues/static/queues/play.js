@@ -3,17 +3,26 @@
 // services.status); the counts and the wait are refreshed every few seconds; the table a wave
 // made is reached by static/queues/notify.js (the "queue_paired" notice). Without script the
 // forms post plainly and the page reloads.
+import {fmt} from "../games/live.js";
+
 const node = document.getElementById("queues-config");  // always on the page (queues/play.html)
 const cfg = JSON.parse(node.textContent);
-const L = cfg.labels;
+// The page's words, from the /jsi18n/ catalogue.
+const L = {
+  what2: gettext("1v1, %(seconds)s s per play"),
+  what4: gettext("Partnership, %(seconds)s s per play"),
+  whatPair: gettext("Partnership with %(partner)s, %(seconds)s s per play"),
+  invited: gettext("Waiting for %(partner)s to accept."),
+  invitation: gettext("%(inviter)s invites you to wait together (%(seconds)s s per play)."),
+  accept: gettext("Accept"),
+  seatedPlaying: gettext("You are playing at table %(id)s."),
+  seatedOpen: gettext("You are seated at table %(id)s, which waits for its players."),
+  backToTable: gettext("Back to the table"),
+  failed: gettext("The server did not answer: try again."),
+};
 const $ = (id) => document.getElementById(id);
 let waitedFrom = null; // Date.now() less the seconds waited, while waiting
 let cooldownUntil = null;
-
-function fmt(label, values) {
-  return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
-    values && key in values ? String(values[key]) : whole);
-}
 
 function csrf(form) {
   const input = form.querySelector("input[name=csrfmiddlewaretoken]");

@@ -4,20 +4,30 @@
 // a partner's invitation and its refusal, as a short notice. No socket or polling of its own:
 // it listens to the site's notice socket (static/games/notices.js, which dispatches
 // "basra:notice" on document; the kinds and payloads are in games/tournaments/news.py), and is
-// told on connect of the tables still being played (the pending provider). Labels come
-// translated from the page (#tournament-notice-config).
+// told on connect of the tables still being played (the pending provider).
 import {flash} from "../games/notices.js";
+import {fmt} from "../games/live.js";
 
 // Loaded only beside its config (templates/base.html).
 const node = document.getElementById("tournament-notice-config");
-const L = JSON.parse(node.textContent).labels;
+// The changed settings' names are the model's fields' (verbose names), from the page.
+const fields = JSON.parse(node.textContent).fields;
+// The notices' words, from the /jsi18n/ catalogue.
+const L = {
+  table: gettext("Your table in %(event)s is waiting: go to table %(id)s"),
+  tableRound: gettext("Your table in %(event)s (round %(round)s) is waiting: go to table %(id)s"),
+  started: gettext("%(event)s has started."),
+  bye: gettext("%(event)s, round %(round)s: you have a bye, a win."),
+  finished: gettext("%(event)s is over: see the final standings."),
+  cancelled: gettext("%(event)s was cancelled by its organiser."),
+  removed: gettext("The organiser of %(event)s removed you from its entrants."),
+  invite: gettext("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
+  declined: gettext("%(partner)s declined your invitation to play %(event)s together."),
+  arbiter: gettext("The organiser of %(event)s named you an arbiter of it."),
+  edited: gettext("The organiser of %(event)s changed %(changes)s. It starts at %(start)s."),
+};
 const tables = new Map(); // match id -> payload of a "tournament_table" notice
 let box = null;
-
-function fmt(label, values) {
-  return String(label).replace(/%\((\w+)\)s/g, (whole, key) =>
-    values && key in values ? String(values[key]) : whole);
-}
 
 function render() {
   const others = [...tables.values()].filter((t) => t.url !== window.location.pathname);
@@ -70,7 +80,7 @@ function news(p, what) {
     // The changed settings by their labels, and the start in the reader's own zone.
     const lang = document.documentElement.lang || undefined;
     values = Object.assign({}, p, {
-      changes: (p.changes || []).map((f) => L.fields[f] || f).join(", "),
+      changes: (p.changes || []).map((f) => fields[f] || f).join(", "),
       start: moment(new Date(p.starts_at), lang),
     });
   }
