@@ -182,7 +182,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-                # The notice socket's settings and labels on every page (games/core/state/notices.py).
+                # The notice socket's settings on every page (games/core/state/notices.py).
                 "games.core.pages.context_processors.notices",
             ],
         },
@@ -415,7 +415,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "basra_site.storage.ModuleManifestStorage"
         )
     },
 }

@@ -12,7 +12,7 @@ class QueuesConfig(AppConfig):
     ``match_finished`` (a match played to its end lowers its players' no-show counts), and
     registers :func:`games.queues.news.pending_tables` with the core's notices: a page opened
     while a queue table waits for its player goes there too; and adds "Play now" to the header
-    and the lobby, and its notices' script and labels to every page (``games/queues/slots.py``).
+    and the lobby, and its notices' script to a signed-in player's pages.
     """
 
     default_auto_field = "django.db.models.BigAutoField"
@@ -22,14 +22,15 @@ class QueuesConfig(AppConfig):
 
     def ready(self) -> None:
         from games.core.for_apps import (
-            add_config, add_fragment, add_module, match_finished, register_pending, server_started,
+            add_fragment, add_module, match_finished, register_pending, server_started,
         )
-        from games.queues import news, scheduler, services, slots
+        from games.queues import news, scheduler, services
 
         server_started.connect(scheduler.start_in_server, dispatch_uid="queues.scheduler")
         match_finished.connect(services.on_match_finished, dispatch_uid="queues.on_match_finished")
         register_pending(news.pending_tables)
+        # What it adds to the core's pages (games.core.pages.slots): "Play now" in the header and
+        # the lobby, and on a signed-in player's pages the script of its notices.
         add_fragment("header.actions", "queues/_nav_play.html", order=10)
         add_fragment("lobby.head", "queues/_lobby_play.html")
-        add_config("notices", "queue-notice-config", slots.notice_config)
         add_module("notices", "queues/notify.js")

@@ -2,8 +2,8 @@
 notice socket (``games.core.for_apps.send_notice``, ``/ws/me/``; ``docs/protocol.md``, "Queues").
 Every notice is sent after the commit of the change it tells of.
 
-Kinds (the page, ``static/queues/notify.js``, words them from the labels of
-``games.queues.slots``):
+Kinds (the page, ``static/queues/notify.js``, words them through the
+``/jsi18n/`` catalogue):
 
 - ``queue_paired``, to every player a wave seated: :func:`paired_payload`. The page goes to the
   table at once. Also offered by :func:`pending_tables` to every page opened while the table

@@ -32,31 +32,11 @@ def play(request: HttpRequest) -> HttpResponse:
         "state": state,
         "queues_1v1": [q for q in state["queues"] if q["players"] == 2],
         "queues_4": [q for q in state["queues"] if q["players"] == 4],
-        "labels": page_labels(),
+        "config": {"urls": {"status": reverse("queues_status"), "accept": reverse("queues_accept")}},
         "no_show_seconds": int(services.no_show_seconds()),
         "widest_seconds": round(matching.WIDEST_AFTER),
         "invitation_minutes": max(1, round(services.invitation_seconds() / 60)),
     })
-
-
-def page_labels() -> dict:
-    """Translated strings and URLs of ``static/queues/play.js`` (``%(name)s`` marks a
-    placeholder)."""
-    return {
-        "urls": {"status": reverse("queues_status"), "accept": reverse("queues_accept")},
-        "labels": {
-            "what2": _("1v1, %(seconds)s s per play"),
-            "what4": _("Partnership, %(seconds)s s per play"),
-            "whatPair": _("Partnership with %(partner)s, %(seconds)s s per play"),
-            "invited": _("Waiting for %(partner)s to accept."),
-            "invitation": _("%(inviter)s invites you to wait together (%(seconds)s s per play)."),
-            "accept": _("Accept"),
-            "seatedPlaying": _("You are playing at table %(id)s."),
-            "seatedOpen": _("You are seated at table %(id)s, which waits for its players."),
-            "backToTable": _("Back to the table"),
-            "failed": _("The server did not answer: try again."),
-        },
-    }
 
 
 @require_GET

@@ -17,9 +17,8 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import gettext
 
-from games.ratings.rating import NOT_RATED_MESSAGES, Unrated, not_rated_reason
+from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
 from games.ratings.rating import win_chances as chances_of
 
 
@@ -46,33 +45,7 @@ def table_head(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def rating_config(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any] | None:
-    """The table page's ``rating-config`` JSON: :func:`rating_labels` at a rated table, else
-    ``None`` (none written)."""
-    return rating_labels() if page["match"].rated else None
-
-
-def rating_labels() -> dict[str, Any]:
-    """What ``static/ratings/table_ratings.js`` writes, in the request's language: ``labels``
-    (``winChances``; ``percent``, "%(percent)s%" with its placeholder; ``changes``; what a
-    person's leaving means for the reader's rating, added to the table's notices,
-    ``partnerLeft``, ``opponentLeft`` and ``resignPartnerLeft``, after
-    ``games.ratings.rating.seat_scores``), ``notRated``, the sentence of each ``Unrated`` code
-    (``NOT_RATED_MESSAGES``), and ``notRatedRow``, the short reason in a person's row of the
-    result where it differs from that sentence (one that says "for you")."""
-    return {
-        "labels": {
-            "winChances": gettext("Win chances:"),
-            # The template's "{{ percent }}%" has this msgid; the script's formatting has no "%%".
-            "percent": gettext("%(percent)s%%").replace("%%", "%"),
-            "changes": gettext("Rating changes"),
-            # A leaver is rated as having lost; their partner is not rated (partner_left); the
-            # others are rated by the result (seat_scores).
-            "partnerLeft": gettext("This match no longer counts for your rating."),
-            "opponentLeft": gettext(
-                "They are rated as having lost; you are rated by the result as usual."
-            ),
-            "resignPartnerLeft": gettext("Resigning changes nothing for your rating."),
-        },
-        "notRated": {str(code): str(text) for code, text in NOT_RATED_MESSAGES.items()},
-        "notRatedRow": {str(Unrated.PARTNER_LEFT): gettext("not rated: partner left")},
-    }
+    """The table page's ``rating-config`` JSON: ``{"rated": true}`` at a rated table (its
+    presence turns ``static/ratings/table_ratings.js`` on; the script's words are its own
+    ``gettext``'s, the ``/jsi18n/`` catalogue), else ``None`` (none written)."""
+    return {"rated": True} if page["match"].rated else None

@@ -3,7 +3,7 @@
 :func:`table_ratings` is connected to ``games.core.signals.table_extras`` (``RatingsConfig.ready``);
 the core keeps its answer with the table's seats, so it is read once per seating and status of a
 started match, never once per play (``games.core.state.cache.table_extras``). The table's
-scripts (``static/games/table_ratings.js``) show each person's rating beside their name, the win
+scripts (``static/ratings/table_ratings.js``) show each person's rating beside their name, the win
 chances once the table is full, and at the end every name's new rating and change (side by
 side) or why nobody's moved: for every seat and every spectator, the moment the match ends, and
 the same on a reload.

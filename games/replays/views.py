@@ -21,10 +21,10 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, card_labels, match_record
+from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
 from games.ratings.for_apps import match_ratings
 from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
@@ -70,74 +70,6 @@ def totals_chart(rounds: list[dict], target: int) -> dict[str, Any]:
         "target": target, "target_y": y(target), "top": top, "top_y": y(top),
         "left": left, "base_y": y(0), "right_x": width - right,
         "ticks": [{"x": x(i + 1), "round": i + 1} for i in range(len(rounds))],
-    }
-
-
-def replay_labels() -> dict[str, Any]:
-    """Translated strings of ``static/replays/replay.js`` (``%(name)s`` marks a placeholder)."""
-    return {
-        **card_labels(),
-        "round": _("Round %(number)s"),
-        "position": _("Round %(round)s · play %(play)s of %(plays)s"),
-        "dealt": _("Round %(round)s · dealt"),
-        "dealer": _("Dealer"),
-        "toPlay": _("to play"),
-        "floor": _("Floor"),
-        "floorEmpty": _("The floor is empty"),
-        "handEmpty": _("no cards"),
-        "pile": _("Pile"),
-        "basras": _("Basras"),
-        "score": _("Score"),
-        "stockEmpty": _("The stock is empty: this is the last deal."),
-        "played": _("%(name)s played"),
-        "took": _("took"),
-        "tookNothing": _("took nothing"),
-        "basra": _("Basra!"),
-        "jackBasra": _("Jack basra!"),
-        "timeout": _("(time ran out)"),
-        "roundEnd": _("Round %(number)s over: %(a)s – %(b)s this round"),
-        "leftover": _("The cards left on the floor go to %(side)s:"),
-        "moves": _("Plays"),
-        "side": _("Side %(number)s"),
-        "linkCopied": _("Link copied"),
-        "play": _("Play"),
-        "pause": _("Pause"),
-        "bestWas": _("best: %(card)s, −%(loss)s"),
-        "botAgrees": _("the bot agrees"),
-        "forced": _("forced"),
-        "analysisWaiting": _("Waiting for a worker…"),
-        "analysisRunning": _("Analysing: %(done)s of %(total)s plays"),
-        "analysisFailed": _("The analysis failed: %(error)s"),
-        # The mistakes' count has its plural forms in the script (djangojs.po).
-        "meanLoss": _("%(name)s: %(loss)s points lost per play on average"),
-        "worst": _("Round %(round)s, play %(play)s: %(card)s (best %(best)s, −%(loss)s)"),
-        "lossBar": _("Points lost per round"),
-        "mistakes": {
-            "missed_basra": _("missed a basra worth %(points)s points"),
-            "left_basra": _("left a basra to the next seat (who held %(card)s)"),
-            "gave_up_last_capture": _(
-                "gave up the last capture: the %(cards)s cards left on the floor went to the "
-                "other side"),
-            "missed_capture_one": _("missed a capture of 1 more card"),
-            "missed_capture": _("missed a capture of %(cards)s more cards"),
-            "spent_jack": _("spent a Jack, which takes any floor, when another card was better"),
-            "spent_komi": _("spent the seven of diamonds (the komi) when another card was better"),
-            "weaker_card": _("a weaker card than the best one for the plays to come"),
-        },
-        "fairTitle": _("Fair shuffle"),
-        "commitment": _("Commitment"),
-        "serverSeed": _("Server seed"),
-        "verify": _("Verify every deck"),
-        "verifying": _("Checking…"),
-        "matches": pgettext("a fair-shuffle check", "matches"),
-        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
-        "checkCommitment": _("Commitment"),
-        "checkDealer": _("Round %(number)s: first dealer"),
-        "checkDeck": _("Round %(number)s: deck"),
-        "allMatch": _("Every round matches: the decks are the ones the seeds give."),
-        "someDiffer": _("Does not match: %(rounds)s."),
-        "verifyFailed": _("The check could not run: %(error)s"),
-        "noWebCrypto": _("This browser cannot compute HMAC-SHA256 here (Web Crypto needs HTTPS)."),
     }
 
 
@@ -196,7 +128,6 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
         "replay": data,
         "seatNames": [seat_label(s) for s in seats],
         "sideNames": sides,
-        "labels": replay_labels(),
         "share": share,
         "csrfToken": get_token(request),
         "urls": {"record": record_url, "analysis": analysis_url},

@@ -4,7 +4,7 @@ site's notice socket (``games.core.state.notices.send_notice``, ``/ws/me/``; ``d
 rolled-back one).
 
 Kinds (payloads are JSON; the page, ``static/tournaments/notify.js``, words them in its own
-language from the labels of ``games.tournaments.slots``):
+language, through the ``/jsi18n/`` catalogue):
 
 - ``tournament_table``, to every player seated at a table the event just opened (a round's
   pairing, an arena wave, the next match of a best-of-3 pairing, an aborted match set up
@@ -101,9 +101,8 @@ def tell_edit(t: Tournament, entrants: Iterable[Entrant], changes: list[str]) ->
     """Tell the players of ``entrants`` that the organiser changed the event's settings before
     its start (``tournament_news``, news ``"edited"``), after the commit: the payload also has
     ``"changes"``, the changed fields' names (``Tournament`` field names, in the order
-    ``registration.event_settings`` gives them; the page words them, ``slots.
-    notice_labels``' ``fields``) and ``"starts_at"``, the start in ISO 8601 (with its offset) whether it
-    changed or not (the page shows it in the reader's own zone)."""
+    ``registration.event_settings`` gives them; the page words them, ``slots.notice_config``)
+    and ``"starts_at"``, the start in ISO 8601 (with its offset) whether it changed or not (the page shows it in the reader's own zone)."""
     tell_news(t, entrants, "edited", changes=changes, starts_at=t.starts_at.isoformat())
 
 

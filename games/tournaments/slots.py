@@ -1,7 +1,7 @@
 """What the tournaments app adds to the core's pages (``games.core.pages.slots``; registered in
 ``TournamentsConfig.ready()``), so the core never names it: on every page of a signed-in
-player the labels its notices are worded with (``tournament-notice-config``, :func:`notice_config`)
-and ``static/tournaments/notify.js``; the header's "Tournaments" (``tournaments/_nav.html``); on a
+player ``static/tournaments/notify.js`` and the settings' names it words an organiser's edit
+with (``tournament-notice-config``, :func:`notice_config`); the header's "Tournaments" (``tournaments/_nav.html``); on a
 tournament table's page the link back to its event (``table.head``, :func:`table_link`); the
 profile's events (``games.tournaments.profile.results_section``)."""
 
@@ -18,32 +18,12 @@ from games.tournaments.bracket import round_name
 from games.tournaments.models import Game, Tournament
 
 
-def notice_labels() -> dict:
-    """Translated strings of ``static/tournaments/notify.js`` (``%(name)s`` marks a placeholder:
-    ``event`` the event's name, ``round`` a round's number, ``id`` the table's number,
-    ``inviter`` and ``partner`` usernames, ``changes`` the changed settings' names, worded
-    from ``fields``: a ``Tournament`` field's name to its label, and ``start`` the start in
-    the reader's zone)."""
-    return {
-        "table": _("Your table in %(event)s is waiting: go to table %(id)s"),
-        "tableRound": _("Your table in %(event)s (round %(round)s) is waiting: go to table %(id)s"),
-        "started": _("%(event)s has started."),
-        "bye": _("%(event)s, round %(round)s: you have a bye, a win."),
-        "finished": _("%(event)s is over: see the final standings."),
-        "cancelled": _("%(event)s was cancelled by its organiser."),
-        "removed": _("The organiser of %(event)s removed you from its entrants."),
-        "invite": _("%(inviter)s invites you as a partner in %(event)s: answer on the event page."),
-        "declined": _("%(partner)s declined your invitation to play %(event)s together."),
-        "arbiter": _("The organiser of %(event)s named you an arbiter of it."),
-        "edited": _("The organiser of %(event)s changed %(changes)s. It starts at %(start)s."),
-        "fields": {f.name: str(f.verbose_name) for f in Tournament._meta.concrete_fields},
-    }
-
-
 def notice_config(request: HttpRequest, page: Mapping[str, Any]) -> dict:
-    """The ``tournament-notice-config`` JSON: ``{"labels": notice_labels()}`` (written only for
-    a signed-in player, the only one with a notice socket: the ``notices`` page)."""
-    return {"labels": notice_labels()}
+    """The ``tournament-notice-config`` JSON (written only for a signed-in player, the only one
+    with a notice socket: the ``notices`` page): ``{"fields": {...}}``, a ``Tournament``
+    field's name to its verbose name in the request's language, which the script words an
+    organiser's edit with (its own words are its ``gettext``'s, the ``/jsi18n/`` catalogue)."""
+    return {"fields": {f.name: str(f.verbose_name) for f in Tournament._meta.concrete_fields}}
 
 
 def table_link(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:

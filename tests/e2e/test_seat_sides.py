@@ -1,4 +1,4 @@
-"""The four-player seat picker names the sides (static/games/table_sides.js): whose side each
+"""The four-player seat picker names the sides (static/games/table/sides.js): whose side each
 seat is on, and to a seated player their seat, their partner's and the opponents'."""
 
 import pytest

@@ -18,6 +18,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+# The table page's store (static/games/table/store.js): the module instance the page runs, found
+# by its entry module's address, for a test that drops the socket or reads the state.
+TABLE_STORE = ("import(new URL('store.js', "
+               "document.querySelector('script[src*=\"games/table/main\"]').src))")
+
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "Felt-and-Komi-77"
@@ -189,7 +194,7 @@ def test_two_players_play_a_match_to_the_end(new_page, seed):
 
         if plays >= 10 and not reconnected and watcher is bob:
             # bob's socket drops; alice plays meanwhile; bob reconnects and catches up.
-            bob.evaluate("Basra.table.socket.ws.close()")
+            bob.evaluate(f"{TABLE_STORE}.then(m => m.store.socket.ws.close())")
             expect(bob.locator("#live-status")).not_to_have_attribute("data-state", "live")
             code, seq = play_one(player)
             expect(bob.locator("#live-status")).to_have_attribute("data-state", "live")
@@ -198,12 +203,12 @@ def test_two_players_play_a_match_to_the_end(new_page, seed):
             reconnected = True
             continue
 
-        round_before = alice.evaluate("(Basra.table.state().round || {}).number")
+        round_before = alice.evaluate(f"{TABLE_STORE}.then(m => (m.getState().round || {{}}).number)")
         code, seq = play_one(player)
         plays += 1
         wait_all_at(pages, seq)
         # The last card of a round is followed at once by the next deal, whose last play is none.
-        next_deal = alice.evaluate("(Basra.table.state().round || {}).number") != round_before
+        next_deal = alice.evaluate(f"{TABLE_STORE}.then(m => (m.getState().round || {{}}).number)") != round_before
         if root(alice).get_attribute("data-finished") != "true" and not next_deal:
             for page in pages:
                 expect(page.locator(f'#last-play .card.played[data-card="{code}"]')).to_be_visible()

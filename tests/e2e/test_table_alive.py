@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_computer import play_the_computer
-from tests.e2e.test_table import PHONE, create_table, root, screenshot, sign_up
+from tests.e2e.test_table import PHONE, TABLE_STORE, create_table, root, screenshot, sign_up
 from tests.e2e.test_table_layout import signed_in
 from tests.e2e.test_table_notices import seat
 
@@ -658,7 +658,7 @@ def test_a_phrase_goes_round_a_real_table(new_page, request):
     expect(page.locator("#talk-menu .talk-wait")).to_be_hidden(timeout=6000)
     expect(page.locator("#talk-menu button[data-phrase='oops']")).to_be_enabled()
     page.locator("#talk-menu button[data-phrase='hello']").click()
-    page.evaluate("Basra.table.socket.send({type: 'phrase', id: 'oops'})")
+    page.evaluate(f"{TABLE_STORE}.then(m => m.send({{type: 'phrase', id: 'oops'}}))")
     expect(page.locator("#table-error")).to_have_text("Wait a few seconds before sending another phrase.")
     expect(page.locator(".seat-box.me .phrase-bubble")).to_have_text("Hello!")
 

@@ -1,5 +1,5 @@
-"""The live table by keyboard and screen reader (issue 22; static/games/table_keys.js and
-table_speak.js): a whole match to 11 against the computer played with the keyboard alone (Tab
+"""The live table by keyboard and screen reader (issue 22; static/games/table/keys.js and
+table/speak.js): a whole match to 11 against the computer played with the keyboard alone (Tab
 into the hand, the arrow keys, Enter), the hand's accessibility tree naming every card as a
 button in words, the polite live region telling each play and the turn, focus kept in the hand
 across the states, and the single-key shortcuts that read the table and can be turned off.

@@ -9,6 +9,7 @@ from django.utils import translation
 
 from games.core.for_apps import card_labels, card_name
 from games.engine.cards import RANKS, SUITS
+from tests.site.catalogue import ROOT
 
 CODES = [rank + suit for suit in SUITS for rank in RANKS]
 
@@ -33,12 +34,16 @@ def test_the_names_in_english_and_in_arabic():
         assert card_name("JC") == "ولد سباتي"
 
 
-def test_the_table_and_the_replay_name_cards_alike():
-    """The two pages' scripts get the same names (``table-config`` and the replay's labels)."""
-    from games.core.pages.views import table_labels
-    from games.replays.views import replay_labels
-
-    with translation.override("ar"):
-        table, replay, labels = table_labels(), replay_labels(), card_labels()
-    for key in ("cardName", "ranks", "suits"):
-        assert table[key] == replay[key] == labels[key]
+def test_the_scripts_name_cards_as_the_server_does():
+    """The table's and the replay's scripts name cards from one module (static/games/labels.js,
+    through the JavaScript catalogue) with the server's words (the rules page's)."""
+    cards = (ROOT / "static/games/labels.js").read_text(encoding="utf-8")
+    for page in ("static/games/table/labels.js", "static/replays/labels.js"):
+        assert 'import {cards' in (ROOT / page).read_text(encoding="utf-8"), page
+    with translation.override("en"):  # English is the msgids' language
+        labels = card_labels()
+    assert f'cardName: gettext("{labels["cardName"]}")' in cards
+    for suit, name in labels["suits"].items():
+        assert f'{suit}: gettext("{name}")' in cards
+    for rank, name in labels["ranks"].items():
+        assert re.search(rf'"?{rank}"?: p?gettext\((?:"card", )?"{name}"\)', cards), rank

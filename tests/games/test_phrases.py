@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.utils import translation
 
 from games.core.state import phrases
+from tests.site.catalogue import script_label, served_catalogue
 from tests.games.helpers import (
     expect_error,
     log_size,
@@ -129,10 +130,9 @@ def test_every_phrase_is_translated_to_arabic():
 
 
 def test_the_table_pages_new_labels_are_in_arabic():
-    from games.core.pages import table_page
-
-    with translation.override("en"):
-        english = table_page.labels()
-    with translation.override("ar"):
-        arabic = table_page.labels()
-    assert all(arabic[key] != english[key] for key in english), arabic
+    arabic = served_catalogue("ar")
+    keys = ("allRounds", "countPoints", "connLost", "connLostCards", "connLostWatch", "loggedOut",
+            "logIn", "logInToPlay", "sideNumber", "yourSeat", "partnerSeat", "opponentSeat",
+            "partner", "scoreClosed", "waitTurn", "phraseWait")
+    english = [script_label("static/games/table/labels.js", key) for key in keys]
+    assert all(arabic.get(msgid, msgid) != msgid for msgid in english), arabic

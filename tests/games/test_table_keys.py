@@ -1,5 +1,6 @@
-"""The table's keyboard and screen-reader layer, server side (games/core/pages/table_keys.py,
-the lobby's clock fields): its sentences reach the page in the reader's language, and the
+"""The table's keyboard and screen-reader layer, server side (the sentences of
+static/games/table/labels.js in the JavaScript catalogue, the lobby's clock fields): its
+sentences reach the page in the reader's language, and the
 create forms tell whoever needs more time about "No clock" where a screen reader reads it."""
 
 import re
@@ -7,21 +8,20 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.games.test_views import alice, config_of, logged_in, make_user, new_table  # noqa: F401
+from tests.games.test_views import alice, logged_in, make_user  # noqa: F401
+from tests.site.catalogue import script_label, served_catalogue
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_spoken_sentences_are_in_the_page_language(alice):  # noqa: F811
-    match = new_table(alice)
-    page = reverse("table", args=[match.id])
-    english = config_of(logged_in(alice).get(page), "table-config")["labels"]
-    assert english["saidFloor"] == "Floor: %(cards)s."
-    assert english["listSeparator"] == ", "
-    arabic = config_of(logged_in(alice, HTTP_ACCEPT_LANGUAGE="ar").get(page), "table-config")
-    assert arabic["labels"]["saidFloor"] == "الأرض: %(cards)s."
-    assert arabic["labels"]["listSeparator"] == "، "
-    assert "%(card)s" in arabic["labels"]["saidYouPlayedTook"]
+def test_the_spoken_sentences_are_in_the_page_language():
+    said = "static/games/table/labels.js"
+    assert script_label(said, "saidFloor") == "Floor: %(cards)s."
+    assert script_label(said, "listSeparator") == ", "
+    arabic = served_catalogue("ar")
+    assert arabic[script_label(said, "saidFloor")] == "الأرض: %(cards)s."
+    assert arabic["between the names of cards read aloud\x04, "] == "، "
+    assert "%(card)s" in arabic[script_label(said, "saidYouPlayedTook")]
 
 
 @pytest.mark.parametrize("prefix", ["", "computer-"])

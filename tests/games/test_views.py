@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.core import actions
 from games.core.models import Match, Seat
 from games.core.state import reads
+from tests.site.catalogue import script_label, served_catalogue
 
 pytestmark = pytest.mark.django_db
 
@@ -329,7 +330,6 @@ def test_lobby_config_for_the_script(alice):
     assert config["username"] == "alice"
     assert config["urls"]["join"] == "/table/{id}/join/"
     assert config["csrfToken"]
-    assert config["labels"]["join"] == "Join"
 
 
 # --- join and leave ---------------------------------------------------------------------------
@@ -429,13 +429,6 @@ def test_table_page_carries_the_state_of_the_viewer(client, alice, bob):
     assert spectator["state"]["round"]["hand"] == []
 
 
-def test_table_page_labels_are_translated_strings(alice):
-    match = new_table(alice)
-    config = config_of(logged_in(alice).get(reverse("table", args=[match.id])), "table-config")
-    assert config["labels"]["yourTurn"] == "Your turn"
-    assert config["labels"]["suits"]["H"] == "hearts"
-
-
 def test_table_page_of_unknown_match_is_404(client):
     assert client.get(reverse("table", args=[999999])).status_code == 404
 
@@ -487,7 +480,8 @@ def test_play_the_computer_four_players_leaves_seats_to_people(alice, bob):
     assert list(match.seats.values_list("seat", "bot")) == [(0, ""), (1, "random"), (3, "greedy")]
     # The lobby shows the computer seats with their badge, and offers the empty seat.
     page = logged_in(bob).get(reverse("lobby")).content.decode()
-    assert 'data-bot="random"' in page and "Computer (Random)" in page
+    # Two computer seats are numbered (games.core.models.seat_display_names).
+    assert 'data-bot="random"' in page and "Computer 1 (Random)" in page
     assert f'action="{reverse("table_join", args=[match.id])}"' in page
     # bob takes the random bot's seat instead of the empty one.
     logged_in(bob).post(reverse("table_join", args=[match.id]), {"seat": "1"})
@@ -510,29 +504,26 @@ def test_play_the_computer_requires_login(client):
     assert not Match.objects.exists()
 
 
-def test_table_page_labels_for_the_clock_and_the_computer(alice):
+def test_table_page_names_the_computer_levels(alice):
     match = new_table(alice)
-    labels = config_of(logged_in(alice).get(reverse("table", args=[match.id])),
-                       "table-config")["labels"]
-    assert labels["bots"]["greedy"] == "Computer (Greedy)"
-    assert labels["resignConfirm"] and labels["claim"] == "Claim the win"
+    config = config_of(logged_in(alice).get(reverse("table", args=[match.id])), "table-config")
+    assert config["bots"]["greedy"] == "Computer (Greedy)"
+    assert config["botLevels"]["greedy"] == "Greedy"
 
 
-#: Labels of the resign offers, the away notice and the timeout notice (table.js).
+#: Labels of the resign offers, the away notice and the timeout notice (table/labels.js).
 NOTICE_LABELS = ["resignConfirmPair", "resignConfirmPartnerOffered", "resignConfirmPartnerGone",
                  "youOfferedPartnerGone", "youAbsentBack", "youTimedOut", "timedOutMark",
                  "pausedFor"]
 
 
-def test_table_page_notice_labels_are_translated_to_arabic(alice):
-    match = new_table(alice)
-    url = reverse("table", args=[match.id])
-    english = config_of(logged_in(alice).get(url, HTTP_ACCEPT_LANGUAGE="en"), "table-config")["labels"]
-    arabic = config_of(logged_in(alice).get(url, HTTP_ACCEPT_LANGUAGE="ar"), "table-config")["labels"]
+def test_table_page_notice_labels_are_translated_to_arabic():
+    english = {key: script_label("static/games/table/labels.js", key) for key in NOTICE_LABELS}
+    arabic = served_catalogue("ar")  # what /jsi18n/?language=ar gives the table's scripts
     for key in NOTICE_LABELS:
-        assert english[key] and arabic[key] != english[key], key
+        assert english[key] and arabic.get(english[key], english[key]) != english[key], key
     # The card's name goes into the timeout notice in both languages.
-    assert "%(card)s" in english["youTimedOut"] and "%(card)s" in arabic["youTimedOut"]
+    assert "%(card)s" in english["youTimedOut"] and "%(card)s" in arabic[english["youTimedOut"]]
 
 
 # --- page chrome ------------------------------------------------------------------------------
@@ -555,8 +546,6 @@ def test_a_finished_table_says_finished_not_live(alice, bob):
     html = logged_in(alice).get(reverse("table", args=[match.id])).content.decode()
     assert re.search(r'id="live-status" data-state="finished" role="status">Finished</span>', html)
     assert "Connecting…" not in html
-    assert config_of(logged_in(alice).get(reverse("table", args=[match.id])),
-                     "table-config")["labels"]["finished"] == "Finished"
 
 
 def test_a_table_in_play_starts_as_connecting(alice, bob):

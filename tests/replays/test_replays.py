@@ -15,6 +15,7 @@ from games.core.models import Match
 from games.core.state import records
 from games.replays.models import ImportedRecord
 from games.replays.positions import replay_data
+from tests.site.catalogue import script_label, served_catalogue
 
 pytestmark = pytest.mark.django_db
 
@@ -235,8 +236,9 @@ def test_the_page_in_arabic(played):
     response = client.get(reverse("replays:match", kwargs={"match_id": played[0].pk}))
     html = response.content.decode()
     assert 'dir="rtl"' in html
-    labels = page_config(response)["labels"]
-    assert labels["floor"] != "Floor"
+    # The script's words come from the catalogue of the page's language (/jsi18n/?language=ar).
+    assert f'src="{reverse("javascript-catalog")}?language=ar"' in html
+    assert served_catalogue("ar")[script_label("static/replays/labels.js", "floor")] != "Floor"
     # The chart's coordinates are numbers SVG reads, not localised ones ("12٫5").
     coordinates = re.findall(r' (?:cx|cy|x|y|x1|y1|x2|y2)="([^"]*)"', html)
     assert coordinates

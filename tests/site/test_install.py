@@ -110,5 +110,6 @@ def test_the_offline_page_says_so_in_the_readers_language_and_names_nobody(make_
 def test_every_page_links_the_manifest_and_registers_the_worker(address):
     page = Client().get(address).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
-    assert re.search(r'<script src="/static/install\.js" data-worker="/sw\.js" defer>', page)
+    # The header's entry module imports install.js, which reads the worker's address here.
+    assert re.search(r'<script type="module" src="/static/site\.js" data-worker="/sw\.js">', page)
     assert '<meta name="theme-color" content="#0b6b3a">' in page

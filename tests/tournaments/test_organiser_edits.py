@@ -292,12 +292,17 @@ def test_the_entrants_are_told_what_an_edit_changed(sent, django_capture_on_comm
 
 
 def test_the_edit_notice_is_worded_in_the_readers_language():
-    """``notify.js`` words it from the page's labels: the sentence and every setting's name."""
+    """``notify.js`` words it through the JavaScript catalogue, and every setting's name from the
+    page (the model's fields' names)."""
     from django.utils import translation
 
-    from games.tournaments.slots import notice_labels
+    from games.tournaments.slots import notice_config
+    from tests.site.catalogue import script_label, served_catalogue
+
+    edited = script_label("games/tournaments/static/tournaments/notify.js", "edited")
+    assert edited == "The organiser of %(event)s changed %(changes)s. It starts at %(start)s."
+    arabic = served_catalogue("ar")[edited]
+    assert "%(event)s" in arabic and "%(changes)s" in arabic and arabic != edited
     with translation.override("ar"):
-        labels = notice_labels()
-    assert "%(event)s" in labels["edited"] and "%(changes)s" in labels["edited"]
-    assert labels["edited"] != "The organiser of %(event)s changed %(changes)s. It starts at %(start)s."
-    assert labels["fields"]["starts_at"] != "starts at" and labels["fields"]["swiss_rounds"] != "Swiss rounds"
+        fields = notice_config(None, {})["fields"]
+    assert fields["starts_at"] != "starts at" and fields["swiss_rounds"] != "Swiss rounds"

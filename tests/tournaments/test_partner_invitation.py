@@ -13,7 +13,7 @@ from games.core.state import broadcast
 from games.tournaments import news, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import Entrant
-from tests.tournaments.helpers import event, page_json, users
+from tests.tournaments.helpers import event, users
 
 pytestmark = pytest.mark.django_db
 
@@ -95,14 +95,15 @@ def test_decline_on_the_event_page_is_a_post_with_csrf_for_the_invitee_only():
 
 
 def test_the_notices_are_worded_on_every_page():
+    from tests.site.catalogue import script_label, served_catalogue
+
     (a,) = users("a")
-    page = client_for(a).get(reverse("lobby"))
-    labels = page_json(page, "tournament-notice-config")["labels"]
+    page = client_for(a).get(reverse("lobby")).content.decode()
+    assert "tournaments/notify.js" in page
+    notify = "games/tournaments/static/tournaments/notify.js"
+    labels = {key: script_label(notify, key) for key in ("invite", "declined")}
     assert labels["invite"] == "%(inviter)s invites you as a partner in %(event)s: answer on the event page."
     assert labels["declined"] == "%(partner)s declined your invitation to play %(event)s together."
-    client = client_for(a)
-    client.cookies["django_language"] = "ar"
-    arabic = page_json(client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar"),
-                       "tournament-notice-config")["labels"]
-    assert arabic["invite"] != labels["invite"] and "%(inviter)s" in arabic["invite"]
-    assert arabic["declined"] != labels["declined"] and "%(partner)s" in arabic["declined"]
+    arabic = served_catalogue("ar")
+    assert arabic[labels["invite"]] != labels["invite"] and "%(inviter)s" in arabic[labels["invite"]]
+    assert arabic[labels["declined"]] != labels["declined"] and "%(partner)s" in arabic[labels["declined"]]

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, page_json, play_out, refresh, users
+from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users
 
 pytestmark = pytest.mark.django_db
 
@@ -238,19 +238,19 @@ def test_pages_and_errors_in_arabic():
 def test_every_page_of_a_signed_in_player_listens_for_the_tournaments_notices():
     org, a = users("org", "a")
     page = client_for(a).get(reverse("lobby")).content.decode()
-    # The labels come translated with the page; the script listens to the site's notice socket
-    # (no polling, no URL of its own).
+    # The settings' names come with the page, the words from the JavaScript catalogue; the
+    # script listens to the site's notice socket (no polling, no URL of its own).
     assert 'id="tournament-notice-config"' in page and "tournaments/notify.js" in page
-    assert page.index("tournaments/notify.js") < page.index("games/notices.js")
-    assert "Your table in %(event)s (round %(round)s) is waiting" in page
+    # A module; the notice socket (games/notices.js, imported by it and by the header's site.js)
+    # opens once every module of the page has run, so it listens from the start.
+    assert '<script type="module" src="/static/tournaments/notify.js">' in page
+    assert '"starts_at": "starts at"' in page
     assert "my-tables.json" not in page
     anonymous = Client().get(reverse("lobby")).content.decode()
     assert "tournaments/notify.js" not in anonymous and "tournament-notice-config" not in anonymous
-    client = client_for(a)
-    client.cookies["django_language"] = "ar"
-    labels = page_json(client.get(reverse("lobby"), HTTP_ACCEPT_LANGUAGE="ar"),
-                       "tournament-notice-config")["labels"]
-    assert labels["started"] == "بدأت %(event)s."
+    from tests.site.catalogue import served_catalogue
+
+    assert served_catalogue("ar")["%(event)s has started."] == "بدأت %(event)s."
 
 def test_the_event_page_shows_the_real_start_once_started():
     """A fresh organiser pressed "Start now" an hour early: the page still said it starts at the

@@ -18,7 +18,7 @@ A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rat
 to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
 refused (``rated_target_too_low``) and nothing is recorded, rather than a rematch quietly made
 casual or played to another target than the one the players chose; the table page says so in
-place of the button (``static/games/rematch.js``).
+place of the button (``static/games/table/rematch.js``).
 
 Every step goes through the funnel on the old match (``funnel.run``: the match row is locked),
 and the new table is opened in the same transaction: two clicks at once, or the last two

@@ -15,14 +15,12 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core import actions, errors
 from games.core.errors import GameError
 from games.core.models import Match, bot_choices, bot_display_name
-from games.core.pages import table_keys, table_page
-from games.core.pages.cards import card_labels
+from games.core.pages import table_page
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.state import reads, records, watching, lobby as lobby_reads
 
@@ -67,206 +65,6 @@ def bot_names() -> dict:
     }
 
 
-def common_labels() -> dict:
-    """Translated strings the lobby and table scripts show (``%(name)s`` marks a placeholder)."""
-    return {
-        "connecting": _("Connecting…"),
-        "live": _("Live"),
-        "reconnecting": _("Connection lost, reconnecting…"),
-        "closed": _("Closed"),
-        "target": _("to %(target)s"),
-        "rated": _("Rated"),
-        "casual": _("Casual"),
-        "emptySeat": _("Empty seat"),
-        "join": _("Join"),
-        "leave": _("Leave"),
-        "open": _("Open"),
-        "watch": _("Watch"),
-        "tableNumber": _("Table %(id)s"),
-        "noTables": _("No open tables. Create one!"),
-        "createdBy": _("created by %(name)s"),
-        "bots": bot_names(),
-        "botNumbered": _("Computer %(number)s (%(level)s)"),
-        "botLevels": dict(bot_choices()),
-        "botBadge": _("Computer player"),
-        "takeSeat": _("Take this seat"),
-        "sitHere": _("Sit here"),
-        "sideOf": _("Side %(number)s: %(names)s"),
-        "and": _("%(a)s & %(b)s"),
-        "online": _("online"),
-        "offline": _("away"),
-        "yourTurn": _("Your turn"),
-        "noMatches": _("Nobody is playing a match you may watch right now."),
-        "perPlay": _("%(seconds)s s per play"),
-        "noClock": _("No clock"),
-        "commitment": _("Commitment"),
-        "commitmentTitle": _(
-            "SHA-256 of the site's secret seed for this table, published before anyone sits "
-            "down; the seed itself is revealed when the match is over."
-        ),
-    }
-
-
-def table_labels() -> dict:
-    """Translated strings of the table page script, on top of :func:`common_labels`."""
-    return common_labels() | {
-        "finished": _("Finished"),
-        "botShort": _("%(level)s %(number)s"),
-        "leaveConfirm": _(
-            "Leave this table while the match goes on? Your seat stays yours, but your time "
-            "runs, and if you stay away the computer may take your seat or your opponent may "
-            "claim the win."
-        ),
-        "leaveConfirmNoClock": _(
-            "Leave this table while the match goes on? Your seat stays yours, but if you stay "
-            "away the computer may take your seat or your opponent may claim the win."
-        ),
-        "turnOf": _("%(name)s to play"),
-        "round": _("Round %(number)s"),
-        "dealer": _("Dealer"),
-        "cardsInHand": _("%(count)s in hand"),
-        "stock": _("Stock: %(count)s"),
-        "floor": _("Floor"),
-        "floorEmpty": _("The floor is empty"),
-        "yourHand": _("Your hand"),
-        "you": _("you"),
-        "spectating": _("You are watching this table."),
-        "pile": _("Pile"),
-        "basras": _("Basras"),
-        "jackBasras": _("Jack basras"),
-        "score": _("Score"),
-        "lastPlay": _("Last play"),
-        "played": _("%(name)s played"),
-        "took": _("took"),
-        "tookNothing": _("took nothing"),
-        "basra": _("Basra!"),
-        "jackBasra": _("Jack basra!"),
-        "waiting": _("Waiting for players: %(taken)s of %(total)s seats taken."),
-        "waitingHint": _("The match starts when every seat is taken."),
-        "roundScore": _("Round %(number)s score"),
-        "cards": _("Cards"),
-        "majority": _("Most cards"),
-        "cardPoints": _("Card points"),
-        "roundTotal": _("Round total"),
-        "matchTotal": _("Match total"),
-        "leftover": _("The cards left on the floor (%(count)s) go to %(side)s:"),
-        "leftoverMine": _("The cards left on the floor (%(count)s) go to your side:"),
-        "continue": _("Continue"),
-        "rounds": _("Rounds played"),
-        "matchOver": _("Match over"),
-        "youWon": _("You won!"),
-        "youLost": _("You lost."),
-        "winsOne": _("%(name)s wins"),
-        "winsPair": _("%(names)s win"),
-        "side": _("Side %(number)s"),
-        "yourSide": _("Your side"),
-        "opponents": _("Opponents"),
-        "opponent": _("Opponent"),
-        "youLabel": _("You"),
-        "backToLobby": _("Back to the lobby"),
-        "tableClosed": _("This table no longer exists."),
-        **card_labels(),
-        "secondsLeft": _("%(seconds)s s"),
-        "thinking": _("thinking…"),
-        "absent": _("Away"),
-        "replaced": _("Computer plays for %(name)s"),
-        "resign": _("Resign"),
-        "resignConfirm": _("Resign this match? Your side loses."),
-        "resignConfirmPair": _("Offer to resign? Your side resigns when your partner agrees."),
-        "resignConfirmPartnerOffered": _(
-            "Your partner has offered to resign. Resign now? The match ends at once and your "
-            "side loses."
-        ),
-        "resignConfirmPartnerGone": _(
-            "Your partner is away or played by the computer. Resign now? The match ends at once "
-            "and your side loses."
-        ),
-        "resignYes": _("Resign"),
-        "abortConfirm": _(
-            "Call this match off before the first play? Nobody wins and it is not rated."
-        ),
-        "abortYes": _("Abort"),
-        "matchAborted": _("Aborted: nobody won, and it is not rated."),
-        # A rated match aborted at once (issue 35): who never played a card of the first deal.
-        "matchAbortedEarlyOne": _(
-            "Aborted: %(name)s did not play a card of the first deal. Nobody won, and it is not "
-            "rated."
-        ),
-        "matchAbortedEarlyMany": _(
-            "Aborted: %(names)s did not play a card of the first deal. Nobody won, and it is not "
-            "rated."
-        ),
-        "matchAbandoned": _("Abandoned: every player had left, so nobody won."),
-        "cancel": _("Cancel"),
-        "claim": _("Claim the win"),
-        "claimConfirm": _("Your opponent has left. Claim the win now?"),
-        "claimYes": _("Claim the win"),
-        "opponentLeft": _("%(name)s has left the match. You may claim the win, or wait."),
-        "partnerReplaced": _(
-            "Your partner %(name)s left: the computer plays their seat for the rest of the match."
-        ),
-        "seatReplaced": _("%(name)s left: the computer plays their seat for the rest of the match."),
-        "youReplaced": _("You were away too long: the computer plays your seat for the rest of "
-                         "this match."),
-        "youAbsent": _("You were counted as away. Play a card to come back."),
-        "youTimedOut": _("Your time ran out: %(card)s was played for you."),
-        "timedOutMark": _("(time ran out)"),
-        "youAbsentBack": _("You were counted as away; you are back now that you are connected."),
-        "pausedFor": _("Paused: waiting for %(name)s to come back."),
-        "partnerOffers": _("Your partner offers to resign. Resign too to end the match."),
-        "youOffered": _("You offered to resign; waiting for your partner."),
-        "youOfferedPartnerGone": _(
-            "You offered to resign. Your partner is away or played by the computer now: resign "
-            "again to end the match at once."
-        ),
-        "offerPending": _("%(name)s offers to resign."),
-        # How a match ended early, worded for whoever reads it: the winner, the loser (or the
-        # losing side) and anyone else; names are the winner's and the loser's.
-        "reasonClaim": _("%(winner)s claimed the win: %(loser)s left the table."),
-        "reasonClaimMine": _("You claimed the win: %(loser)s left the table."),
-        "reasonClaimAgainstMe": _("%(winner)s claimed the win while you were away."),
-        "reasonResignOne": _("%(name)s resigned."),
-        "reasonResignPair": _("%(names)s resigned."),
-        "reasonYouResigned": _("You resigned."),
-        "reasonSideResigned": _("Your side resigned."),
-        "reasonDecided": _("Decided away from the table (a tournament forfeit or withdrawal)."),
-        "matchDecidedNobody": _(
-            "Decided away from the table (a tournament forfeit or withdrawal): nobody won."
-        ),
-        # The provably fair shuffle (RULES.md, "Provably fair shuffle"): seeds and the verifier.
-        "yourSeed": _("Your client seed"),
-        "seedHelp": _(
-            "Your browser picked it at random; you may change it until the match starts. Every "
-            "deck is shuffled from it, the other players' seeds and the site's secret seed."
-        ),
-        "changeSeed": _("Change"),
-        "fairTitle": _("Fair shuffle"),
-        "fairIntro": _(
-            "Every deck comes from the site's secret seed, committed to before anyone sat down, "
-            "and the players' own client seeds (%(algorithm)s)."
-        ),
-        "clientSeeds": _("Client seeds"),
-        "computerSeed": _("(none)"),
-        "seedsAtStart": _("Fixed when the match starts."),
-        "serverSeed": _("Server seed"),
-        "serverSeedHidden": _("Kept secret until the match is over."),
-        "verify": _("Verify every deck"),
-        "verifying": _("Checking…"),
-        "downloadRecord": _("Download the game record"),
-        "watchReplay": _("Watch the replay"),
-        "checkCommitment": _("Commitment"),
-        "checkDealer": _("Round %(number)s: first dealer"),
-        "checkDeck": _("Round %(number)s: deck"),
-        "matches": pgettext("a fair-shuffle check", "matches"),
-        "doesNotMatch": pgettext("a fair-shuffle check", "DOES NOT match"),
-        "allMatch": _("Every round matches: the decks are the ones the seeds give."),
-        "roundsDiffer": _("Does not match: %(rounds)s."),
-        "commitmentDiffers": _("The server seed does not match the commitment."),
-        "verifyFailed": _("The check could not run: %(error)s"),
-        "noWebCrypto": _("This browser cannot compute HMAC-SHA256 here (Web Crypto needs HTTPS)."),
-    }
-
-
 #: The prefix of the "Play the computer" form's fields, so both lobby forms fit on one page.
 COMPUTER_PREFIX = "computer"
 
@@ -288,7 +86,6 @@ def _lobby_page(
         "username": username,
         "csrfToken": get_token(request),
         "urls": _url_templates(),
-        "labels": common_labels(),
     }
     return render(
         request, "games/lobby.html",
@@ -426,7 +223,10 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "csrfToken": get_token(request),
         "urls": urls,
         "state": state,
-        "labels": table_labels() | rematch_labels() | table_page.labels() | table_keys.labels(),
+        # The computer levels' names are the models' (the scripts' own words are their
+        # gettext's, static/games/table/labels.js).
+        "bots": bot_names(),
+        "botLevels": dict(bot_choices()),
         "talk": extras["talk"],
         "roundPauseSeconds": extras["roundPauseSeconds"],
         # A rated match to fewer points has no rematch (rematch.js, actions.rematch).
@@ -442,24 +242,6 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         request, "games/table.html",
         {"match": match, "config": config, "invite_link": invite_link},
     )
-
-
-def rematch_labels() -> dict:
-    """Translated strings of the rematch panel (``static/games/rematch.js``)."""
-    return {
-        "rematch": _("Rematch"),
-        "rematchAsk": _("Ask for a rematch"),
-        "rematchAccept": _("Accept the rematch"),
-        "rematchAsked": _("You asked for a rematch; waiting for %(names)s."),
-        "rematchOffered": _("%(names)s asks for a rematch with the same rules."),
-        "rematchOfferedMany": _("%(names)s ask for a rematch with the same rules."),
-        "rematchGone": _("No rematch: a player has left the table."),
-        "rematchTargetTooLow": _(
-            "No rematch: rated tables play to at least %(count)s points, and this match played "
-            "to fewer. Open a new table in the lobby."
-        ) % {"count": errors.RATED_TARGET_MIN},
-        "rematchStarting": _("The rematch starts…"),
-    }
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,4 +1,3 @@
 // The crosstable's print view (?print=1): open the browser's print dialog once the page is
 // drawn. A static file, as the site's Content-Security-Policy allows no inline script.
-"use strict";
 window.addEventListener("load", () => window.print());

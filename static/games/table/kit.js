@@ -1,0 +1,157 @@
+/* The live table's shared reading of the state: the page's config (table-config), whose seat,
+ * whose turn, the names shown, the sides' labels, and the table's short notice (showError).
+ * An ES module; the state itself is the store's (store.js): these read getState(). */
+import * as B from "../live.js";
+import {L} from "./labels.js";
+import {getState} from "./store.js";
+
+var el = B.el;
+export var cfg = B.config("table-config");
+export {L};
+export var root = document.getElementById("table");
+export var $ = function (id) { return document.getElementById(id); };
+
+export function url(name) {
+  return cfg.urls[name].replace("{id}", cfg.matchId);
+}
+
+// --- reading the state -------------------------------------------------------------------
+
+export function players() { return getState().match.players; }
+
+export function seatOf(seat) {
+  return (getState().seats || []).filter(function (s) { return s.seat === seat; })[0] || null;
+}
+
+/** 1, 2, … among the computer seats (no person) when the table has more than one, else null:
+ * two computer seats never read the same ("Computer 1 (Greedy)", games.core.models.seat_display_names). */
+function botNumber(seat) {
+  var bots = (getState().seats || []).filter(function (s) { return !s.username && s.bot; })
+    .map(function (s) { return s.seat; }).sort();
+  return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
+}
+
+/** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
+export function botShortName(seat) {
+  var found = seatOf(seat);
+  var level = cfg.botLevels[found.bot] || found.bot;
+  var number = botNumber(seat);
+  return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
+}
+
+/** The name shown for a seat: the person's, or "Computer (level)" for a computer seat. */
+export function seatName(seat) {
+  var found = seatOf(seat);
+  if (!found) return null;
+  if (found.username) return found.username;
+  if (!found.bot) return null;
+  var number = botNumber(seat);
+  return number ? B.fmt(L.botNumbered, {number: number, level: cfg.botLevels[found.bot] || found.bot})
+                : (cfg.bots[found.bot] || found.bot);
+}
+
+export function isSeated() { return getState().you !== null && getState().you !== undefined; }
+
+/** The computer plays this seat now (a computer seat, or a person it replaced). */
+export function isBot(seat) { var s = seatOf(seat); return !!(s && s.bot); }
+
+/** A side's names as text, "a & b" for partners (``L.and``): each name isolated (U+2068 …
+ * U+2069, Unicode's first-strong isolate) wherever the text goes, a title, a reason, a table
+ * head, so that a name mixing Arabic and Latin keeps to itself (else an English sentence reads
+ * "& سارة عبدالرحمنAbdelrah man_123 resigned."). */
+export function sideNames(side) {
+  var names = [];
+  for (var seat = side; seat < players(); seat += 2) names.push(B.isolate(seatName(seat) || L.emptySeat));
+  return names.length === 2 ? B.fmt(L.and, {a: names[0], b: names[1]}) : names[0];
+}
+
+/** A seat's name for narrow places (the score boxes, the score table's head): a <bdi> of
+ * ``botClass`` holding a computer seat's badge and level, short enough to stay whole (the
+ * head's "Computer (Greedy)" would be cut to "Compute…"), else one of ``nameClass`` holding the
+ * person's name, titled with it. */
+export function shortSeatName(seat, nameClass, botClass) {
+  var found = seatOf(seat);
+  if (found && !found.username && found.bot) {
+    return el("bdi", {class: botClass}, [botBadge(), botShortName(seat)]);
+  }
+  var name = seatName(seat) || L.emptySeat;
+  return el("bdi", {class: nameClass, title: name, text: name});
+}
+
+/** sideNames() as nodes for the score table's head: one <span class="name-unit"> a seat,
+ * each kept on one line (games.css), so that partners wrap between their names, never word
+ * by word ("Amira / & / Omar"). The words of ``L.and`` between the names go with the name
+ * they are written against: "Amira &" then "Omar"; Arabic "Amira" then "وOmar". */
+export function sideNameNodes(side) {
+  var seats = [];
+  for (var seat = side; seat < players(); seat += 2) seats.push(seat);
+  var unit = function (before, seat, after) {
+    var joint = function (text) { return text ? el("span", {class: "name-joint", text: text}) : null; };
+    // A person's name is a cut-name (live.js named()): cut at its own end in a narrow column.
+    var name = shortSeatName(seat, "cut-name", "bot-name");
+    return el("span", {class: "name-unit"}, [joint(before), name, joint(after)].filter(Boolean));
+  };
+  if (seats.length === 1) return [unit("", seats[0], "")];
+  var label = String(L.and);
+  if (label.indexOf("%(b)s") < label.indexOf("%(a)s")) seats.reverse();
+  var parts = label.split(/%\((?:a|b)\)s/);  // [before the first, between, after the second]
+  var between = parts[1] || " ";
+  var cut = between.search(/\s\S*$/);  // the last space: words after it touch the second name
+  var withFirst = cut < 0 ? between : between.slice(0, cut);
+  var withSecond = cut < 0 ? "" : between.slice(cut + 1);
+  return [unit(parts[0], seats[0], withFirst), unit(withSecond, seats[1], parts[2])];
+}
+
+/** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
+export function viewer() { return getState().you === null || getState().you === undefined ? 0 : getState().you; }
+
+export function mySide() { return getState().you === null || getState().you === undefined ? null : getState().you % 2; }
+
+/** Screen position of a seat, turning the table so that the viewer sits at the bottom. */
+export function position(seat) {
+  var n = players();
+  var rel = (seat - viewer() + n) % n;
+  if (n === 2) return rel === 0 ? "bottom" : "top";
+  return ["bottom", "right", "top", "left"][rel];
+}
+
+export function isMyTurn() {
+  var r = getState() && getState().round;
+  // A seat the computer took over is not the person's to play any more.
+  return !!(r && !r.over && getState().match.status === "playing" && getState().you !== null &&
+            getState().you !== undefined && r.turn === getState().you && !getState().result &&
+            !isBot(getState().you));
+}
+
+export function botBadge(title) {
+  return B.botIcon(title || L.botBadge);
+}
+
+/** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator. */
+export function sideLabel(side) {
+  var mine = mySide();
+  if (mine === null) return B.fmt(L.side, {number: side + 1});
+  if (players() === 2) return side === mine ? L.youLabel : L.opponent;
+  return side === mine ? L.yourSide : L.opponents;
+}
+
+var errorTimer = null;
+
+/** A refusal for 6 s, or with ``notice`` a word on what a tap did for 3 s: in play over the
+ * top of the screen (games.css), where the player looks, not under the table. It covers the
+ * scores or a seat meanwhile, so a tap on it puts it away, and a notice given while another
+ * seat was to play ("Not your turn yet") goes as soon as the turn is the player's. */
+export function showError(message, notice) {
+  var box = $("table-error");
+  box.textContent = message;
+  box.classList.toggle("notice", !!notice);
+  box.dataset.untilTurn = String(!!notice && root.dataset.myTurn !== "true");
+  box.hidden = false;
+  window.clearTimeout(errorTimer);
+  errorTimer = window.setTimeout(hideError, notice ? 3000 : 6000);
+}
+
+export function hideError() {
+  window.clearTimeout(errorTimer);
+  $("table-error").hidden = true;
+}
