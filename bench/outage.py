@@ -26,7 +26,9 @@ twice in one round of the log: must be 0), plays in the log no client sent, play
 an error that are in the log all the same, and plays whose answer the client never saw (a
 broadcast lost in the outage) that the log holds. A play is acknowledged when the state that
 answers it on its own socket follows its ``seq`` directly (``prev_seq``) and shows it (its seat
-and card as the last play, or the next round dealt): :func:`acknowledges`. Last, the errors with
+and card as the last play, or the next round dealt): :func:`acknowledges`; a socket handles
+its frames in order, so a play's answer is the first state past its ``seq`` or the first error
+after it that no earlier play took. Last, the errors with
 a traceback the servers and the clock logged (a database outage should be one line, not one
 traceback a tick).
 
@@ -78,6 +80,8 @@ from bench.bots_live import start_clock, tree_cpu  # noqa: E402
 
 #: A wait longer than this after the service is back misses the target (issue 36).
 TARGET_SECONDS = 2.0
+#: How long the first connection of every seat may take, all at once (seconds).
+CONNECT_SECONDS = 60
 #: The page asks for the state this long after a play nobody answered (``table_board.js``).
 RESYNC_SECONDS = 5.0
 
@@ -335,7 +339,11 @@ class Seat:
         self.other: Seat | None = None
         self.ws = None
         self.state: dict | None = None
-        self.pending: SentPlay | None = None
+        self.pending: SentPlay | None = None  # table.js's ``T.pending``: no play until answered
+        # The plays sent on this socket whose answer has not come, oldest first: the socket
+        # handles its frames in order, so the next answer (a state past the play's ``seq``, or
+        # an error) is the oldest's.
+        self.unanswered: list[SentPlay] = []
         self.waiting: tuple[float, int] | None = None  # (since, a state past this seq ends it)
         self.changed = asyncio.Event()
         self.opened = asyncio.Event()
@@ -379,6 +387,7 @@ class Seat:
             pass
         self.ws = None
         self.pending = None  # table.js: not live, nothing pending
+        self.unanswered.clear()  # their answers went with the socket
         if not self.stopping:
             self._error(f"close {ws.close_code}")
             self.start_wait(clock(), self.state["seq"] - 1 if self.state else -1)
@@ -400,13 +409,14 @@ class Seat:
             return  # an older state arriving late
         gap = (self.state is not None and state.get("prev_seq") is not None
                and state["prev_seq"] != self.state["seq"])
-        pending, self.pending = self.pending, None
-        if pending is not None and state["seq"] > pending.seq:
-            if acknowledges(pending, state):
-                pending.answer = "state"
-                self.record.round_trips.append((pending.at, now - pending.at))
+        self.pending = None  # table.js: any state ends the wait for an answer
+        if self.unanswered and state["seq"] > self.unanswered[0].seq:
+            sent = self.unanswered.pop(0)
+            if acknowledges(sent, state):
+                sent.answer = "state"
+                self.record.round_trips.append((sent.at, now - sent.at))
             else:
-                pending.answer = "other"
+                sent.answer = "other"
         self.state = state
         if self.waiting is not None and state["seq"] > self.waiting[1]:
             self.record.waits.append((self.waiting[0], now, False))
@@ -417,9 +427,9 @@ class Seat:
 
     def _on_error(self, code: str) -> None:
         self._error(code)
-        pending, self.pending = self.pending, None
-        if pending is not None and pending.answer is None:
-            pending.answer = f"error:{code}"
+        self.pending = None
+        if self.unanswered:
+            self.unanswered.pop(0).answer = f"error:{code}"
         if code not in ("stale", "timed_out"):
             asyncio.ensure_future(self._send({"type": "sync"}))
         self.changed.set()
@@ -453,6 +463,7 @@ class Seat:
                             state["round"]["hand"][0], state["seq"], clock())
             self.record.sent.append(sent)
             self.pending = sent
+            self.unanswered.append(sent)
             self.start_wait(sent.at, sent.seq)
             self.other.start_wait(sent.at, sent.seq)
             await self._send({"type": "play", "card": sent.card, "seq": sent.seq})
@@ -480,10 +491,18 @@ async def play_through(seats: list[Seat], faults, think: float, mark) -> None:
     coroutine function that injects them and returns when the run should end), stop.
     ``mark(phase)`` is called once every seat is connected (``"connect"``)."""
     runs = [asyncio.ensure_future(seat.run(burst=1.0)) for seat in seats]
-    await asyncio.wait_for(asyncio.gather(*(seat.opened.wait() for seat in seats)), 60)
-    mark("connect")
-    players = [asyncio.ensure_future(seat.play(stagger=max(think, 1.0))) for seat in seats]
+    players = []
     try:
+        try:
+            await asyncio.wait_for(asyncio.gather(*(seat.opened.wait() for seat in seats)),
+                                   CONNECT_SECONDS)
+        except TimeoutError:
+            opened = sum(seat.opened.is_set() for seat in seats)
+            errors = Counter(code for _, code in seats[0].record.errors)
+            raise RuntimeError(f"{opened} of {len(seats)} sockets open after {CONNECT_SECONDS} s; "
+                               f"errors: {dict(errors.most_common())}") from None
+        mark("connect")
+        players = [asyncio.ensure_future(seat.play(stagger=max(think, 1.0))) for seat in seats]
         await faults()
     finally:
         await asyncio.gather(*(seat.stop() for seat in seats), return_exceptions=True)
