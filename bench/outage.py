@@ -48,6 +48,24 @@ Usage (``--tables 10 --warmup 8 --settle 8 --no-relay``: a smoke run in about a 
     .venv/bin/python bench/outage.py --tables 20 --faults redis
 
 It exits with status 1 when a play was lost or applied twice.
+
+Measured 2026-12-06 on a shared 2-core machine, before the database-outage handling of issue 36
+(a play meeting a dead connection closes its socket with 1011), with other work loading it
+(load average 6-28: only the CPU per play compares between runs):
+
+- 100 tables, two runs (load 6-15, 8-12): 4.82 and 4.05 ms server CPU a play before the faults,
+  the relay 2.26 and 2.12 ms (2.1x, 1.9x); round trip p99 653 and 249 ms (relay 411 and 745).
+  Redis down 5 s: 0 errors; a seat waited at most 1.13 s after Redis was back in one run, 4.1 s
+  in the other (149 waits over 2 s: plays sent 1-4 s after the return came back 1.3-2.9 s
+  later). PostgreSQL restart (2.1 s, 1.4 s down): 2 sockets closed with 1011 in each run; their
+  tables' seats waited up to 3.6 and 3.0 s after it (reconnecting), every other seat under
+  1.8 s. 3,296 and 3,279 plays: 0 lost, 0 applied twice; 123 and 136 applied while their answer
+  was lost (Redis down: the page's resync showed them).
+- 20 tables (load 24-29): 6.87 ms a play, the relay 3.25 ms (2.1x); Redis: 0 errors, longest
+  wait after 1.53 s; PostgreSQL: 2 closes with 1011, longest wait after 1.82 s; 783 plays, 0
+  lost, 0 applied twice.
+- At load 27-35 the 100-table runs were starved (round trip p50 2.3 s before any fault) and
+  say nothing about the site.
 """
 
 from __future__ import annotations
