@@ -2,10 +2,11 @@
 
 What it measures (issue 36, "Tests and speed"): N 2-player tables played by real websocket
 clients through the real protocol, each seat its own socket behaving as the table page does
-(``static/games/live.js``, ``table.js``, ``table_board.js``): it reconnects after a close (0.5 s,
-1 s, 2 s, then 4 s at most, with jitter), sends ``sync`` on opening, after a gap and after an
-error other than ``stale`` and ``timed_out``, and 5 s after a play nobody answered; it plays the
-first card of its hand a think time after its turn comes. While they play, the bench stops the
+(``static/games/live.js``'s ``LiveSocket`` and the table page's scripts): it reconnects after a
+close (0.5 s, 1 s, 2 s, then 4 s at most, with jitter; at once after a 1001 "going away"; never
+after 4404, 4403, 4429), sends ``sync`` on opening, after a gap and after an error other than
+``stale`` and ``timed_out``, and 5 s after a play nobody answered; it plays the first card of
+its hand a think time after its turn comes. While they play, the bench stops the
 Redis server for ``--redis-down`` seconds and starts it again (empty: no persistence, as a
 restarted cache), then restarts PostgreSQL (a fast stop, ``--pg-down`` seconds, a start). It
 prints, first, the servers' CPU per play before the faults beside the floor measured in the same
@@ -98,9 +99,12 @@ from bench.bots_live import start_clock, tree_cpu  # noqa: E402
 
 #: A wait longer than this after the service is back misses the target (issue 36).
 TARGET_SECONDS = 2.0
+#: Close codes after which the page does not reconnect (``LiveSocket``): no table, not allowed
+#: to watch, too many sockets.
+FINAL_CLOSES = (4404, 4403, 4429)
 #: How long the first connection of every seat may take, all at once (seconds).
 CONNECT_SECONDS = 60
-#: The page asks for the state this long after a play nobody answered (``table_board.js``).
+#: The page asks for the state this long after a play nobody answered (the table's board).
 RESYNC_SECONDS = 5.0
 
 
@@ -346,7 +350,7 @@ class Record:
 
 
 class Seat:
-    """One seat's page: a table socket that reconnects as ``live.js`` does, and a player."""
+    """One seat's page: a table socket that reconnects as ``LiveSocket`` does, and a player."""
 
     def __init__(self, record: Record, match_id: int, cookie: str, port: int, think: float):
         self.record = record
@@ -357,7 +361,7 @@ class Seat:
         self.other: Seat | None = None
         self.ws = None
         self.state: dict | None = None
-        self.pending: SentPlay | None = None  # table.js's ``T.pending``: no play until answered
+        self.pending: SentPlay | None = None  # the page's pending play: no other until answered
         # The plays sent on this socket whose answer has not come, oldest first: the socket
         # handles its frames in order, so the next answer (a state past the play's ``seq``, or
         # an error) is the oldest's.
@@ -381,19 +385,25 @@ class Seat:
             else:
                 attempt = 0
                 self.opened.set()
-                await self._read()
+                code = await self._read()
+                if code in FINAL_CLOSES:
+                    return
+                if code == 1001:  # the server stops gracefully: at once, once
+                    attempt = 1
+                    continue
             if self.stopping:
                 break
-            # live.js: 0.5 s, 1 s, 2 s, then 4 s at most, each between half and all of it.
+            # LiveSocket: 0.5 s, 1 s, 2 s, then 4 s at most, each between half and all of it.
             delay = min(4.0, 0.5 * 2 ** min(attempt, 3))
             attempt += 1
             await asyncio.sleep(delay / 2 + random.random() * delay / 2)
 
-    async def _read(self) -> None:
+    async def _read(self) -> int | None:
+        """Read the open socket until it closes; return the close code."""
         import websockets
 
         ws = self.ws
-        await self._send({"type": "sync"})  # table.js's onOpen
+        await self._send({"type": "sync"})  # the page's onOpen
         try:
             async for raw in ws:
                 message = json.loads(raw)
@@ -404,12 +414,13 @@ class Seat:
         except websockets.ConnectionClosed:
             pass
         self.ws = None
-        self.pending = None  # table.js: not live, nothing pending
+        self.pending = None  # the page: not live, nothing pending
         self.unanswered.clear()  # their answers went with the socket
         if not self.stopping:
             self._error(f"close {ws.close_code}")
             self.start_wait(clock(), self.state["seq"] - 1 if self.state else -1)
         self.changed.set()
+        return ws.close_code
 
     def _error(self, code: str) -> None:
         self.record.errors.append((clock(), code))
@@ -427,7 +438,7 @@ class Seat:
             return  # an older state arriving late
         gap = (self.state is not None and state.get("prev_seq") is not None
                and state["prev_seq"] != self.state["seq"])
-        self.pending = None  # table.js: any state ends the wait for an answer
+        self.pending = None  # the page: any state ends the wait for an answer
         if self.unanswered and state["seq"] > self.unanswered[0].seq:
             sent = self.unanswered.pop(0)
             if acknowledges(sent, state):
@@ -488,7 +499,7 @@ class Seat:
             asyncio.get_running_loop().call_later(RESYNC_SECONDS, self._resync, sent)
 
     def _resync(self, sent: SentPlay) -> None:
-        """table_board.js: still no answer to a play after 5 s, at the same ``seq``: ask."""
+        """The page: still no answer to a play after 5 s, at the same ``seq``: ask."""
         if self.pending is sent and self.state["seq"] == sent.seq:
             asyncio.ensure_future(self._send({"type": "sync"}))
 
