@@ -113,10 +113,10 @@ def server_command(server: str, port: int) -> list[str]:
     production set-up run it), or uvicorn with its ``websockets`` protocol, lifespan events and
     no per-message compression (daphne negotiates none either; ``pip install uvicorn``)."""
     if server == "daphne":
-        daphne = ROOT / ".venv" / "bin" / "daphne"
+        daphne = Path(sys.executable).with_name("daphne")
         return [str(daphne), "-b", "127.0.0.1", "-p", str(port), "basra_site.asgi:application"]
     return [
-        str(ROOT / ".venv" / "bin" / "python"), "-m", "uvicorn", "basra_site.asgi:application",
+        sys.executable, "-m", "uvicorn", "basra_site.asgi:application",
         "--host", "127.0.0.1", "--port", str(port), "--ws", "websockets-sansio",
         "--ws-per-message-deflate", "false", "--lifespan", "on", "--log-level", "warning",
         "--no-access-log",
@@ -233,6 +233,21 @@ def make_tables(count: int, rated: bool = False) -> list[tuple[int, str, str]]:
     return tables
 
 
+async def open_table_socket(port: int, match_id: int, cookie: str):
+    """A seat's table socket (``/ws/table/<match_id>/``) on the server at ``port``, logged in by
+    the session ``cookie`` (:func:`session`), with the page's own ``Origin``; a
+    ``websockets`` client connection. Raises what ``websockets.connect`` raises (``OSError``,
+    ``websockets.InvalidStatus``, ``TimeoutError``)."""
+    import websockets
+
+    return await websockets.connect(
+        f"ws://127.0.0.1:{port}/ws/table/{match_id}/",
+        origin=f"http://127.0.0.1:{port}",
+        additional_headers={"Cookie": f"sessionid={cookie}"},
+        max_queue=None,
+    )
+
+
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
@@ -255,19 +270,12 @@ async def play_tables(
     (round robin: the two seats of a table on different processes, each play written by one and
     replayed from the log by the other).
     """
-    import websockets
-
     figures = Figures()
 
     async def connect(port: int, match_id: int, cookie: str):
         # The burst: every socket connects at a random moment of the first second.
         await asyncio.sleep(random.random())
-        sock = await websockets.connect(
-            f"ws://127.0.0.1:{port}/ws/table/{match_id}/",
-            origin=f"http://127.0.0.1:{port}",
-            additional_headers={"Cookie": f"sessionid={cookie}"},
-            max_queue=None,
-        )
+        sock = await open_table_socket(port, match_id, cookie)
         first = json.loads(await sock.recv())
         if first.get("type") != "state":
             raise RuntimeError(f"first message {first}")
@@ -384,7 +392,7 @@ def run_relay(relay_dir: Path, tables: int, plays: int, think: float, log: Path)
         "PYTHONPATH": os.pathsep.join([str(relay_dir), str(ROOT / "bench")]),
         "RELAY_PREFIX": f"relay{os.getpid()}",
     }
-    daphne = ROOT / ".venv" / "bin" / "daphne"
+    daphne = Path(sys.executable).with_name("daphne")
     server = subprocess.Popen(
         [str(daphne), "-b", "127.0.0.1", "-p", str(port), "relay_prefixed:application"],
         cwd=relay_dir, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT,
