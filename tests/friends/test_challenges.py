@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.core import actions
 from games.core.models import Challenge, Match, Seat
 from games.core.state import broadcast, notices
-from tests.games.helpers import refused
+from tests.core.helpers import refused
 
 pytestmark = pytest.mark.django_db
 

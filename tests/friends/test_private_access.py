@@ -14,7 +14,7 @@ from games.core import actions
 from games.core.models import Match
 from tests.conftest import communicator
 from tests.friends.test_private import PRIVATE_TABLE_FORM
-from tests.games.helpers import expect_error, table_path
+from tests.core.helpers import expect_error, table_path
 
 db = database_sync_to_async
 

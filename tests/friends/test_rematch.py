@@ -8,7 +8,7 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Match, Rematch, Seat
 from games.core.state import broadcast
-from tests.games.helpers import seated_match
+from tests.core.helpers import seated_match
 
 pytestmark = pytest.mark.django_db
 

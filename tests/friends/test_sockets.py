@@ -14,7 +14,7 @@ from games.core import actions
 from games.core.models import Match
 from games.core.state.notices import send_notice
 from tests.conftest import communicator
-from tests.games.helpers import expect_error, seated_match, table_path
+from tests.core.helpers import expect_error, seated_match, table_path
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

@@ -13,7 +13,7 @@ def rated_match(users: Sequence[Any], *, rated: bool = True, played: bool = True
     """A started match created by ``users[0]`` and joined by the others in order; with
     ``played``, every seat has played one card of the first deal (so that a rated match that
     ends is rated, not aborted early)."""
-    from tests.games.helpers import play_turn
+    from tests.core.helpers import play_turn
 
     match = actions.create_table(user=users[0], players=len(users), rules={}, rated=rated)
     for user in users[1:]:

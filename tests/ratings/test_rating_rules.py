@@ -18,7 +18,7 @@ from games.core.state import reads
 from games.core.state.records import match_record
 from games.ratings.models import NotRated, PlayerRating, RatedMatch, RatingChange
 from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
-from tests.games.helpers import play_turn, users_by_seat
+from tests.core.helpers import play_turn, users_by_seat
 from tests.ratings.helpers import lose, rated_match
 from tests.ratings.test_rating import users  # noqa: F401 (a fixture)
 

@@ -14,7 +14,7 @@ from games.core.models import Match
 from games.core.signals import table_extras
 from games.core.state import cache, reads
 from games.ratings.models import PlayerRating, RatingChange
-from tests.games.helpers import play_turn, users_by_seat
+from tests.core.helpers import play_turn, users_by_seat
 from tests.ratings.helpers import lose, rated_match, seat_of
 from tests.ratings.test_rating import users  # noqa: F401 (a fixture)
 from tests.ratings.test_rating_rules import _leave

@@ -304,7 +304,7 @@ def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_pla
     of a round's last match ends it and records its result; the next round's tables are opened
     by the step after the commit (``services.catch_up``), not inside the ending."""
     from games.core.actions import funnel
-    from tests.games.helpers import play_out as play_match
+    from tests.core.helpers import play_out as play_match
 
     org, *ps = users("org", "p1", "p2", "p3", "p4")
     t = event(org, "knockout")

@@ -1,0 +1,34 @@
+"""The table's keyboard and screen-reader layer, server side (games/core/pages/table_keys.py,
+the lobby's clock fields): its sentences reach the page in the reader's language, and the
+create forms tell whoever needs more time about "No clock" where a screen reader reads it."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.core.test_views import alice, config_of, logged_in, make_user, new_table  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_spoken_sentences_are_in_the_page_language(alice):  # noqa: F811
+    match = new_table(alice)
+    page = reverse("table", args=[match.id])
+    english = config_of(logged_in(alice).get(page), "table-config")["labels"]
+    assert english["saidFloor"] == "Floor: %(cards)s."
+    assert english["listSeparator"] == ", "
+    arabic = config_of(logged_in(alice, HTTP_ACCEPT_LANGUAGE="ar").get(page), "table-config")
+    assert arabic["labels"]["saidFloor"] == "الأرض: %(cards)s."
+    assert arabic["labels"]["listSeparator"] == "، "
+    assert "%(card)s" in arabic["labels"]["saidYouPlayedTook"]
+
+
+@pytest.mark.parametrize("prefix", ["", "computer-"])
+def test_the_clock_choice_is_described_by_a_help_naming_no_clock(alice, prefix):  # noqa: F811
+    html = logged_in(alice).get(reverse("lobby")).content.decode()
+    helptext = f"id_{prefix}move_seconds_helptext"
+    # The radio group's fieldset points at the help, so it is read with the choices.
+    assert re.search(rf'<fieldset aria-describedby="{helptext}">\s*<legend>Time per play', html)
+    help_html = re.search(rf'<small class="help" id="{helptext}">(.*?)</small>', html, re.S)
+    assert help_html and "“No clock”" in help_html.group(1) and "screen reader" in help_html.group(1)
