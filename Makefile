@@ -50,8 +50,8 @@ chromium:
 TEST_WORKERS ?= 3
 # The live-table tests (the sockets, the friends), run a second time with the fast path off
 # (games/core/fastpath.py): the site must work on the libraries' public APIs alone.
-LIVE_TESTS := tests/friends $(addprefix tests/core/,test_consumers.py test_consumers_clock.py \
-	test_socket_edges.py test_socket_faults.py test_lobby_sockets.py test_session_checks.py \
+LIVE_TESTS := tests/friends $(addprefix tests/core/,sockets/test_table.py sockets/test_table_clock.py \
+	sockets/test_edges.py sockets/test_faults.py sockets/test_lobby.py sockets/test_auth.py \
 	test_limits.py test_concurrency.py test_queries.py test_fastpath.py)
 test: install chromium
 	$(VENV)/bin/lint-imports
