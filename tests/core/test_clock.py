@@ -528,7 +528,7 @@ def test_the_last_of_two_people_leaving_ends_a_rated_match_unrated(users, known_
     settings.BASRA_ABSENT_GRACE_SECONDS = 30
     start = timezone.now()
     # A minute a play: both leave before the first deadline (a rated match whose person's
-    # first card the clock would play is aborted then: tests/core/test_early_abort.py).
+    # first card the clock would play is aborted then: tests/core/actions/test_early_abort.py).
     match = actions.create_table(user=users[0], players=2, rules={}, rated=True,
                                   move_seconds=60, now=start)
     actions.join_table(user=users[1], match_id=match.pk, now=start)

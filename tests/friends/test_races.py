@@ -1,6 +1,6 @@
 """Clicks that race: two accepts of one challenge, an accept racing a cancel, both players'
 last rematch asks and a double click at once. Each call runs in its own thread with its own
-connection, released together (tests/core/test_concurrency.py); on PostgreSQL
+connection, released together (tests/core/actions/test_concurrency.py); on PostgreSQL
 (``DATABASE_URL``) the row locks really lock."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Challenge, Match
 from tests.core.helpers import seated_match
-from tests.core.test_concurrency import at_once
+from tests.core.actions.test_concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -12,7 +12,7 @@ times; ``bench/sqlite_writers.py`` runs the same at load.
 
 from __future__ import annotations
 
-from tests.core.sqlite_writers import run
+from tests.core.actions.sqlite_writers import run
 
 
 def test_creating_tables_while_another_process_writes_never_fails(tmp_path):
