@@ -196,7 +196,7 @@ class Compiled:
     micro-benchmark); a burst of 400 sockets opening read each twice. Compiled, the query is
     ``build(*MARKERS)``'s SQL with the caller's values in the markers' places, its rows
     converted by the compiler's converters, as the ORM's would be
-    (``tests/core/test_queries.py`` compares them on SQLite and PostgreSQL).
+    (``tests/core/state/test_queries.py`` compares them on SQLite and PostgreSQL).
 
     :param build: returns the ``QuerySet`` (plain columns or ``values_list``, no
         ``select_related``/``prefetch_related``) for ``count`` values (integers); each must
