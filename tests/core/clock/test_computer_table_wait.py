@@ -35,7 +35,7 @@ def _times(settings):
     settings.BASRA_ABSENT_GRACE_SECONDS = GRACE
     settings.BASRA_COMPUTER_TABLE_WAIT_SECONDS = WAIT
     # Jumping ``now`` on between two ticks stands for time that passed with the clock running,
-    # not for an outage (tests/core/test_restart.py).
+    # not for an outage (tests/core/clock/test_restart.py).
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 10**9
 
 

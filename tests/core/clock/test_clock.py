@@ -30,7 +30,7 @@ def users(make_player):
 def _long_grace(settings):
     """Tests that are not about absence move time on far: keep the grace out of their way."""
     settings.BASRA_ABSENT_GRACE_SECONDS = 10_000
-    # Jumping ``now`` on between two ticks is a clock outage too (tests/core/test_restart.py):
+    # Jumping ``now`` on between two ticks is a clock outage too (tests/core/clock/test_restart.py):
     # here it stands for time that passed with the clock running.
     settings.BASRA_CLOCK_OUTAGE_SECONDS = 10**9
 
@@ -495,7 +495,7 @@ def test_a_table_of_computers_whose_person_never_came_is_not_played_out(users, s
     assert [row["id"] for row in lobby.live_matches(None)] == [match.pk]
     assert clock.tick(now=start + timedelta(seconds=61)) >= 1
     # The table waits for its person, paused: nobody plays it, nobody takes the seat over
-    # (tests/core/test_computer_table_wait.py).
+    # (tests/core/clock/test_computer_table_wait.py).
     assert event_kinds(match)[-1] == "absent"
     plays = match.events.filter(kind="play").count()
     assert clock.tick(now=start + timedelta(hours=1)) == 0
