@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.core.test_views import alice, config_of, logged_in, make_user, new_table  # noqa: F401
+from tests.core.pages.test_views import alice, config_of, logged_in, make_user, new_table  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
