@@ -50,9 +50,11 @@ chromium:
 TEST_WORKERS ?= 3
 # The live-table tests (the sockets, the friends), run a second time with the fast path off
 # (games/core/fastpath.py): the site must work on the libraries' public APIs alone.
-LIVE_TESTS := tests/friends $(addprefix tests/core/,sockets/test_table.py sockets/test_table_clock.py \
+LIVE_TESTS := $(addprefix tests/core/,sockets/test_table.py sockets/test_notices.py sockets/test_table_clock.py \
 	sockets/test_edges.py sockets/test_faults.py sockets/test_lobby.py sockets/test_auth.py \
-	actions/test_limits.py actions/test_concurrency.py state/test_queries.py test_fastpath.py)
+	actions/test_limits.py actions/test_concurrency.py state/test_queries.py test_fastpath.py \
+	actions/test_challenges.py actions/test_rematch.py actions/test_races.py actions/test_private.py \
+	state/test_private_access.py)
 test: install chromium
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)

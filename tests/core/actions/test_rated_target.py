@@ -2,8 +2,9 @@
 68) was allowed. A rated table plays to at least ``RATED_TARGET_MIN`` (61) wherever a table is
 made (``create_table``: the lobby, a challenge accepted, a rematch); a lower target is refused
 with ``rated_target_too_low`` and nothing is made. The forms say so beside the target and refuse
-it on that field. (Challenges and rematches: ``tests/friends``; tournaments keep their
-organisers' targets: ``tests/tournaments/test_rated_targets.py``.)"""
+it on that field. (Challenges and rematches: ``tests/core/actions/test_challenges.py``,
+``test_rematch.py``; tournaments keep their organisers' targets:
+``tests/tournaments/test_rated_targets.py``.)"""
 
 from __future__ import annotations
 
