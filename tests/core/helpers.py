@@ -1,5 +1,6 @@
 """Helpers shared by the live-table tests: seating a table and playing it through the actions;
-waiting for what must happen (:func:`eventually`) and time that moves only when the test moves
+what a refused request must leave as it was (:func:`snapshot`); requests released together
+(:func:`at_once`); waiting for what must happen (:func:`eventually`) and time that moves only when the test moves
 it (:class:`VirtualClock`), so that no test depends on the machine's speed."""
 
 from __future__ import annotations
@@ -9,14 +10,17 @@ import heapq
 import contextlib
 import itertools
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.db import connection
 
 from games.core import actions
-from games.core.models import Event, Match
+from games.core.errors import GameError
+from games.core.models import Event, Match, Seat
 from games.core.state import broadcast, reads
 
 
@@ -232,3 +236,54 @@ def log_records(logger: logging.Logger) -> Iterator[list[logging.LogRecord]]:
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
+
+
+def snapshot(match: Match) -> tuple:
+    """Everything a refused request must leave as it was."""
+    match.refresh_from_db()
+    return (
+        match.seq, match.status, match.deadline, match.winner_side, match.result,
+        list(Event.objects.filter(match=match).values_list("seq", "kind", "seat", "payload")),
+        list(Seat.objects.filter(match=match).values_list(
+            "seat", "user_id", "bot", "absent", "timeouts", "resign_offered")),
+    )
+
+
+def turn_of(match: Match) -> int | None:
+    match.refresh_from_db()
+    public = reads.table_state(match_id=match.pk, user=None)
+    return public["round"]["turn"] if public["round"] else None
+
+
+def hand_of(match: Match, user) -> list[str]:
+    return reads.table_state(match_id=match.pk, user=user)["round"]["hand"]
+
+
+def play_human(match: Match, user) -> str:
+    """``user`` plays the first card of their hand at their turn; returns it."""
+    match.refresh_from_db()
+    card = hand_of(match, user)[0]
+    actions.play_card(user=user, match_id=match.pk, card=card, seq=match.seq)
+    return card
+
+
+def at_once(calls) -> list:
+    """Run the callables in threads released together; returns each result or GameError."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except GameError as error:
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results

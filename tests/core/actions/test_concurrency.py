@@ -7,40 +7,16 @@ connections' requests would; a barrier releases them together. Run against Postg
 
 from __future__ import annotations
 
-import threading
 
 import pytest
-from django.db import connection
 
 from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Event, Match, Seat
 from games.core.state import reads
-from tests.core.helpers import seated_match, users_by_seat
+from tests.core.helpers import at_once, seated_match, users_by_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def at_once(calls) -> list:
-    """Run the callables in threads released together; returns each result or GameError."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except GameError as error:
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 @pytest.mark.parametrize("attempt", range(5))

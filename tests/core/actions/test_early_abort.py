@@ -16,7 +16,7 @@ from games.core.models import Event, Match, Seat
 from games.core.state import broadcast, reads
 from games.core.state.cache import clear_caches
 from games.core.state.records import match_record
-from tests.core.helpers import event_kinds, play_turn, refused, users_by_seat
+from tests.core.helpers import event_kinds, play_turn, refused, turn_of, users_by_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +44,6 @@ def table(users, *, rated: bool = True, early_abort: bool = True) -> tuple[Match
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING
     return match, start
-
-
-def turn_of(match: Match) -> int:
-    match.refresh_from_db()
-    return reads.table_state(match_id=match.pk, user=None)["round"]["turn"]
 
 
 def time_runs_out(match: Match) -> bool:

@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from games.core import actions
 from games.core.models import Event, Match
 from tests.core.helpers import expect_error, refused, seated_match, table_path
-from tests.core.clock.test_clock import play_human, snapshot, turn_of
+from tests.core.helpers import play_human, snapshot, turn_of
 
 
 @pytest.fixture

@@ -11,16 +11,9 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Event, Match, Seat
 from games.core.state import reads
+from tests.core.pages.helpers import PRIVATE_TABLE_FORM
 
 pytestmark = pytest.mark.django_db
-
-#: The lobby's create form for a casual private table of two.
-PRIVATE_TABLE_FORM = {
-    "players": "2", "target": "101", "mode": "casual", "move_seconds": "30",
-    "majority_points": "30", "basra_points": "10", "jack_basra_points": "30",
-    "seven_diamonds": "wild", "private": "on",
-}
-
 
 def client_for(user) -> Client:
     client = Client()

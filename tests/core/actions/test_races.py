@@ -11,7 +11,7 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Challenge, Match
 from tests.core.helpers import seated_match
-from tests.core.actions.test_concurrency import at_once
+from tests.core.helpers import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

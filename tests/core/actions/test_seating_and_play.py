@@ -26,6 +26,7 @@ from tests.core.helpers import (
     timeless,
     users_by_seat,
 )
+from tests.core.helpers import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -34,17 +35,6 @@ pytestmark = pytest.mark.django_db
 def users(make_player):
     return [make_player(name).user for name in ("alice", "bob", "carol", "dave", "erin")]
 
-
-
-def snapshot(match: Match) -> tuple:
-    """Everything a refused request must leave as it was."""
-    match.refresh_from_db()
-    return (
-        match.seq,
-        match.status,
-        list(Event.objects.filter(match=match).values_list("seq", "kind", "seat", "payload")),
-        list(Seat.objects.filter(match=match).values_list("seat", "user_id")),
-    )
 
 
 # --- creating -------------------------------------------------------------------------------

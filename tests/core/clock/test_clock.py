@@ -16,7 +16,7 @@ from games.core.clock import clock
 from games.core.models import Event, Match, Seat
 from games.core.state import broadcast, reads, cache as table_cache, log as event_log
 from games.engine.bots import BOTS, GreedyBot
-from tests.core.helpers import event_kinds, refused, seated_match, users_by_seat
+from tests.core.helpers import event_kinds, hand_of, play_human, refused, seated_match, snapshot, turn_of, users_by_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -36,40 +36,11 @@ def _long_grace(settings):
 
 
 
-def snapshot(match: Match) -> tuple:
-    """Everything a refused request must leave as it was."""
-    match.refresh_from_db()
-    return (
-        match.seq, match.status, match.deadline, match.winner_side, match.result,
-        list(Event.objects.filter(match=match).values_list("seq", "kind", "seat", "payload")),
-        list(Seat.objects.filter(match=match).values_list(
-            "seat", "user_id", "bot", "absent", "timeouts", "resign_offered")),
-    )
-
-
-def turn_of(match: Match) -> int | None:
-    match.refresh_from_db()
-    public = reads.table_state(match_id=match.pk, user=None)
-    return public["round"]["turn"] if public["round"] else None
-
-
-def hand_of(match: Match, user) -> list[str]:
-    return reads.table_state(match_id=match.pk, user=user)["round"]["hand"]
-
-
 def run_clock_to(match: Match) -> int:
     """Tick once at the table's deadline (the clock's time jumps there); returns the actions."""
     match.refresh_from_db()
     assert match.deadline is not None
     return clock.tick(now=match.deadline)
-
-
-def play_human(match: Match, user) -> str:
-    """``user`` plays the first card of their hand at their turn; returns it."""
-    match.refresh_from_db()
-    card = hand_of(match, user)[0]
-    actions.play_card(user=user, match_id=match.pk, card=card, seq=match.seq)
-    return card
 
 
 def last_event(match: Match) -> Event:

@@ -17,7 +17,7 @@ from games.core import actions
 from games.core.clock import clock
 from games.core.models import Event, Match, Seat
 from games.core.state import liveness, lobby, reads
-from tests.core.helpers import event_kinds
+from tests.core.helpers import event_kinds, turn_of
 
 pytestmark = pytest.mark.django_db
 
@@ -49,11 +49,6 @@ def against_computer(user, players: int, *, start, move_seconds=None) -> Match:
 
 def plays(match: Match) -> int:
     return Event.objects.filter(match=match, kind="play").count()
-
-
-def turn_of(match: Match) -> int | None:
-    public = reads.table_state(match_id=match.pk, user=None)
-    return public["round"]["turn"] if public["round"] else None
 
 
 def tick_at(now) -> int:

@@ -17,7 +17,7 @@ from games.core import actions
 from games.core.clock import clock
 from games.core.models import ClockTick, Event, Match, Seat
 from games.core.state import liveness, reads, cache as table_cache
-from tests.core.helpers import seated_match, users_by_seat
+from tests.core.helpers import seated_match, turn_of, users_by_seat
 
 pytestmark = pytest.mark.django_db
 
@@ -48,11 +48,6 @@ def run_clock(start: datetime, end: datetime, step: timedelta = timedelta(second
 
 def log_of(match: Match) -> list[tuple]:
     return list(Event.objects.filter(match=match).order_by("seq").values_list("seq", "kind", "seat"))
-
-
-def turn_of(match: Match) -> int:
-    match.refresh_from_db()
-    return reads.table_state(match_id=match.pk, user=None)["round"]["turn"]
 
 
 def last_tick() -> datetime:

@@ -9,7 +9,7 @@ from games.core.actions import seating
 from games.core.errors import MAX_OPEN_TABLES
 from games.core.models import CreateKey, Match, Seat
 from games.core.pages.views import COMPUTER_PREFIX
-from tests.core.pages.test_views import VALID, computer_data, logged_in
+from tests.core.pages.helpers import VALID, computer_data, logged_in
 
 pytestmark = pytest.mark.django_db
 

@@ -7,12 +7,12 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.core.pages.test_views import alice, config_of, logged_in, make_user, new_table  # noqa: F401
+from tests.core.pages.helpers import config_of, logged_in, new_table
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_spoken_sentences_are_in_the_page_language(alice):  # noqa: F811
+def test_the_spoken_sentences_are_in_the_page_language(alice):
     match = new_table(alice)
     page = reverse("table", args=[match.id])
     english = config_of(logged_in(alice).get(page), "table-config")["labels"]
@@ -25,7 +25,7 @@ def test_the_spoken_sentences_are_in_the_page_language(alice):  # noqa: F811
 
 
 @pytest.mark.parametrize("prefix", ["", "computer-"])
-def test_the_clock_choice_is_described_by_a_help_naming_no_clock(alice, prefix):  # noqa: F811
+def test_the_clock_choice_is_described_by_a_help_naming_no_clock(alice, prefix):
     html = logged_in(alice).get(reverse("lobby")).content.decode()
     helptext = f"id_{prefix}move_seconds_helptext"
     # The radio group's fieldset points at the help, so it is read with the choices.

@@ -1,6 +1,5 @@
 """Lobby and table pages over the Django test client: login, CSRF, the create form, seating."""
 
-import json
 import re
 
 import pytest
@@ -11,64 +10,17 @@ from django.urls import reverse
 from games.core import actions
 from games.core.models import Match, Seat
 from games.core.state import reads
+from tests.core.pages.helpers import VALID, computer_data, config_of, logged_in, new_table
 
 pytestmark = pytest.mark.django_db
-
-VALID = {
-    "players": "2",
-    "target": "101",
-    "mode": "casual",
-    "majority_points": "30",
-    "basra_points": "10",
-    "jack_basra_points": "20",
-    "seven_diamonds": "wild",
-    "move_seconds": "30",
-}
-
-
-@pytest.fixture
-def make_user(django_user_model):
-    def make(username):
-        return django_user_model.objects.create_user(
-            username=username, email=f"{username}@example.com", password="pw-Basra-123"
-        )
-    return make
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
 
 @pytest.fixture
 def bob(make_user):
     return make_user("bob")
 
 
-def logged_in(user, **kwargs) -> Client:
-    client = Client(**kwargs)
-    client.force_login(user)
-    return client
-
-
-def config_of(response, element_id: str) -> dict:
-    """The json_script block the page scripts read."""
-    match = re.search(
-        rf'<script id="{element_id}" type="application/json">(.*?)</script>',
-        response.content.decode(), re.S,
-    )
-    assert match, f"no {element_id} on the page"
-    return json.loads(match.group(1))
-
-
 def message_texts(response) -> list[str]:
     return [str(m) for m in get_messages(response.wsgi_request)]
-
-
-def new_table(user, players=2, **rules) -> Match:
-    return actions.create_table(
-        user=user, players=players, rules={"players": players, "target": 101, **rules}, rated=False
-    )
 
 
 # --- login required ---------------------------------------------------------------------------
@@ -441,16 +393,6 @@ def test_table_page_of_unknown_match_is_404(client):
 
 
 # --- the clock and the computer ---------------------------------------------------------------
-
-def computer_data(**fields) -> dict:
-    """A "Play the computer" POST (its fields carry the ``computer-`` prefix)."""
-    data = {
-        "players": "2", "target": "11", "move_seconds": "none", "opponent": "greedy",
-        "seat_1": "greedy", "seat_2": "greedy", "seat_3": "greedy", "majority_points": "30",
-        "basra_points": "10", "jack_basra_points": "20", "seven_diamonds": "wild", **fields,
-    }
-    return {f"computer-{name}": value for name, value in data.items()}
-
 
 def test_create_stores_the_clock(alice):
     logged_in(alice).post(reverse("table_create"), {**VALID, "move_seconds": "10"})

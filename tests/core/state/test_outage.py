@@ -21,7 +21,7 @@ from games.core.models import Match
 from games.core.sockets import beats
 from games.core.state import broadcast, reads
 from tests.core.helpers import log_records, seated_match, synced, table_path
-from tests.core.pages.test_views import VALID
+from tests.core.pages.helpers import VALID
 
 db = database_sync_to_async
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.core import actions
 from games.core.models import Match
 from tests.conftest import communicator
-from tests.core.actions.test_private import PRIVATE_TABLE_FORM
+from tests.core.pages.helpers import PRIVATE_TABLE_FORM
 from tests.core.helpers import expect_error, table_path
 
 db = database_sync_to_async
