@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,3 +42,9 @@ def lose(match: Match, user: Any) -> Match:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match
+
+
+def leave_seat(match, user, bot="greedy"):
+    """``user``'s seat left: absent, and taken over by the computer (``bot``)."""
+    Seat.objects.filter(match=match, user=user).update(absent=True, bot=bot)
+    Match.objects.filter(pk=match.pk).update(seating_token=uuid.uuid4())

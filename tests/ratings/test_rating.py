@@ -24,14 +24,6 @@ from tests.ratings.helpers import lose, rated_match, seat_of
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def users(django_user_model):
-    return [
-        django_user_model.objects.create_user(username=name, password=None)
-        for name in ("alice", "bob", "carol", "dave")
-    ]
-
-
 def rating_of(user, pool="1v1") -> PlayerRating:
     return PlayerRating.objects.get(user=user, pool=pool)
 

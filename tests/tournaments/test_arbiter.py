@@ -17,28 +17,11 @@ from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
 from tests.tournaments.helpers import (
-    enter, event, live_games, play_round, refresh, resign_for, started_arena, users,
+    client_for, enter, event, form_data, live_games, page_of, play_round, refresh, refused,
+    resign_for, result_form, snapshot, started_arena, users,
 )
-from tests.tournaments.test_services import refused, snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def page_of(user, t: Tournament) -> str:
-    return client_for(user).get(reverse("tournament", args=[t.pk])).content.decode()
-
-
-def result_form(page: str, pairing_id: int) -> str:
-    """The organiser's form of one pairing, as the page sends it."""
-    match = re.search(r'<form[^>]*organiser-result[^>]*/pairing/%d/.*?</form>' % pairing_id, page, re.S)
-    assert match, "no result form for the pairing"
-    return match.group(0)
 
 
 def live_round_robin(*names: str):
@@ -249,8 +232,6 @@ def test_times_are_taken_in_the_organisers_zone_and_shown_in_each_viewers():
     """The create form took times in UTC only. Cairo is UTC+2 in winter and UTC+3 in summer
     (summer time since 2023): 18:00 there is 16:00 or 15:00 UTC."""
     from datetime import UTC, datetime
-
-    from tests.tournaments.test_views import form_data
 
     (org,) = users("org")
     client = client_for(org)

@@ -15,17 +15,9 @@ from django.utils import timezone
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Tournament
-from tests.tournaments.helpers import enter, event, live_games, users
-from tests.tournaments.test_services import refused
-from tests.tournaments.test_views import form_data
+from tests.tournaments.helpers import client_for, enter, event, form_data, live_games, refused, users
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def page_of(client: Client, t) -> str:

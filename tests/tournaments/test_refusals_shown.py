@@ -14,8 +14,7 @@ from django.urls import reverse
 
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, users
-from tests.tournaments.test_organiser_findings import client_for
+from tests.tournaments.helpers import client_for, edit_post, enter, event, live_games, users
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +95,6 @@ def test_the_logs_moved_start_is_written_in_the_readers_zone_like_the_pages_time
     from django.utils import formats, timezone
 
     from games.tournaments import zones
-    from tests.tournaments.test_organiser_edits import edit_post
 
     org, reader = users("org", "reader")
     t = event(org, "round_robin", starts_in=60 * 24 * 3)

@@ -13,15 +13,9 @@ from django.utils import timezone
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users
+from tests.tournaments.helpers import client_for, enter, event, form_data, live_games, play_out, refresh, users
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_list_shows_upcoming_running_and_finished_and_the_header_links_it():
@@ -271,17 +265,6 @@ def test_the_event_page_shows_the_real_start_once_started():
     assert started in page and planned not in page
     listing = Client().get(reverse("tournaments")).content.decode()
     assert started in listing and planned not in listing
-
-
-def form_data(**extra) -> dict:
-    starts = (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
-    data = {
-        "name": "Tied up", "format": "round_robin", "players": "2", "starts_at": starts,
-        "seeding": "rating", "best_of": "1", "target": "101", "mode": "casual",
-        "move_seconds": "30", "majority_points": "30", "basra_points": "10",
-        "jack_basra_points": "30", "seven_diamonds": "wild",
-    }
-    return data | extra
 
 
 def test_an_organiser_can_choose_no_tie_breaks():
