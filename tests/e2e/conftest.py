@@ -23,6 +23,7 @@ through the browser, except where a test says why it must reach behind it: ``sit
 and ``seed`` (a position played on through the site's own actions, ``tests/e2e/seed.py``).
 """
 
+import json
 import os
 import socket
 import sqlite3
@@ -31,6 +32,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -357,3 +359,19 @@ def new_page(browser, site_url):
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def seeded(seed):
+    """``seeded(players, command="table")``: a table seeded by ``seed.py`` (``table``: its first plays
+    made; ``floor``: a floor grown to fourteen cards) for players with long, Arabic and short
+    names; what
+    ``seed.py`` prints (the match, its seats' sessions, whose turn), as a dict."""
+
+    def make(players: int, command: str = "table"):
+        tag = uuid.uuid4().hex[:5]
+        names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"][:players]
+        if command == "floor":
+            return json.loads(seed("floor", players, *names))
+        return json.loads(seed("table", players, 3 if players == 2 else 5, *names))
+    return make

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up
-from tests.e2e.test_table_layout import seeded  # noqa: F401 (a fixture)
+from tests.e2e.pages import create_table, sign_up
+
 
 pytestmark = pytest.mark.e2e
 

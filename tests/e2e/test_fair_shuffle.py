@@ -15,7 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import shuffle
-from tests.e2e.test_table import create_table, open_lobby, root, screenshot, sign_up
+
+from tests.e2e.pages import create_table, open_lobby, root, screenshot, sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,8 @@ static/site.js); one tap, or Tab and Enter, opens it with every item inside the 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import sign_up
+from tests.e2e.pages import sign_up
+
 
 pytestmark = pytest.mark.e2e
 

@@ -8,8 +8,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up, unfold
-from tests.e2e.test_table_layout import SHOTS, signed_in
+from tests.e2e.pages import SHOTS, create_table, sign_up, signed_in, unfold
+
 
 pytestmark = pytest.mark.e2e
 

@@ -11,8 +11,8 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import join_from_lobby, open_lobby, sign_up
-from tests.e2e.test_table_layout import signed_in
+from tests.e2e.pages import SHOTS, join_from_lobby, open_lobby, sign_up, signed_in
+
 
 pytestmark = pytest.mark.e2e
 
@@ -124,7 +124,6 @@ def test_a_match_aborted_at_once_says_who_did_not_play(browser, site_url, seed, 
     """Issue 35: a rated table for four whose last person left before their first card is
     aborted there and then; a player of the table and a spectator who comes afterwards both
     read who did not play, the name isolated in the sentence, in English and Arabic."""
-    from tests.e2e.test_table_layout import SHOTS, signed_in
 
     tag = uuid.uuid4().hex[:5]
     names = [f"nadia_{tag}", f"سارة_{tag}", f"karim_{tag}", f"omar_{tag}"]

@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import engine
-from tests.e2e.test_table import open_lobby, play_one, root, screenshot, sign_up
+
+from tests.e2e.pages import open_lobby, play_one, root, screenshot, sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -4,7 +4,8 @@ right to left, RULES.md's examples drawn as the table's cards."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import screenshot
+from tests.e2e.pages import screenshot
+
 
 pytestmark = pytest.mark.e2e
 

@@ -15,10 +15,10 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_computer import play_the_computer
-from tests.e2e.test_table import PHONE, create_table, root, screenshot, sign_up
-from tests.e2e.test_table_layout import signed_in
-from tests.e2e.test_table_notices import seat
+from tests.e2e.pages import (
+    PHONE, create_table, play_the_computer, root, screenshot, seat, sign_up, signed_in,
+)
+
 
 pytestmark = pytest.mark.e2e
 

@@ -23,20 +23,18 @@ card, 40 CSS px on a phone, is 30 CSS px there: a CSS px is drawn twice as large
 card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 """
 
-import json
 import uuid
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up
-from tests.e2e.test_table_notices import FakeTable, seat
+from tests.e2e.pages import SHOTS, FakeTable, create_table, seat, sign_up, signed_in
+
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-artifacts" / "layout"
 
 #: The issue's viewports: phones in portrait and landscape, a tablet, two desktops.
 VIEWPORTS = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
@@ -122,30 +120,6 @@ def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
     if view["scrollW"] > view["w"] + 1:
         out.append(f"the page scrolls sideways ({view['scrollW']} > {view['w']})")
     return out
-
-
-@pytest.fixture
-def seeded(seed):
-    def make(players: int, command: str = "table"):
-        tag = uuid.uuid4().hex[:5]
-        names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"][:players]
-        if command == "floor":
-            return json.loads(seed("floor", players, *names))
-        return json.loads(seed("table", players, 3 if players == 2 else 5, *names))
-    return make
-
-
-def signed_in(browser, site_url, session: str, lang: str | None = None, **options):
-    """A browser context with ``session`` (a ``seed.py`` session key) as its ``sessionid``
-    cookie and, given ``lang``, Django's language cookie; ``options`` are
-    ``browser.new_context``'s (the viewport, mobile emulation)."""
-    context = browser.new_context(base_url=site_url, **options)
-    host = site_url.split("//")[1].split(":")[0]
-    cookies = [{"name": "sessionid", "value": session, "domain": host, "path": "/"}]
-    if lang is not None:
-        cookies.append({"name": "django_language", "value": lang, "domain": host, "path": "/"})
-    context.add_cookies(cookies)
-    return context
 
 
 def open_table(browser, site_url, table: dict, lang: str):

@@ -14,7 +14,8 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table_layout import SHOTS, signed_in
+from tests.e2e.pages import SHOTS, signed_in
+
 
 pytestmark = pytest.mark.e2e
 
