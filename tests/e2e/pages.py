@@ -172,16 +172,22 @@ PLAYING = {
 
 
 class FakeTable:
-    """Plays the server's part of a table socket: answers every ``sync`` with ``self.state``."""
+    """Plays the server's part of a table socket: answers every ``sync`` with ``self.state``
+    (:data:`PLAYING` unless given); with ``refuse`` set, closes every socket the page opens (the
+    server is unreachable)."""
 
-    def __init__(self, page: Page):
+    def __init__(self, page: Page, state: dict = PLAYING):
         self.page = page
-        self.state = copy.deepcopy(PLAYING)
+        self.state = copy.deepcopy(state)
         self.sent: list[dict] = []
         self.sockets = []
+        self.refuse = False
         page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
 
     def _route(self, ws) -> None:
+        if self.refuse:
+            ws.close()
+            return
         self.sockets.append(ws)
 
         def from_page(message):
@@ -192,19 +198,29 @@ class FakeTable:
 
         ws.on_message(from_page)
 
-    def wait_sent(self, message: dict) -> None:
-        """Let Playwright deliver the page's frames (its callbacks run while it waits)."""
+    def wait_sent(self, wanted) -> dict:
+        """The first frame the page sent that is ``wanted`` (a message, or a predicate on one),
+        waited for while Playwright delivers the page's frames (its callbacks run while it
+        waits); :class:`AssertionError` if none comes in 5 s."""
+        matches = wanted if callable(wanted) else wanted.__eq__
         for _ in range(100):
-            if message in self.sent:
-                return
+            for message in self.sent:
+                if matches(message):
+                    return message
             self.page.wait_for_timeout(50)
-        raise AssertionError(f"the page never sent {message}: {self.sent}")
+        raise AssertionError(f"the page never sent {wanted}: {self.sent}")
 
-    def push(self, change) -> None:
-        """Change a copy of the state with ``change(state)``, send it, wait until it is drawn."""
+    def send(self, message: dict) -> None:
+        self.sockets[-1].send(json.dumps(message))
+
+    def push(self, change) -> dict:
+        """Change a copy of the state with ``change(state)``, send it as the next ``seq``, wait
+        until it is drawn; returns it."""
         state = copy.deepcopy(self.state)
         change(state)
+        state["prev_seq"] = self.state["seq"]
         state["seq"] = self.state["seq"] + 1
         self.state = state
-        self.sockets[-1].send(json.dumps(state))
+        self.send(state)
         expect(root(self.page)).to_have_attribute("data-seq", str(state["seq"]))
+        return state

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, create_table, play_the_computer, root, screenshot, seat, sign_up, signed_in,
+    PHONE, FakeTable, create_table, play_the_computer, root, screenshot, seat, sign_up, signed_in,
 )
 
 
@@ -44,55 +44,6 @@ PLAYING = {
 RESULT = {"number": 1, "cards": [30, 22], "majority": [30, 0], "basras": [10, 20],
           "jack_basras": [0, 0], "card_points": [0, 0], "total": [40, 20],
           "leftover": {"side": 0, "cards": ["5C"]}}
-
-
-class FakeTable:
-    """The server's part of the table socket: answers ``sync`` with ``self.state``; with
-    ``refuse`` set, closes every socket the page opens (the server is unreachable)."""
-
-    def __init__(self, page: Page, state: dict):
-        self.page = page
-        self.state = copy.deepcopy(state)
-        self.sent: list[dict] = []
-        self.sockets = []
-        self.refuse = False
-        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
-
-    def _route(self, ws) -> None:
-        if self.refuse:
-            ws.close()
-            return
-        self.sockets.append(ws)
-
-        def from_page(message):
-            data = json.loads(message)
-            self.sent.append(data)
-            if data.get("type") == "sync":
-                ws.send(json.dumps(self.state))
-
-        ws.on_message(from_page)
-
-    def wait_sent(self, predicate) -> dict:
-        for _ in range(100):
-            for message in self.sent:
-                if predicate(message):
-                    return message
-            self.page.wait_for_timeout(50)
-        raise AssertionError(f"the page never sent it: {self.sent}")
-
-    def send(self, message: dict) -> None:
-        self.sockets[-1].send(json.dumps(message))
-
-    def push(self, change) -> dict:
-        """Change a copy of the state with ``change(state)``, send it, wait until it is drawn."""
-        state = copy.deepcopy(self.state)
-        change(state)
-        state["prev_seq"] = self.state["seq"]
-        state["seq"] = self.state["seq"] + 1
-        self.state = state
-        self.send(state)
-        expect(root(self.page)).to_have_attribute("data-seq", str(state["seq"]))
-        return state
 
 
 def open_table(new_page, request, state=PLAYING, fake_clock=False, **context) -> FakeTable:

@@ -6,25 +6,15 @@ other page, and opens the table the two of them sit at."""
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
+
+from tests.e2e.pages import sign_up
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "Felt-and-Komi-77"
 
 #: How long a pushed notice may take to show (ms): well under the 5 s and 10 s the pages used to
 #: poll at, so the test fails if the notice has to wait for a poll.
 PUSHED = 3_000
-
-
-def sign_up(page: Page, username: str) -> None:
-    page.goto("/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', PASSWORD)
-    page.fill('input[name="password2"]', PASSWORD)
-    page.press('input[name="password2"]', "Enter")
-    expect(page.locator(".whoami")).to_have_text(username)
 
 
 def test_organiser_creates_an_event_two_players_register_and_get_their_table(new_page):
