@@ -48,17 +48,14 @@ chromium:
 # tests/conftest.py); tests that share a server stay on one worker (--dist loadgroup). The 20
 # slowest tests are printed at the end. One area alone: README, "Tests".
 TEST_WORKERS ?= 3
-# The live-table tests (the sockets, the friends), run a second time with the fast path off
-# (games/core/fastpath.py): the site must work on the libraries' public APIs alone.
-LIVE_TESTS := $(addprefix tests/core/,sockets/test_table.py sockets/test_notices.py sockets/test_table_clock.py \
-	sockets/test_edges.py sockets/test_faults.py sockets/test_lobby.py sockets/test_auth.py \
-	actions/test_limits.py actions/test_concurrency.py state/test_queries.py test_fastpath.py \
-	actions/test_challenges.py actions/test_rematch.py actions/test_races.py actions/test_private.py \
-	state/test_private_access.py)
+# The live-table tests (marked `live`: the sockets' room, tests/core/sockets, and the modules
+# that mark themselves), run a second time with the fast path off (games/core/fastpath.py): the
+# site must work on the libraries' public APIs alone. They all live in tests/core, which is all
+# this run collects.
 test: install chromium
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)
-	BASRA_FAST_PATH=0 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup $(LIVE_TESTS)
+	BASRA_FAST_PATH=0 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m live tests/core
 
 bench-engine: install
 	$(PY) bench/engine.py

@@ -14,7 +14,7 @@ from games.core.models import Challenge, Match, Seat
 from games.core.state import broadcast, notices
 from tests.core.helpers import refused
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.live]
 
 
 @pytest.fixture

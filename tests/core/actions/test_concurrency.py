@@ -16,7 +16,7 @@ from games.core.models import Event, Match, Seat
 from games.core.state import reads
 from tests.core.helpers import at_once, seated_match, users_by_seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
 
 
 @pytest.mark.parametrize("attempt", range(5))

@@ -10,7 +10,7 @@ from games.core import for_apps
 from games.core.errors import MAX_TABLES, GameError
 from games.core.models import Match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.live]
 
 RULES = {"players": 2, "target": 101}
 

@@ -13,7 +13,7 @@ from games.core.models import Event, Match, Seat
 from games.core.state import reads
 from tests.core.pages.helpers import PRIVATE_TABLE_FORM
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.live]
 
 def client_for(user) -> Client:
     client = Client()

@@ -13,7 +13,7 @@ from games.core.models import Challenge, Match
 from tests.core.helpers import seated_match
 from tests.core.helpers import at_once
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
 
 
 @pytest.mark.parametrize("attempt", range(3))

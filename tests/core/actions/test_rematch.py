@@ -10,7 +10,7 @@ from games.core.models import Match, Rematch, Seat
 from games.core.state import broadcast
 from tests.core.helpers import seated_match
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.live]
 
 
 @pytest.fixture

@@ -13,8 +13,10 @@ from django.urls import reverse
 from games.core import actions
 from games.core.models import Match
 from tests.conftest import communicator
-from tests.core.pages.helpers import PRIVATE_TABLE_FORM
 from tests.core.helpers import expect_error, table_path
+from tests.core.pages.helpers import PRIVATE_TABLE_FORM
+
+pytestmark = pytest.mark.live
 
 db = database_sync_to_async
 

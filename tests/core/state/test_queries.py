@@ -12,7 +12,7 @@ from games.core.models import Match, Seat
 from games.core.state import queries
 from tests.core.helpers import play_turn, seated_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
 
 
 def _fields(match: Match) -> dict:
