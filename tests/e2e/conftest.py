@@ -40,6 +40,7 @@ import dj_database_url
 import pytest
 
 from games.core.management.commands.serve import daphne_arguments
+from tests.e2e.pages import FIRST_GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -304,30 +305,19 @@ _CHROMIUM = _Chromium()
 E2E_DIR = Path(__file__).resolve().parent
 
 
-#: The browser-test modules of the second group (``pytest_collection_modifyitems``), chosen so
-#: the two groups take about as long: each group's modules summed to about 170 s when run alone
-#: on this machine (2026-12-02, 343 s in all). A new module joins the first group.
-SECOND_GROUP = {
-    "test_table_alive", "test_table", "test_replay", "test_tournament", "test_fair_shuffle",
-    "test_ratings", "test_csp", "test_rules",
-    # 2026-12-03: the layout module grew by about 40 s (the 14-card floor, the zoomed desktops),
-    # so the service worker's test (about 20 s) goes to the other group.
-    "test_install",
-}
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """The browser tests in two pytest-xdist groups (``make test``: ``--dist loadgroup``): each
     runs on one worker, one test after another, so the run starts two servers (more, with a
     ``site_env``'s) and two Chromiums, not one per worker, and the browser tests, which mostly
-    wait on the server and the browser, take half as long beside each other. Before xdist's own
-    hook, which reads the marks."""
+    wait on the server and the browser, take half as long beside each other. A module joins the
+    second group with ``pytest.mark.xdist_group(SECOND_GROUP)`` (``tests/e2e/pages.py``) in its
+    ``pytestmark``; every other browser test is put in the first here, before xdist's own hook,
+    which reads the marks."""
     for item in items:
         path = Path(item.path).resolve()
-        if E2E_DIR in path.parents:
-            group = "e2e-2" if path.stem in SECOND_GROUP else "e2e-1"
-            item.add_marker(pytest.mark.xdist_group(group))
+        if E2E_DIR in path.parents and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(FIRST_GROUP))
 
 
 @pytest.hookimpl(hookwrapper=True)

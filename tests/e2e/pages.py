@@ -16,6 +16,14 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+#: The two pytest-xdist groups of the browser tests (tests/e2e/conftest.py), chosen so the two
+#: take about as long: each group's modules summed to about 170 s when run alone on this machine
+#: (2026-12-02, 343 s in all). A module is in the first unless it marks itself
+#: ``pytest.mark.xdist_group(SECOND_GROUP)``; the second holds the table's whole matches and live
+#: states, the replay, the tournament, the fair shuffle, the ratings, the CSP, the rules and the
+#: service worker's install.
+FIRST_GROUP, SECOND_GROUP = "e2e-1", "e2e-2"
+
 #: Where the layout tests keep their pictures of each viewport.
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
 

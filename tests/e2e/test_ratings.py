@@ -11,10 +11,10 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SHOTS, join_from_lobby, open_lobby, sign_up, signed_in
+from tests.e2e.pages import SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, sign_up, signed_in
 
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def create_rated_table(page: Page) -> int:

@@ -17,11 +17,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, create_table, floor, hand, join_from_lobby, open_lobby, play_one, root, screenshot,
-    sign_up,
+    PHONE, SECOND_GROUP, create_table, floor, hand, join_from_lobby, open_lobby, play_one, root,
+    screenshot, sign_up,
 )
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 #: 2 players: 48 plays a round; a target of 11 is reached in the first round unless the cards
 #: split 26-26 with no basra, so 6 rounds is far more than a match ever needs.

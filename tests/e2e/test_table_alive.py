@@ -16,11 +16,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, FakeTable, create_table, play_the_computer, root, screenshot, seat, sign_up, signed_in,
+    PHONE, SECOND_GROUP, FakeTable, create_table, play_the_computer, root, screenshot, seat,
+    sign_up, signed_in,
 )
 
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 NOW = "2026-11-29T12:30:36.100000+00:00"
 
