@@ -194,7 +194,7 @@ def seeded_abandoned(players: int, names: list[str]) -> dict:
     """:func:`seeded_table` with its first round played out (every play a person's
     ``play_card``), then ended ``abandoned`` as the clock's sweep ends it when nobody is left
     (``presence.mark_absent``, at a time past every seat's grace): the finished page shows the
-    last round's score and the result, as a tester's four-player match did.
+    last round's score and the result, as a four-player match left by everyone does.
 
     :returns: as :func:`seeded_table`.
     :raises RuntimeError: the match did not end abandoned.

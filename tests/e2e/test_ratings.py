@@ -29,7 +29,7 @@ def create_rated_table(page: Page) -> int:
 
 def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     winner, loser = new_page(), new_page()
-    # Long names: the win chances' line must wrap on a phone (a tester's ran 409 px wide).
+    # Long names: the win chances' line must wrap on a phone, not run past its width.
     sign_up(winner, "rania_abdelrahman_26")
     sign_up(loser, "samir_el_sharkawy_26")
     match_id = create_rated_table(winner)
@@ -74,8 +74,8 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     shown = rating.inner_text()
     assert int(shown.rstrip("?")) > 1500
     expect(winner.locator("svg.rating-chart circle")).to_have_count(2)
-    # In Arabic too the chart's numbers are SVG's (a decimal point): Arabic's decimal comma
-    # ("28,0") left a tester's chart without its dots.
+    # In Arabic too the chart's numbers are SVG's (a decimal point): SVG reads Arabic's
+    # decimal comma ("28,0") as no number, and the chart would lose its dots.
     winner.evaluate("() => { document.cookie = 'django_language=ar; path=/'; }")
     winner.reload()
     expect(winner.locator("html")).to_have_attribute("lang", "ar")

@@ -204,7 +204,7 @@ def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded,
     table = seeded(players)
     context, page = open_table(browser, site_url, to_play(table), lang)
     try:
-        if players == 4:  # the partner, across the table, is named so (a tester could not tell)
+        if players == 4:  # the partner, across the table, is named so: sides are not obvious
             expect(page.locator("#board .badge.partner")).to_have_count(1)
             expect(page.locator('.seat-slot[data-pos="top"] .badge.partner')).to_have_text(
                 {"en": "Partner", "ar": "الشريك"}[lang])
@@ -312,8 +312,8 @@ def test_a_long_name_in_the_last_play_never_pushes_a_seat_off_the_board(browser,
 
 def test_a_table_opened_or_reloaded_on_a_zoomed_phone_is_in_view(browser, site_url, seeded):
     """A table opened mid-match on a phone zoomed in (mobile emulation, never resized) shows
-    the whole table, and so it does after a reload: a tester's page opened at the header with
-    the hand below the screen, and a reload put back the scroll of before, below the scores."""
+    the whole table, and so it does after a reload: not the header with the hand below the
+    screen, nor the browser's restored scroll of before, below the scores."""
     table = to_play(seeded(4))
     failures = []
     for width, height in PHONES_ZOOMED + [(240, 427)]:
@@ -376,7 +376,7 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
 def test_a_turn_brings_a_table_scrolled_away_back_into_view(browser, site_url, seeded):
     """A phone held sideways (mobile emulation) whose page was scrolled down past the table
     while the other player was to play: when the turn comes the play area is brought back to
-    the screen's top (a tester's floor stayed above the screen on every turn)."""
+    the screen's top, the floor and the hand in view to play."""
     table = seeded(2)
     phone = dict(viewport={"width": 640, "height": 360}, device_scale_factor=2, is_mobile=True, has_touch=True)
     waiting = signed_in(browser, site_url, table["sessions"][1 - table["turn"]], **phone)
@@ -418,7 +418,7 @@ SCORE_FITS = """() => {
 def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site_url, seeded, seed):
     """At the round's end the score over the table, and at the match's end the result, fit a
     195×422 screen in Arabic (the longest labels) and a 240×427 one (a 360×640 phone at 150%):
-    a tester's round score showed one column of three and the finished page widened to 382 px."""
+    every column of the round's score shown, and the finished page no wider than the screen."""
     table = seeded(2)
     seed("play", table["match"], 2)  # a card left in each hand
     context, page = open_table(browser, site_url, table, "ar")
@@ -451,8 +451,8 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
             page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
             page.locator("#breakdown-title").scroll_into_view_if_needed()
             assert page.evaluate(SCORE_FITS) == "", (width, height)
-            # Each side headed by its names, on a tiny screen by its label (a tester's four
-            # names wrapped letter by letter in a 195 px column).
+            # Each side headed by its names, on a tiny screen by its label (four names in a
+            # 195 px column would wrap letter by letter).
             head = page.locator("#breakdown thead th").first
             shown, hidden = ("label", "names") if width <= 260 else ("names", "label")
             expect(head.locator(f".score-side-{shown}")).to_be_visible()

@@ -162,8 +162,9 @@ def test_organiser_forfeit_and_correction_are_kept_in_the_audit_trail():
 
 
 def test_an_organiser_who_plays_cannot_decide_their_own_pairing():
-    """A fresh tester's organiser, entered in their own Swiss, recorded a forfeit in their own
-    favour; staff still may, and the organiser still decides the other pairings."""
+    """An organiser entered in their own Swiss may not record a forfeit in their own pairing
+    (in their own favour); staff still may, and the organiser still decides the other
+    pairings."""
     org, *ps = users("org", "a", "b", "c")
     t = event(org, "round_robin")
     enter(t, [org, *ps])

@@ -84,8 +84,8 @@ def test_register_withdraw_and_errors_on_the_event_page():
 
 
 def test_a_full_event_and_a_closed_registration_say_so_instead_of_a_register_button():
-    """A fresh tester met a Register button on a full event (the refusal came after the click)
-    and no word at all once registration had closed."""
+    """A full event, and one whose registration has closed, say so where the Register button
+    would be, rather than offer a click that can only be refused."""
     org, a, b, c = users("org", "a", "b", "c")
     full = event(org, "round_robin", max_entrants=2)
     enter(full, [a, b])
@@ -176,7 +176,7 @@ def test_knockout_bracket_and_arena_leaderboard_are_drawn():
 
 
 def test_a_best_of_three_shows_the_games_won():
-    """A fresh tester read "1–0" after a player had won both games of a best of three."""
+    """A best of three shows the games won ("2–0"), not the pairing's "1–0"."""
     org, p1, p2 = users("org", "p1", "p2")
     t = event(org, "knockout", best_of=3)
     enter(t, [p1, p2])

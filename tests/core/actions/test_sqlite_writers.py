@@ -2,8 +2,8 @@
 
 A transaction that reads and then writes must not fail with "database is locked" while the other
 process writes: every write transaction begins IMMEDIATE (settings), so it waits for the write
-lock instead of having to upgrade a read lock, which SQLite refuses at once. Before, creating
-tables while the clock or a heartbeat wrote gave HTTP 500.
+lock instead of having to upgrade a read lock, which SQLite refuses at once (a create would
+answer HTTP 500 while the clock or a heartbeat writes).
 
 The test runs in subprocesses on a database file of its own (pytest's SQLite test database lives
 in memory and cannot be shared with another process): 30 tables, enough to meet the writer many

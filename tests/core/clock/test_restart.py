@@ -227,8 +227,8 @@ def test_without_any_web_beat_yet_the_clock_runs_on_its_own_time(users, known_de
 
 
 def test_a_deadline_just_after_the_servers_went_silent_waits_for_them(users, known_decks):
-    # The retester's report: servers killed 3 s before a deadline; the clock timed the player
-    # out before it noticed they were gone, and that time was not given back.
+    # Servers killed 3 s before a deadline: the time they were down is given back before the
+    # clock may time the player out.
     match = seated_match(users[:2])
     deadline = match.deadline
     liveness.web_seen(now=deadline - timedelta(seconds=3))  # their last beat
@@ -242,8 +242,8 @@ def test_a_deadline_just_after_the_servers_went_silent_waits_for_them(users, kno
 
 
 def test_an_open_socket_brings_an_absent_player_back(users, known_decks):
-    # The retester's report: a server stalled past the grace; its player was marked absent and,
-    # with the socket open again but not their turn, could only watch the opponent claim.
+    # A server stalled past the grace: its player, their socket open again, is not left absent
+    # (absent and not to move, they could only watch the opponent claim).
     match = seated_match(users[:2])
     later = match.started_at + timedelta(minutes=5)
     away = users_by_seat(match)[0]
@@ -300,8 +300,8 @@ def test_run_clock_once_from_cron_logs_no_outage(users, known_decks, caplog):
 
 
 def test_a_person_to_move_gets_time_to_reconnect_after_a_restart(users, known_decks, settings):
-    # The fresh tester's report: at a 10 s table the page took 6-8 s to find the restarted
-    # server, the clock ran meanwhile, and the computer played the turn as a timeout.
+    # At a 10 s table the page takes 6-8 s to find a restarted server: the clock must not run
+    # meanwhile, or the computer plays the turn as a timeout.
     settings.BASRA_RECONNECT_SECONDS = 5
     match = seated_match(users[:2])
     t = match.started_at

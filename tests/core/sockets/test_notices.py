@@ -23,8 +23,8 @@ db = database_sync_to_async
 
 async def test_the_notice_socket_needs_a_signed_in_player_of_this_site(make_player):
     """Anonymous: closed with 4401 (not signed in), which the page does not retry; a refused
-    handshake would reach it as 1006, a dropped connection it retries (a tester read 4401 in
-    docs/protocol.md and saw an HTTP 403)."""
+    handshake would reach it as 1006, a dropped connection it retries (docs/protocol.md names
+    4401)."""
     alice = await db(make_player)("alice")
     anonymous = communicator("/ws/me/")
     connected, _ = await anonymous.connect()

@@ -102,8 +102,8 @@ async def test_a_foreign_origin_is_refused(make_player):
 
 @pytest.mark.parametrize("match_id", [999999, 2**63 - 1, 2**63, 10**23])
 async def test_unknown_table_is_an_error_then_closed(make_player, open_socket, match_id):
-    """Also an id past the database's integers (a tester's forged path closed the socket with
-    an internal error: "Python int too large to convert to SQLite INTEGER")."""
+    """Also an id past the database's integers, which the database cannot even look up ("Python
+    int too large to convert to SQLite INTEGER"): an unknown table, not an internal error."""
     alice = await db(make_player)("alice")
     comm = await open_socket(table_path(match_id), alice.cookie)
     await expect_error(comm, "not_found")

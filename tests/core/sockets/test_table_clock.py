@@ -209,8 +209,8 @@ async def test_a_deadline_moved_after_a_clock_outage_reaches_the_open_page(
     @db
     def time_nearly_up() -> None:
         # The seat to move has 40 s left, and the clock last ran a minute ago (only the clock
-        # process was down: the sockets stayed open). A tester's first rated 60 s table after a
-        # server start showed 30 s on both pages while the server's deadline was 60 s.
+        # process was down: the sockets stayed open). The pages must show the deadline the
+        # server keeps, not one counted from the clock's last run.
         now = timezone.now()
         Match.objects.filter(pk=match.pk).update(deadline=now + timedelta(seconds=40))
         ClockTick.objects.update_or_create(

@@ -321,7 +321,7 @@ def test_live_matches_follow_the_watching_rule_and_carry_ratings_and_watchers(us
     # A registered player sees the members' table too, and not the tables they sit at.
     assert [row["id"] for row in lobby.live_matches(users[4])] == [members.pk, open_.pk]
     assert [row["id"] for row in lobby.live_matches(users[0])] == [members.pk]
-    # A private table is listed nowhere, being played or not (a fresh tester saw one here).
+    # A private table is listed nowhere, being played or not: only its invite link opens it.
     Match.objects.filter(pk=open_.pk).update(private=True)
     assert [row["id"] for row in lobby.live_matches(None)] == []
 
