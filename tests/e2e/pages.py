@@ -58,6 +58,34 @@ def signed_in(browser, site_url, session: str, lang: str | None = None, **option
     return context
 
 
+# Barriers: a check that something did not happen waits on one of these, never a fixed time.
+
+
+def settled(page: Page) -> None:
+    """Return once the page has drawn two more frames: what it does in reply to a state, an input
+    or a resize (the handlers, the animation frames and resize observers they start) is done."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def tasks_done(page: Page) -> None:
+    """Return once every task the page had queued has run (a ``setTimeout`` round trip): a
+    click's handlers, and the dialogs they open, which the page waits on."""
+    page.evaluate("() => new Promise((done) => setTimeout(done))")
+
+
+def resize(page: Page, width: int, height: int) -> None:
+    """Give the page a viewport of ``width`` × ``height`` px; return once its ``resize`` event
+    has come (none comes for the size it has) and the page has :func:`settled`."""
+    if page.viewport_size == {"width": width, "height": height}:
+        settled(page)
+        return
+    page.evaluate("() => { window.resizedForTest = new Promise((done) =>"
+                  " window.addEventListener('resize', done, {once: true})); }")
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => window.resizedForTest")
+    settled(page)
+
+
 # The lobby
 
 

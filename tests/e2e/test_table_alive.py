@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
     PHONE, SECOND_GROUP, FakeTable, create_table, play_the_computer, root, screenshot, seat,
-    sign_up, signed_in,
+    settled, sign_up, signed_in,
 )
 
 
@@ -365,7 +365,7 @@ def test_a_basra_that_ends_the_match_leaves_the_result_uncovered(new_page, reque
     expect(page.locator("#result-banner")).to_be_visible()
     # The play is drawn (the celebration comes in the same pass), then the box is still hidden.
     expect(page.locator('#last-play .card.played[data-card="JD"]')).to_be_attached()
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.locator("#celebration").get_attribute("hidden") is not None
 
 
@@ -725,7 +725,11 @@ def test_a_card_pressed_while_the_round_score_covers_the_floor_shows_the_floor_f
     code = card.get_attribute("data-card")
     card.click()
     expect(breakdown).to_be_hidden()
-    page.wait_for_timeout(200)
+    # A phrase sent after the tap is a barrier: the socket keeps the page's frames in order, so
+    # a play the tap had sent would have come before it.
+    page.click("#talk-button")
+    page.locator("#talk-menu button[data-phrase='good_luck']").click()
+    fake.wait_sent(lambda m: m.get("type") == "phrase")
     assert not [m for m in fake.sent if m.get("type") == "play"]
     card.click()  # the floor in sight: now it is played
     assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == code

@@ -29,8 +29,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SHOTS, FakeTable, create_table, seat, sign_up, signed_in
-
+from tests.e2e.pages import SHOTS, FakeTable, create_table, resize, seat, sign_up, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -366,8 +365,7 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
             else:
                 page.wait_for_function("() => window.scrollY === 0")
         page.evaluate("window.scrollTo({top: 40, behavior: 'instant'})")
-        page.set_viewport_size({"width": 195, "height": 380})
-        page.wait_for_timeout(500)
+        resize(page, 195, 380)
         assert page.evaluate(PLACE)["y"] == 40
     finally:
         context.close()

@@ -15,6 +15,7 @@ from importlib import import_module
 import pytest
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -197,9 +198,10 @@ async def test_a_send_that_finds_the_client_gone_does_the_closing_work_once(
     assert socket.watch is None and socket.groups_in == set()
     assert sorted(left) == sorted(groups)  # every group left, once
     assert seen_calls.count("alice") == before + 1  # one last seen-update
-    # The server's own websocket.disconnect comes later: nothing is done twice.
-    await a.send_input({"type": "websocket.disconnect", "code": 1001})
-    await asyncio.sleep(0.1)
+    # The server's own websocket.disconnect comes later; handled, it stops the socket and does
+    # nothing twice.
+    with pytest.raises(StopConsumer):
+        await socket.websocket_disconnect({"type": "websocket.disconnect", "code": 1001})
     assert seen_calls.count("alice") == before + 1 and sorted(left) == sorted(groups)
     assert first["you"] == 0
 
