@@ -209,8 +209,8 @@ PLAYING = {
 
 class FakeTable:
     """Plays the server's part of a table socket: answers every ``sync`` with ``self.state``
-    (:data:`PLAYING` unless given); with ``refuse`` set, closes every socket the page opens (the
-    server is unreachable)."""
+    (:data:`PLAYING` unless given) as a snapshot (``prev_seq`` null, docs/protocol.md); with
+    ``refuse`` set, closes every socket the page opens (the server is unreachable)."""
 
     def __init__(self, page: Page, state: dict = PLAYING):
         self.page = page
@@ -230,7 +230,7 @@ class FakeTable:
             data = json.loads(message)
             self.sent.append(data)
             if data.get("type") == "sync":
-                ws.send(json.dumps(self.state))
+                ws.send(json.dumps({**self.state, "prev_seq": None}))
 
         ws.on_message(from_page)
 
