@@ -23,16 +23,8 @@ ORIGIN = "http://testserver"
 
 
 def pytest_configure(config):
-    """Settings for the whole run, before any test: a fast password hasher.
-
-    Django's PBKDF2 costs about 0.4 s of CPU a hash here, paid by every fixture that creates a
-    user with a password and every log-in; no test is about the hasher's strength (Django's
-    testing docs, "Speeding up the tests"). The browser tests' server, a process of its own,
-    keeps the real one.
-    """
-    from django.test.utils import override_settings
-
-    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+    """Settings for the whole run, before any test (the fast password hasher is in
+    ``tests/settings.py``, which the servers the tests start read too)."""
     _redis_database_of_this_worker()
 
 
