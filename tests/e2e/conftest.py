@@ -25,6 +25,7 @@ and ``seed`` (a position played on through the site's own actions, ``tests/e2e/s
 
 import json
 import os
+import selectors
 import socket
 import sqlite3
 import subprocess
@@ -119,7 +120,16 @@ class Site:
     url: str
     database_url: str
     env: dict
+    workdir: Path
     processes: list = field(default_factory=list)
+    seeder: "Seeder | None" = None
+
+    def seed(self, command: str, *args) -> str:
+        """Run ``tests/e2e/seed.py``'s ``command`` on this site's database; what it printed."""
+        if self.seeder is None:
+            self.seeder = Seeder(self.env, self.workdir)
+            self.processes.append(self.seeder.process)
+        return self.seeder.run([command, *map(str, args)])
 
     def stop(self) -> None:
         for process in self.processes:
@@ -130,6 +140,37 @@ class Site:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+class Seeder:
+    """``tests/e2e/seed.py serve``: one process, started with a server's environment, that runs
+    every seeding command of that server (Django set up once, not once a command)."""
+
+    TIMEOUT = 120  # real seconds: only a bound on a hang
+
+    def __init__(self, env: dict, folder: Path):
+        self.log = folder / f"seed-{id(self)}.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), "serve"],
+                cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                text=True,
+            )
+
+    def run(self, argv: list[str]) -> str:
+        self.process.stdin.write(json.dumps(argv) + "\n")
+        self.process.stdin.flush()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            if not selector.select(self.TIMEOUT):
+                raise RuntimeError(f"seed.py {argv[0]} gave no answer in {self.TIMEOUT} s")
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"seed.py ended:\n{self.log.read_text(errors='replace')}")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"seed.py {argv[0]} failed:\n{answer['error']}")
+        return answer["out"]
 
 
 class Sites:
@@ -179,7 +220,8 @@ class Sites:
         env = dict(self.base_env, **overrides)
         env["DATABASE_URL"] = self._database(number)
         port = _free_port()
-        site = Site(url=f"http://127.0.0.1:{port}", database_url=env["DATABASE_URL"], env=env)
+        site = Site(url=f"http://127.0.0.1:{port}", database_url=env["DATABASE_URL"], env=env,
+                    workdir=self.workdir)
         log_path = self.workdir / f"daphne{number}.log"
         try:
             with open(log_path, "wb") as log:
@@ -253,20 +295,11 @@ def site_database_url(site) -> str:
 
 @pytest.fixture
 def seed(site):
-    """``seed(command, *args)``: run ``tests/e2e/seed.py`` on the site's database (see there);
-    returns what it prints. Pages open on the table must be reloaded afterwards: its
-    broadcasts cannot reach the server's in-memory channel layer."""
-
-    def run(command: str, *args) -> str:
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), command, *map(str, args)],
-            cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=120,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"seed.py {command} failed:\n{done.stdout}{done.stderr}")
-        return done.stdout
-
-    return run
+    """``seed(command, *args)``: run ``tests/e2e/seed.py``'s ``command`` on the site's database
+    (see there), in the site's one seeding process (:class:`Seeder`); returns what it prints.
+    Pages open on the table must be reloaded afterwards: its broadcasts cannot reach the
+    server's in-memory channel layer."""
+    return site.seed
 
 
 class _Chromium:
