@@ -138,6 +138,17 @@ def _other_connections_ended_before_the_drop(django_db_setup, django_db_blocker)
                 )
 
 
+@pytest.fixture
+def sent(monkeypatch):
+    """Every notice that leaves after a commit (``broadcast.send_notices``), as ``(user id,
+    kind, payload)``."""
+    from games.core.state import broadcast
+
+    out: list[tuple[int, str, dict]] = []
+    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
+    return out
+
+
 @dataclass
 class Player:
     """A user with a logged-in session: ``cookie`` is the session id for a websocket handshake."""

@@ -11,18 +11,10 @@ from django.utils import timezone
 
 from games.core import actions
 from games.core.models import Challenge, Match, Seat
-from games.core.state import broadcast, notices
+from games.core.state import notices
 from tests.core.helpers import refused
 
 pytestmark = [pytest.mark.django_db, pytest.mark.live]
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """The notices sent (after the commit): ``[(user id, kind, payload), ...]``."""
-    out: list = []
-    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
-    return out
 
 
 def challenge(user, username, **kwargs):
