@@ -48,15 +48,14 @@ chromium:
 # tests/conftest.py); tests that share a server stay on one worker (--dist loadgroup). The 20
 # slowest tests are printed at the end. One area alone: README, "Tests".
 TEST_WORKERS ?= 3
-# The live-table tests (the sockets, the friends), run a second time with the fast path off
-# (games/core/fastpath.py): the site must work on the libraries' public APIs alone.
-LIVE_TESTS := tests/friends $(addprefix tests/games/,test_consumers.py test_consumers_clock.py \
-	test_socket_edges.py test_socket_faults.py test_lobby_sockets.py test_session_checks.py \
-	test_limits.py test_concurrency.py test_queries.py test_fastpath.py test_drain.py)
+# The live-table tests (marked `live`: the sockets' room, tests/core/sockets, and the modules
+# that mark themselves), run a second time with the fast path off (games/core/fastpath.py): the
+# site must work on the libraries' public APIs alone. They all live in tests/core, which is all
+# this run collects.
 test: install chromium
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)
-	BASRA_FAST_PATH=0 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup $(LIVE_TESTS)
+	BASRA_FAST_PATH=0 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m live tests/core
 
 bench-engine: install
 	$(PY) bench/engine.py

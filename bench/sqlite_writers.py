@@ -1,5 +1,5 @@
 """SQLite with two writing processes at load: tables created while another process writes as
-fast as it can (``tests/games/sqlite_writers.py``); prints the figures, not a timed test.
+fast as it can (``tests/core/actions/sqlite_writers.py``); prints the figures, not a timed test.
 
 Run ``.venv/bin/python bench/sqlite_writers.py [--tables 200] [--repeat 1]``. Every create must
 succeed ("failures 0"): the write transactions begin IMMEDIATE (basra_site/settings.py).
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.games.sqlite_writers import run  # noqa: E402
+from tests.core.actions.sqlite_writers import run  # noqa: E402
 
 
 def main() -> None:

@@ -23,16 +23,8 @@ ORIGIN = "http://testserver"
 
 
 def pytest_configure(config):
-    """Settings for the whole run, before any test: a fast password hasher.
-
-    Django's PBKDF2 costs about 0.4 s of CPU a hash here, paid by every fixture that creates a
-    user with a password and every log-in; no test is about the hasher's strength (Django's
-    testing docs, "Speeding up the tests"). The browser tests' server, a process of its own,
-    keeps the real one.
-    """
-    from django.test.utils import override_settings
-
-    override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]).enable()
+    """Settings for the whole run, before any test (the fast password hasher is in
+    ``tests/settings.py``, which the servers the tests start read too)."""
     _redis_database_of_this_worker()
 
 
@@ -149,6 +141,17 @@ def _other_connections_ended_before_the_drop(django_db_setup, django_db_blocker)
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                     " WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """Every notice that leaves after a commit (``broadcast.send_notices``), as ``(user id,
+    kind, payload)``."""
+    from games.core.state import broadcast
+
+    out: list[tuple[int, str, dict]] = []
+    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
+    return out
 
 
 @dataclass

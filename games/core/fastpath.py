@@ -56,7 +56,7 @@ The pieces, what each leans on, and its public path:
 Kept on either way, being public: the compare-and-set write itself (one statement), the
 sockets' connection-keeping database threads (``games.core.sockets.workers``) and ``orjson``.
 
-``tests/games/test_fastpath.py`` checks that every internal relied on here still exists and
+``tests/core/test_fastpath.py`` checks that every internal relied on here still exists and
 behaves as relied on, and fails naming the library and its installed version when one does not;
 it also checks that the switch switches. ``make test`` runs the live-table tests a second time
 with ``BASRA_FAST_PATH=0``.
@@ -209,7 +209,7 @@ class Compiled:
     micro-benchmark); a burst of 400 sockets opening read each twice. Compiled, the query is
     ``build(*MARKERS)``'s SQL with the caller's values in the markers' places, its rows
     converted by the compiler's converters, as the ORM's would be
-    (``tests/games/test_queries.py`` compares them on SQLite and PostgreSQL).
+    (``tests/core/state/test_queries.py`` compares them on SQLite and PostgreSQL).
 
     :param build: returns the ``QuerySet`` (plain columns or ``values_list``, no
         ``select_related``/``prefetch_related``) for ``count`` values (integers); each must

@@ -28,8 +28,8 @@ def test_signup_refuses_a_name_that_looks_like_an_email(client, name):
 
 @pytest.mark.django_db
 def test_a_full_width_look_alike_of_a_taken_name_is_taken(client, django_user_model):
-    """A fresh tester signed up as "ａｌｉｃｅ" (full-width letters) beside "alice": Unicode's
-    compatibility form (NFKC) of the name is the name, so it is refused as taken."""
+    """"ａｌｉｃｅ" (full-width letters) beside "alice" is refused as taken: Unicode's
+    compatibility form (NFKC) of the name is the name, and the two read alike."""
     django_user_model.objects.create_user("alice", password="seven-of-diamonds-77")
     response = client.post(reverse("account_signup"), {**SIGNUP, "username": "ａｌｉｃｅ"})
     assert response.status_code == 200

@@ -23,7 +23,9 @@ through the browser, except where a test says why it must reach behind it: ``sit
 and ``seed`` (a position played on through the site's own actions, ``tests/e2e/seed.py``).
 """
 
+import json
 import os
+import selectors
 import socket
 import sqlite3
 import subprocess
@@ -31,6 +33,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,6 +41,7 @@ import dj_database_url
 import pytest
 
 from games.core.management.commands.serve import daphne_arguments
+from tests.e2e.pages import FIRST_GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -116,8 +120,17 @@ class Site:
     url: str
     database_url: str
     env: dict
+    workdir: Path
     processes: list = field(default_factory=list)
     log: Path | None = None  # what the server printed
+    seeder: "Seeder | None" = None
+
+    def seed(self, command: str, *args) -> str:
+        """Run ``tests/e2e/seed.py``'s ``command`` on this site's database; what it printed."""
+        if self.seeder is None:
+            self.seeder = Seeder(self.env, self.workdir)
+            self.processes.append(self.seeder.process)
+        return self.seeder.run([command, *map(str, args)])
 
     def stop(self) -> None:
         for process in self.processes:
@@ -128,6 +141,37 @@ class Site:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+class Seeder:
+    """``tests/e2e/seed.py serve``: one process, started with a server's environment, that runs
+    every seeding command of that server (Django set up once, not once a command)."""
+
+    TIMEOUT = 120  # real seconds: only a bound on a hang
+
+    def __init__(self, env: dict, folder: Path):
+        self.log = folder / f"seed-{id(self)}.log"
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), "serve"],
+                cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                text=True,
+            )
+
+    def run(self, argv: list[str]) -> str:
+        self.process.stdin.write(json.dumps(argv) + "\n")
+        self.process.stdin.flush()
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            if not selector.select(self.TIMEOUT):
+                raise RuntimeError(f"seed.py {argv[0]} gave no answer in {self.TIMEOUT} s")
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"seed.py ended:\n{self.log.read_text(errors='replace')}")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"seed.py {argv[0]} failed:\n{answer['error']}")
+        return answer["out"]
 
 
 class Sites:
@@ -191,7 +235,8 @@ class Sites:
         env = dict(self.base_env, **overrides)
         env["DATABASE_URL"] = self._database(number)
         port = _free_port()
-        site = Site(url=f"http://127.0.0.1:{port}", database_url=env["DATABASE_URL"], env=env)
+        site = Site(url=f"http://127.0.0.1:{port}", database_url=env["DATABASE_URL"], env=env,
+                    workdir=self.workdir)
         log_path = self.workdir / f"daphne{number}.log"
         if command is None:
             # As ``manage.py serve`` starts it: with ``--proxy-headers`` when the settings
@@ -286,20 +331,11 @@ def site_database_url(site) -> str:
 
 @pytest.fixture
 def seed(site):
-    """``seed(command, *args)``: run ``tests/e2e/seed.py`` on the site's database (see there);
-    returns what it prints. Pages open on the table must be reloaded afterwards: its
-    broadcasts cannot reach the server's in-memory channel layer."""
-
-    def run(command: str, *args) -> str:
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "tests" / "e2e" / "seed.py"), command, *map(str, args)],
-            cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=120,
-        )
-        if done.returncode != 0:
-            raise RuntimeError(f"seed.py {command} failed:\n{done.stdout}{done.stderr}")
-        return done.stdout
-
-    return run
+    """``seed(command, *args)``: run ``tests/e2e/seed.py``'s ``command`` on the site's database
+    (see there), in the site's one seeding process (:class:`Seeder`); returns what it prints.
+    Pages open on the table must be reloaded afterwards: its broadcasts cannot reach the
+    server's in-memory channel layer."""
+    return site.seed
 
 
 class _Chromium:
@@ -338,30 +374,19 @@ _CHROMIUM = _Chromium()
 E2E_DIR = Path(__file__).resolve().parent
 
 
-#: The browser-test modules of the second group (``pytest_collection_modifyitems``), chosen so
-#: the two groups take about as long: each group's modules summed to about 170 s when run alone
-#: on this machine (2026-12-02, 343 s in all). A new module joins the first group.
-SECOND_GROUP = {
-    "test_table_alive", "test_table", "test_replay", "test_tournament", "test_fair_shuffle",
-    "test_ratings", "test_csp", "test_rules",
-    # 2026-12-03: the layout module grew by about 40 s (the 14-card floor, the zoomed desktops),
-    # so the service worker's test (about 20 s) goes to the other group.
-    "test_install",
-}
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """The browser tests in two pytest-xdist groups (``make test``: ``--dist loadgroup``): each
     runs on one worker, one test after another, so the run starts two servers (more, with a
     ``site_env``'s) and two Chromiums, not one per worker, and the browser tests, which mostly
-    wait on the server and the browser, take half as long beside each other. Before xdist's own
-    hook, which reads the marks."""
+    wait on the server and the browser, take half as long beside each other. A module joins the
+    second group with ``pytest.mark.xdist_group(SECOND_GROUP)`` (``tests/e2e/pages.py``) in its
+    ``pytestmark``; every other browser test is put in the first here, before xdist's own hook,
+    which reads the marks."""
     for item in items:
         path = Path(item.path).resolve()
-        if E2E_DIR in path.parents:
-            group = "e2e-2" if path.stem in SECOND_GROUP else "e2e-1"
-            item.add_marker(pytest.mark.xdist_group(group))
+        if E2E_DIR in path.parents and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(FIRST_GROUP))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -393,3 +418,19 @@ def new_page(browser, site_url):
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def seeded(seed):
+    """``seeded(players, command="table")``: a table seeded by ``seed.py`` (``table``: its first plays
+    made; ``floor``: a floor grown to fourteen cards) for players with long, Arabic and short
+    names; what
+    ``seed.py`` prints (the match, its seats' sessions, whose turn), as a dict."""
+
+    def make(players: int, command: str = "table"):
+        tag = uuid.uuid4().hex[:5]
+        names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"][:players]
+        if command == "floor":
+            return json.loads(seed("floor", players, *names))
+        return json.loads(seed("table", players, 3 if players == 2 else 5, *names))
+    return make

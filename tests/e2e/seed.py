@@ -2,7 +2,10 @@
 actions (``games.core.actions``), so that a browser test plays only the part it is about.
 
 Run by the ``seed`` fixture (``tests/e2e/conftest.py``) as a process of its own, with the
-server's environment (its ``DATABASE_URL``), never by pytest itself::
+server's environment (its ``DATABASE_URL``), never by pytest itself: one process per server,
+``python tests/e2e/seed.py serve``, which reads commands as JSON lists of the arguments below,
+one a line, and answers each with a JSON line (:func:`serve`), so that Django is set up once
+for all of a run's seeding, not once a command. By hand::
 
     python tests/e2e/seed.py play MATCH_ID LEFT
     python tests/e2e/seed.py table PLAYERS PLAYS NAME...
@@ -143,11 +146,15 @@ def seeded_big_floor(players: int, names: list[str]) -> dict:
     from games.core.state import log
 
     deck = big_floor_deck(players)
-    # Only this process deals from it, and only this table's first round: the server deals
-    # every later round from the seeds, as ever.
+    # Only this command deals from it, and only this table's first round: the server deals
+    # every later round from the seeds, as ever (the round's deck is in the log).
+    shuffled_deck, first_dealer = seating.shuffled_deck, seating.first_dealer
     seating.shuffled_deck = lambda server_seed, client_seeds, round_number: list(deck)
     seating.first_dealer = lambda server_seed, client_seeds: 0
-    table = seeded_table(players, 0, names)
+    try:
+        table = seeded_table(players, 0, names)
+    finally:
+        seating.shuffled_deck, seating.first_dealer = shuffled_deck, first_dealer
     for card in BIG_FLOOR_PLAYS:
         match = Match.objects.get(pk=table["match"])
         turn = log.rebuild(match).round.turn
@@ -194,7 +201,7 @@ def seeded_abandoned(players: int, names: list[str]) -> dict:
     """:func:`seeded_table` with its first round played out (every play a person's
     ``play_card``), then ended ``abandoned`` as the clock's sweep ends it when nobody is left
     (``presence.mark_absent``, at a time past every seat's grace): the finished page shows the
-    last round's score and the result, as a tester's four-player match did.
+    last round's score and the result, as a four-player match left by everyone does.
 
     :returns: as :func:`seeded_table`.
     :raises RuntimeError: the match did not end abandoned.
@@ -427,12 +434,52 @@ def table_log(match_id: int) -> dict:
             "plays": [[e.seq, e.seat, e.payload.get("card")] for e in plays]}
 
 
-def main(argv: list[str]) -> None:
+def serve() -> None:
+    """Run commands read from stdin, one JSON list of arguments a line, until it closes; answer
+    each on stdout with one JSON line: ``{"out": what the command printed}``, or ``{"error": its
+    traceback}``. Between two commands this process keeps no database connection (the server
+    writes the same file) and no table of its state cache (the server moves tables on)."""
+    import contextlib
+    import io
     import json
+    import traceback
 
     import django
 
     django.setup()
+    from django.db import connections
+
+    from games.core.state.cache import clear_caches
+
+    for line in sys.stdin:
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                run(json.loads(line))
+            answer = {"out": out.getvalue()}
+        except BaseException:  # noqa: BLE001 - told to the test, which raises it
+            answer = {"error": out.getvalue() + traceback.format_exc()}
+        finally:
+            connections.close_all()
+            clear_caches()
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+def main(argv: list[str]) -> None:
+    import django
+
+    if argv == ["serve"]:
+        serve()
+        return
+    django.setup()
+    run(argv)
+
+
+def run(argv: list[str]) -> None:
+    """Run one command (the module's docstring) and print what it gives."""
+    import json
+
     command, *args = argv
     if command == "table" and len(args) >= 3:
         print(json.dumps(seeded_table(int(args[0]), int(args[1]), args[2:])))

@@ -12,10 +12,12 @@ import re
 import uuid
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.e2e.test_table import open_lobby, root, screenshot, sign_up
-from tests.e2e.test_table_layout import signed_in
+from tests.e2e.pages import (
+    MY_TURN_OR_END, open_lobby, play_the_computer, root, screenshot, sign_up, signed_in,
+)
+
 
 pytestmark = pytest.mark.e2e
 
@@ -24,25 +26,6 @@ pytestmark = pytest.mark.e2e
 MAX_MY_PLAYS = 24 * 6
 #: Plays of the first round left to the page once the table is seeded: its last two deals.
 LEFT = 16
-MY_TURN_OR_END = """() => {
-  const table = document.getElementById("table");
-  return table.dataset.myTurn === "true" || table.dataset.finished === "true";
-}"""
-
-
-def play_the_computer(page: Page, *, clock: str) -> int:
-    open_lobby(page)
-    form = page.locator("#computer-form")
-    expect(form.locator('.bot-seats[data-players="4"]')).to_be_hidden()
-    form.locator('input[name="computer-players"][value="2"]').check()
-    form.locator('input[name="computer-target"]').fill("11")
-    form.locator(f'input[name="computer-move_seconds"][value="{clock}"]').check()
-    form.locator('input[name="computer-opponent"][value="greedy"]').check()
-    screenshot(page, "computer-lobby")
-    page.click("#play-computer-button")
-    page.wait_for_url(re.compile(r"/table/\d+/$"))
-    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-    return int(re.search(r"/table/(\d+)/$", page.url).group(1))
 
 
 def test_a_whole_match_against_the_greedy_bot(new_page, seed):

@@ -6,9 +6,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import open_lobby, sign_up
+from tests.e2e.pages import SECOND_GROUP, open_lobby, sign_up
 
-pytestmark = pytest.mark.e2e
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def watch_violations(page: Page) -> list[str]:

@@ -15,9 +15,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine import shuffle
-from tests.e2e.test_table import create_table, open_lobby, root, screenshot, sign_up
 
-pytestmark = pytest.mark.e2e
+from tests.e2e.pages import SECOND_GROUP, create_table, open_lobby, root, screenshot, sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 HEX_SEED = re.compile(r"[0-9a-f]{32}")
 

@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import open_lobby, root, sign_up
+from tests.e2e.pages import open_lobby, root, sign_up
+
 
 pytestmark = pytest.mark.e2e
 

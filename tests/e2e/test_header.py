@@ -4,7 +4,8 @@ static/site.js); one tap, or Tab and Enter, opens it with every item inside the 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import sign_up
+from tests.e2e.pages import sign_up
+
 
 pytestmark = pytest.mark.e2e
 
@@ -87,8 +88,8 @@ def _gap(page: Page, first: str, second: str) -> float:
 
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_on_a_wide_screen_the_account_links_stand_apart(new_page, locale):
-    """"Log in" and "Sign up", the name and "Log out": as far apart as the other links (a
-    tester read "Omarعمر_Mix Log out" and "Log in Sign up" as one)."""
+    """"Log in" and "Sign up", the name and "Log out": as far apart as the other links, so that
+    "Omarعمر_Mix Log out" or "Log in Sign up" does not read as one."""
     page = new_page(viewport={"width": 1280, "height": 800}, locale=locale)
     page.goto("/rules/")
     nav_gap = _gap(page, "#site-nav .nav-play", "#site-nav .nav-tournaments")

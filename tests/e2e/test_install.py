@@ -14,8 +14,9 @@ import uuid
 
 import pytest
 from playwright.sync_api import expect
+from tests.e2e.pages import SECOND_GROUP
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 #: Whether the worker has kept ``code`` as the reader's language: each page tells it its own once
 #: the worker is ready (``static/install.js``), and it keeps it in its cache, which the page can

@@ -12,7 +12,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import join_from_lobby, open_lobby, root, sign_up
+from tests.e2e.pages import join_from_lobby, open_lobby, root, sign_up
+
 
 pytestmark = pytest.mark.e2e
 
@@ -85,14 +86,14 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
     mine.locator(".match-link").click()
     alice.wait_for_url(f"**/table/{match_id}/")
     expect(root(alice)).to_have_attribute("data-you", "0")
-    # The header's log-out asks too (a fresh tester logged out of a running match unasked).
+    # The header's log-out asks too: it would leave a running match.
     alice.once("dialog", lambda dialog: answer(dialog, False))
     alice.click("form[action*='logout'] button")
     assert len(questions) == 3 and "Leave this table" in questions[2]
     assert alice.url.endswith(f"/table/{match_id}/")
     expect(alice.locator(".site-header .whoami")).to_be_visible()
-    # A language switch comes back to the table: nothing to ask (a tester was asked, and a
-    # "cancel" left the menu naming a language the page was not in).
+    # A language switch comes back to the table: nothing to ask (and a "cancel" would leave
+    # the menu naming a language the page is not in).
     alice.select_option(".site-header select[name=language]", "ar")
     expect(alice.locator("html")).to_have_attribute("lang", "ar")
     assert alice.url.endswith(f"/table/{match_id}/") and len(questions) == 3

@@ -8,8 +8,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up, unfold
-from tests.e2e.test_table_layout import SHOTS, signed_in
+from tests.e2e.pages import SHOTS, create_table, sign_up, signed_in, unfold
+
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +34,7 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
         found = page.evaluate(OUTSIDE)
         if found["scroll"] > found["width"]:
             wide[path] = found
-    # A four-player table waiting for players: a tester's title ran past its box.
+    # A four-player table waiting for players: its title, the longest, stays in its box.
     create_table(page, players=4, target=101)
     expect(page.locator("#waiting")).to_be_visible()
     found = page.evaluate(OUTSIDE)
@@ -54,11 +54,11 @@ CARDS_CUT = """() => Array.from(document.querySelectorAll('details[open] .move .
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone(
         browser, site_url, seed, locale):
-    """A tester's abandoned four-player match, opened afterwards on a phone at 200% (mobile
-    emulation: a page wider than the screen widens the layout viewport), was 198 px wide in
-    English and 209 in Arabic: the last round's score over the board, whose sides are headed by
-    two names each, widened the board's grid column. It scrolls inside itself instead. Its
-    replay's plays show their cards (a long name had cut them off)."""
+    """An abandoned four-player match, opened afterwards on a phone at 200% (mobile emulation:
+    a page wider than the screen widens the layout viewport), fits the screen in English and in
+    Arabic: the last round's score over the board, whose sides are headed by two names each,
+    scrolls inside itself rather than widen the board's grid column. Its replay's plays show
+    their cards whatever the names' length."""
     tag = uuid.uuid4().hex[:5]
     names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"]
     table = json.loads(seed("abandoned", 4, *names))

@@ -10,7 +10,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import root, sign_up
+from tests.e2e.pages import play_the_computer, root, sign_up
+
 
 pytestmark = pytest.mark.e2e
 
@@ -96,7 +97,6 @@ def test_an_invited_partner_is_told_on_any_page_and_may_close_the_notice(new_pag
 def test_play_now_while_playing_elsewhere_says_so_where_the_press_was(new_page, viewport, locale):
     # Issue 35: the refusal was said at the page's foot (y ~ 1184 on a 390x844 phone, out of
     # view) without the way back to the match, and the page gave no sign of that match before.
-    from tests.e2e.test_computer import play_the_computer
 
     page = new_page(viewport=viewport, locale=locale)
     sign_up(page, f"qseat{locale}")

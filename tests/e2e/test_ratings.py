@@ -11,10 +11,10 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table import join_from_lobby, open_lobby, sign_up
-from tests.e2e.test_table_layout import signed_in
+from tests.e2e.pages import SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, sign_up, signed_in
 
-pytestmark = pytest.mark.e2e
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def create_rated_table(page: Page) -> int:
@@ -29,7 +29,7 @@ def create_rated_table(page: Page) -> int:
 
 def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     winner, loser = new_page(), new_page()
-    # Long names: the win chances' line must wrap on a phone (a tester's ran 409 px wide).
+    # Long names: the win chances' line must wrap on a phone, not run past its width.
     sign_up(winner, "rania_abdelrahman_26")
     sign_up(loser, "samir_el_sharkawy_26")
     match_id = create_rated_table(winner)
@@ -74,8 +74,8 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
     shown = rating.inner_text()
     assert int(shown.rstrip("?")) > 1500
     expect(winner.locator("svg.rating-chart circle")).to_have_count(2)
-    # In Arabic too the chart's numbers are SVG's (a decimal point): Arabic's decimal comma
-    # ("28,0") left a tester's chart without its dots.
+    # In Arabic too the chart's numbers are SVG's (a decimal point): SVG reads Arabic's
+    # decimal comma ("28,0") as no number, and the chart would lose its dots.
     winner.evaluate("() => { document.cookie = 'django_language=ar; path=/'; }")
     winner.reload()
     expect(winner.locator("html")).to_have_attribute("lang", "ar")
@@ -124,7 +124,6 @@ def test_a_match_aborted_at_once_says_who_did_not_play(browser, site_url, seed, 
     """Issue 35: a rated table for four whose last person left before their first card is
     aborted there and then; a player of the table and a spectator who comes afterwards both
     read who did not play, the name isolated in the sentence, in English and Arabic."""
-    from tests.e2e.test_table_layout import SHOTS, signed_in
 
     tag = uuid.uuid4().hex[:5]
     names = [f"nadia_{tag}", f"سارة_{tag}", f"karim_{tag}", f"omar_{tag}"]

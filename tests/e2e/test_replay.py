@@ -11,9 +11,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import engine
-from tests.e2e.test_table import open_lobby, play_one, root, screenshot, sign_up
 
-pytestmark = pytest.mark.e2e
+from tests.e2e.pages import SECOND_GROUP, open_lobby, play_one, root, screenshot, sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def viewer(page: Page):

@@ -4,9 +4,10 @@ right to left, RULES.md's examples drawn as the table's cards."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import screenshot
+from tests.e2e.pages import SECOND_GROUP, screenshot
 
-pytestmark = pytest.mark.e2e
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def test_the_rules_page_in_arabic_draws_the_examples_right_to_left(new_page):

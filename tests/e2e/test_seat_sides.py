@@ -4,7 +4,8 @@ seat is on, and to a seated player their seat, their partner's and the opponents
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up
+from tests.e2e.pages import create_table, sign_up
+
 
 pytestmark = pytest.mark.e2e
 

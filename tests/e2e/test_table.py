@@ -11,23 +11,18 @@ must ask for a resync when the next one shows the gap.
 """
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-# The table page's store (static/games/table/store.js): the module instance the page runs, found
-# by its entry module's address, for a test that drops the socket or reads the state.
-TABLE_STORE = ("import(new URL('store.js', "
-               "document.querySelector('script[src*=\"games/table/main\"]').src))")
+from tests.e2e.pages import (
+    PHONE, SECOND_GROUP, TABLE_STORE, create_table, floor, hand, join_from_lobby, open_lobby, play_one, root,
+    screenshot, sign_up,
+)
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
-PASSWORD = "Felt-and-Komi-77"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
-         "has_touch": True}
 #: 2 players: 48 plays a round; a target of 11 is reached in the first round unless the cards
 #: split 26-26 with no basra, so 6 rounds is far more than a match ever needs.
 MAX_PLAYS = 48 * 6
@@ -35,78 +30,9 @@ MAX_PLAYS = 48 * 6
 LEFT = 16
 
 
-def sign_up(page: Page, username: str) -> None:
-    page.goto("/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', PASSWORD)
-    page.fill('input[name="password2"]', PASSWORD)
-    page.press('input[name="password2"]', "Enter")
-    expect(page.locator(".whoami")).to_have_text(username)
-
-
-def open_lobby(page: Page) -> None:
-    """The lobby, its forms unfolded as a person on a phone unfolds them (lobby.js folds them
-    to their headings there)."""
-    page.goto("/")
-    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-    unfold(page)
-
-
-def unfold(page: Page) -> None:
-    """Open the lobby's folded forms with a tap on each heading."""
-    folded = page.locator(".lobby-fold:not([open]) > summary")
-    for _ in range(folded.count()):
-        folded.first.click()
-    expect(folded).to_have_count(0)
-
-
-def create_table(page: Page, *, players: int, target: int) -> int:
-    open_lobby(page)
-    page.check(f'input[name="players"][value="{players}"]')
-    page.fill('input[name="target"]', str(target))
-    page.click("#create-table-button")
-    page.wait_for_url(re.compile(r"/table/\d+/$"))
-    return int(re.search(r"/table/(\d+)/$", page.url).group(1))
-
-
-def join_from_lobby(page: Page, match_id: int) -> None:
-    """Join through the lobby page, which must already show the table (it arrives live)."""
-    row = page.locator(f'.table-row[data-match-id="{match_id}"]')
-    # By the form's address, not the button's text: the page may be in Arabic.
-    row.locator(f'form[action="/table/{match_id}/join/"] button').click()
-    page.wait_for_url(f"**/table/{match_id}/")
-    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-
-
-def root(page: Page):
-    return page.locator("#table")
-
-
-def hand(page: Page) -> list[str]:
-    return page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
-
-
-def floor(page: Page) -> list[str]:
-    return page.locator("#floor .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
-
-
 def wait_all_at(pages: list[Page], seq: str) -> None:
     for page in pages:
         expect(root(page)).to_have_attribute("data-seq", seq)
-
-
-def play_one(page: Page) -> tuple[str, str]:
-    """Click the first playable card; return (card, the new seq) once the state came back."""
-    # Between two rounds the score covers the floor through the pause, and a card pressed then
-    # only shows the floor again (table_board.js): a player waits for it to go, as here.
-    expect(root(page)).not_to_have_attribute("data-score-over", "1")
-    before = root(page).get_attribute("data-seq")
-    card = page.locator("#hand button.card:not([disabled])").first
-    code = card.get_attribute("data-card")
-    card.click()
-    expect(root(page)).not_to_have_attribute("data-seq", before)
-    return code, root(page).get_attribute("data-seq")
 
 
 def assert_fits_phone(page: Page) -> None:
@@ -117,14 +43,6 @@ def assert_fits_phone(page: Page) -> None:
         "bs => bs.map(b => b.getBoundingClientRect().width)"
     )
     assert widths and min(widths) >= 44
-
-
-def screenshot(page: Page, name: str) -> None:
-    """Keep a picture for a human to look at when E2E_SCREENSHOTS names a folder."""
-    folder = os.environ.get("E2E_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
 
 
 def test_two_players_play_a_match_to_the_end(new_page, seed):

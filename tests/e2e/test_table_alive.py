@@ -15,12 +15,13 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_computer import play_the_computer
-from tests.e2e.test_table import PHONE, TABLE_STORE, create_table, root, screenshot, sign_up
-from tests.e2e.test_table_layout import signed_in
-from tests.e2e.test_table_notices import seat
+from tests.e2e.pages import (
+    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, create_table, play_the_computer, root, screenshot, seat,
+    settled, sign_up, signed_in,
+)
 
-pytestmark = pytest.mark.e2e
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 NOW = "2026-11-29T12:30:36.100000+00:00"
 
@@ -44,55 +45,6 @@ PLAYING = {
 RESULT = {"number": 1, "cards": [30, 22], "majority": [30, 0], "basras": [10, 20],
           "jack_basras": [0, 0], "card_points": [0, 0], "total": [40, 20],
           "leftover": {"side": 0, "cards": ["5C"]}}
-
-
-class FakeTable:
-    """The server's part of the table socket: answers ``sync`` with ``self.state``; with
-    ``refuse`` set, closes every socket the page opens (the server is unreachable)."""
-
-    def __init__(self, page: Page, state: dict):
-        self.page = page
-        self.state = copy.deepcopy(state)
-        self.sent: list[dict] = []
-        self.sockets = []
-        self.refuse = False
-        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
-
-    def _route(self, ws) -> None:
-        if self.refuse:
-            ws.close()
-            return
-        self.sockets.append(ws)
-
-        def from_page(message):
-            data = json.loads(message)
-            self.sent.append(data)
-            if data.get("type") == "sync":
-                ws.send(json.dumps(self.state))
-
-        ws.on_message(from_page)
-
-    def wait_sent(self, predicate) -> dict:
-        for _ in range(100):
-            for message in self.sent:
-                if predicate(message):
-                    return message
-            self.page.wait_for_timeout(50)
-        raise AssertionError(f"the page never sent it: {self.sent}")
-
-    def send(self, message: dict) -> None:
-        self.sockets[-1].send(json.dumps(message))
-
-    def push(self, change) -> dict:
-        """Change a copy of the state with ``change(state)``, send it, wait until it is drawn."""
-        state = copy.deepcopy(self.state)
-        change(state)
-        state["prev_seq"] = self.state["seq"]
-        state["seq"] = self.state["seq"] + 1
-        self.state = state
-        self.send(state)
-        expect(root(self.page)).to_have_attribute("data-seq", str(state["seq"]))
-        return state
 
 
 def open_table(new_page, request, state=PLAYING, fake_clock=False, **context) -> FakeTable:
@@ -236,8 +188,8 @@ def test_the_round_score_comes_into_sight_on_a_page_scrolled_away(new_page, requ
 
 def test_a_page_loaded_in_the_pause_shows_the_round_score_for_what_is_left_of_it(new_page, request):
     """Reloaded between rounds (the next round dealt, its first play due once the pause is
-    over), the page shows the round's score till then, as the page that saw the round end does:
-    a tester's reload lost it."""
+    over), the page shows the round's score till then, as the page that saw the round end
+    does: a reload loses nothing of the pause."""
     now = datetime.fromisoformat(NOW)
     state = copy.deepcopy(PLAYING)
     next_round(2)(state)
@@ -269,8 +221,8 @@ def test_a_page_loaded_in_the_pause_shows_the_round_score_for_what_is_left_of_it
 
 def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_page, request):
     """The round's score covers the floor through the pause: the first tap on a card brings the
-    floor back and plays nothing, and the player is told so, in view on a phone (a tester took
-    the unplayed card for a lost click); the next tap plays."""
+    floor back and plays nothing, and the player is told so, in view on a phone (the unplayed
+    card would look like a lost click); the next tap plays."""
     fake = open_table(new_page, request, fake_clock=True, **PHONE)
     page = fake.page
     page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
@@ -288,7 +240,7 @@ def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_p
 
 def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
     """Another seat to play: a tap on a card sends nothing and says who is to play, in view on a
-    phone (a tester's tap on the dimmed hand did nothing, with no word why)."""
+    phone (a tap on the dimmed hand must not look like a stuck page)."""
     fake = open_table(new_page, request, fake_clock=True, **PHONE)
     page = fake.page
     # The page's timers stand still unless the test moves them: the notice's going away below
@@ -303,7 +255,7 @@ def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
     expect(notice).to_be_in_viewport()
     assert not [m for m in fake.sent if m.get("type") == "play"]
     # It covers the top of the table meanwhile: gone once the turn is the player's, and a tap
-    # puts it away (a tester's notice hid the scores and a seat for 6 s).
+    # puts it away (it hides the scores and a seat).
     fake.push(lambda state: state["round"].update(turn=0))
     expect(page.locator("#table")).to_have_attribute("data-my-turn", "true")
     expect(notice).to_be_hidden()
@@ -395,7 +347,7 @@ def test_a_basra_on_the_last_play_of_a_round_is_celebrated(new_page, request):
 
 def test_a_basra_that_ends_the_match_leaves_the_result_uncovered(new_page, request):
     """The match's last play a jack basra: the result and the round's score say it, and no
-    "Jack basra!" comes over them (a tester's covered the round's score)."""
+    "Jack basra!" comes over them (it would cover the round's score)."""
     fake = open_table(new_page, request)
     page = fake.page
 
@@ -413,14 +365,14 @@ def test_a_basra_that_ends_the_match_leaves_the_result_uncovered(new_page, reque
     expect(page.locator("#result-banner")).to_be_visible()
     # The play is drawn (the celebration comes in the same pass), then the box is still hidden.
     expect(page.locator('#last-play .card.played[data-card="JD"]')).to_be_attached()
-    page.wait_for_timeout(300)
+    settled(page)
     assert page.locator("#celebration").get_attribute("hidden") is not None
 
 
 def test_long_names_in_the_score_boxes_and_the_round_s_score_are_cut_not_broken(new_page, request):
     """At a finished four-player match on a 360 px phone in Arabic, each long name in the score
     boxes and in the round's score is one line cut at its own end ("Supercali…"), and the
-    round's score fits its box: a tester's names broke mid-word ("Supercalifrag / istic539",
+    round's score fits its box: no name breaks mid-word ("Supercalifrag / istic539",
     "محمدالمصري5 / 39")."""
     state = copy.deepcopy(PLAYING)
     names = ["Supercalifragilistic539", "محمدالمصري539", "bob539", "Alexandrapetrovna539"]
@@ -582,7 +534,7 @@ def test_quick_phrases_are_sent_shown_and_mutable(new_page, request):
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_the_phrases_menu_is_inside_a_phones_screen(new_page, request, locale):
     """At the table the menu opens over the middle of the screen: beside its button, at the
-    screen's edge on a phone, a tester's was cut off on the left (English) or the right."""
+    screen's edge on a phone, never cut off on the left (English) or the right (Arabic)."""
     fake = open_table(new_page, request, viewport={"width": 390, "height": 844}, locale=locale,
                       extra_http_headers={"Accept-Language": locale})
     page = fake.page
@@ -617,7 +569,7 @@ def test_a_seats_card_backs_stay_in_their_box_in_arabic(new_page, request):
 
 def test_a_name_mixing_arabic_and_latin_keeps_to_itself(new_page, request):
     """A seat's name is a <bdi>, and so is a name inside a sentence (the last play, whose turn
-    it is): a tester's "سارةSara_98" read "Sara_98 playedسارة"."""
+    it is): otherwise "سارةSara_98" reads "Sara_98 playedسارة"."""
     state = copy.deepcopy(PLAYING)
     state["seats"][1] = seat(1, "سارةSara_98")
     fake = open_table(new_page, request, state=state)
@@ -711,7 +663,7 @@ def test_a_logged_out_tab_says_so_with_a_login_link(new_page, request):
     fake.send({"type": "logged_out"})
     expect(session).to_be_visible()
     expect(session).to_contain_text("logged out")
-    # The header no longer names the user nor offers to log out (a tester saw "dave · Log out").
+    # The header no longer names the user nor offers to log out: they are logged out.
     expect(page.locator(".site-header .whoami")).to_be_hidden()
     expect(page.locator(".site-header [data-account-out]")).to_be_visible()
     expect(page.locator(".site-header [data-account-out] a").first).to_have_text("Log in")
@@ -733,7 +685,7 @@ def test_spectators_see_they_are_watching(new_page, request):
     expect(page.locator("#talk")).to_be_hidden()
 
 
-# --- what a tester met on a phone --------------------------------------------------------------
+# --- a phone's taps, scrolls and rounds ---------------------------------------------------------
 
 
 def waiting_state() -> dict:
@@ -773,7 +725,11 @@ def test_a_card_pressed_while_the_round_score_covers_the_floor_shows_the_floor_f
     code = card.get_attribute("data-card")
     card.click()
     expect(breakdown).to_be_hidden()
-    page.wait_for_timeout(200)
+    # A phrase sent after the tap is a barrier: the socket keeps the page's frames in order, so
+    # a play the tap had sent would have come before it.
+    page.click("#talk-button")
+    page.locator("#talk-menu button[data-phrase='good_luck']").click()
+    fake.wait_sent(lambda m: m.get("type") == "phrase")
     assert not [m for m in fake.sent if m.get("type") == "play"]
     card.click()  # the floor in sight: now it is played
     assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == code

@@ -14,8 +14,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_computer import MY_TURN_OR_END, play_the_computer
-from tests.e2e.test_table import root, screenshot, sign_up
+from tests.e2e.pages import MY_TURN_OR_END, play_the_computer, root, screenshot, sign_up
+
 
 pytestmark = pytest.mark.e2e
 

@@ -23,20 +23,17 @@ card, 40 CSS px on a phone, is 30 CSS px there: a CSS px is drawn twice as large
 card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 """
 
-import json
 import uuid
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, sign_up
-from tests.e2e.test_table_notices import FakeTable, seat
+from tests.e2e.pages import SHOTS, FakeTable, create_table, resize, seat, sign_up, signed_in
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-artifacts" / "layout"
 
 #: The issue's viewports: phones in portrait and landscape, a tablet, two desktops.
 VIEWPORTS = [(360, 640), (390, 844), (844, 390), (768, 1024), (1280, 800), (1920, 1080)]
@@ -124,30 +121,6 @@ def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
     return out
 
 
-@pytest.fixture
-def seeded(seed):
-    def make(players: int, command: str = "table"):
-        tag = uuid.uuid4().hex[:5]
-        names = [f"abdelrahman_{tag}", f"سارة_{tag}", f"m_{tag}", f"Zeinab_ElShenawy_{tag}"][:players]
-        if command == "floor":
-            return json.loads(seed("floor", players, *names))
-        return json.loads(seed("table", players, 3 if players == 2 else 5, *names))
-    return make
-
-
-def signed_in(browser, site_url, session: str, lang: str | None = None, **options):
-    """A browser context with ``session`` (a ``seed.py`` session key) as its ``sessionid``
-    cookie and, given ``lang``, Django's language cookie; ``options`` are
-    ``browser.new_context``'s (the viewport, mobile emulation)."""
-    context = browser.new_context(base_url=site_url, **options)
-    host = site_url.split("//")[1].split(":")[0]
-    cookies = [{"name": "sessionid", "value": session, "domain": host, "path": "/"}]
-    if lang is not None:
-        cookies.append({"name": "django_language", "value": lang, "domain": host, "path": "/"})
-    context.add_cookies(cookies)
-    return context
-
-
 def open_table(browser, site_url, table: dict, lang: str):
     """A context signed in as seat 0 of ``table`` in ``lang``, and its page on the live table."""
     context = signed_in(browser, site_url, table["sessions"][0], lang,
@@ -230,7 +203,7 @@ def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded,
     table = seeded(players)
     context, page = open_table(browser, site_url, to_play(table), lang)
     try:
-        if players == 4:  # the partner, across the table, is named so (a tester could not tell)
+        if players == 4:  # the partner, across the table, is named so: sides are not obvious
             expect(page.locator("#board .badge.partner")).to_have_count(1)
             expect(page.locator('.seat-slot[data-pos="top"] .badge.partner')).to_have_text(
                 {"en": "Partner", "ar": "الشريك"}[lang])
@@ -338,8 +311,8 @@ def test_a_long_name_in_the_last_play_never_pushes_a_seat_off_the_board(browser,
 
 def test_a_table_opened_or_reloaded_on_a_zoomed_phone_is_in_view(browser, site_url, seeded):
     """A table opened mid-match on a phone zoomed in (mobile emulation, never resized) shows
-    the whole table, and so it does after a reload: a tester's page opened at the header with
-    the hand below the screen, and a reload put back the scroll of before, below the scores."""
+    the whole table, and so it does after a reload: not the header with the hand below the
+    screen, nor the browser's restored scroll of before, below the scores."""
     table = to_play(seeded(4))
     failures = []
     for width, height in PHONES_ZOOMED + [(240, 427)]:
@@ -392,8 +365,7 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
             else:
                 page.wait_for_function("() => window.scrollY === 0")
         page.evaluate("window.scrollTo({top: 40, behavior: 'instant'})")
-        page.set_viewport_size({"width": 195, "height": 380})
-        page.wait_for_timeout(500)
+        resize(page, 195, 380)
         assert page.evaluate(PLACE)["y"] == 40
     finally:
         context.close()
@@ -402,7 +374,7 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
 def test_a_turn_brings_a_table_scrolled_away_back_into_view(browser, site_url, seeded):
     """A phone held sideways (mobile emulation) whose page was scrolled down past the table
     while the other player was to play: when the turn comes the play area is brought back to
-    the screen's top (a tester's floor stayed above the screen on every turn)."""
+    the screen's top, the floor and the hand in view to play."""
     table = seeded(2)
     phone = dict(viewport={"width": 640, "height": 360}, device_scale_factor=2, is_mobile=True, has_touch=True)
     waiting = signed_in(browser, site_url, table["sessions"][1 - table["turn"]], **phone)
@@ -444,7 +416,7 @@ SCORE_FITS = """() => {
 def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site_url, seeded, seed):
     """At the round's end the score over the table, and at the match's end the result, fit a
     195×422 screen in Arabic (the longest labels) and a 240×427 one (a 360×640 phone at 150%):
-    a tester's round score showed one column of three and the finished page widened to 382 px."""
+    every column of the round's score shown, and the finished page no wider than the screen."""
     table = seeded(2)
     seed("play", table["match"], 2)  # a card left in each hand
     context, page = open_table(browser, site_url, table, "ar")
@@ -477,8 +449,8 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
             page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
             page.locator("#breakdown-title").scroll_into_view_if_needed()
             assert page.evaluate(SCORE_FITS) == "", (width, height)
-            # Each side headed by its names, on a tiny screen by its label (a tester's four
-            # names wrapped letter by letter in a 195 px column).
+            # Each side headed by its names, on a tiny screen by its label (four names in a
+            # 195 px column would wrap letter by letter).
             head = page.locator("#breakdown thead th").first
             shown, hidden = ("label", "names") if width <= 260 else ("names", "label")
             expect(head.locator(f".score-side-{shown}")).to_be_visible()

@@ -1,4 +1,4 @@
-"""A person who left a rated table, as the others read it (issue 35, a README-only tester): at
+"""A person who left a rated table, as the others read it (issue 35): at
 two the opponent is told over the table, with the Claim button in the first screen; at four the
 leaver's partner is told the match no longer counts for their rating, the resign dialog says
 resigning changes nothing for it, and the result names why they were not rated.
@@ -14,7 +14,8 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_table_layout import SHOTS, signed_in
+from tests.e2e.pages import SHOTS, signed_in
+
 
 pytestmark = pytest.mark.e2e
 
@@ -37,9 +38,9 @@ def no_sideways_scroll(page: Page) -> None:
 
 @pytest.mark.parametrize("lang,width,height", [("en", 360, 640), ("ar", 360, 640), ("ar", 390, 844), ("en", 844, 390)])
 def test_an_opponent_who_left_is_told_over_the_table(browser, site_url, seed, lang, width, height):
-    """The tester's Claim button sat at y≈937 on a 640 px phone, under the board and the hand,
-    only a small "Away" tag in view. Now the notice and its button are in the first screen, and
-    claiming (after the same "are you sure?") wins the match."""
+    """On a 640 px phone the notice and its Claim button are in the first screen, not under
+    the board and the hand with only a small "Away" tag in view; claiming (after the same "are
+    you sure?") wins the match."""
     tag = uuid.uuid4().hex[:5]
     table = json.loads(seed("left", 2, f"karim_{tag}", f"Sara.سارة_{tag}"))
     context, page = open_seat(browser, site_url, table, 0, lang, width, height)
@@ -69,10 +70,10 @@ def test_an_opponent_who_left_is_told_over_the_table(browser, site_url, seed, la
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_a_partner_who_left_no_longer_counts_for_the_rating(browser, site_url, seed, lang):
-    """The tester's partner of a leaver played on unaware that the match no longer counted for
-    him (``partner_left``), the resign dialog did not say, and his result row read "1500? –".
-    Now his notice says so, the dialog says resigning changes nothing for his rating, the result
-    names the reason in his row; an opponent is told the leaver is rated as having lost."""
+    """A leaver's partner is told the match no longer counts for him (``partner_left``), the
+    resign dialog says resigning changes nothing for his rating, and the result names the
+    reason in his row (not "1500? –"); an opponent is told the leaver is rated as having
+    lost."""
     tag = uuid.uuid4().hex[:5]
     names = [f"nadia_{tag}", f"Ahmed_{tag}", f"karim_{tag}", f"سارة_{tag}"]
     table = json.loads(seed("left", 4, *names))  # seat 3 left; seat 1 is her partner
@@ -108,10 +109,9 @@ def test_a_partner_who_left_no_longer_counts_for_the_rating(browser, site_url, s
 
 
 def test_a_seat_taken_over_in_play_is_said_over_the_screen(browser, site_url, seed):
-    """A second tester's partner, on a phone, never saw that the match no longer counted: in
-    play the page is scrolled to the table and the notices' box above it is out of view. The
-    takeover is now also said over the screen when it happens, to the partner in the first
-    screen at 360×640."""
+    """On a phone in play the page is scrolled to the table and the notices' box above it is
+    out of view, so the takeover is also said over the screen when it happens, to the partner in
+    the first screen at 360×640."""
     tag = uuid.uuid4().hex[:5]
     names = [f"nadia_{tag}", f"Ahmed_{tag}", f"karim_{tag}", f"سارة_{tag}"]
     table = json.loads(seed("played", 4, *names))

@@ -6,79 +6,12 @@ answered by the test instead of the server (Playwright's ``route_web_socket``), 
 there at once, without playing a match up to it. The states follow docs/protocol.md ("state").
 """
 
-import copy
-import json
-import re
-
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.e2e.test_table import create_table, root, sign_up
+from tests.e2e.pages import FakeTable, create_table, root, sign_up
 
 pytestmark = pytest.mark.e2e
-
-
-def seat(number: int, username: str | None, **fields) -> dict:
-    entry = {"seat": number, "username": username, "side": number % 2, "bot": None,
-             "absent": False, "resign_offer": False}
-    entry.update(fields)
-    return entry
-
-
-#: A 4-player match in its first round, seen from seat 0 (alice); dina (seat 2) is her partner.
-PLAYING = {
-    "type": "state", "seq": 100, "prev_seq": None,
-    "match": {"id": 1, "status": "playing", "players": 4, "rated": False,
-              "rules": {"players": 4, "target": 101, "majority_points": 30, "basra_points": 10,
-                        "jack_basra_points": 20, "card_points": False, "seven_diamonds": "wild"}},
-    "seats": [seat(0, "alice"), seat(1, "omar"), seat(2, "dina"), seat(3, "rana")],
-    "you": 0,
-    "round": {"number": 1, "dealer": 3, "turn": 1, "floor": ["10D", "8H", "4H"],
-              "hand": ["4D", "7S", "AC"], "hand_sizes": [3, 4, 4, 4], "stock_size": 32,
-              "pile_sizes": [0, 0], "basras": [0, 0], "jack_basras": [0, 0],
-              "last_play": {"seat": 0, "card": "8C", "taken": [], "basra": None}, "over": False},
-    "scores": [0, 0], "target": 101, "round_results": [], "result": None,
-    "move_seconds": None, "deadline": None, "now": "2026-11-29T12:30:36.100000+00:00",
-}
-
-
-class FakeTable:
-    """Plays the server's part of a table socket: answers every ``sync`` with ``self.state``."""
-
-    def __init__(self, page: Page):
-        self.page = page
-        self.state = copy.deepcopy(PLAYING)
-        self.sent: list[dict] = []
-        self.sockets = []
-        page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
-
-    def _route(self, ws) -> None:
-        self.sockets.append(ws)
-
-        def from_page(message):
-            data = json.loads(message)
-            self.sent.append(data)
-            if data.get("type") == "sync":
-                ws.send(json.dumps(self.state))
-
-        ws.on_message(from_page)
-
-    def wait_sent(self, message: dict) -> None:
-        """Let Playwright deliver the page's frames (its callbacks run while it waits)."""
-        for _ in range(100):
-            if message in self.sent:
-                return
-            self.page.wait_for_timeout(50)
-        raise AssertionError(f"the page never sent {message}: {self.sent}")
-
-    def push(self, change) -> None:
-        """Change a copy of the state with ``change(state)``, send it, wait until it is drawn."""
-        state = copy.deepcopy(self.state)
-        change(state)
-        state["seq"] = self.state["seq"] + 1
-        self.state = state
-        self.sockets[-1].send(json.dumps(state))
-        expect(root(self.page)).to_have_attribute("data-seq", str(state["seq"]))
 
 
 @pytest.fixture

@@ -6,25 +6,15 @@ other page, and opens the table the two of them sit at."""
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-pytestmark = pytest.mark.e2e
+from tests.e2e.pages import SECOND_GROUP, sign_up
 
-PASSWORD = "Felt-and-Komi-77"
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
-#: How long a pushed notice may take to show (ms): well under the 5 s and 10 s the pages used to
-#: poll at, so the test fails if the notice has to wait for a poll.
+#: How long a pushed notice may take to show (ms): well under the 5 s and 10 s a poll would
+#: take, so the test fails if the notice has to wait for one.
 PUSHED = 3_000
-
-
-def sign_up(page: Page, username: str) -> None:
-    page.goto("/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', PASSWORD)
-    page.fill('input[name="password2"]', PASSWORD)
-    page.press('input[name="password2"]', "Enter")
-    expect(page.locator(".whoami")).to_have_text(username)
 
 
 def test_organiser_creates_an_event_two_players_register_and_get_their_table(new_page):
@@ -87,8 +77,8 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     expect(bob.locator("#tournament-notice")).to_have_count(0)
 
     # The event page refreshes its live parts every few seconds: the organiser's choice in a
-    # forfeit's list stays chosen (a fresh tester's forfeit went to the wrong player when a
-    # refresh put the list back to its first entry).
+    # forfeit's list stays chosen (a refresh that put the list back to its first entry would
+    # give the forfeit to the wrong player).
     organiser.goto(event_url)
     chooser = organiser.locator("form.organiser-result select[name=winner]").first
     second = chooser.locator("option").nth(1).get_attribute("value")

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.pages import resize, tasks_done
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,8 +84,7 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
                 page.goto(address.format(**seeded))
                 expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "ar" else "ltr")
                 for width, height in VIEWPORTS:
-                    page.set_viewport_size({"width": width, "height": height})
-                    page.wait_for_timeout(150)  # a frame for the layout to follow the new size
+                    resize(page, width, height)
                     found = page.evaluate(MEASURE, selectors)
                     page.screenshot(path=str(SHOTS / f"{name}-{lang}-{width}x{height}.png"), full_page=True)
                     where = f"{name} {lang} {width}x{height}"
@@ -151,7 +152,7 @@ def test_each_confirmation_asks_once_and_a_double_click_posts_once(browser, site
         for button in (page.locator(".remove-entrant button").first, page.locator("#cancel-button")):
             asked.clear()
             button.click()
-            page.wait_for_timeout(300)  # a second dialog, if any, would have come by now
+            tasks_done(page)  # a second dialog of the click would have come before this returns
             assert len(asked) == 1, asked
         assert posts == []
 

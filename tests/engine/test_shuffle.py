@@ -613,7 +613,7 @@ def test_python_m_runs_the_verifier_without_django(tmp_path, record):
 
 
 def test_a_record_with_its_rounds_deleted_is_not_verified(tmp_path):
-    """Found by a tester: ``"rounds": []`` passed as "all checks match"."""
+    """``"rounds": []`` is not verified: no round checked is not "all checks match"."""
     from games.engine import shuffle as fair
 
     seed = "00" * 32

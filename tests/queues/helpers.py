@@ -1,11 +1,9 @@
-"""Users and notices for the queue tests."""
+"""Users and ratings for the queue tests."""
 
 from __future__ import annotations
 
-import pytest
 from django.contrib.auth import get_user_model
 
-from games.core.state import broadcast
 from games.ratings.models import PlayerRating
 
 
@@ -18,11 +16,3 @@ def users(*names: str) -> list:
 def rate(user, pool: str, rating: float) -> None:
     """Give ``user`` ``rating`` in ``pool`` (``"1v1"`` or ``"partnership"``)."""
     PlayerRating.objects.update_or_create(user=user, pool=pool, defaults={"rating": rating})
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """Every notice that leaves after a commit, as ``(user id, kind, payload)``."""
-    out: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
-    return out

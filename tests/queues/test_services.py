@@ -15,8 +15,8 @@ from games.core.models import Match, Seat
 from games.queues import news, services
 from games.queues.errors import Code, QueueError
 from games.queues.models import Entry, Invitation, QueueTable, Record
-from tests.queues.helpers import rate, sent, users  # noqa: F401 - sent is a fixture
-from tests.games.helpers import play_turn
+from tests.queues.helpers import rate, users
+from tests.core.helpers import play_turn
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.queues import scheduler, services
 from games.queues.models import Entry, QueueTable
-from tests.games.helpers import VirtualClock, eventually
+from tests.core.helpers import VirtualClock, eventually
 from tests.queues.helpers import users
 
 pytestmark = pytest.mark.django_db

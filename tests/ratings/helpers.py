@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,7 +14,7 @@ def rated_match(users: Sequence[Any], *, rated: bool = True, played: bool = True
     """A started match created by ``users[0]`` and joined by the others in order; with
     ``played``, every seat has played one card of the first deal (so that a rated match that
     ends is rated, not aborted early)."""
-    from tests.games.helpers import play_turn
+    from tests.core.helpers import play_turn
 
     match = actions.create_table(user=users[0], players=len(users), rules={}, rated=rated)
     for user in users[1:]:
@@ -41,3 +42,9 @@ def lose(match: Match, user: Any) -> Match:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match
+
+
+def leave_seat(match, user, bot="greedy"):
+    """``user``'s seat left: absent, and taken over by the computer (``bot``)."""
+    Seat.objects.filter(match=match, user=user).update(absent=True, bot=bot)
+    Match.objects.filter(pk=match.pk).update(seating_token=uuid.uuid4())

@@ -245,7 +245,7 @@ def test_the_navigation_bar_in_english_and_arabic(client):
 def test_profile_totals_come_from_the_round_ends(client):
     from games.core.models import Event
     from games.ratings.profile import totals
-    from tests.games.helpers import play_out
+    from tests.core.helpers import play_out
 
     amira, karim = make_user("amira"), make_user("karim")
     match = actions.create_table(user=amira, players=2, rules={"target": 61}, rated=True)

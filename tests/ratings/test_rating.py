@@ -24,14 +24,6 @@ from tests.ratings.helpers import lose, rated_match, seat_of
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def users(django_user_model):
-    return [
-        django_user_model.objects.create_user(username=name, password=None)
-        for name in ("alice", "bob", "carol", "dave")
-    ]
-
-
 def rating_of(user, pool="1v1") -> PlayerRating:
     return PlayerRating.objects.get(user=user, pool=pool)
 
@@ -314,7 +306,7 @@ def _played_out_by_the_clock(match: Match, first_by=None, stays=None) -> Match:
     """Play ``match`` to its end: ``first_by`` (a user) makes their first play by hand if given,
     then every play is the clock's (each deadline passed: a timeout, then the computer standing
     in for an absent person), except that ``stays`` (a user) plays every turn of theirs by hand."""
-    from tests.games.helpers import play_turn, users_by_seat
+    from tests.core.helpers import play_turn, users_by_seat
 
     seats = users_by_seat(match)
     by_hand = {user for user in (stays, first_by) if user is not None}

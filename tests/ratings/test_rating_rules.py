@@ -4,7 +4,6 @@ every unrated ending says why (record, history, table page)."""
 
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -13,23 +12,16 @@ from django.utils import timezone
 from django.utils import translation
 
 from games.core import actions
-from games.core.models import Event, Match, Seat
+from games.core.models import Event, Seat
 from games.core.state import reads
 from games.core.state.records import match_record
 from games.ratings.models import NotRated, PlayerRating, RatedMatch, RatingChange
 from games.ratings.rating import NOT_RATED_MESSAGES, not_rated_reason
-from tests.games.helpers import play_turn, users_by_seat
-from tests.ratings.helpers import lose, rated_match
-from tests.ratings.test_rating import users  # noqa: F401 (a fixture)
+from tests.core.helpers import play_turn, users_by_seat
+from tests.ratings.helpers import leave_seat, lose, rated_match
 
 pytestmark = pytest.mark.django_db
-# ``users``: alice, bob, carol and dave (tests/ratings/test_rating.py's fixture, imported).
-
-
-def _leave(match, user, bot="greedy"):
-    """``user``'s seat left: absent, and taken over by the computer (``bot``)."""
-    Seat.objects.filter(match=match, user=user).update(absent=True, bot=bot)
-    Match.objects.filter(pk=match.pk).update(seating_token=uuid.uuid4())
+# ``users``: alice, bob, carol and dave (tests/ratings/conftest.py).
 
 
 def test_a_resignation_after_one_play_is_aborted_and_rates_nobody(users, client):
@@ -124,7 +116,7 @@ def test_a_leaver_loses_even_when_their_side_wins_and_their_partner_is_not_rated
     match = rated_match(users)
     by_seat = users_by_seat(match)
     leaver, partner, opponents = by_seat[0], by_seat[2], [by_seat[1], by_seat[3]]
-    _leave(match, leaver)
+    leave_seat(match, leaver)
     lose(match, opponents[0])  # both opponents resign: the leaver's side wins
     match.refresh_from_db()
     assert match.result == "resign" and match.winner_side == 0

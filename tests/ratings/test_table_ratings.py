@@ -14,10 +14,8 @@ from games.core.models import Match
 from games.core.signals import table_extras
 from games.core.state import cache, reads
 from games.ratings.models import PlayerRating, RatingChange
-from tests.games.helpers import play_turn, users_by_seat
-from tests.ratings.helpers import lose, rated_match, seat_of
-from tests.ratings.test_rating import users  # noqa: F401 (a fixture)
-from tests.ratings.test_rating_rules import _leave
+from tests.core.helpers import play_turn, users_by_seat
+from tests.ratings.helpers import leave_seat, lose, rated_match, seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +124,7 @@ def test_a_stayer_whose_partner_left_is_told_why(users):
         established(user, "partnership", 1500)
     match = rated_match(users)
     by_seat = users_by_seat(match)
-    _leave(match, by_seat[0])
+    leave_seat(match, by_seat[0])
     lose(match, by_seat[1])
     end = {s["seat"]: s for s in ratings(match)["seats"]}
     assert end[2]["change"] is None and end[2]["not_rated"] == "partner_left"

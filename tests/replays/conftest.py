@@ -19,7 +19,7 @@ from django.db import transaction
 from games.core import actions
 from games.core.models import Match
 from games.core.state.cache import clear_caches
-from tests.games.helpers import play_out, play_turn, seated_match, users_by_seat
+from tests.core.helpers import play_out, play_turn, seated_match, users_by_seat
 
 NAMES = ("alice", "bob", "carol", "dave")
 

@@ -190,7 +190,7 @@ def test_a_pasted_nul_character_gets_one_error_that_says_so(db):
     ("{not json", "This is not JSON"),
     ('{"format": "basra-record/1", "rules": {}, "seats": ["a"], "rounds": []}', "seats"),
     ("", "Upload a record file or paste a record"),
-    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # a fresh tester's 500
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # a refusal, not a 500
 ])
 def test_a_malformed_record_is_refused(db, text, words):
     response = importer().post(reverse("replays:import"), {"text": text})

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from basra_site import redis_cache
 from basra_site.redis_cache import DegradingRedisCache
-from tests.games.helpers import VirtualClock, log_records
+from tests.core.helpers import VirtualClock, log_records
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from basra_site.settings import redis_layer_hosts, redis_settings
 from games.core.state import broadcast
-from tests.games.helpers import log_records
+from tests.core.helpers import log_records
 from tests.site.redis_servers import REDIS_SERVER, Inbox, RedisServer, Sentinel, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,16 +10,21 @@ the next match of a pairing) is then run as the server runs it after the commit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games.core import actions
 from games.core.models import Match
 from games.tournaments import services
-from games.tournaments.models import Entrant, Game, Pairing, Tournament
+from games.tournaments.errors import TournamentError
+from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
 
 
 def users(*names: str) -> list:
@@ -148,13 +153,62 @@ def pairings(t: Tournament, number: int) -> list[Pairing]:
     return list(Pairing.objects.filter(tournament=t, round__number=number).select_related("a__user", "b__user"))
 
 
-def page_json(response, element_id: str):
-    """The JSON a page hands its scripts in ``<script id="element_id" type="application/json">``
-    (``json_script``, as ``{% page_modules %}`` writes an app's config)."""
-    import json
-    import re
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
 
-    html = response.content.decode()
-    found = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S)
-    assert found, f"no #{element_id} on the page"
-    return json.loads(found.group(1))
+
+def form_data(**extra) -> dict:
+    starts = (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    data = {
+        "name": "Tied up", "format": "round_robin", "players": "2", "starts_at": starts,
+        "seeding": "rating", "best_of": "1", "target": "101", "mode": "casual",
+        "move_seconds": "30", "majority_points": "30", "basra_points": "10",
+        "jack_basra_points": "30", "seven_diamonds": "wild",
+    }
+    return data | extra
+
+
+def snapshot(t: Tournament) -> tuple:
+    """Everything the services write about ``t``, to check that a refusal changed nothing."""
+    t = refresh(t)
+    return (
+        t.status, t.paused, t.current_round,
+        sorted(Entrant.objects.filter(tournament=t).values_list("pk", "status", "partner_id", "first_round")),
+        sorted(Pairing.objects.filter(tournament=t).values_list("pk", "winner_id", "score_a", "score_b", "forfeit", "finished_at")),
+        Round.objects.filter(tournament=t).count(),
+        Game.objects.filter(pairing__tournament=t).count(),
+        AuditEntry.objects.filter(tournament=t).count(),
+    )
+
+
+def refused(code: str, t: Tournament, call, *args, **kwargs) -> None:
+    before = snapshot(t)
+    with pytest.raises(TournamentError) as error:
+        call(*args, **kwargs)
+    assert error.value.code == code
+    assert str(error.value.message)  # a sentence to show
+    assert snapshot(t) == before
+
+
+def page_of(user, t: Tournament) -> str:
+    return client_for(user).get(reverse("tournament", args=[t.pk])).content.decode()
+
+
+def result_form(page: str, pairing_id: int) -> str:
+    """The organiser's form of one pairing, as the page sends it."""
+    match = re.search(r'<form[^>]*organiser-result[^>]*/pairing/%d/.*?</form>' % pairing_id, page, re.S)
+    assert match, "no result form for the pairing"
+    return match.group(0)
+
+
+def edit_post(t: Tournament, **changes) -> dict:
+    """The edit form as its page fills it in for ``t``, with ``changes``."""
+    from games.tournaments.forms import DATETIME_FORMAT, TournamentForm
+    data = TournamentForm.initial_for(t)
+    for name in ("starts_at", "registration_closes"):
+        if data[name] is not None:
+            data[name] = data[name].strftime(DATETIME_FORMAT)
+    data = {k: v for k, v in (data | changes).items() if v is not None and v is not False}
+    return data

@@ -17,28 +17,11 @@ from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Entrant, Pairing, Tournament
 from tests.tournaments.helpers import (
-    enter, event, live_games, play_round, refresh, resign_for, started_arena, users,
+    client_for, enter, event, form_data, live_games, page_of, play_round, refresh, refused,
+    resign_for, result_form, snapshot, started_arena, users,
 )
-from tests.tournaments.test_services import refused, snapshot
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def page_of(user, t: Tournament) -> str:
-    return client_for(user).get(reverse("tournament", args=[t.pk])).content.decode()
-
-
-def result_form(page: str, pairing_id: int) -> str:
-    """The organiser's form of one pairing, as the page sends it."""
-    match = re.search(r'<form[^>]*organiser-result[^>]*/pairing/%d/.*?</form>' % pairing_id, page, re.S)
-    assert match, "no result form for the pairing"
-    return match.group(0)
 
 
 def live_round_robin(*names: str):
@@ -50,8 +33,8 @@ def live_round_robin(*names: str):
 
 
 def test_the_forfeit_list_preselects_nothing_and_asks_to_confirm_ending_the_table():
-    """The tester pressed "Record a forfeit" untouched: the first-listed entrant won, and the
-    live table ended in one click."""
+    """"Record a forfeit" pressed untouched must not make the first-listed entrant the winner
+    and end the live table in one click: nothing is chosen, and the ending is confirmed."""
     org, t, _ = live_round_robin("p1", "p2")
     (game,) = live_games(t)
     form = result_form(page_of(org, t), game.pairing_id)
@@ -93,8 +76,8 @@ def test_both_lose_is_its_own_choice():
 
 
 def test_the_correction_list_preselects_the_current_result_so_pressing_it_untouched_changes_nothing():
-    """The tester's round-robin table 160 and arena pairings cm02-cm05: "Correct the result"
-    pressed untouched flipped the result to the first-listed entrant."""
+    """"Correct the result" pressed untouched keeps the result (round-robin and arena
+    pairings alike), rather than give it to the first-listed entrant."""
     org, t, _ = live_round_robin("p1", "p2")
     (game,) = live_games(t)
     p = game.pairing
@@ -112,8 +95,8 @@ def test_the_correction_list_preselects_the_current_result_so_pressing_it_untouc
 
 
 def test_withdrawing_during_a_live_table_needs_the_confirmation_and_is_in_the_organisers_changes():
-    """The tester's "Withdraw" had no confirmation and ended a live knockout table at once;
-    the withdrawal was missing from "Organiser's changes"."""
+    """"Withdraw" ends a live knockout table, so it asks first; and the withdrawal is in
+    "Organiser's changes"."""
     org, *ps = users("org", "p1", "p2")
     t = event(org, "knockout")
     enter(t, ps)
@@ -163,7 +146,7 @@ def test_an_organiser_who_plays_may_not_withdraw_their_own_opponent():
 
 
 def test_pausing_an_arena_moves_its_end_on_by_the_pause_and_the_page_says_so():
-    """The tester paused a 4-minute arena for 100 s: the end stayed put, unsaid."""
+    """A 4-minute arena paused for 100 s ends 100 s later, and its page says so."""
     org, *ps = users("org", "p1", "p2", "p3", "p4")
     t, start = started_arena(org, ps, 4)
     end = t.ends_at
@@ -183,7 +166,8 @@ def test_pausing_an_arena_moves_its_end_on_by_the_pause_and_the_page_says_so():
 
 
 def test_a_swiss_with_more_rounds_than_entrants_less_one_warns_the_organiser():
-    """The tester's 5-round Swiss of 4 entrants started without a word."""
+    """A 5-round Swiss of 4 entrants cannot pair every round without a repeat: the organiser
+    is warned before it starts."""
     org, *ps = users("org", "p1", "p2", "p3", "p4", "p5", "p6")
     t = event(org, "swiss", swiss_rounds=5)
     enter(t, ps[:4])
@@ -224,8 +208,8 @@ def test_the_standings_name_their_articles_and_are_provisional_mid_round():
 
 
 def test_the_bracket_names_its_rounds_draws_the_later_ones_and_labels_the_third_place_match():
-    """The tester's bracket said "Round 1/2/3", its third-place box was unlabelled, the rounds
-    not yet paired were not drawn, and the knockout standings had a "Last round" column."""
+    """The bracket names its rounds (not "Round 1/2/3"), labels its third-place box, draws the
+    rounds not yet paired, and the knockout standings have no "Last round" column."""
     org, *ps = users("org", *[f"p{i}" for i in range(1, 9)])
     t = event(org, "knockout", third_place=True)
     enter(t, ps)
@@ -249,8 +233,6 @@ def test_times_are_taken_in_the_organisers_zone_and_shown_in_each_viewers():
     """The create form took times in UTC only. Cairo is UTC+2 in winter and UTC+3 in summer
     (summer time since 2023): 18:00 there is 16:00 or 15:00 UTC."""
     from datetime import UTC, datetime
-
-    from tests.tournaments.test_views import form_data
 
     (org,) = users("org")
     client = client_for(org)

@@ -10,10 +10,9 @@ from django.urls import reverse
 
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Tournament
-from tests.tournaments.helpers import enter, event, live_games, refresh, users
-from tests.tournaments.test_arbiter import client_for, page_of, result_form
-from tests.tournaments.test_partner_invitation import sent  # noqa: F401 (a fixture)
-from tests.tournaments.test_services import refused
+from tests.tournaments.helpers import (
+    client_for, enter, event, live_games, page_of, refresh, refused, result_form, users,
+)
 
 pytestmark = pytest.mark.django_db
 

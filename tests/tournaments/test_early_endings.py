@@ -9,7 +9,7 @@ from games.core import actions
 from games.ratings.models import RatedMatch
 from games.ratings.rating import not_rated_reason
 from games.tournaments import services
-from tests.games.helpers import play_turn
+from tests.core.helpers import play_turn
 from tests.tournaments.helpers import enter, event, live_games, refresh, users
 
 pytestmark = pytest.mark.django_db

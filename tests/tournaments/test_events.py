@@ -202,8 +202,8 @@ def test_arena_pairs_again_scores_streaks_and_ends_at_its_time():
 
 
 def test_an_arena_of_two_pairs_them_again_after_each_match():
-    """A fresh tester's two-player arena paired once and never again: with nobody else to meet,
-    "not the last opponent" would keep both waiting to the end."""
+    """A two-player arena pairs them again after each match: with nobody else to meet, "not
+    the last opponent" would keep both waiting to the end."""
     org, *ps = users("org", "p1", "p2")
     t = event(org, "arena", arena_minutes=30)
     enter(t, ps)
@@ -283,7 +283,8 @@ def test_an_aborted_match_is_set_up_again():
 
 
 def test_too_many_aborts_cost_the_pairing_to_the_one_who_aborted():
-    """A fresh tester's report: one player aborted three times and both lost by forfeit."""
+    """One player's repeated aborts cost the pairing to that player: the other wins it by
+    forfeit (both losing it would punish the one who did nothing)."""
     from games.tournaments.checks import MAX_ABORTS
 
     org, *ps = users("org", "p1", "p2")
@@ -304,7 +305,7 @@ def test_matches_played_to_the_target_pair_the_next_round_from_the_finishing_pla
     of a round's last match ends it and records its result; the next round's tables are opened
     by the step after the commit (``services.catch_up``), not inside the ending."""
     from games.core.actions import funnel
-    from tests.games.helpers import play_out as play_match
+    from tests.core.helpers import play_out as play_match
 
     org, *ps = users("org", "p1", "p2", "p3", "p4")
     t = event(org, "knockout")

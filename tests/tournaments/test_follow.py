@@ -17,7 +17,7 @@ from games.core import actions
 from games.core.models import Match
 from games.tournaments import follow, scheduler, services
 from games.tournaments.models import Game, Pairing, Round, Tournament
-from tests.games.helpers import eventually
+from tests.core.helpers import eventually
 from tests.tournaments.helpers import by_name, enter, event, live_games, refresh, users
 
 

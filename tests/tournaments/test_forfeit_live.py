@@ -1,5 +1,5 @@
-"""A forfeit recorded while the pairing's table is still being played (issue 13, a tester's
-finding): the table ends there and then, decided for the forfeit's winner (the core's
+"""A forfeit recorded while the pairing's table is still being played (issue 13): the table
+ends there and then, decided for the forfeit's winner (the core's
 ``end_by_decision``), so it can no longer be played or claimed, the ratings do not rate it
 the other way, and the event's result stands. The same for a withdrawal."""
 

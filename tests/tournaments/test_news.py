@@ -11,21 +11,12 @@ import pytest
 from django.urls import reverse
 
 from games.core import actions
-from games.core.state import broadcast, notices
+from games.core.state import notices
 from games.tournaments import news, services
 from games.tournaments.models import Game
 from tests.tournaments.helpers import enter, event, live_games, play_round, refresh, users
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """Every notice that reaches the broadcast (``broadcast.send_notices``), as ``(user id,
-    kind, payload)``: what leaves after a commit."""
-    out: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
-    return out
 
 
 def of_kind(sent, kind: str) -> list[tuple[int, dict]]:

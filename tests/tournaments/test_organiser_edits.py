@@ -13,8 +13,7 @@ from django.utils import timezone
 from games.tournaments import services
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Tournament
-from tests.tournaments.helpers import enter, event, refresh, users
-from tests.tournaments.test_partner_invitation import client_for, sent  # noqa: F401 (a fixture)
+from tests.tournaments.helpers import client_for, edit_post, enter, event, refresh, users
 
 pytestmark = pytest.mark.django_db
 
@@ -135,17 +134,6 @@ def test_seeds_are_the_organisers_and_only_before_the_start():
     with pytest.raises(TournamentError) as error:
         services.set_seeds(user=org, tournament_id=t.pk, seeds={ea.pk: 2, eb.pk: 1})
     assert error.value.code == Code.ALREADY_STARTED
-
-
-def edit_post(t: Tournament, **changes) -> dict:
-    """The edit form as its page fills it in for ``t``, with ``changes``."""
-    from games.tournaments.forms import DATETIME_FORMAT, TournamentForm
-    data = TournamentForm.initial_for(t)
-    for name in ("starts_at", "registration_closes"):
-        if data[name] is not None:
-            data[name] = data[name].strftime(DATETIME_FORMAT)
-    data = {k: v for k, v in (data | changes).items() if v is not None and v is not False}
-    return data
 
 
 def test_the_edit_form_is_prefilled_and_saves_the_changes_audited():

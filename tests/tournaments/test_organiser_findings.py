@@ -15,17 +15,9 @@ from django.utils import timezone
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import AuditEntry, Tournament
-from tests.tournaments.helpers import enter, event, live_games, users
-from tests.tournaments.test_services import refused
-from tests.tournaments.test_views import form_data
+from tests.tournaments.helpers import client_for, enter, event, form_data, live_games, refused, users
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def page_of(client: Client, t) -> str:
@@ -33,8 +25,8 @@ def page_of(client: Client, t) -> str:
 
 
 def test_correcting_a_result_to_the_same_winner_is_refused_and_not_audited():
-    """The tester: "Correct the result" with the winner it has was accepted ("The result is
-    corrected.") and audited "p7 → p7"."""
+    """"Correct the result" with the winner it has changes nothing: it is refused, not said
+    "corrected" and audited "p7 → p7"."""
     org, *ps = users("org", "p7", "p8")
     t = event(org, "round_robin")
     enter(t, ps)
@@ -51,8 +43,9 @@ def test_correcting_a_result_to_the_same_winner_is_refused_and_not_audited():
 
 
 def test_the_correction_form_is_not_offered_once_the_next_knockout_round_is_paired_on_it():
-    """The tester: "Correct the result" was offered on a knockout pairing whose next round
-    was paired on it; submitting said "The next round is already paired on this result."."""
+    """"Correct the result" is not offered on a knockout pairing whose next round is paired on
+    it: submitting could only be refused ("The next round is already paired on this
+    result.")."""
     org, *ps = users("org", "p1", "p2", "p3", "p4")
     t = event(org, "knockout")
     enter(t, ps)
@@ -74,8 +67,8 @@ def test_the_correction_form_is_not_offered_once_the_next_knockout_round_is_pair
 
 
 def test_registration_closing_in_the_past_is_refused_by_the_form():
-    """The tester created an event whose "Registration closes" was already past (its start in
-    the future): nobody could ever register."""
+    """An event whose "Registration closes" is already past (its start in the future) is
+    refused by the form: nobody could ever register."""
     (org,) = users("org")
     client = client_for(org)
     past = (timezone.now() - timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
@@ -89,8 +82,8 @@ def test_registration_closing_in_the_past_is_refused_by_the_form():
 
 
 def test_a_cancelled_event_says_why_in_the_page_and_the_audit_trail():
-    """The tester's event with one entrant at its start showed only "Cancelled", nothing in
-    "Organiser's changes", and an empty "Organiser:" label."""
+    """An event cancelled at its start (one entrant) says why on its page and in "Organiser's
+    changes", not only "Cancelled", and has no empty "Organiser:" label."""
     org, p1 = users("org", "p1")
     t = event(org, "round_robin", starts_in=5)
     enter(t, [p1])
@@ -107,8 +100,8 @@ def test_a_cancelled_event_says_why_in_the_page_and_the_audit_trail():
 
 
 def test_a_withdrawn_player_registering_again_is_told_they_withdrew():
-    """The tester's withdrawn player posting "register" again (a Swiss taking late entries) was
-    told "You are already registered for this tournament"."""
+    """A withdrawn player posting "register" again (a Swiss taking late entries) is told they
+    withdrew, not "You are already registered for this tournament"."""
     org, *ps = users("org", "p1", "p2", "p3", "p4")
     t = event(org, "swiss", swiss_rounds=5)
     enter(t, ps)
@@ -121,8 +114,8 @@ def test_a_withdrawn_player_registering_again_is_told_they_withdrew():
 
 
 def test_the_invitee_sees_only_the_invitation_and_the_inviter_the_waiting_line():
-    """The tester's invited partner (p3, invited by p2) saw under their own Accept/Decline
-    "Waiting for p3 to accept." and a Withdraw button."""
+    """An invited partner (p3, invited by p2) sees their Accept/Decline alone; "Waiting for p3
+    to accept." and the Withdraw button are the inviter's."""
     org, p2, p3 = users("org", "p2", "p3")
     t = event(org, "round_robin", players=4)
     e = services.register(user=p2, tournament_id=t.pk, partner=p3)
@@ -137,8 +130,8 @@ def test_the_invitee_sees_only_the_invitation_and_the_inviter_the_waiting_line()
 
 
 def test_inviting_a_player_with_a_pending_invitation_from_someone_else():
-    """The tester was told "Your partner is already registered for this tournament." about a
-    player who only had a pending invitation from another player."""
+    """A player with only a pending invitation from someone else is not "already registered
+    for this tournament": the refusal names the pending invitation."""
     org, p1, p2, p3 = users("org", "p1", "p2", "p3")
     t = event(org, "round_robin", players=4)
     services.register(user=p2, tournament_id=t.pk, partner=p3)
@@ -148,7 +141,8 @@ def test_inviting_a_player_with_a_pending_invitation_from_someone_else():
 
 
 def test_the_forfeit_form_labels_its_list_as_the_winner():
-    """The tester saw "[p1 ▾] Record a forfeit": nothing said the name chosen is the winner."""
+    """The forfeit form's list is labelled as the winner: "[p1 ▾] Record a forfeit" does not
+    say whom the name is for."""
     org, *ps = users("org", "p1", "p2")
     t = event(org, "round_robin")
     enter(t, ps)

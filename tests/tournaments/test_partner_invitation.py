@@ -9,27 +9,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.core.state import broadcast
 from games.tournaments import news, services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import Entrant
-from tests.tournaments.helpers import event, users
+from tests.tournaments.helpers import client_for, event, users
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch):
-    """Every notice that leaves after a commit, as ``(user id, kind, payload)``."""
-    out: list[tuple[int, str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_notices", lambda items: out.extend(items))
-    return out
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_invited_partner_is_told_live_after_the_commit(sent, django_capture_on_commit_callbacks):

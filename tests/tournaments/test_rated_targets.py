@@ -10,8 +10,7 @@ from django.urls import reverse
 
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from tests.tournaments.helpers import enter, event, live_games, users
-from tests.tournaments.test_views import client_for, form_data
+from tests.tournaments.helpers import client_for, enter, event, form_data, live_games, users
 
 pytestmark = pytest.mark.django_db
 

@@ -1,9 +1,9 @@
-"""A tester's finding: a refused organiser action (a non-organiser's remove, start or cancel,
-the organiser's forfeit on their own pairing, a removal without its confirmation) changed
-nothing, rightly, but the event page it led back to said nothing. Nothing changed, so the page
-kept its version (its ETag) and answered the browser's revalidation with 304 (the copy it had,
-with no message); and the page's own refresh (``tournaments/live.js``) could take the message
-before the page it was meant for was loaded."""
+"""A refused organiser action (a non-organiser's remove, start or cancel, the organiser's
+forfeit on their own pairing, a removal without its confirmation) changes nothing, and the
+event page it leads back to says why. Nothing changed, so the page keeps its version (its ETag):
+its answer to the browser's revalidation must still carry the message, not a 304 (the copy it
+had, with no message); and the page's own refresh (``tournaments/live.js``) must not take the
+message before the page it is meant for is loaded."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ from django.urls import reverse
 
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, users
-from tests.tournaments.test_organiser_findings import client_for
+from tests.tournaments.helpers import client_for, edit_post, enter, event, live_games, users
 
 pytestmark = pytest.mark.django_db
 
@@ -75,8 +74,8 @@ def test_the_organisers_forfeit_on_their_own_pairing_is_refused_with_its_message
 
 
 def test_the_event_forms_zones_are_geographic_iana_names_and_utc():
-    """The tester: the list offered "Factory" and "localtime"; ``posixrules``, ``Etc/GMT+3``,
-    ``US/Eastern`` and ``Egypt`` are no places either."""
+    """The zones offered are places (and UTC): not "Factory", "localtime", ``posixrules``,
+    ``Etc/GMT+3``, ``US/Eastern`` or ``Egypt``."""
     from games.tournaments.forms import TournamentForm
 
     offered = [value for value, _ in TournamentForm().fields["time_zone"].choices]
@@ -89,14 +88,14 @@ def test_the_event_forms_zones_are_geographic_iana_names_and_utc():
 
 
 def test_the_logs_moved_start_is_written_in_the_readers_zone_like_the_pages_times():
-    """The tester: "starts at 2026-12-04T18:00:00+00:00 → 2026-12-05T19:30:00+00:00"."""
+    """A moved start reads as the page's times do, in the reader's zone, not "starts at
+    2026-12-04T18:00:00+00:00 → 2026-12-05T19:30:00+00:00"."""
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
     from django.utils import formats, timezone
 
     from games.tournaments import zones
-    from tests.tournaments.test_organiser_edits import edit_post
 
     org, reader = users("org", "reader")
     t = event(org, "round_robin", starts_in=60 * 24 * 3)

@@ -14,7 +14,7 @@ from django.core.management import get_commands
 
 from games.core.management.commands import serve
 from games.tournaments import scheduler
-from tests.games.helpers import VirtualClock, eventually
+from tests.core.helpers import VirtualClock, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,15 +13,9 @@ from django.utils import timezone
 from games.core import actions
 from games.tournaments import services
 from games.tournaments.models import Entrant, Tournament
-from tests.tournaments.helpers import enter, event, live_games, play_out, refresh, users
+from tests.tournaments.helpers import client_for, enter, event, form_data, live_games, play_out, refresh, users
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_list_shows_upcoming_running_and_finished_and_the_header_links_it():
@@ -90,8 +84,8 @@ def test_register_withdraw_and_errors_on_the_event_page():
 
 
 def test_a_full_event_and_a_closed_registration_say_so_instead_of_a_register_button():
-    """A fresh tester met a Register button on a full event (the refusal came after the click)
-    and no word at all once registration had closed."""
+    """A full event, and one whose registration has closed, say so where the Register button
+    would be, rather than offer a click that can only be refused."""
     org, a, b, c = users("org", "a", "b", "c")
     full = event(org, "round_robin", max_entrants=2)
     enter(full, [a, b])
@@ -182,7 +176,7 @@ def test_knockout_bracket_and_arena_leaderboard_are_drawn():
 
 
 def test_a_best_of_three_shows_the_games_won():
-    """A fresh tester read "1–0" after a player had won both games of a best of three."""
+    """A best of three shows the games won ("2–0"), not the pairing's "1–0"."""
     org, p1, p2 = users("org", "p1", "p2")
     t = event(org, "knockout", best_of=3)
     enter(t, [p1, p2])
@@ -272,17 +266,6 @@ def test_the_event_page_shows_the_real_start_once_started():
     assert started in page and planned not in page
     listing = Client().get(reverse("tournaments")).content.decode()
     assert started in listing and planned not in listing
-
-
-def form_data(**extra) -> dict:
-    starts = (timezone.now() + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
-    data = {
-        "name": "Tied up", "format": "round_robin", "players": "2", "starts_at": starts,
-        "seeding": "rating", "best_of": "1", "target": "101", "mode": "casual",
-        "move_seconds": "30", "majority_points": "30", "basra_points": "10",
-        "jack_basra_points": "30", "seven_diamonds": "wild",
-    }
-    return data | extra
 
 
 def test_an_organiser_can_choose_no_tie_breaks():

@@ -1,6 +1,6 @@
 """The reads a table socket makes on opening, as ORM queries compiled once per connection on the
 fast path (``games.core.fastpath.Compiled``, which says why; plain ORM queries off it). The rows
-come back as the ORM's would (``tests/games/test_queries.py`` compares them on SQLite and
+come back as the ORM's would (``tests/core/state/test_queries.py`` compares them on SQLite and
 PostgreSQL).
 """
 
