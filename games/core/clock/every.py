@@ -8,6 +8,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from games.core.state import outages
+
 logger = logging.getLogger(__name__)
 
 
@@ -23,7 +25,9 @@ def run_every(
     returned coroutine function is awaited (the task cancelled and waited for).
 
     An exception ``work`` raises is logged under ``name`` (whose work it is) and the next run
-    comes as planned: a database hiccup must not stop a scheduler for good.
+    comes as planned: a database hiccup must not stop a scheduler for good. A database that
+    cannot answer (``outages.UNAVAILABLE``: down, restarting) is one WARNING per outage
+    (``games.core.state.outages``), not a traceback per run.
 
     :raises RuntimeError: no event loop is running.
     """
@@ -33,6 +37,8 @@ def run_every(
         while True:
             try:
                 await work()
+            except outages.UNAVAILABLE as error:
+                outages.database.failed(error)
             except Exception:  # noqa: BLE001 - logged; the next run may well succeed
                 logger.exception("%s failed", name)
             await sleep(interval)

@@ -13,7 +13,7 @@ from games.core import actions
 from games.core.sockets.auth import scope_user
 from games.core.sockets.base import JsonSocket
 from games.core.sockets.workers import in_worker
-from games.core.state import broadcast, liveness, lobby, reads
+from games.core.state import broadcast, liveness, lobby, outages, reads
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +93,8 @@ class LobbyConsumer(JsonSocket):
                     await self.send_tables()
                 else:
                     await in_worker(actions.seen_waiting)(user=self.user)
+            except outages.UNAVAILABLE:
+                pass  # logged once per outage (games.core.state.outages): the next one may work
             except Exception:  # noqa: BLE001 - a database hiccup must not end the refreshes
                 logger.exception("lobby refresh failed")
 
