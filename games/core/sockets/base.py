@@ -52,10 +52,11 @@ CLOSE_TOO_MANY = 4429
 #: This process's open sockets by owner (:func:`socket_owner`).
 _OPEN: collections.Counter[str] = collections.Counter()
 
-#: The channel-layer alias Channels is given for these sockets: none is configured by that
-#: name, so Channels runs them without a layer, and each socket takes the layer's messages
-#: itself (``JsonSocket._open_channel``), so that it can open while the layer is down.
-NO_LAYER_ALIAS = "basra.sockets-take-their-own"
+#: The channel-layer alias a socket gives Channels when the layer failed to open its channel
+#: (``JsonSocket.__call__``): none is configured by that name, so Channels runs the socket
+#: without a layer, and the socket opens its channel itself once the layer works
+#: (``JsonSocket._open_channel``).
+NO_LAYER_ALIAS = "basra.sockets-without-a-layer"
 
 #: The sockets that could not open their channel or join a group because the channel layer
 #: failed: each tries again when it works again (:func:`_layer_back`).
@@ -209,12 +210,13 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     Frames are also counted against a rate limit as they arrive (:meth:`_admit`).
 
-    The channel layer's messages for the socket come into the same queue (:meth:`_listen`).
-    Channels would open the socket's channel before anything else and end the socket if that
-    failed (with Redis down, the handshake failed); here the socket opens its channel itself
-    (:data:`NO_LAYER_ALIAS`), and joins its groups with :meth:`join`: when the layer fails, the
-    socket opens all the same, reads what it sends from the database, and opens its channel
-    and joins its groups when the layer works again (:meth:`layer_back`), then reads again
+    Channels opens the socket's channel before anything else, and a failure there ended the
+    socket (with Redis down, every handshake failed: channels-redis subscribes a new channel at
+    once). Then the socket runs without a layer (:data:`NO_LAYER_ALIAS`) and opens its channel
+    itself once the layer works (:meth:`_open_channel`; its messages come into the same queue
+    as the client's frames, :meth:`_listen`). The socket joins its groups with :meth:`join`:
+    when the layer fails, it opens all the same, reads what it sends from the database, joins
+    them when the layer works again (:meth:`layer_back`), then reads again
     (:meth:`layer_returned`) for what it missed.
 
     A database that cannot answer (:data:`outages.UNAVAILABLE`: PostgreSQL restarting) fails
@@ -223,15 +225,17 @@ class JsonSocket(AsyncWebsocketConsumer):
     (:meth:`dispatch`).
     """
 
-    channel_layer_alias = NO_LAYER_ALIAS
     #: The client has gone (or a send found it gone); see the class.
     gone = False
     #: The server is closing the socket (``_close``): nothing more is sent on it.
     closing = False
     #: The socket accepted its handshake (:meth:`connect`).
     accepted = False
-    #: The socket's channel in the layer; ``None`` until it is opened (:meth:`_open_channel`).
+    #: The socket's channel in the layer (Channels'); ``None`` while the layer could not open it
+    #: (:meth:`_open_channel`).
     channel_name: str | None = None
+    #: The socket has begun handling its messages (its handshake came).
+    started = False
     #: A name of this socket unique among every process's: its channel's, or when the layer was
     #: down at its opening one of its own (a spectator's ``Watcher`` row is named by it).
     socket_key = ""
@@ -260,7 +264,16 @@ class JsonSocket(AsyncWebsocketConsumer):
                 self._lost()
 
         try:
-            await super().__call__(scope, self.inbox.get, send_unless_gone)
+            try:
+                await super().__call__(scope, self.inbox.get, send_unless_gone)
+            except Exception as error:  # noqa: BLE001 - see below
+                if self.started or self.channel_layer_alias == NO_LAYER_ALIAS:
+                    raise
+                # Before the handshake Channels only opens the socket's channel: the layer
+                # failed. Run without it; the socket opens its channel once the layer works.
+                broadcast.layer_failed(error)
+                self.channel_layer_alias = NO_LAYER_ALIAS
+                await super().__call__(scope, self.inbox.get, send_unless_gone)
         finally:
             _WAITING.discard(self)
             reader.cancel()
@@ -357,6 +370,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         ``BASRA_SOCKETS_PER_OWNER`` sockets open in this process (default 20: a player's tabs,
         each with its notice, lobby or table socket; 200 from one session would each beat the
         database; :func:`socket_cap`); else counted and handed to Channels (:meth:`connect`)."""
+        self.started = True
         owner = socket_owner(self.scope)
         if _OPEN[owner] >= socket_cap(owner):
             self.language = scope_language(self.scope)
@@ -366,8 +380,9 @@ class JsonSocket(AsyncWebsocketConsumer):
             return
         _OPEN[owner] += 1
         self.owner = owner
-        self.channel_layer = get_channel_layer()
-        await self._open_channel()
+        if self.channel_name is None:
+            self.channel_layer = get_channel_layer()
+            await self._open_channel()
         self.socket_key = self.channel_name or f"unjoined.{uuid.uuid4().hex}"
         await super().websocket_connect(message)
 
@@ -416,13 +431,14 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     async def _open_channel(self) -> bool:
         """Open the socket's channel in the layer (``new_channel``) and start taking its
-        messages (:meth:`_listen`), unless it is open: ``True`` if it is. If the layer fails
-        (Redis down: channels-redis subscribes the new channel at once), that is noted
-        (``broadcast.layer_failed``) and the socket waits for the layer's return
-        (:data:`_WAITING`)."""
+        messages (:meth:`_listen`), unless it is open (Channels opened it): ``True`` if it is.
+        If the layer fails, that is noted (``broadcast.layer_failed``) and the socket waits for
+        the layer's return (:data:`_WAITING`)."""
         if self.channel_name is not None:
             return True
         layer = self.channel_layer
+        if layer is None:
+            return False  # no layer configured: nothing to join
         try:
             name = await layer.new_channel()
         except Exception as error:  # noqa: BLE001 - whatever the layer raises, it is down
