@@ -47,6 +47,8 @@ class ErrorCode(StrEnum):
     TOO_MANY_SOCKETS = "too_many_sockets"
     UNKNOWN_TYPE = "unknown_type"
     RATE_LIMITED = "rate_limited"
+    # The server cannot reach its database now (games.core.state.outages): retry later.
+    UNAVAILABLE = "unavailable"
     # Who may act.
     NOT_FOUND = "not_found"
     LOGIN_REQUIRED = "login_required"
@@ -127,6 +129,9 @@ MESSAGES = {
     ),
     ErrorCode.UNKNOWN_TYPE: _("Unknown message type."),
     ErrorCode.RATE_LIMITED: _("Too many messages at once: wait a moment, then try again."),
+    ErrorCode.UNAVAILABLE: _(
+        "Connection trouble on the server: nothing was done. Trying again in a moment…"
+    ),
     ErrorCode.NOT_FOUND: _("This table does not exist."),
     ErrorCode.LOGIN_REQUIRED: _("Log in to play."),
     ErrorCode.NOT_SEATED: _("You do not have a seat at this table."),

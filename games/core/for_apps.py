@@ -38,8 +38,14 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
 - Running on the sockets' database threads from async code: ``in_worker``; an app's own thread
   whose broadcasts go to the server's event loop sets ``BROADCAST_LOOP`` (a context variable:
-  the loop) in the context it runs in, as ``in_worker`` does for its calls; a process pool's
-  workers that end with the process that started them: ``end_with_parent`` (its initializer).
+  the loop) in the context it runs in, as ``in_worker`` does for its calls, and runs each call
+  through ``keeping_connection`` when it keeps its database connection between calls (a
+  connection the database dropped is replaced first; the database's outages are logged once
+  each); a process pool's workers that end with the process that started them:
+  ``end_with_parent`` (its initializer).
+- The errors of a database that cannot answer now (down, restarting: retry later):
+  ``DATABASE_UNAVAILABLE``, a tuple to catch; ``in_worker`` and ``keeping_connection`` have
+  logged them, once per outage, so a scheduler skips the run quietly and tries again.
 - A job an app repeats on the server's event loop (its scheduler's tick, started from
   ``server_started``): ``run_every`` (the interval and the sleep injected; a failed run logged,
   the next one as planned; returns the coroutine function that stops it).
@@ -80,8 +86,9 @@ from games.core.clock.thinking import end_with_parent
 from games.core.signals import (
     lobby_matches_read, match_finished, record_headers, server_started, table_extras,
 )
-from games.core.sockets.workers import in_worker
+from games.core.sockets.workers import in_worker, keeping_connection
 from games.core.state.broadcast import CALLER_LOOP as BROADCAST_LOOP
+from games.core.state.outages import UNAVAILABLE as DATABASE_UNAVAILABLE
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
 
@@ -113,6 +120,7 @@ def current_table(user_id: int) -> dict | None:
 
 __all__ = [
     "BROADCAST_LOOP",
+    "DATABASE_UNAVAILABLE",
     "DEFAULT_MOVE_SECONDS",
     "MOVE_SECONDS",
     "TARGET_MAX",
@@ -140,6 +148,7 @@ __all__ = [
     "first_deal_unplayed",
     "in_worker",
     "join_table",
+    "keeping_connection",
     "lobby_matches_read",
     "table_extras",
     "match_finished",

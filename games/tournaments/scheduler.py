@@ -21,11 +21,14 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from django.conf import settings
-from django.db import DatabaseError, connection, connections
+from django.db import connection, connections
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from games.core.for_apps import BROADCAST_LOOP, in_worker, run_every, write_transaction
+from games.core.for_apps import (
+    BROADCAST_LOOP, DATABASE_UNAVAILABLE, in_worker, keeping_connection, run_every,
+    write_transaction,
+)
 from games.tournaments import follow
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
@@ -81,8 +84,12 @@ def start_in_server(
             if executor is None:
                 await in_worker(function)(*args)
             else:
-                await loop.run_in_executor(executor, context.copy().run, _keeping_connection, function, *args)
-        except Exception:  # noqa: BLE001 - a database hiccup must not stop the events
+                await loop.run_in_executor(executor, context.copy().run, keeping_connection, function, *args)
+        except DATABASE_UNAVAILABLE:
+            # The database is down or restarting: logged once per outage (and once when it is
+            # back) where the call met it; the next tick (or result) tries again.
+            pass
+        except Exception:  # noqa: BLE001 - a bug of one run must not stop the events
             logger.exception("tournaments: %s failed", getattr(function, "__name__", function))
 
     def waker(tournament_id: int) -> None:  # any thread, after a commit
@@ -134,18 +141,6 @@ def start_in_server(
             executor.shutdown(wait=False)
 
     return stop
-
-
-def _keeping_connection(function: Callable[..., object], *args: object) -> object:
-    """``function(*args)`` on the scheduler's thread, keeping its connection between calls but
-    dropping it when it broke (the next call reconnects)."""
-    try:
-        return function(*args)
-    except DatabaseError:
-        for conn in connections.all(initialized_only=True):
-            if conn.connection is not None and not conn.is_usable():
-                conn.close()
-        raise
 
 
 def catch_up(tournament_id: int | None = None, now: datetime | None = None) -> dict[str, int]:

@@ -249,6 +249,18 @@ LiveSocket.prototype.send = function (message) {
   return true;
 };
 
+/** Send ``message`` in a moment (2 to 3 s), once however often asked meanwhile: the answer
+ * to the server's error "unavailable" (its database cannot answer now; nothing was done),
+ * where asking again at once would only meet the same outage. */
+LiveSocket.prototype.sendSoon = function (message) {
+  if (this.soon) return;
+  var self = this;
+  this.soon = window.setTimeout(function () {
+    self.soon = null;
+    self.send(message);
+  }, 2000 + Math.random() * 1000);
+};
+
 LiveSocket.prototype.status = function (state) {
   if (this.handlers.onStatus) this.handlers.onStatus(state);
 };

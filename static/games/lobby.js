@@ -161,11 +161,13 @@ if (computerForm) {
   showSeats();
 }
 
-new B.LiveSocket(cfg.wsPath, {
+var live = new B.LiveSocket(cfg.wsPath, {
   onOpen: function (socket) { socket.send({type: "matches"}); },
   onMessage: function (msg) {
     if (msg.type === "tables") render(msg.tables || []);
     else if (msg.type === "matches") { renderMine(msg.mine || []); renderLive(msg.live || []); }
+    // The server's database cannot answer now: the lists again in a moment.
+    else if (msg.type === "error" && msg.code === "unavailable") live.sendSoon({type: "sync"});
   },
   onStatus: function (state) {
     B.showStatus(document.getElementById("live-status"), state, L);

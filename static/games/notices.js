@@ -153,6 +153,11 @@ function connect() {
       msg.notices.forEach(function (n) { handle(n.kind, n.payload); });
     } else if (msg.type === "notice") {
       handle(msg.kind, msg.payload);
+    } else if (msg.type === "error" && msg.code === "unavailable") {
+      // The server's database cannot answer now: the list again in a moment.
+      window.setTimeout(function () {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({type: "sync"}));
+      }, 2000 + Math.random() * 1000);
     }
   });
   ws.addEventListener("close", function (event) {

@@ -103,6 +103,18 @@ def log_size(match_id: int) -> tuple[int, int]:
     return Match.objects.get(pk=match_id).seq, Event.objects.filter(match_id=match_id).count()
 
 
+async def two_seated(make_player):
+    """``(match, on turn, waiting, the hand of the one on turn)``: alice and bob at a started
+    two-player table."""
+    db = database_sync_to_async
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    first = await db(reads.table_state)(match_id=match.pk, user=alice.user)
+    on_turn, waiting = (alice, bob) if first["you"] == first["round"]["turn"] else (bob, alice)
+    hand = (await db(reads.table_state)(match_id=match.pk, user=on_turn.user))["round"]["hand"]
+    return match, on_turn, waiting, hand
+
+
 async def expect_error(comm, code: str) -> dict:
     """The next message on ``comm``: an ``error`` with ``code`` and a message."""
     message = await comm.receive_json_from()

@@ -758,3 +758,32 @@ def test_a_basra_moves_aside_when_the_turn_comes_back(new_page, request):
         return c.left < r.right && r.left < c.right && c.top < r.bottom && r.top < c.bottom;
     }""")
     assert not covered
+
+
+# The table page when the server's database cannot answer (docs/protocol.md "error":
+# ``unavailable``): it says so, gives the hand back, and asks for the table again in a moment
+# rather than at once (which would only meet the same outage).
+UNAVAILABLE_TEXT = "Connection trouble on the server: nothing was done. Trying again in a moment…"
+
+
+def test_unavailable_is_shown_and_the_table_asked_for_again_in_a_moment(new_page, request):
+    fake = open_table(new_page, request, fake_clock=True)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    card = page.locator("#hand button.card[data-card='4D']")
+    card.click()
+    fake.wait_sent(lambda m: m.get("type") == "play")
+    before = len(fake.sent)
+
+    fake.send({"type": "error", "code": "unavailable", "message": UNAVAILABLE_TEXT})
+
+    expect(page.locator("#table-error")).to_have_text(UNAVAILABLE_TEXT)
+    expect(card).to_have_attribute("aria-disabled", "false")  # nothing was played: again
+    # Not at once: a frame the page sends now comes before any sync it would have sent.
+    page.evaluate(f"{TABLE_STORE}.then(m => m.send({{type: 'marker'}}))")
+    fake.wait_sent(lambda m: m.get("type") == "marker")
+    assert [m["type"] for m in fake.sent[before:]] == ["marker"]
+    # In a moment (2 to 3 s), once.
+    page.clock.run_for(3500)
+    fake.wait_sent(lambda m: m.get("type") == "sync" and m in fake.sent[before:])
+    assert [m["type"] for m in fake.sent[before:]] == ["marker", "sync"]

@@ -44,7 +44,7 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.models import Match, Seat
 from games.core.sockets.workers import in_worker
-from games.core.state import liveness, watching
+from games.core.state import liveness, outages, watching
 
 if TYPE_CHECKING:
     from games.core.clock.thinking import Thinking
@@ -176,6 +176,8 @@ def _sweep(now: datetime, horizon: datetime, *, force: bool = False) -> int:
             if actions.close_abandoned(match_id=match_id, now=now, silent_since=silent_since):
                 done += 1
                 logger.info("clock: closed abandoned open table %s", match_id)
+        except outages.UNAVAILABLE:
+            raise  # the database, not the table: the tick fails as a whole (run)
         except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
             logger.exception("clock: closing abandoned table %s failed", match_id)
     left_before = horizon - liveness.computer_table_wait()
@@ -184,10 +186,14 @@ def _sweep(now: datetime, horizon: datetime, *, force: bool = False) -> int:
             if actions.abandon_paused(match_id=match_id, now=now, left_before=left_before):
                 done += 1
                 logger.info("clock: abandoned table %s, its person gone too long", match_id)
+        except outages.UNAVAILABLE:
+            raise  # the database, not the table: the tick fails as a whole (run)
         except Exception:  # noqa: BLE001 - as above
             logger.exception("clock: abandoning paused table %s failed", match_id)
     try:
         watching.sweep_watchers(now=now)
+    except outages.UNAVAILABLE:
+        raise  # the database, not the table: the tick fails as a whole (run)
     except Exception:  # noqa: BLE001 - as above
         logger.exception("clock: sweeping spectator rows failed")
     return done
@@ -257,6 +263,8 @@ def tick(
     for match_id in _gone(horizon):
         try:
             done += actions.mark_absent(match_id=match_id, now=horizon)
+        except outages.UNAVAILABLE:
+            raise  # the database, not the table: the tick fails as a whole (run)
         except Exception:  # noqa: BLE001 - one broken table must not stop the clock for all
             logger.exception("clock: absence check of match %s failed", match_id)
     done += _deadlines(now, horizon, thinking)
@@ -299,6 +307,8 @@ def _deadlines(now: datetime, horizon: datetime, thinking: Thinking | None) -> i
                 done += 1
         except GameError as error:
             logger.info("clock: match %s moved on (%s)", match_id, error.code)
+        except outages.UNAVAILABLE:
+            raise  # the database, not the table: the tick fails as a whole (run)
         except Exception:  # noqa: BLE001 - as above
             logger.exception("clock: deadline of match %s failed", match_id)
     return done
@@ -341,6 +351,8 @@ async def run(
     web server's, with its sockets) is never blocked, and the broadcasts of the tick's changes
     are handed back to this loop: in a web server process they reach its sockets even over the
     in-memory channel layer. A gap of a few intervals is this clock's own pace, never an outage.
+    A tick the database fails is logged once per outage (``games.core.state.outages``), a
+    channel layer that fails once per outage too (``broadcast.layer_failed``): the clock goes on.
     """
     outage = max(liveness.outage_after(), timedelta(seconds=4 * interval))
     since = timezone.now()  # the downtime before this is a start-up, not an outage (tick)
@@ -351,7 +363,12 @@ async def run(
             wait = await step(interval, outage, thinking, since)
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - the database may be restarting: try again next tick
+        except outages.UNAVAILABLE:
+            # The database is down or restarting: one WARNING for the outage, one INFO when a
+            # tick works again (``outages.database``, noted on the database thread), and the
+            # next tick as planned; the tables get the time back then (``tick``).
+            wait = interval
+        except Exception:  # noqa: BLE001 - a bug of one tick must not stop the clock
             logger.exception("clock: tick failed")
             wait = interval
         with contextlib.suppress(TimeoutError):

@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 
 from django.conf import settings
 
+from games.core.state import outages
+
 logger = logging.getLogger(__name__)
 
 
@@ -27,7 +29,9 @@ def run_every(
     for it before cancelling it; a wait between two runs is cancelled at once.
 
     An exception ``work`` raises is logged under ``name`` (whose work it is) and the next run
-    comes as planned: a database hiccup must not stop a scheduler for good.
+    comes as planned: a database hiccup must not stop a scheduler for good. A database that
+    cannot answer (``outages.UNAVAILABLE``: down, restarting) is one WARNING per outage
+    (``games.core.state.outages``), not a traceback per run.
 
     :raises RuntimeError: no event loop is running.
     """
@@ -38,6 +42,8 @@ def run_every(
         while not state["stopping"]:
             try:
                 await work()
+            except outages.UNAVAILABLE as error:
+                outages.database.failed(error)
             except Exception:  # noqa: BLE001 - logged; the next run may well succeed
                 logger.exception("%s failed", name)
             if state["stopping"]:

@@ -201,12 +201,15 @@ class Thinking:
     async def _play(self, match_id: int, future: Future, wait: float) -> None:
         """Wait ``wait`` seconds (the rest of the table's delay), then apply the card."""
         from games.core.sockets.workers import in_worker
+        from games.core.state import outages
 
         await self.sleep(wait)
         flight = self._flights.get(match_id)
         try:
             card = future.result()
             played = await in_worker(self._apply)(flight, self.clock, card)
+        except outages.UNAVAILABLE:
+            played = False  # logged once per outage (games.core.state.outages); asked again
         except (Exception, CancelledError):  # noqa: BLE001 - one table must not stop the others
             logger.exception("thinking: the computer's move at match %s failed", match_id)
             played = False

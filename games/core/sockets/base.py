@@ -16,11 +16,14 @@ import ipaddress
 import json
 import logging
 import math
+import uuid
+import weakref
 from typing import Any
 
 from autobahn.exception import Disconnected
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
@@ -28,7 +31,7 @@ from django.utils import translation
 from games.core import errors, fastpath
 from games.core.sockets.beats import server_beat
 from games.core.sockets.drain import CLOSE_GOING_AWAY, drain
-from games.core.state import broadcast
+from games.core.state import broadcast, outages
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +52,28 @@ CLOSE_TOO_MANY = 4429
 
 #: This process's open sockets by owner (:func:`socket_owner`).
 _OPEN: collections.Counter[str] = collections.Counter()
+
+#: The channel-layer alias a socket gives Channels when the layer failed to open its channel
+#: (``JsonSocket.__call__``): none is configured by that name, so Channels runs the socket
+#: without a layer, and the socket opens its channel itself once the layer works
+#: (``JsonSocket._open_channel``).
+NO_LAYER_ALIAS = "basra.sockets-without-a-layer"
+
+#: The sockets that could not open their channel or join a group because the channel layer
+#: failed: each tries again when it works again (:func:`_layer_back`).
+_WAITING: weakref.WeakSet[JsonSocket] = weakref.WeakSet()
+
+
+def _layer_back() -> None:
+    """The channel layer works again (``broadcast.when_back``; any thread): each socket of
+    :data:`_WAITING` is sent ``{"type": "layer.back"}``, handled in order with its other
+    messages (``JsonSocket.layer_back``)."""
+    for socket in list(_WAITING):
+        with contextlib.suppress(RuntimeError):  # its loop has closed: the socket has ended
+            socket.loop.call_soon_threadsafe(socket.inbox.put_nowait, {"type": "layer.back"})
+
+
+broadcast.when_back(_layer_back)
 
 
 def client_address(scope: dict) -> str:
@@ -186,6 +211,20 @@ class JsonSocket(AsyncWebsocketConsumer):
 
     Frames are also counted against a rate limit as they arrive (:meth:`_admit`).
 
+    Channels opens the socket's channel before anything else, and a failure there ended the
+    socket (with Redis down, every handshake failed: channels-redis subscribes a new channel at
+    once). Then the socket runs without a layer (:data:`NO_LAYER_ALIAS`) and opens its channel
+    itself once the layer works (:meth:`_open_channel`; its messages come into the same queue
+    as the client's frames, :meth:`_listen`). The socket joins its groups with :meth:`join`:
+    when the layer fails, it opens all the same, reads what it sends from the database, joins
+    them when the layer works again (:meth:`layer_back`), then reads again
+    (:meth:`layer_returned`) for what it missed.
+
+    A database that cannot answer (:data:`outages.UNAVAILABLE`: PostgreSQL restarting) fails
+    only the message being handled: a frame is answered with the retryable error
+    ``unavailable`` (nothing was done; the page asks again later), and the socket stays open
+    (:meth:`dispatch`).
+
     At a graceful stop (``games.core.sockets.drain``) the socket takes no new frame, finishes
     what it has taken in, and closes with 1001 (:meth:`go_away`).
     """
@@ -194,16 +233,32 @@ class JsonSocket(AsyncWebsocketConsumer):
     gone = False
     #: The server is closing the socket (:meth:`close`): nothing more is sent on it.
     closing = False
+    #: The socket accepted its handshake (:meth:`connect`).
+    accepted = False
+    #: The socket's channel in the layer (Channels'); ``None`` while the layer could not open it
+    #: (:meth:`_open_channel`).
+    channel_name: str | None = None
+    #: The socket has begun handling its messages (its handshake came).
+    started = False
+    #: A name of this socket unique among every process's: its channel's, or when the layer was
+    #: down at its opening one of its own (a spectator's ``Watcher`` row is named by it).
+    socket_key = ""
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         """Run the consumer (Channels' ``__call__``) over :meth:`_read`'s queue and a ``send``
         that takes a gone client for a disconnect (ASGI: ``scope``, ``receive``, ``send``)."""
         self.inbox: asyncio.Queue[dict] = asyncio.Queue()
+        self.loop = asyncio.get_running_loop()
         burst = settings.BASRA_SOCKET_BURST
         self.limiter = TokenBucket(burst, settings.BASRA_SOCKET_RATE)
         self.refused_told_at: float | None = None
         self.finished = asyncio.get_running_loop().create_future()
         drain.sockets.add(self)
+        #: The groups the socket is in, or is to join when the layer works again.
+        self.groups_in: set[str] = set()
+        self._joined: set[str] = set()
+        self._layer_lock = asyncio.Lock()
+        self.listener: asyncio.Task | None = None
         reader = asyncio.ensure_future(self._read(receive))
 
         async def send_unless_gone(message: dict) -> None:
@@ -215,13 +270,31 @@ class JsonSocket(AsyncWebsocketConsumer):
                 self._lost()
 
         try:
-            await super().__call__(scope, self.inbox.get, send_unless_gone)
+            try:
+                await super().__call__(scope, self.inbox.get, send_unless_gone)
+            except Exception as error:  # noqa: BLE001 - see below
+                if self.started or self.channel_layer_alias == NO_LAYER_ALIAS:
+                    raise
+                # Before the handshake Channels only opens the socket's channel: the layer
+                # failed. Run without it; the socket opens its channel once the layer works.
+                broadcast.layer_failed(error)
+                self.channel_layer_alias = NO_LAYER_ALIAS
+                await super().__call__(scope, self.inbox.get, send_unless_gone)
         finally:
             drain.sockets.discard(self)
             self.finished.set_result(None)
+            _WAITING.discard(self)
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await reader
+            if self.listener is not None:
+                self.listener.cancel()
+                try:
+                    await self.listener
+                except asyncio.CancelledError:
+                    pass
+                except Exception as error:  # noqa: BLE001 - its unsubscribe met the layer down
+                    broadcast.layer_failed(error)
 
     async def _read(self, receive: Any) -> None:
         """Move the server's messages to ``inbox`` as they come, up to the disconnect. Once
@@ -279,16 +352,26 @@ class JsonSocket(AsyncWebsocketConsumer):
         """Call the handler of ``message["type"]``: ``games.core.fastpath.dispatch`` on the fast
         path (no connection cleanup; see the class), Channels' ``dispatch`` off it. Once the
         client is gone, only the connect (which sets the socket up) and the disconnect (which
-        takes it down) are handled.
+        takes it down) are handled. A handler that meets the database unable to answer
+        (:data:`outages.UNAVAILABLE`) after the handshake was accepted is answered with the
+        error ``unavailable`` (whatever the message was: a frame, a group's news), and the
+        socket goes on.
 
         :raises ValueError: no handler for the type (as Channels does).
         """
         if self.gone and message["type"] not in ("websocket.connect", "websocket.disconnect"):
             return
-        if fastpath.enabled("dispatch"):
-            await fastpath.dispatch(self, message)
-        else:
-            await super().dispatch(message)
+        try:
+            if fastpath.enabled("dispatch"):
+                await fastpath.dispatch(self, message)
+            else:
+                await super().dispatch(message)
+        except outages.UNAVAILABLE as error:
+            if not self.accepted:
+                raise
+            outages.database.failed(error)  # logged once per outage, by whoever meets it first
+            if not (self.closing or self.gone):
+                await self.send_error("unavailable")
 
     #: Who this socket is counted for (:func:`socket_owner`); ``None``: refused, or not yet.
     owner: str | None = None
@@ -304,6 +387,7 @@ class JsonSocket(AsyncWebsocketConsumer):
             # to a server that is not stopping.
             await self.close()
             raise StopConsumer()
+        self.started = True
         owner = socket_owner(self.scope)
         if _OPEN[owner] >= socket_cap(owner):
             self.language = scope_language(self.scope)
@@ -313,12 +397,17 @@ class JsonSocket(AsyncWebsocketConsumer):
             return
         _OPEN[owner] += 1
         self.owner = owner
+        if self.channel_name is None:
+            self.channel_layer = get_channel_layer()
+            await self._open_channel()
+        self.socket_key = self.channel_name or f"unjoined.{uuid.uuid4().hex}"
         await super().websocket_connect(message)
 
     async def websocket_disconnect(self, message: dict) -> None:
-        """The socket closed: :meth:`disconnect`, then stop (the groups are left there); off the
-        fast path through Channels' own ``websocket_disconnect`` (which also closes old
-        connections). A socket refused at its handshake only stops."""
+        """The socket closed: :meth:`disconnect`, then stop, the groups left (by
+        :meth:`disconnect`, or here after it); off the fast path through Channels' own
+        ``websocket_disconnect`` (which also closes old connections). A socket refused at its
+        handshake only stops."""
         self.gone = True
         owner, self.owner = self.owner, None
         if owner is None:
@@ -332,7 +421,13 @@ class JsonSocket(AsyncWebsocketConsumer):
             else:
                 # Channels' own: ``disconnect``, ``close_old_connections``, ``StopConsumer``.
                 await super().websocket_disconnect(message)
+        except outages.UNAVAILABLE as error:
+            # The closing work that needed the database is lost (a seat's last seen-update:
+            # the clock counts the seat silent from its last beat instead), not the close.
+            outages.database.failed(error)
         finally:
+            for group in list(self.groups_in):
+                await self.leave(group)
             if getattr(self, "beating", False):
                 self.beating = False
                 await server_beat.closed()
@@ -377,6 +472,87 @@ class JsonSocket(AsyncWebsocketConsumer):
         self.beating = True
         server_beat.opened()
         await self.accept()
+        self.accepted = True
+
+    # --- the channel layer ----------------------------------------------------------------
+
+    async def _open_channel(self) -> bool:
+        """Open the socket's channel in the layer (``new_channel``) and start taking its
+        messages (:meth:`_listen`), unless it is open (Channels opened it): ``True`` if it is.
+        If the layer fails, that is noted (``broadcast.layer_failed``) and the socket waits for
+        the layer's return (:data:`_WAITING`)."""
+        if self.channel_name is not None:
+            return True
+        layer = self.channel_layer
+        if layer is None:
+            return False  # no layer configured: nothing to join
+        try:
+            name = await layer.new_channel()
+        except Exception as error:  # noqa: BLE001 - whatever the layer raises, it is down
+            broadcast.layer_failed(error)
+            _WAITING.add(self)
+            return False
+        self.channel_name = name
+        self.listener = asyncio.ensure_future(self._listen(layer, name))
+        return True
+
+    async def _listen(self, layer: Any, name: str) -> None:
+        """Move the layer's messages for channel ``name`` to ``inbox`` as they come (what
+        Channels' consumer loop does with its ``channel_receive``)."""
+        while True:
+            self.inbox.put_nowait(await layer.receive(name))
+
+    async def join(self, group: str) -> None:
+        """Be in ``group``: joined now, or, if the layer fails, once it works again
+        (:meth:`layer_back`; the failure noted, ``broadcast.layer_failed``). A group the
+        socket waits to join is tried again here only once the layer is thought back: the
+        socket's reads do not each wait on a layer known down (a host that does not answer
+        takes 2 s to fail), and a read after the layer's return joins before it reads."""
+        if group in self._joined or (group in self.groups_in and broadcast.layer_is_down()):
+            return
+        self.groups_in.add(group)
+        await self._join_missing()
+
+    async def leave(self, group: str) -> None:
+        """No longer be in ``group`` (a layer that fails meanwhile is noted, not raised: the
+        socket no longer takes the group's messages either way)."""
+        if group not in self.groups_in:
+            return
+        async with self._layer_lock:  # not while a join of it is under way
+            self.groups_in.discard(group)
+            if group in self._joined:
+                self._joined.discard(group)
+                try:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                except Exception as error:  # noqa: BLE001 - as in _open_channel
+                    broadcast.layer_failed(error)
+
+    async def _join_missing(self) -> bool:
+        """Open the channel and join the groups of ``groups_in`` not joined yet: ``True`` if
+        all are; else the socket waits for the layer (:data:`_WAITING`)."""
+        async with self._layer_lock:
+            if not await self._open_channel():
+                return False
+            for group in sorted(self.groups_in - self._joined):
+                try:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                except Exception as error:  # noqa: BLE001 - as in _open_channel
+                    broadcast.layer_failed(error)
+                    _WAITING.add(self)
+                    return False
+                self._joined.add(group)
+            _WAITING.discard(self)
+            return True
+
+    async def layer_back(self, message: dict) -> None:
+        """``{"type": "layer.back"}`` (:func:`_layer_back`): the layer works again; open the
+        channel and join the groups this socket could not, then :meth:`layer_returned`."""
+        if not self.closing and await self._join_missing():
+            await self.layer_returned()
+
+    async def layer_returned(self) -> None:
+        """The socket is in its groups again after the layer failed it: send the client what
+        it missed meanwhile (a subclass reads it again; nothing here)."""
 
     async def send_json(self, content: dict) -> None:
         """Send one JSON text frame."""

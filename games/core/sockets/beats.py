@@ -45,7 +45,7 @@ from django.conf import settings
 from games.core import actions
 from games.core.sockets.auth import live_sessions
 from games.core.sockets.workers import in_worker
-from games.core.state import broadcast, liveness
+from games.core.state import broadcast, liveness, outages
 
 logger = logging.getLogger(__name__)
 
@@ -212,6 +212,8 @@ class TableBeats:
             sessions_by = None if tick is None else clock() + 2 * tick
             try:
                 await self.beat(heartbeat=heartbeat, sessions_by=sessions_by)
+            except outages.UNAVAILABLE:
+                pass  # logged once per outage (games.core.state.outages): the next may work
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("table heartbeat failed")
 
@@ -298,6 +300,8 @@ class ServerBeat:
         while True:
             try:
                 await in_worker(liveness.web_seen)()
+            except outages.UNAVAILABLE:
+                pass  # logged once per outage, as above
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("server beat failed")
             if broadcast.layer_is_down():

@@ -13,7 +13,7 @@ from games.core import actions
 from games.core.sockets.auth import scope_user
 from games.core.sockets.base import JsonSocket
 from games.core.sockets.workers import in_worker
-from games.core.state import broadcast, liveness, lobby, reads
+from games.core.state import broadcast, liveness, lobby, outages, reads
 
 logger = logging.getLogger(__name__)
 
@@ -42,16 +42,20 @@ class LobbyConsumer(JsonSocket):
     async def connect(self) -> None:
         self.user = scope_user(self.scope)
         await super().connect()
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
-        await self.send_tables()
+        await self.join(broadcast.LOBBY_GROUP)
         self.refresher = asyncio.ensure_future(self._refresh_now_and_then())
+        await self.send_tables()
 
     async def disconnect(self, code: int) -> None:
         refresher, self.refresher = self.refresher, None
         if refresher is not None:
             refresher.cancel()
             await asyncio.wait({refresher})
-        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def layer_returned(self) -> None:
+        """Back in the lobby's group after the layer failed it: the tables (and the matches)
+        as they are now, for the changes missed meanwhile."""
+        await self.send_tables()
 
     @property
     def username(self) -> str | None:
@@ -93,6 +97,8 @@ class LobbyConsumer(JsonSocket):
                     await self.send_tables()
                 else:
                     await in_worker(actions.seen_waiting)(user=self.user)
+            except outages.UNAVAILABLE:
+                pass  # logged once per outage (games.core.state.outages): the next one may work
             except Exception:  # noqa: BLE001 - a database hiccup must not end the refreshes
                 logger.exception("lobby refresh failed")
 

@@ -26,7 +26,6 @@ class NoticeConsumer(JsonSocket):
 
     async def connect(self) -> None:
         self.user = scope_user(self.scope)
-        self.groups_in: list[str] = []
         if self.user is None or not self.user.is_authenticated:
             # Accepted, then closed with the reason: a handshake refused outright reaches the
             # page as 1006, which it would take for a dropped connection and retry.
@@ -35,14 +34,13 @@ class NoticeConsumer(JsonSocket):
             return
         await super().connect()
         for group in (broadcast.account_group(self.user.pk), broadcast.notice_group(self.user.pk)):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_in.append(group)
+            await self.join(group)
         await self.send_pending()
 
-    async def disconnect(self, code: int) -> None:
-        for group in self.groups_in:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_in = []
+    async def layer_returned(self) -> None:
+        """Back in its groups after the layer failed it: the notices pushed meanwhile were
+        lost, so the whole list of what still waits again."""
+        await self.send_pending()
 
     async def send_pending(self) -> None:
         """Send ``{"type": "pending", "notices": [...]}`` (``notices.pending``)."""

@@ -27,7 +27,7 @@ from games.core.sockets.auth import SessionEnded, scope_user, session_exists, se
 from games.core.sockets.base import JsonSocket
 from games.core.sockets.beats import table_beats
 from games.core.sockets.workers import in_worker
-from games.core.state import broadcast, phrases, reads, watching
+from games.core.state import broadcast, outages, phrases, reads, watching
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +85,6 @@ class TableConsumer(JsonSocket):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.user = scope_user(self.scope)
         self.seat: int | None = None
-        self.groups_in: set[str] = set()
         self.seq = -1
         self.deadline: str | None = None
         self.watch: asyncio.Task | None = None  # a look reading the table (:meth:`_look`)
@@ -107,8 +106,14 @@ class TableConsumer(JsonSocket):
         if self.logged_in:
             # The account group first: a logout from now on reaches this socket, and one made
             # before is seen by the first read (``_state``), before any seat view is sent.
-            await self._join(broadcast.account_group(self.user.pk))
-        await self.refresh(connecting=True)
+            await self.join(broadcast.account_group(self.user.pk))
+        try:
+            await self.refresh(connecting=True)
+        except outages.UNAVAILABLE as error:
+            # Open all the same: the page asks again, and the heartbeat, once the database
+            # answers, finds the table past this socket's seq (-1) and sends the state.
+            outages.database.failed(error)
+            await self.send_error("unavailable")
         if self.closing or self.gone:
             return
         table_beats.add(self)
@@ -143,7 +148,7 @@ class TableConsumer(JsonSocket):
         finally:
             # Also after a database error: no group keeps sending to a consumer that has ended.
             for group in list(self.groups_in):
-                await self._leave(group)
+                await self.leave(group)
             await self._set_watching(False)
 
     async def _set_watching(self, spectator: bool) -> None:
@@ -156,11 +161,11 @@ class TableConsumer(JsonSocket):
         try:
             if spectator:
                 count = await in_worker(watching.watch_started)(
-                    match_id=self.match_id, channel=self.channel_name, user=self.user
+                    match_id=self.match_id, channel=self.socket_key, user=self.user
                 )
             else:
                 count = await in_worker(watching.watch_ended)(
-                    match_id=self.match_id, channel=self.channel_name
+                    match_id=self.match_id, channel=self.socket_key
                 )
         except GameError:
             return  # the table is gone
@@ -198,12 +203,14 @@ class TableConsumer(JsonSocket):
             if self.moved:
                 self.moved = False
                 # A change this socket never heard of: its broadcast was lost (the server that
-                # wrote it died before sending it), or it came from another process over the
-                # in-memory layer, which cannot carry it.
-                await self.refresh(force=False)
+                # wrote it died before sending it, or the layer was down), or it came from
+                # another process over the in-memory layer, which cannot carry it.
+                if not await self._read_again():
+                    return
             elif self.check_at is not None and loop.time() >= self.check_at:
                 before = self.seq
-                await self.refresh(force=False)
+                if not await self._read_again():
+                    return
                 if self.seq == before and self.check_at is not None:
                     # The clock has not acted yet (or is not running): look again later.
                     self.check_at = loop.time() + self.recheck
@@ -211,6 +218,24 @@ class TableConsumer(JsonSocket):
                     self._arm()
             else:
                 return
+
+    async def _read_again(self) -> bool:
+        """A look's read (:meth:`refresh`): ``False`` if the database could not answer; the
+        look is then made again later (1 s, 2 s, … up to :data:`RECHECK_MAX`)."""
+        try:
+            await self.refresh(force=False)
+        except outages.UNAVAILABLE as error:
+            outages.database.failed(error)
+            self.check_at = asyncio.get_running_loop().time() + self.recheck
+            self.recheck = min(self.recheck * 2, RECHECK_MAX)
+            self._arm()
+            return False
+        return True
+
+    async def layer_returned(self) -> None:
+        """Back in its groups after the layer failed it (``JsonSocket.layer_back``): read the
+        table again, as after a change this socket never heard of."""
+        self.table_moved()
 
     def seated_user(self) -> int | None:
         """The heartbeat's question (``games.core.sockets.beats``): the id of this socket's logged-in
@@ -246,7 +271,7 @@ class TableConsumer(JsonSocket):
     def watcher_channel(self) -> str | None:
         """The heartbeat's other question: this socket's channel if it has a ``Watcher`` row (a
         spectator's socket), to keep that row counted (``games.core.state.watching.watches_seen``)."""
-        return self.channel_name if self.watching else None
+        return self.socket_key if self.watching else None
 
     def _track(self, deadline: str | None) -> None:
         """Plan the next read after a state's ``deadline`` (server time; this is the server)."""
@@ -263,16 +288,6 @@ class TableConsumer(JsonSocket):
             self.timer is None or self.timer.when() > self.check_at
         ):
             self._arm()
-
-    async def _join(self, group: str) -> None:
-        if group not in self.groups_in:
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.groups_in.add(group)
-
-    async def _leave(self, group: str) -> None:
-        if group in self.groups_in:
-            self.groups_in.discard(group)
-            await self.channel_layer.group_discard(group, self.channel_name)
 
     def _state(self, connecting: bool = False) -> dict:
         """This socket's state (in a worker thread).
@@ -299,13 +314,17 @@ class TableConsumer(JsonSocket):
 
         ``force=False`` sends nothing if this ``seq`` was already sent (a seating change reaches
         a socket through two groups at once). ``connecting``: the socket just opened (one
-        database call marks its user seen and reads the state).
+        database call marks its user seen and reads the state); so is every read until the
+        socket has sent a state.
         """
         if self.closing or self.gone:
             return
+        # Until a first state is sent, each read is the opening's (the first may have met the
+        # database down).
+        connecting = connecting or self.seq < 0
         user = self.user
         # The group first, then the read: no change made in between is missed.
-        await self._join(broadcast.table_group(self.match_id))
+        await self.join(broadcast.table_group(self.match_id))
         try:
             state = await in_worker(self._state)(connecting)
         except SessionEnded:
@@ -529,7 +548,7 @@ class TableConsumer(JsonSocket):
         """``{"type": "watchers"}``: the number of spectator sockets now, then again whenever it
         changes (the socket joins ``broadcast.everyone_group``). Asked for, not pushed, so that a
         client that does not show it gets nothing new."""
-        await self._join(broadcast.everyone_group(self.match_id))
+        await self.join(broadcast.everyone_group(self.match_id))
         count = await in_worker(watching.watcher_count)(self.match_id)
         await self.send_json({"type": "watchers", "count": count})
 
@@ -595,7 +614,7 @@ class TableConsumer(JsonSocket):
         # First, before any wait: a seat view already on its way is dropped from now on
         # (``table_states``, ``refresh``).
         self.user, self.seat = AnonymousUser(), None
-        await self._leave(broadcast.account_group(user.pk))
+        await self.leave(broadcast.account_group(user.pk))
         if seat is not None:
             await in_worker(actions.player_seen)(match_id=self.match_id, user=user)
             await self._set_watching(True)

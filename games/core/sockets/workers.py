@@ -15,13 +15,20 @@ More processes (one per core), not more threads, is how a server grows.
 
 On SQLite (development, tests) the calls keep Channels' single thread: SQLite has one writer at
 a time, and its in-memory test database refuses a concurrent reader instead of waiting.
+
+A kept connection is checked before a call when PostgreSQL may have dropped it (a restart), so
+that the call does not fail on it (:func:`_check_kept`); every call's outcome tells the
+process's database outage log (``games.core.state.outages``: one WARNING per outage, one INFO
+when a call works again), on either database.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import queue
+import select
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +37,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, connection, connections
 
-from games.core.state import broadcast
+from games.core.state import broadcast, outages
 
 class _Pool:
     """The worker threads: each takes calls from one queue and hands each result back to the
@@ -123,16 +130,94 @@ def stop() -> None:
 
 
 def _call_keeping_connection(function: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-    """``function(*args, **kwargs)`` on a worker thread, dropping the thread's connection only
-    when it is broken (the next call reconnects)."""
+    """``function(*args, **kwargs)`` on a thread that keeps its connection between calls
+    (a worker thread, an app's own), dropping it only when it is broken: checked before the
+    call (:func:`_check_kept`), and after a database error (the next call reconnects). The
+    database's outages are noted for the log (:func:`_noting`)."""
+    _check_kept()
     try:
-        return function(*args, **kwargs)
+        return _noting(function, *args, **kwargs)
     except (DatabaseError, InterfaceError):
         # The database may have gone away (restart, idle timeout): the next call reconnects.
-        for conn in connections.all(initialized_only=True):
-            if conn.connection is not None and not conn.is_usable():
-                conn.close()
+        _close_broken()
         raise
+
+
+def keeping_connection(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)`` on a thread of the caller's own that keeps its database
+    connection between calls (an app's scheduler), as the worker threads do: a kept connection
+    the database dropped meanwhile is replaced before the call, a broken one closed after it,
+    and the database's outages logged once each (``games.core.state.outages``).
+
+    :raises: what ``function`` raises.
+    """
+    return _call_keeping_connection(function, args, kwargs)
+
+
+def _noting(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``function(*args, **kwargs)``, its outcome noted in ``outages.database``: an error of
+    :data:`outages.UNAVAILABLE` as a failure (logged once per outage), a return as the database
+    working."""
+    try:
+        result = function(*args, **kwargs)
+    except outages.UNAVAILABLE as error:
+        outages.database.failed(error)
+        raise
+    outages.database.works()
+    return result
+
+
+def _close_broken() -> None:
+    """Close this thread's connections that no longer answer (``is_usable``: one ``SELECT 1``)."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and not conn.is_usable():
+            conn.close()
+
+
+#: Per thread: ``outages.database.failures`` when its kept connections were last checked.
+_checked = threading.local()
+
+
+def _check_kept() -> None:
+    """Before a call on a thread that keeps its connection: close the connection if it no
+    longer works, so that the call opens a fresh one (from the pool, which checks it) instead of
+    failing on a dead one. The thread keeps its connection past every check of Django's
+    (``CONN_HEALTH_CHECKS`` is skipped with a pool, which checks only what it lends), so after a
+    PostgreSQL restart the first call on it failed ("terminating connection due to administrator
+    command"), although the database was back.
+
+    Checked with a round trip (``is_usable``) only when there is a reason: a database failure
+    was noted in this process since this thread last checked (another thread, or the server's
+    beat, met the outage first), or the server has dropped the connection while it was idle
+    (:func:`_dropped`). Otherwise nothing but one ``poll`` of its socket.
+    """
+    failures = outages.database.failures
+    suspect = getattr(_checked, "failures", failures) != failures
+    _checked.failures = failures
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None or conn.in_atomic_block:
+            continue
+        if (suspect or _dropped(conn)) and not conn.is_usable():
+            conn.close()
+
+
+def _dropped(conn: Any) -> bool:
+    """Whether the server has closed ``conn``'s idle PostgreSQL connection, or written to it
+    unasked: what PostgreSQL does to every connection when it stops or restarts (a FATAL
+    message, then the close) or ends the session. An idle connection has nothing to read, so a
+    readable socket means that; no round trip (psycopg's ``Connection.closed`` and
+    ``fileno()``, and one ``poll``). ``False`` for other databases (SQLite has no server)."""
+    if conn.vendor != "postgresql":
+        return False
+    raw = conn.connection
+    try:
+        if raw.closed:
+            return True
+        poller = select.poll()
+        poller.register(raw.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
+    except Exception:  # noqa: BLE001 - a connection that cannot say is checked the long way
+        return True
 
 
 def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -150,7 +235,7 @@ def in_worker(function: Callable[..., Any]) -> Callable[..., Any]:
     ``database_sync_to_async`` (see the module).
     """
     if _vendor() == "sqlite":
-        call = database_sync_to_async(function)
+        call = database_sync_to_async(functools.partial(_noting, function))
 
         async def run(*args: Any, **kwargs: Any) -> Any:
             broadcast.CALLER_LOOP.set(asyncio.get_running_loop())

@@ -178,8 +178,10 @@ function onMessage(msg) {
     // "stale": another tab (or a double click) played first; the fresh state that follows
     // is the whole answer, nothing went wrong.
     if (msg.code !== "stale") showError(msg.message || msg.code);
-    // After "stale" and "timed_out" the server sends the fresh state by itself.
-    if (msg.code !== "stale" && msg.code !== "timed_out") send({type: "sync"});
+    // After "stale" and "timed_out" the server sends the fresh state by itself; after
+    // "unavailable" (the server's database cannot answer now) the page asks in a moment.
+    if (msg.code === "unavailable") store.socket.sendSoon({type: "sync"});
+    else if (msg.code !== "stale" && msg.code !== "timed_out") send({type: "sync"});
   }
 }
 

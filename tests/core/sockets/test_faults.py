@@ -456,7 +456,7 @@ async def test_a_logout_between_the_handshake_and_the_join_is_not_missed(
 ):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
-    join = table_socket.TableConsumer._join
+    join = table_socket.TableConsumer.join
 
     async def logout_first(self, group):
         if group == broadcast.account_group(alice.user.pk):
@@ -465,7 +465,7 @@ async def test_a_logout_between_the_handshake_and_the_join_is_not_missed(
             await db(log_out)(alice.cookie)
         await join(self, group)
 
-    monkeypatch.setattr(table_socket.TableConsumer, "_join", logout_first)
+    monkeypatch.setattr(table_socket.TableConsumer, "join", logout_first)
     a = communicator(table_path(match.pk), alice.cookie)
     assert (await a.connect())[0]
     first = await a.receive_json_from()

@@ -20,7 +20,7 @@ from games.core import actions
 from games.core.models import Match
 from games.core.sockets import beats
 from games.core.state import broadcast, reads
-from tests.core.helpers import log_records, seated_match, synced, table_path
+from tests.core.helpers import log_records, seated_match, synced, table_path, two_seated
 from tests.core.pages.helpers import VALID
 
 db = database_sync_to_async
@@ -59,17 +59,6 @@ def outage_log():
     """The records of ``broadcast``'s logger."""
     with log_records(broadcast.logger) as records:
         yield records
-
-
-async def two_seated(make_player):
-    """``(match, on turn, waiting, the hand of the one on turn)``: alice and bob at a started
-    two-player table."""
-    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
-    match = await db(seated_match)([alice.user, bob.user])
-    first = await db(reads.table_state)(match_id=match.pk, user=alice.user)
-    on_turn, waiting = (alice, bob) if first["you"] == first["round"]["turn"] else (bob, alice)
-    hand = (await db(reads.table_state)(match_id=match.pk, user=on_turn.user))["round"]["hand"]
-    return match, on_turn, waiting, hand
 
 
 @pytest.mark.django_db(transaction=True)

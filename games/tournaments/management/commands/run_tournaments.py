@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError, close_old_connections, connection
 
+from games.core.for_apps import DATABASE_UNAVAILABLE, keeping_connection
 from games.tournaments import services
 
 
@@ -43,7 +44,9 @@ class Command(BaseCommand):
         if not connection.in_atomic_block:  # a test's transaction: keep its connection
             close_old_connections()
         try:
-            counts = services.tick()
+            counts = keeping_connection(services.tick)
+        except DATABASE_UNAVAILABLE:
+            pass  # the database is down: one WARNING per outage, one INFO once it is back
         except DatabaseError as error:
             self.stderr.write(f"tick failed: {error}")
         else:
