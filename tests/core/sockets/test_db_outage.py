@@ -253,11 +253,12 @@ def test_run_tournaments_logs_one_line_per_database_outage(monkeypatch, outage_l
     class Enough(Exception):
         pass
 
-    def sleep(seconds):
+    def wait(stop, seconds):  # the wait between two ticks: none, up to the fifth tick
         if len(calls) == 5:
             raise Enough
+        return False
 
-    monkeypatch.setattr(run_tournaments.time, "sleep", sleep)
+    monkeypatch.setattr(run_tournaments.StopSignals, "wait", wait)
     with pytest.raises(Enough):
         call_command("run_tournaments", interval=5.0)
     assert capsys.readouterr().err == ""  # no line per failed tick
