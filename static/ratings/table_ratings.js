@@ -155,7 +155,7 @@ function changeEntry(s) {
  * rating); null at a casual table. The rules: games/ratings/rating.py, seat_scores. */
 function leavingNote(kind) {
   if (!R || !getState().match.rated) return null;
-  return R.labels[{partner: "partnerLeft", opponent: "opponentLeft", resign: "resignPartnerLeft"}[kind]] || null;
+  return R[{partner: "partnerLeft", opponent: "opponentLeft", resign: "resignPartnerLeft"}[kind]] || null;
 }
 
 /** The result's ratings, side by side as the scoreboard labels them (T.sideLabel: "Your
