@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SHOTS, FakeTable, create_table, resize, seat, sign_up, signed_in
+from tests.e2e.pages import SHOTS, TABLE_STORE, FakeTable, create_table, resize, seat, sign_up, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -128,6 +128,9 @@ def open_table(browser, site_url, table: dict, lang: str):
     page = context.new_page()
     page.goto(f"/table/{table['match']}/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    # The state the socket's first answer brings is drawn: no redraw is still to come that
+    # would undo what a test writes into the page.
+    page.wait_for_function(f"() => {TABLE_STORE}.then(m => m.store.firstState)")
     expect(page.locator("#hand .card").first).to_be_visible()
     return context, page
 
