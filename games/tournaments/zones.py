@@ -7,6 +7,7 @@ people read ("Egypt Time", "توقيت مصر", "heure : Égypte") from Unicode'
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from datetime import datetime
 from zoneinfo import ZoneInfo, available_timezones
 
@@ -61,8 +62,14 @@ def _cldr_label(name: str, language: str) -> str:
 
 def choices(language: str | None = None) -> list[tuple[str, str]]:
     """``[(name, label), …]`` of :func:`names` for a form's select, in the order of their
-    labels (``UTC`` first), so a reader finds their country where their language sorts it."""
+    labels (``UTC`` first), so a reader finds their country where their language sorts it; a
+    label two zones share is followed by the zone's name ("Australia (Adelaide) Time
+    (Australia/South)"), so that every label is one zone's."""
     named = [(z, label(z, language)) for z in names()]
+    # The tz database keeps old names beside new ones (Australia/South is Australia/Adelaide),
+    # and CLDR names both alike: such a label takes its zone's name, so no two read the same.
+    seen = Counter(text for _zone, text in named)
+    named = [(z, f"{text} ({z})" if seen[text] > 1 else text) for z, text in named]
     return sorted(named, key=lambda pair: (pair[0] != DEFAULT, pair[1].casefold()))
 
 

@@ -122,3 +122,12 @@ def test_the_zones_are_named_in_the_readers_language():
     assert ">Africa/Cairo<" not in form
     english = client.get(reverse("tournament_create"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<option value="Africa/Cairo">Egypt Time</option>' in english
+
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_no_two_zones_of_the_form_read_the_same(language):
+    from games.tournaments import zones
+
+    labels = [text for _zone, text in zones.choices(language)]
+    assert len(labels) == len(set(labels)) == len(zones.names())
