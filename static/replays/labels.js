@@ -37,6 +37,10 @@ export var L = Object.assign({}, cards, {
   analysisFailed: gettext("The analysis failed: %(error)s"),
   // The mistakes' count has its plural forms in the script (djangojs.po).
   meanLoss: gettext("%(name)s: %(loss)s points lost per play on average"),
+  // Between the parts of one line, and between a play's mistakes: the language's own marks
+  // (Arabic "، " and "؛ ").
+  partSeparator: pgettext("between the parts of a line of the analysis", ", "),
+  mistakeSeparator: pgettext("between the mistakes of one play", "; "),
   worst: gettext("Round %(round)s, play %(play)s: %(card)s (best %(best)s, −%(loss)s)"),
   lossBar: gettext("Points lost per round"),
   mistakes: {

@@ -78,7 +78,7 @@ function analysisNote(pos) {
   if (!found) return null;
   if (found.forced) return el("span", {class: "analysis-note", text: L.forced});
   if (found.loss <= 1) return el("span", {class: "analysis-note good", text: L.botAgrees});
-  var text = B.fmt(L.bestWas, {card: found.best, loss: found.loss.toFixed(1)});
+  var text = B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: found.loss.toFixed(1)});
   if (found.labels && found.labels.length) text += " · " + mistakeText(found.labels);
   return el("span", {class: "analysis-note bad", dataset: {loss: found.loss}, text: text});
 }
@@ -87,8 +87,10 @@ function analysisNote(pos) {
 function mistakeText(labels) {
   return (labels || []).map(function (label) {
     var template = L.mistakes[label.code === "missed_capture" && label.cards === 1 ? "missed_capture_one" : label.code];
-    return template ? B.fmt(template, label) : "";
-  }).filter(Boolean).join("; ");
+    // A card is named as the table names it ("Jack of hearts"), not by its code ("JH").
+    var values = label.card ? Object.assign({}, label, {card: B.cardName(label.card, L)}) : label;
+    return template ? B.fmt(template, values) : "";
+  }).filter(Boolean).join(L.mistakeSeparator);
 }
 
 function renderLastPlay(pos) {
@@ -260,7 +262,7 @@ function renderAnalysis() {
   box.replaceChildren.apply(box, result.players.map(function (player) {
     return el("div", {class: "accuracy", dataset: {seat: player.seat, meanLoss: player.mean_loss}}, [
       el("p", {text: B.fmt(L.meanLoss, {name: B.isolate(config.seatNames[player.seat]), loss: player.mean_loss.toFixed(2)}) +
-                     ", " + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
+                     L.partSeparator + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
                                   {count: player.mistakes})}),
       el("ul", {class: "worst"}, player.worst.map(function (index) {
         var p = result.plays[index];

@@ -229,4 +229,6 @@ def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(new_page):
     mistake.locator("a").click()
     at(page, 1)
     expect(page.locator("#last-play .analysis-note.bad")).to_contain_text("missed a basra")
+    # The best card by its name, as the table names cards, not by its code ("TH").
+    expect(page.locator("#last-play .analysis-note.bad")).to_contain_text("best: ten of hearts")
     screenshot(page, "replay-analysis-mistake")

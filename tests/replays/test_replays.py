@@ -239,6 +239,10 @@ def test_the_page_in_arabic(played):
     # The script's words come from the catalogue of the page's language (/jsi18n/?language=ar).
     assert f'src="{reverse("javascript-catalog")}?language=ar"' in html
     assert served_catalogue("ar")[script_label("static/replays/labels.js", "floor")] != "Floor"
+    # The analysis' lines are joined with the language's own comma and semicolon.
+    arabic = served_catalogue("ar")
+    assert arabic["between the parts of a line of the analysis\x04, "] == "، "
+    assert arabic["between the mistakes of one play\x04; "] == "؛ "
     # The chart's coordinates are numbers SVG reads, not localised ones ("12٫5").
     coordinates = re.findall(r' (?:cx|cy|x|y|x1|y1|x2|y2)="([^"]*)"', html)
     assert coordinates
