@@ -273,6 +273,25 @@ def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
     expect(notice).to_be_hidden()
 
 
+def test_the_second_tap_of_a_double_tap_says_nothing(new_page, request):
+    """A double tap on a card: the first plays it, and the second, coming once the answer has
+    made it the other seat's turn, is the same gesture: no "Not your turn yet". A tap a moment
+    later is told whose turn it is."""
+    fake = open_table(new_page, request, fake_clock=True, **PHONE)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    page.locator("#hand button.card[data-card='4D']").click()
+    fake.wait_sent(lambda m: m.get("type") == "play")
+    fake.push(lambda state: state["round"].update(turn=1))
+    expect(page.locator("#table")).to_have_attribute("data-my-turn", "false")
+    notice = page.locator("#table-error")
+    page.locator("#hand button.card").first.click(force=True)  # its handler has run on return
+    assert not notice.is_visible()
+    page.clock.run_for(1000)
+    page.locator("#hand button.card").first.click(force=True)
+    expect(notice).to_have_text(re.compile(r"^Not your turn yet: "))
+
+
 def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
     fake = open_table(new_page, request, fake_clock=True)
     page = fake.page

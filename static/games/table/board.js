@@ -221,9 +221,16 @@ export function renderHand() {
   keys.restore(hand, focus);
 }
 
+/** How long after a play of one's own a tap on the hand is taken for the second half of a
+ * double tap (ms): phones' double-tap interval is about 300 ms, a slow one under 600. */
+var DOUBLE_TAP_MS = 600;
+
 function play(code) {
   if (store.pending || !store.live) return;
   if (!isMyTurn()) {
+    // The second tap of a double tap on a card: its first played, and the answer has made it
+    // another seat's turn. The same gesture, so nothing to say.
+    if (Date.now() - store.playedAt < DOUBLE_TAP_MS) return;
     // Another seat to play: said, not a dead tap (a dimmed hand alone looks stuck).
     var r = getState().round;
     if (r && !r.over && !getState().result) T.showError(B.fmt(L.waitTurn, {name: B.isolate(seatName(r.turn) || "")}), true);
@@ -239,6 +246,7 @@ function play(code) {
   }
   if (!send({type: "play", card: code, seq: getState().seq})) return;
   store.pending = true;
+  store.playedAt = Date.now();
   renderHand();
   // Every play is answered by a state or an error; if the answer was lost (a server-side
   // channel can drop a message), ask for the state rather than keep the hand locked.

@@ -34,6 +34,7 @@ export const store = {
   socketStatus: "connecting",  // the socket's state, for the connection chip and banner
   moreTimeTurn: null,  // turnKey() (kit.js) of the turn that was given more time (speak.js)
   socket: null,        // the table's LiveSocket (main.js)
+  playedAt: -Infinity, // when this page last sent a play of its own (Date.now(), board.js)
 };
 
 let state = null;
