@@ -25,6 +25,7 @@ from games.core import actions
 from games.core.errors import GameError
 from games.core.sockets.auth import SessionEnded, scope_user, session_exists, session_user_is
 from games.core.sockets.base import JsonSocket
+from games.core.sockets.table_session import SessionChecks
 from games.core.sockets.beats import table_beats
 from games.core.sockets.workers import in_worker
 from games.core.state import broadcast, outages, phrases, reads, watching
@@ -55,7 +56,7 @@ def deadline_timestamp(deadline: str) -> float:
     return datetime.fromisoformat(deadline).timestamp()
 
 
-class TableConsumer(JsonSocket):
+class TableConsumer(SessionChecks, JsonSocket):
     """``/ws/table/<match_id>/``: one socket's view of one table.
 
     Every socket is in the table's group (``broadcast.table_group``), which carries each change's
@@ -246,27 +247,6 @@ class TableConsumer(JsonSocket):
         """The heartbeat found the table's ``seq`` past the last state sent: a look reads it."""
         self.moved = True
         self._wake()
-
-    def session_due(self, by: float) -> tuple[str, int] | None:
-        """The heartbeat's session question: ``(session key, user id)`` if this socket is
-        logged in and trusts its session check only until ``by`` (seconds on
-        ``beats.table_beats.clock``, ``time.monotonic()``) or less (``games.core.sockets.beats``)."""
-        key = getattr(self.scope.get("session"), "session_key", None)
-        if key and self.logged_in and self.session_good_until <= by:
-            return key, self.user.pk
-        return None
-
-    def session_checked(self, at: float, alive: bool) -> None:
-        """The heartbeat checked this socket's session at ``at`` (``beats.table_beats.clock``): still
-        the user's, trusted for another ``BASRA_SESSION_RECHECK_SECONDS``; ended, the socket
-        checks it once more itself and becomes a spectator's (:meth:`session_recheck`, queued
-        behind the messages it is handling)."""
-        if alive:
-            self.session_good_until = max(
-                self.session_good_until, at + settings.BASRA_SESSION_RECHECK_SECONDS
-            )
-        elif self.logged_in:
-            self.inbox.put_nowait({"type": "session.recheck"})
 
     def watcher_channel(self) -> str | None:
         """The heartbeat's other question: this socket's channel if it has a ``Watcher`` row (a
@@ -463,13 +443,6 @@ class TableConsumer(JsonSocket):
         if self.answer_owed > self.seq:
             await self.refresh(force=False)
 
-    async def _session_gone(self) -> None:
-        """The session was found ended at an action: ``login_required``, and from now on this is
-        a spectator's socket (the spectator view follows)."""
-        await self.send_error("login_required")
-        await self._become_spectator()
-        await self.refresh(force=True)
-
     async def play(self, message: dict) -> None:
         """``{"type": "play", "card", "seq"}``: the new state comes back through the group."""
         card, seq = message.get("card"), message.get("seq")
@@ -569,19 +542,6 @@ class TableConsumer(JsonSocket):
         await self.send_json({"type": "closed", "message": text})
         await self._close(CLOSE_NOT_FOUND)
 
-    async def session_ended(self, event: dict) -> None:
-        """Group message (account group): a session of this user was logged out
-        (``broadcast.send_session_ended``, ``{"session": tag}``); if it is the one this socket
-        was opened with, :meth:`_become_spectator`, say so (``logged_out``) and send the
-        spectators' view of the table."""
-        key = getattr(self.scope.get("session"), "session_key", None)
-        if key and self.logged_in and event["session"] == broadcast.session_tag(key):
-            await self._become_spectator()
-            await self._tell_logged_out()
-            # At once the spectators' view, so the page stops showing the hand and the seat's
-            # buttons now, not at the next click.
-            await self.refresh(force=True)
-
     async def session_recheck(self, event: dict) -> None:
         """Group message (account group): the user's password changed, so their other sessions
         ended: this socket checks its session now, and becomes a spectator's if it ended (as
@@ -596,11 +556,6 @@ class TableConsumer(JsonSocket):
             await self._become_spectator()
             await self._tell_logged_out()
             await self.refresh(force=True)
-
-    async def _tell_logged_out(self) -> None:
-        """``{"type": "logged_out"}``: this socket's session ended (a logout, maybe in another
-        tab); the page says so and offers to log in again. No hand is in it, and no read."""
-        await self.send_json({"type": "logged_out"})
 
     async def _become_spectator(self) -> None:
         """This socket's session ended: from now on it is an anonymous spectator's.
