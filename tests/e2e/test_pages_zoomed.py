@@ -8,19 +8,12 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SHOTS, create_table, sign_up, signed_in, unfold
+from tests.e2e.pages import OUTSIDE, SHOTS, create_table, sign_up, signed_in, unfold
 
 
 pytestmark = pytest.mark.e2e
 
 PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
-
-#: Every element sticking out of the screen's width: what made the page scroll sideways.
-OUTSIDE = """() => { const w = document.documentElement.clientWidth, out = [];
-  document.querySelectorAll('body *').forEach((el) => { const r = el.getBoundingClientRect();
-    if (r.width && (r.right > w + 0.5 || r.left < -0.5)) out.push(el.tagName + '.' + el.className); });
-  return {scroll: document.documentElement.scrollWidth, width: w, outside: out.slice(0, 5)}; }"""
-
 
 @pytest.mark.parametrize("locale", ["en", "ar"])
 def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
