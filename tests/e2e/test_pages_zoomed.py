@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
 
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
     page = new_page(viewport={"width": 195, "height": 422}, locale=locale)
     sign_up(page, f"zoom_{locale}")
@@ -44,7 +44,7 @@ CARDS_CUT = """() => Array.from(document.querySelectorAll('details[open] .move .
 }).map((card) => card.closest('.move').textContent).slice(0, 3)"""
 
 
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone(
         browser, site_url, seed, locale):
     """An abandoned four-player match, opened afterwards on a phone at 200% (mobile emulation:
