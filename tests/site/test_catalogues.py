@@ -26,6 +26,9 @@ TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
 #: What makemessages skips, as for the committed catalogues: the virtual environment, collected
 #: files, the tests and the benches.
 IGNORED = [".venv/*", "staticfiles/*", "tests/*", "bench/*", "build/*", "test-artifacts/*"]
+#: The folders of the code whose strings the site shows (the rest of the tree is what
+#: makemessages skips, above, and the catalogues themselves).
+SOURCES = {"accounts", "basra_site", "games", "static", "templates"}
 #: The language's plural rule (the header's ``Plural-Forms``), as gettext's own catalogues give it.
 PLURAL_FORMS = {
     "ar": "nplurals=6; plural=n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
@@ -46,22 +49,32 @@ def catalogue(language: str, domain: str) -> polib.POFile:
 def code_msgids(tmp_path_factory) -> dict[str, set[tuple[str | None, str]]]:
     """``{domain: {(context, msgid), …}}``: every string of the code, as ``makemessages``
     (the project's tool for the catalogues) extracts it into a folder of the test's own."""
-    # A tree of its own, linking the code's folders: makemessages writes a file's catalogue
-    # into the LOCALE_PATHS folder beside it, and this one must not be the committed one.
+    # A copy of the code of its own: makemessages writes a file's catalogue into the
+    # LOCALE_PATHS folder beside it, which must not be the committed one, and each template's
+    # text for xgettext beside the template, which a test run beside this one reads too.
     tree = tmp_path_factory.mktemp("tree")
     for child in ROOT.iterdir():
-        if child.name not in {"locale", ".git"}:
-            (tree / child.name).symlink_to(child)
+        if child.is_dir() and child.name in SOURCES:
+            shutil.copytree(child, tree / child.name,
+                            ignore=shutil.ignore_patterns("__pycache__"))
     found = {}
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(tree)  # makemessages reads the tree below the working directory
         patch.setattr(settings, "LOCALE_PATHS", [str(tree / "locale")])
         for domain in DOMAINS:
             call_command("makemessages", locale=["xx"], domain=domain, ignore_patterns=IGNORED,
-                         symlinks=True, verbosity=0)
+                         verbosity=0)
             po = polib.pofile(str(tree / "locale" / "xx" / "LC_MESSAGES" / f"{domain}.po"))
             found[domain] = {(entry.msgctxt, entry.msgid) for entry in po}
     return found
+
+
+def test_the_copied_folders_are_every_folder_of_the_sites_code():
+    """A new top-level folder of code is read for its strings, or named here as no code."""
+    skipped = {pattern.removesuffix("/*") for pattern in IGNORED}
+    not_code = {"locale", "docs", "tools", "__pycache__"}  # the catalogues, prose, the icons' script
+    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    assert folders - skipped - not_code == SOURCES
 
 
 def test_every_language_but_english_is_translated():
