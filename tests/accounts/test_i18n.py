@@ -11,10 +11,11 @@ from django.urls import reverse
 WORDS = {
     "ar": {"dir": "rtl", "joined": "تاريخ الانضمام", "recent": "آخر المباريات",
            "log_in": "تسجيل الدخول", "brand": ">باصرة<", "reserved": "هذا الاسم محجوز",
-           "subject": "[باصرة] ", "hello": "تحية من باصرة!"},
+           "subject": "[باصرة] ", "hello": "تحية من باصرة!", "have_one": "لديك حساب بالفعل؟"},
     "fr": {"dir": "ltr", "joined": "Inscrit depuis", "recent": "Parties récentes",
            "log_in": "Se connecter", "brand": ">Basra<", "reserved": "Ce nom est réservé",
-           "subject": "[Basra] ", "hello": "Bonjour de la part de Basra !"},
+           "subject": "[Basra] ", "hello": "Bonjour de la part de Basra !",
+           "have_one": "Vous avez déjà un compte ?"},
 }
 LANGUAGES = sorted(WORDS)
 
@@ -41,6 +42,7 @@ def test_allauth_pages_keep_the_site_header(client, language):
     assert f'dir="{WORDS[language]["dir"]}"' in html
     assert 'class="site-header"' in html
     assert WORDS[language]["brand"] in html  # the brand link, "Basra"
+    assert WORDS[language]["have_one"] in html  # "Already have an account?"
 
 
 @pytest.mark.django_db
