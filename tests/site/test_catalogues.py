@@ -3,7 +3,7 @@
 held to one standard: every string the code has (what ``makemessages`` finds) is there and
 translated, nothing fuzzy (or, a library's msgid a template keeps, translated by the library's
 catalogue); a translation keeps its msgid's placeholders and HTML tags; the
-plural rule is the language's; the committed ``.mo`` is the ``.po`` compiled (``msgfmt
+plural rule is the language's; a string both the pages and the scripts show reads the same in both; the committed ``.mo`` is the ``.po`` compiled (``msgfmt
 --check``), the catalogue Django reads."""
 
 from __future__ import annotations
@@ -149,3 +149,15 @@ def test_the_committed_mo_is_the_po_compiled(tmp_path, language, domain):
             if got != (entry.msgstr if entry.translated() else entry.msgid):
                 stale.append(entry.msgid)
     assert stale == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_string_of_the_pages_and_the_scripts_reads_the_same_in_both(language):
+    """The table's "Floor" drawn by the server and by its script is one word, not two."""
+    def translations(domain):
+        return {(e.msgctxt, e.msgid): (e.msgstr, sorted(e.msgstr_plural.items()))
+                for e in catalogue(language, domain) if not e.obsolete}
+    pages, scripts = translations("django"), translations("djangojs")
+    shared = pages.keys() & scripts.keys()
+    assert len(shared) > 50
+    assert {key: (pages[key], scripts[key]) for key in shared if pages[key] != scripts[key]} == {}
