@@ -2,9 +2,9 @@
 ``locale/<code>/LC_MESSAGES/`` (``django.po`` for the pages, ``djangojs.po`` for the scripts),
 held to one standard: every string the code has (what ``makemessages`` finds) is there and
 translated, nothing fuzzy (or, a library's msgid a template keeps, translated by the library's
-catalogue); a translation keeps its msgid's placeholders and HTML tags; the
-plural rule is the language's; a string both the pages and the scripts show reads the same in both; the committed ``.mo`` is the ``.po`` compiled (``msgfmt
---check``), the catalogue Django reads."""
+catalogue); a translation keeps its msgid's placeholders and HTML tags; the plural rule is the
+language's; a string both the pages and the scripts show reads the same in both; the committed
+``.mo`` is the ``.po`` compiled (``msgfmt --check``), the catalogue Django reads."""
 
 from __future__ import annotations
 
