@@ -15,7 +15,7 @@ export BASRA_SITE_DOMAIN
 DEBUG ?= 1
 export DEBUG
 
-.PHONY: run test install migrate chromium bench-engine clean
+.PHONY: run test install migrate chromium gettext bench-engine clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -52,7 +52,15 @@ TEST_WORKERS ?= 3
 # that mark themselves), run a second time with the fast path off (games/core/fastpath.py): the
 # site must work on the libraries' public APIs alone. They all live in tests/core, which is all
 # this run collects.
-test: install chromium
+# The catalogues' test (tests/site/test_catalogues.py) runs Django's makemessages, which needs GNU
+# gettext's xgettext, and msgfmt --check.
+gettext:
+	@command -v msgfmt >/dev/null && command -v xgettext >/dev/null || { \
+	  echo "Installing GNU gettext for the catalogues' test"; \
+	  SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq gettext; }
+
+test: install chromium gettext
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)
 	BASRA_FAST_PATH=0 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m live tests/core

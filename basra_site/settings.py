@@ -398,7 +398,7 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Basra <noreply@basra.invalid>")
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("ar", _("Arabic"))]
+LANGUAGES = [("en", _("English")), ("ar", _("Arabic")), ("fr", _("French"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # One date format per language, used by every page (basra_site/formats/).
 FORMAT_MODULE_PATH = ["basra_site.formats"]

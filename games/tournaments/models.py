@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.core.for_apps import MOVE_SECONDS, Match
 from games.tournaments.pairing import TieBreak
@@ -275,7 +276,9 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Round %(number)s") % {"number": self.number}
+        # A tournament's round, which some languages name apart from a match's (French: "ronde",
+        # "manche").
+        return pgettext_lazy("a tournament's round", "Round %(number)s") % {"number": self.number}
 
 
 class Pairing(models.Model):

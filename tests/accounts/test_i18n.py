@@ -1,40 +1,79 @@
-"""Account pages in Arabic (right to left), from the committed locale/ar catalogue."""
+"""Account pages in Arabic (right to left) and in French, from the committed locale/ar and
+locale/fr catalogues; the header's language list offers every language in its own name."""
+
+import re
 
 import pytest
 from django.core import mail
 from django.urls import reverse
 
-AR = {"HTTP_ACCEPT_LANGUAGE": "ar"}
+#: What a reader of each language sees: the page's direction and words.
+WORDS = {
+    "ar": {"dir": "rtl", "joined": "تاريخ الانضمام", "recent": "آخر المباريات",
+           "log_in": "تسجيل الدخول", "brand": ">باصرة<", "reserved": "هذا الاسم محجوز",
+           "subject": "[باصرة] ", "hello": "تحية من باصرة!", "have_one": "لديك حساب بالفعل؟"},
+    "fr": {"dir": "ltr", "joined": "Inscrit depuis", "recent": "Parties récentes",
+           "log_in": "Se connecter", "brand": ">Basra<", "reserved": "Ce nom est réservé",
+           "subject": "[Basra] ", "hello": "Bonjour de la part de Basra !",
+           "have_one": "Vous avez déjà un compte ?"},
+}
+LANGUAGES = sorted(WORDS)
+
+
+def asked(language: str) -> dict:
+    return {"HTTP_ACCEPT_LANGUAGE": language}
 
 
 @pytest.mark.django_db
-def test_profile_page_in_arabic_is_right_to_left(client, player):
-    html = client.get(reverse("profile", args=["amira"]), **AR).content.decode()
-    assert '<html lang="ar" dir="rtl">' in html
-    assert "تاريخ الانضمام" in html  # "Joined"
-    assert "آخر المباريات" in html  # "Recent matches"
-    assert "تسجيل الدخول" in html  # "Log in", from templates/base.html
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_profile_page_in_the_readers_language(client, player, language):
+    words = WORDS[language]
+    html = client.get(reverse("profile", args=["amira"]), **asked(language)).content.decode()
+    assert f'<html lang="{language}" dir="{words["dir"]}">' in html
+    assert words["joined"] in html  # "Joined"
+    assert words["recent"] in html  # "Recent matches"
+    assert words["log_in"] in html  # "Log in", from templates/base.html
 
 
 @pytest.mark.django_db
-def test_allauth_pages_in_arabic_keep_the_site_header(client):
-    html = client.get(reverse("account_signup"), **AR).content.decode()
-    assert 'dir="rtl"' in html
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_allauth_pages_keep_the_site_header(client, language):
+    html = client.get(reverse("account_signup"), **asked(language)).content.decode()
+    assert f'dir="{WORDS[language]["dir"]}"' in html
     assert 'class="site-header"' in html
-    assert ">باصرة<" in html  # the brand link, "Basra"
+    assert WORDS[language]["brand"] in html  # the brand link, "Basra"
+    assert WORDS[language]["have_one"] in html  # "Already have an account?"
 
 
 @pytest.mark.django_db
-def test_reserved_name_error_in_arabic(client, settings):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_reserved_name_error_in_the_readers_language(client, settings, language):
     settings.ACCOUNT_EMAIL_VERIFICATION = "optional"
     form = {"username": "admin", "email": "a@example.com", "password1": "seven-of-diamonds-77", "password2": "seven-of-diamonds-77"}
-    html = client.post(reverse("account_signup"), form, **AR).content.decode()
-    assert "هذا الاسم محجوز" in html
+    html = client.post(reverse("account_signup"), form, **asked(language)).content.decode()
+    assert WORDS[language]["reserved"] in html
 
 
 @pytest.mark.django_db
-def test_password_reset_mail_in_arabic(client, player):
-    client.post(reverse("account_reset_password"), {"email": player.email}, **AR)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_password_reset_mail_in_the_readers_language(client, player, language):
+    client.post(reverse("account_reset_password"), {"email": player.email}, **asked(language))
     (message,) = mail.outbox
-    assert message.subject.startswith("[باصرة] ")
-    assert "تحية من باصرة!" in message.body
+    assert message.subject.startswith(WORDS[language]["subject"])
+    assert WORDS[language]["hello"] in message.body
+
+
+@pytest.mark.django_db
+def test_the_language_list_offers_french_in_its_own_name(client):
+    html = client.get(reverse("account_login"), **asked("ar")).content.decode()
+    assert re.search(r"<option value=\"fr\">\s*français\s*</option>", html)
+    assert re.search(r"<option value=\"ar\" selected>\s*العربيّة", html)
+
+
+@pytest.mark.django_db
+def test_choosing_french_in_the_list_shows_the_pages_in_french(client):
+    client.post(reverse("set_language"), {"language": "fr", "next": "/"})
+    html = client.get(reverse("account_login")).content.decode()
+    assert '<html lang="fr" dir="ltr">' in html
+    assert "Se connecter" in html  # "Log in"
+    assert re.search(r"<option value=\"fr\" selected>\s*français", html)

@@ -27,6 +27,13 @@ FIRST_GROUP, SECOND_GROUP = "e2e-1", "e2e-2"
 #: Where the layout tests keep their pictures of each viewport.
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
 
+#: Every element sticking out of the screen's width: what made the page scroll sideways
+#: (``page.evaluate(OUTSIDE)``: the page's scroll width, its width, the first five such elements).
+OUTSIDE = """() => { const w = document.documentElement.clientWidth, out = [];
+  document.querySelectorAll('body *').forEach((el) => { const r = el.getBoundingClientRect();
+    if (r.width && (r.right > w + 0.5 || r.left < -0.5)) out.push(el.tagName + '.' + el.className); });
+  return {scroll: document.documentElement.scrollWidth, width: w, outside: out.slice(0, 5)}; }"""
+
 # Accounts
 
 PASSWORD = "Felt-and-Komi-77"

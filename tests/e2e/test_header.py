@@ -10,7 +10,7 @@ from tests.e2e.pages import sign_up
 pytestmark = pytest.mark.e2e
 
 PHONES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
-MENU = {"en": "Menu", "ar": "القائمة"}
+MENU = {"en": "Menu", "ar": "القائمة", "fr": "Menu"}
 
 
 def _items(page: Page):
@@ -35,7 +35,7 @@ def _inside_the_screen(page: Page) -> None:
 
 
 @pytest.mark.parametrize("viewport", PHONES, ids=["360x640", "390x844"])
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_one_tap_opens_a_menu_with_every_header_item_on_the_screen(new_page, viewport, locale):
     page = new_page(viewport=viewport, locale=locale)
     sign_up(page, f"menu{locale}{viewport['width']}")
@@ -51,7 +51,7 @@ def test_one_tap_opens_a_menu_with_every_header_item_on_the_screen(new_page, vie
     page.wait_for_url("**/tournaments/**")
 
 
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_the_menu_opens_and_closes_by_keyboard(new_page, locale):
     page = new_page(viewport={"width": 360, "height": 640}, locale=locale)
     sign_up(page, f"menukeys{locale}")
@@ -86,7 +86,7 @@ def _gap(page: Page, first: str, second: str) -> float:
     return max(b["x"] - (a["x"] + a["width"]), a["x"] - (b["x"] + b["width"]))
 
 
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_on_a_wide_screen_the_account_links_stand_apart(new_page, locale):
     """"Log in" and "Sign up", the name and "Log out": as far apart as the other links, so that
     "Omarعمر_Mix Log out" or "Log in Sign up" does not read as one."""

@@ -167,7 +167,7 @@ def test_a_table_nobody_may_watch_and_an_abandoned_table(new_page):
     assert hadi.goto(f"/table/{abandoned}/").status == 404
 
 
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_a_phone_has_play_the_computer_in_its_first_screen(new_page, locale):
     """On a 390×844 phone "Play the computer" started 1,739 px down the lobby, under the whole
     "Create a table" form. There both forms are folded to their headings, in the first screen;

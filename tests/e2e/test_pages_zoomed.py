@@ -8,21 +8,14 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SHOTS, create_table, sign_up, signed_in, unfold
+from tests.e2e.pages import OUTSIDE, SHOTS, create_table, sign_up, signed_in, unfold
 
 
 pytestmark = pytest.mark.e2e
 
 PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
 
-#: Every element sticking out of the screen's width: what made the page scroll sideways.
-OUTSIDE = """() => { const w = document.documentElement.clientWidth, out = [];
-  document.querySelectorAll('body *').forEach((el) => { const r = el.getBoundingClientRect();
-    if (r.width && (r.right > w + 0.5 || r.left < -0.5)) out.push(el.tagName + '.' + el.className); });
-  return {scroll: document.documentElement.scrollWidth, width: w, outside: out.slice(0, 5)}; }"""
-
-
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
     page = new_page(viewport={"width": 195, "height": 422}, locale=locale)
     sign_up(page, f"zoom_{locale}")
@@ -51,7 +44,7 @@ CARDS_CUT = """() => Array.from(document.querySelectorAll('details[open] .move .
 }).map((card) => card.closest('.move').textContent).slice(0, 3)"""
 
 
-@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone(
         browser, site_url, seed, locale):
     """An abandoned four-player match, opened afterwards on a phone at 200% (mobile emulation:

@@ -156,7 +156,7 @@ def test_a_match_aborted_at_once_says_who_did_not_play(browser, site_url, seed, 
         context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "fr"])
 def test_the_result_of_four_shows_each_side_with_its_new_ratings(browser, site_url, seed, lang):
     """Issue 35, item 5: the result showed "Amira (1500?) +241" and never the new rating, and at
     four listed the changes in seat order, the sides mixed. Now each side is a group labelled as

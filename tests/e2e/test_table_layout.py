@@ -198,7 +198,7 @@ def actions_menu_problems(page, name: str, width: int, height: int) -> list[str]
     return out
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "fr"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded, players, lang):
     """Seen by the seat to play, whose bar has the most in it ("More time"): seen by another
@@ -209,7 +209,7 @@ def test_the_whole_table_is_in_view_at_every_viewport(browser, site_url, seeded,
         if players == 4:  # the partner, across the table, is named so: sides are not obvious
             expect(page.locator("#board .badge.partner")).to_have_count(1)
             expect(page.locator('.seat-slot[data-pos="top"] .badge.partner')).to_have_text(
-                {"en": "Partner", "ar": "الشريك"}[lang])
+                {"en": "Partner", "ar": "الشريك", "fr": "Partenaire"}[lang])
         failures = failures_at(page, VIEWPORTS + ZOOMED + PHONES_ZOOMED, players, f"table-{players}p-{lang}")
         assert not failures, "\n".join(failures)
     finally:
@@ -507,7 +507,7 @@ def finished(seats: list) -> callable:
     return change
 
 
-@pytest.mark.parametrize("lang", ["en", "ar"])
+@pytest.mark.parametrize("lang", ["en", "ar", "fr"])
 def test_the_score_heads_wrap_between_whole_names_and_show_the_computer_whole(new_page, request, lang):
     """At 360 and 390 px the round's score headed a side "Amira / & / Omar", a word a line, and
     a computer's side "Compute…". Partners' names now wrap only between the names, the "&" kept

@@ -15,7 +15,8 @@ MOMENT = datetime(2026, 12, 1, 18, 5, tzinfo=timezone.utc)
 
 @pytest.mark.parametrize(
     ("language", "date", "moment"),
-    [("en", "1 Dec 2026", "1 Dec 2026, 18:05"), ("ar", "1 ديسمبر 2026", "1 ديسمبر 2026، 18:05")],
+    [("en", "1 Dec 2026", "1 Dec 2026, 18:05"), ("ar", "1 ديسمبر 2026", "1 ديسمبر 2026، 18:05"),
+     ("fr", "1 décembre 2026", "1 décembre 2026 à 18:05")],
 )
 def test_one_date_format_per_language(language, date, moment):
     with translation.override(language):

@@ -69,11 +69,12 @@ def test_the_worker_is_served_from_the_root_and_keeps_the_offline_page_in_every_
     assert response["Content-Type"].startswith("text/javascript")
     assert response["Cache-Control"] == "no-cache"
     config = worker_config(response)
-    assert config["offlineUrls"] == {"en": "/offline/?lang=en", "ar": "/offline/?lang=ar"}
+    assert config["offlineUrls"] == {
+        "en": "/offline/?lang=en", "ar": "/offline/?lang=ar", "fr": "/offline/?lang=fr"}
     assert config["defaultLanguage"] == "en"
     assert config["languageCookie"] == "django_language"
-    assert config["precache"][:2] == ["/offline/?lang=en", "/offline/?lang=ar"]
-    assert set(config["precache"][2:]) == {f"/static/{p}" for p in install.OFFLINE_ASSETS}
+    assert config["precache"][:3] == ["/offline/?lang=en", "/offline/?lang=ar", "/offline/?lang=fr"]
+    assert set(config["precache"][3:]) == {f"/static/{p}" for p in install.OFFLINE_ASSETS}
     assert config["staticPrefix"] == "/static/"
     # Under DEBUG the static files keep their names: never answered from the cache first.
     assert config["staticVersioned"] is False
@@ -103,6 +104,8 @@ def test_the_offline_page_says_so_in_the_readers_language_and_names_nobody(make_
     assert "<form" not in english
     arabic = client.get("/offline/?lang=ar").content.decode()
     assert 'lang="ar" dir="rtl"' in arabic and "أنت غير متصل بالإنترنت" in arabic
+    french = client.get("/offline/?lang=fr").content.decode()
+    assert 'lang="fr" dir="ltr"' in french and "Vous êtes hors ligne" in french
 
 
 @pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Every string a script shows comes from Django's JavaScript catalogue (``/jsi18n/``: the
 scripts' own ``gettext``, ``pgettext``, ``ngettext``), translated in
-``locale/ar/LC_MESSAGES/djangojs.po``; a page's JSON config carries data, never a ``labels``
+``locale/ar/LC_MESSAGES/djangojs.po`` and ``locale/fr/LC_MESSAGES/djangojs.po``; a page's JSON config carries data, never a ``labels``
 dict of translated strings (README, "Where a script's words go")."""
 
 from __future__ import annotations
@@ -74,11 +74,13 @@ class Missing(gettext.NullTranslations):
         return None
 
 
-def test_every_string_of_the_scripts_has_its_arabic_translation():
+@pytest.mark.parametrize("language", ["ar", "fr"])
+def test_every_string_of_the_scripts_has_its_translation(language):
     msgids = script_msgids()
     assert (None, "The floor is empty") in msgids  # the table's and the replay's
     assert ("card", "seven") in msgids
-    catalogue = gettext.GNUTranslations(open(ROOT / "locale/ar/LC_MESSAGES/djangojs.mo", "rb"))
+    catalogue = gettext.GNUTranslations(
+        open(ROOT / f"locale/{language}/LC_MESSAGES/djangojs.mo", "rb"))
     catalogue.add_fallback(Missing())  # a translation the same as its msgid is one
     missing = [
         msgid for context, msgid in msgids
@@ -88,12 +90,15 @@ def test_every_string_of_the_scripts_has_its_arabic_translation():
 
 
 @pytest.mark.django_db
-def test_the_arabic_catalogue_served_to_the_scripts_has_the_tables_strings():
+def test_the_catalogues_served_to_the_scripts_have_the_tables_strings():
     arabic, english = served_catalogue("ar"), served_catalogue("en")
     assert arabic["The floor is empty"] == "الأرض فارغة"
     assert arabic["card\x04seven"] == "سبعة"
     assert "%(card)s" in arabic["Your time ran out: %(card)s was played for you."]
     assert "The floor is empty" not in english
+    french = served_catalogue("fr")
+    assert french["The floor is empty"] == "Le tapis est vide"
+    assert french["card\x04seven"] == "sept"
 
 
 def test_the_ratings_script_words_every_not_rated_reason_as_the_server_does():
