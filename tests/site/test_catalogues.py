@@ -73,7 +73,9 @@ def test_the_copied_folders_are_every_folder_of_the_sites_code():
     """A new top-level folder of code is read for its strings, or named here as no code."""
     skipped = {pattern.removesuffix("/*") for pattern in IGNORED}
     not_code = {"locale", "docs", "tools", "__pycache__"}  # the catalogues, prose, the icons' script
-    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith(".")}
+    # pip's editable install leaves basra.egg-info at the top (make install): metadata, no code.
+    folders = {p.name for p in ROOT.iterdir()
+               if p.is_dir() and not p.name.startswith(".") and not p.name.endswith(".egg-info")}
     assert folders - skipped - not_code == SOURCES
 
 
