@@ -61,6 +61,10 @@ Environment variables:
     BASRA_SITE_NAME, BASRA_SITE_DOMAIN  the site's name and host[:port] in e-mails and the
                     sites framework's row (default "Basra", "127.0.0.1:8000").
     ACCOUNT_EMAIL_VERIFICATION  allauth's "mandatory" (default), "optional" or "none".
+    BASRA_CONTACT_EMAIL         the address the help page (/help/) gives (default: none).
+    BASRA_GOOGLE_CLIENT_ID, BASRA_GOOGLE_SECRET; BASRA_FACEBOOK_APP_ID, BASRA_FACEBOOK_SECRET;
+    BASRA_APPLE_CLIENT_ID, BASRA_APPLE_KEY_ID, BASRA_APPLE_TEAM_ID, BASRA_APPLE_PRIVATE_KEY
+                    each social log-in's keys: a provider is on when all of its are set.
     BASRA_ANALYSIS_PER_USER     analyses one player may have waiting or running at once (default 2).
     BASRA_ANALYSIS_STALE_SECONDS  a running analysis whose worker gave no sign of life for this long
                     is marked failed, to be asked for again (default 120).
