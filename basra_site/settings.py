@@ -148,6 +148,10 @@ def social_providers(env: "os._Environ[str] | dict[str, str]") -> dict[str, dict
 
 
 SOCIALACCOUNT_PROVIDERS = social_providers(os.environ)
+#: Where each provider's log-in page is (allauth's default ``AUTHORIZE_URL`` of each), for the
+#: Content-Security-Policy's ``form-action``.
+PROVIDER_PAGES = {"google": "https://accounts.google.com", "facebook": "https://www.facebook.com",
+                  "apple": "https://appleid.apple.com"}
 SOCIAL_PROVIDER_APPS = [f"allauth.socialaccount.providers.{name}" for name in SOCIALACCOUNT_PROVIDERS]
 
 INSTALLED_APPS = [
@@ -204,7 +208,9 @@ CONTENT_SECURITY_POLICY = {
         "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
-        "form-action": ["'self'"],
+        # A social log-in's form posts here and is redirected to its provider's page, which
+        # form-action governs too: the providers that are on are allowed.
+        "form-action": ["'self'", *(PROVIDER_PAGES[name] for name in SOCIALACCOUNT_PROVIDERS)],
         "frame-ancestors": ["'none'"],
     }
 }

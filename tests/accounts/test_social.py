@@ -177,3 +177,12 @@ def test_an_apple_token_signed_by_another_key_is_refused(client):
         response = log_in_with(client, "apple")
     assert "Log-in failed" in response.content.decode()
     assert not SocialAccount.objects.exists()
+
+
+def test_the_policy_lets_the_log_in_form_go_on_to_the_providers(client):
+    """The provider's button posts here and is redirected to the provider's page: the
+    Content-Security-Policy's form-action must allow it, or the browser stays on the page."""
+    policy = client.get(reverse("google_login"))["Content-Security-Policy"]
+    form_action = policy.split("form-action")[1].split(";")[0]
+    for origin in ("https://accounts.google.com", "https://www.facebook.com", "https://appleid.apple.com"):
+        assert origin in form_action
