@@ -32,8 +32,9 @@ class Opponent:
 
 
 def person(seat: Any) -> Opponent:
-    """The :class:`Opponent` of ``seat`` (a ``Seat`` with its ``user`` loaded)."""
-    if seat.user_id is None:
+    """The :class:`Opponent` of ``seat`` (a ``Seat`` with its ``user`` loaded); a closed
+    account's seat is named "Closed account", with no link."""
+    if seat.user_id is None or not seat.user.is_active:
         return Opponent(name=seat.display_name, url=None)
     username = seat.user.get_username()
     return Opponent(name=username, url=reverse("profile", kwargs={"username": username}))
