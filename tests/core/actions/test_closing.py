@@ -66,3 +66,13 @@ def test_pending_challenges_are_called_off_and_a_closed_player_cannot_be_challen
     assert Challenge.objects.get(pk=received.pk).status == Challenge.Status.DECLINED
     with pytest.raises(GameError):
         actions.create_challenge(user=badr, username="ali", **CHALLENGE)
+
+
+def test_once_closed_the_players_table_sockets_check_their_session_again(django_capture_on_commit_callbacks):
+    from unittest import mock
+
+    (ali,) = people("ali")
+    with mock.patch("games.core.sockets.auth.broadcast.send_session_recheck") as recheck:
+        with django_capture_on_commit_callbacks(execute=True):
+            close_account(ali, by=ali, reason="owner")
+    recheck.assert_called_once_with(ali.pk)
