@@ -43,6 +43,9 @@ class GamesConfig(AppConfig):
                            friend_views.challenge_section, order=10)
         slots.add_fragment("profile.sections", "games/_recent_matches.html",
                            profile.recent_matches_section, order=30)
+        # The closing page says which table of the player closing resigns or leaves.
+        slots.add_fragment("account.close", "games/_closing_table.html",
+                           profile.closing_table_section, order=10)
         # For the benches: with BASRA_STATS_FILE set, a process writes how its plays were
         # written (``games.core.actions.funnel.paths``: compare-and-set or locked) there when it exits.
         path = os.environ.get("BASRA_STATS_FILE")

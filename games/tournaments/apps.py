@@ -47,5 +47,7 @@ class TournamentsConfig(AppConfig):
         add_fragment("table.head", "tournaments/_table_link.html", slots.table_link, order=10)
         add_config("notices", "tournament-notice-config", slots.notice_config)
         add_module("notices", "tournaments/notify.js")
+        add_fragment("account.close", "tournaments/_closing_entries.html", slots.closing_entries,
+                     order=20)
         add_fragment("profile.sections", "tournaments/_profile_results.html",
                      profile.results_section, order=40)

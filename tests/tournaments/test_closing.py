@@ -6,6 +6,8 @@ decided for the opponent."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from accounts.closing import close_account
 from games.core.models import Match
@@ -39,3 +41,16 @@ def test_in_a_running_event_the_entrant_is_withdrawn_and_its_pairing_forfeited()
     for game in live_games(refresh(t)):
         assert quitter.user_id not in set(game.match.seats.values_list("user_id", flat=True))
     assert not Match.objects.filter(seats__user=quitter.user).exclude(status=Match.Status.FINISHED).exists()
+
+
+def test_the_closing_page_names_the_events_it_withdraws_from():
+    org, p1, p2 = users("org", "p1", "p2")
+    t = event(org, "round_robin")
+    enter(t, [p1, p2])
+    client = Client()
+    client.force_login(p1)
+    html = client.get(reverse("account_close")).content.decode()
+    assert "Closing your account withdraws you from these tournaments:" in html
+    assert f'href="{reverse("tournament", args=[t.pk])}"' in html and "not started: your entry is removed." in html
+    client.force_login(org)
+    assert 'data-closing="tournaments"' not in client.get(reverse("account_close")).content.decode()

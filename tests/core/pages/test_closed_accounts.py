@@ -24,3 +24,24 @@ def test_the_opponents_profile_shows_closed_account():
     html = Client().get(reverse("profile", args=["badr"])).content.decode()
     assert "Closed account" in html and "/players/ali/" not in html
     assert [s.display_name for s in match.seats.order_by("seat") if s.user_id == ali.pk] == ["Closed account"]
+
+
+def test_the_closing_page_names_the_table_it_resigns_or_leaves():
+    from django.test import Client
+
+    from games.core import actions
+
+    ali, badr, cala = (get_user_model().objects.create_user(username=n, password=None)
+                       for n in ("ali", "badr", "cala"))
+    match = seated_match([ali, badr])
+    client = Client()
+    client.force_login(ali)
+    html = client.get(reverse("account_close")).content.decode()
+    assert "You are playing a match" in html and f'href="/table/{match.pk}/"' in html
+    waiting = actions.create_table(user=cala, players=2, rules={}, rated=False)
+    client.force_login(cala)
+    html = client.get(reverse("account_close")).content.decode()
+    assert "a table waiting for players" in html and f'href="/table/{waiting.pk}/"' in html
+    client.force_login(badr)
+    actions.resign(user=badr, match_id=match.pk)
+    assert 'data-closing="table"' not in client.get(reverse("account_close")).content.decode()
