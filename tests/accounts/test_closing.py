@@ -163,3 +163,12 @@ def test_an_account_without_a_password_confirms_with_its_name(client, player):
     assert client.post(reverse("account_close"), {"name": "amira"}).status_code == 302
     player.refresh_from_db()
     assert not player.is_active
+
+
+def test_a_password_reset_cannot_reopen_a_closed_account(client, player):
+    from django.core import mail
+
+    close_account(player, by=player, reason="owner")
+    response = client.post(reverse("account_reset_password"), {"email": player.email})
+    assert response.status_code == 302  # the same answer as for any address
+    assert not any("/accounts/password/reset/key/" in m.body for m in mail.outbox)
