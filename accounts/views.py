@@ -46,7 +46,7 @@ def close(request: HttpRequest) -> HttpResponse:
     name typed out); the page says beforehand what happens to matches and tournament entries.
     Then the owner is logged out and sent to the lobby with a message. A wrong password changes
     nothing (the form again, with its error: HTTP 400)."""
-    form = CloseAccountForm(request.POST or None, user=request.user)
+    form = CloseAccountForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST":
         if not form.is_valid():
             return render(request, "accounts/close.html", {"form": form}, status=400)

@@ -172,3 +172,11 @@ def test_a_password_reset_cannot_reopen_a_closed_account(client, player):
     response = client.post(reverse("account_reset_password"), {"email": player.email})
     assert response.status_code == 302  # the same answer as for any address
     assert not any("/accounts/password/reset/key/" in m.body for m in mail.outbox)
+
+
+def test_an_empty_form_says_the_password_is_needed(client, player):
+    client.force_login(player)
+    response = client.post(reverse("account_close"), {})
+    assert response.status_code == 400 and "This field is required." in response.content.decode()
+    player.refresh_from_db()
+    assert player.is_active
