@@ -6,6 +6,7 @@ import unicodedata
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.utils.encoding import force_str
 from django.utils.translation import gettext
@@ -95,6 +96,21 @@ class AccountAdapter(DefaultAccountAdapter):
                 code="username_look_alike",
             )
         return username
+
+    def get_email_verification_redirect_url(self, email_address) -> str:
+        """Where a confirmation link leads once it confirmed ``email_address`` without logging
+        anyone in: allauth's choice (the log-in page for a visitor), and for a visitor a message
+        saying why they must log in. allauth logs the player in itself, before asking this, when
+        the link is opened in the session that signed up (``ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION``,
+        ``allauth.account.internal.flows.email_verification.login_on_verification``): so here the
+        link was opened in another browser or device, or after that session ended."""
+        url = super().get_email_verification_redirect_url(email_address)
+        if not self.request.user.is_authenticated:
+            messages.info(self.request, gettext(
+                "This browser is not the one you signed up in, so the link could not log you in "
+                "here: log in with your name or email address and your password."
+            ))
+        return url
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """Allauth's ``send_mail`` with ``current_site`` from the settings

@@ -1,7 +1,10 @@
-"""The sign-up and log-in forms: allauth's, with bounds on what a box may hold."""
+"""The sign-up and log-in forms: allauth's, with bounds on what a box may hold; the form that
+closes an account."""
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.socialaccount.forms import SignupForm as AllauthSocialSignupForm
+from django import forms
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
@@ -20,14 +23,29 @@ class SignupForm(AllauthSignupForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        username = self.fields.get("username")
-        if username is not None:
-            username.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
-            # Said before the first try: the box stops at the limit without a word, and a
-            # space is refused only once sent; the same marks as the adapter's refusal names.
-            username.help_text = _(
-                "Up to %(limit)d letters, digits and %(marks)s (no spaces)."
-            ) % {"limit": USERNAME_MAX_LENGTH, "marks": USERNAME_MARKS}
+        bound_username_box(self)
+
+
+def bound_username_box(form: forms.Form) -> None:
+    """Stop ``form``'s username box at ``USERNAME_MAX_LENGTH`` and say what a name may hold."""
+    username = form.fields.get("username")
+    if username is not None:
+        username.widget.attrs["maxlength"] = str(USERNAME_MAX_LENGTH)
+        # Said before the first try: the box stops at the limit without a word, and a
+        # space is refused only once sent; the same marks as the adapter's refusal names.
+        username.help_text = _(
+            "Up to %(limit)d letters, digits and %(marks)s (no spaces)."
+        ) % {"limit": USERNAME_MAX_LENGTH, "marks": USERNAME_MARKS}
+
+
+class SocialSignupForm(AllauthSocialSignupForm):
+    """Allauth's social sign-up form (``SOCIALACCOUNT_FORMS["signup"]``), shown at a player's
+    first log-in through a provider: the name is chosen here, under the sign-up's rules (the
+    account adapter's ``clean_username``, which allauth's form calls), in the same box."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        bound_username_box(self)
 
 
 class LoginForm(AllauthLoginForm):
@@ -44,3 +62,43 @@ class LoginForm(AllauthLoginForm):
         login.max_length = LOGIN_MAX_LENGTH
         login.validators.append(MaxLengthValidator(LOGIN_MAX_LENGTH))
         login.widget.attrs["maxlength"] = str(LOGIN_MAX_LENGTH)
+        remember = self.fields.get("remember")
+        if remember is not None:  # allauth's "Remember Me", in the site's words
+            remember.label = _("Stay logged in on this device")
+
+
+class CloseAccountForm(forms.Form):
+    """The owner's confirmation that closes their account: their password, or, for an account
+    that has none (made through a social log-in), their name typed out.
+
+    :raises ValidationError: (through ``is_valid``) code ``"wrong_password"`` or
+        ``"wrong_name"``.
+    """
+
+    password = forms.CharField(
+        label=_("Your password"), strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    name = forms.CharField(label=_("Your name, as it is written"), max_length=150)
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        del self.fields["name" if user.has_usable_password() else "password"]
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("That is not your password. Your account stays open."), code="wrong_password"
+            )
+        return password
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if name != self.user.get_username():
+            raise forms.ValidationError(
+                _("That is not your name as it is written. Your account stays open."),
+                code="wrong_name",
+            )
+        return name

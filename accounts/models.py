@@ -36,3 +36,20 @@ def keep_name_keys(sender: type, instance: models.Model, created: bool = False,
     NameKey.objects.filter(user_id=instance.pk).exclude(key__in=keys).delete()
     have = set(NameKey.objects.filter(user_id=instance.pk).values_list("key", flat=True))
     NameKey.objects.bulk_create([NameKey(user_id=instance.pk, key=key) for key in keys - have])
+
+
+class Closure(models.Model):
+    """A closed account's record (``accounts.closing.close_account``): when, by whom (the owner or a
+    moderator), why. The user row itself stays, inactive."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="closure"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+    closed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user_id} closed at {self.closed_at:%Y-%m-%d %H:%M}"

@@ -61,6 +61,10 @@ Environment variables:
     BASRA_SITE_NAME, BASRA_SITE_DOMAIN  the site's name and host[:port] in e-mails and the
                     sites framework's row (default "Basra", "127.0.0.1:8000").
     ACCOUNT_EMAIL_VERIFICATION  allauth's "mandatory" (default), "optional" or "none".
+    BASRA_CONTACT_EMAIL         the address the help page (/help/) gives (default: none).
+    BASRA_GOOGLE_CLIENT_ID, BASRA_GOOGLE_SECRET; BASRA_FACEBOOK_APP_ID, BASRA_FACEBOOK_SECRET;
+    BASRA_APPLE_CLIENT_ID, BASRA_APPLE_KEY_ID, BASRA_APPLE_TEAM_ID, BASRA_APPLE_PRIVATE_KEY
+                    each social log-in's keys: a provider is on when all of its are set.
     BASRA_ANALYSIS_PER_USER     analyses one player may have waiting or running at once (default 2).
     BASRA_ANALYSIS_STALE_SECONDS  a running analysis whose worker gave no sign of life for this long
                     is marked failed, to be asked for again (default 120).
@@ -111,6 +115,45 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 
+def social_providers(env: "os._Environ[str] | dict[str, str]") -> dict[str, dict]:
+    """allauth's ``SOCIALACCOUNT_PROVIDERS`` for the providers whose keys ``env`` sets, each
+    with its one ``APP`` given here (no ``SocialApp`` row): Google (``BASRA_GOOGLE_CLIENT_ID``,
+    ``BASRA_GOOGLE_SECRET``), Facebook (``BASRA_FACEBOOK_APP_ID``, ``BASRA_FACEBOOK_SECRET``),
+    Apple (``BASRA_APPLE_CLIENT_ID``: the Services ID, ``BASRA_APPLE_KEY_ID``,
+    ``BASRA_APPLE_TEAM_ID``, ``BASRA_APPLE_PRIVATE_KEY``: the .p8 key's text), as allauth's
+    provider documentation names the fields. A provider missing any of its keys is left out."""
+    def keys(*names: str) -> list[str] | None:
+        values = [env.get(name, "").strip() for name in names]
+        return values if all(values) else None
+
+    providers: dict[str, dict] = {}
+    if google := keys("BASRA_GOOGLE_CLIENT_ID", "BASRA_GOOGLE_SECRET"):
+        providers["google"] = {
+            "APPS": [{"client_id": google[0], "secret": google[1], "key": ""}],
+            "SCOPE": ["profile", "email"],
+        }
+    if facebook := keys("BASRA_FACEBOOK_APP_ID", "BASRA_FACEBOOK_SECRET"):
+        providers["facebook"] = {
+            "APPS": [{"client_id": facebook[0], "secret": facebook[1], "key": ""}],
+            "METHOD": "oauth2",
+            "SCOPE": ["email", "public_profile"],
+        }
+    if apple := keys("BASRA_APPLE_CLIENT_ID", "BASRA_APPLE_KEY_ID", "BASRA_APPLE_TEAM_ID",
+                     "BASRA_APPLE_PRIVATE_KEY"):
+        providers["apple"] = {
+            "APPS": [{"client_id": apple[0], "secret": apple[1], "key": apple[2],
+                      "settings": {"certificate_key": apple[3].replace("\\n", "\n")}}],
+        }
+    return providers
+
+
+SOCIALACCOUNT_PROVIDERS = social_providers(os.environ)
+#: Where each provider's log-in page is (allauth's default ``AUTHORIZE_URL`` of each), for the
+#: Content-Security-Policy's ``form-action``.
+PROVIDER_PAGES = {"google": "https://accounts.google.com", "facebook": "https://www.facebook.com",
+                  "apple": "https://appleid.apple.com"}
+SOCIAL_PROVIDER_APPS = [f"allauth.socialaccount.providers.{name}" for name in SOCIALACCOUNT_PROVIDERS]
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -124,6 +167,8 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.socialaccount",
+    *SOCIAL_PROVIDER_APPS,
     "accounts",
     "games.core",
     "games.ratings.apps.RatingsConfig",
@@ -163,7 +208,9 @@ CONTENT_SECURITY_POLICY = {
         "connect-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
-        "form-action": ["'self'"],
+        # A social log-in's form posts here and is redirected to its provider's page, which
+        # form-action governs too: the providers that are on are allowed.
+        "form-action": ["'self'", *(PROVIDER_PAGES[name] for name in SOCIALACCOUNT_PROVIDERS)],
         "frame-ancestors": ["'none'"],
     }
 }
@@ -385,6 +432,17 @@ ACCOUNT_RATE_LIMITS = {"signup": os.environ.get("BASRA_SIGNUP_RATE_LIMIT", "20/m
 # Reserved usernames and the translated e-mail subject prefix (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}
+# The confirmation link logs the player in when opened in the browser that signed up (allauth
+# does it only while the sign-up's log-in stage is in that session); elsewhere it confirms and
+# the log-in page says so (accounts/adapter.py).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# Social log-in: the player always chooses a name at the first log-in (allauth's sign-up form,
+# the adapter's rules for names), never one made from the provider's profile.
+SOCIALACCOUNT_AUTO_SIGNUP = False
+SOCIALACCOUNT_FORMS = {"signup": "accounts.forms.SocialSignupForm"}
+SOCIALACCOUNT_LOGIN_ON_GET = False
+# The contact and help page's address (accounts/views.py, /help/).
+BASRA_CONTACT_EMAIL = os.environ.get("BASRA_CONTACT_EMAIL", "")
 
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 if EMAIL_HOST:

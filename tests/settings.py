@@ -16,6 +16,24 @@ import os
 
 os.environ.setdefault("DEBUG", "1")
 
+# Every social provider on (basra_site/settings.py, ``social_providers``), with keys that reach
+# no provider: the tests answer the providers' endpoints themselves (tests/accounts/social.py).
+# Apple's client secret is a JWT signed with the key: a P-256 key made for this process.
+os.environ.setdefault("BASRA_GOOGLE_CLIENT_ID", "google-test-client")
+os.environ.setdefault("BASRA_GOOGLE_SECRET", "google-test-secret")
+os.environ.setdefault("BASRA_FACEBOOK_APP_ID", "facebook-test-app")
+os.environ.setdefault("BASRA_FACEBOOK_SECRET", "facebook-test-secret")
+os.environ.setdefault("BASRA_APPLE_CLIENT_ID", "org.example.basra")
+os.environ.setdefault("BASRA_APPLE_KEY_ID", "APPLEKEY01")
+os.environ.setdefault("BASRA_APPLE_TEAM_ID", "APPLETEAM1")
+if "BASRA_APPLE_PRIVATE_KEY" not in os.environ:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    os.environ["BASRA_APPLE_PRIVATE_KEY"] = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+
 from basra_site.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -18,7 +18,9 @@ class GamesConfig(AppConfig):
         from allauth.account.signals import password_changed, password_reset, password_set
         from django.contrib.auth.signals import user_logged_out
 
-        from games.core.actions import challenges
+        from accounts.closing import account_closed, account_closing
+
+        from games.core.actions import challenges, closing
         from games.core.pages import friend_views, profile, slots
         from games.core.sockets.auth import end_live_sockets, recheck_live_sockets
         from games.core.state import notices
@@ -29,6 +31,10 @@ class GamesConfig(AppConfig):
         user_logged_out.connect(end_live_sockets, dispatch_uid="games.end_live_sockets")
         for signal in (password_changed, password_set, password_reset):
             signal.connect(recheck_live_sockets, dispatch_uid=f"games.recheck.{id(signal)}")
+        # A closing account's matches, tables and challenges end (games/core/actions/closing.py);
+        # once closed, its sockets check their session again (its password hash changed).
+        account_closing.connect(closing.end_play_of, dispatch_uid="games.end_play_of")
+        account_closed.connect(recheck_live_sockets, dispatch_uid="games.recheck.closed")
         # The challenges still waiting are shown again on every page (games/core/state/notices.py).
         notices.register_pending(challenges.pending_notices)
         # The profile is accounts' page (below the core): the core adds its sections as the apps
@@ -37,6 +43,9 @@ class GamesConfig(AppConfig):
                            friend_views.challenge_section, order=10)
         slots.add_fragment("profile.sections", "games/_recent_matches.html",
                            profile.recent_matches_section, order=30)
+        # The closing page says which table of the player closing resigns or leaves.
+        slots.add_fragment("account.close", "games/_closing_table.html",
+                           profile.closing_table_section, order=10)
         # For the benches: with BASRA_STATS_FILE set, a process writes how its plays were
         # written (``games.core.actions.funnel.paths``: compare-and-set or locked) there when it exits.
         path = os.environ.get("BASRA_STATS_FILE")

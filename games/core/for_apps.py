@@ -66,8 +66,6 @@ from __future__ import annotations
 
 import functools
 
-from django.db.models import BooleanField, Case, Value, When
-from django.urls import reverse
 
 from games.core import actions
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
@@ -77,7 +75,7 @@ from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.endings import match_ending, match_score
-from games.core.pages.profile import Opponent
+from games.core.pages.profile import Opponent, current_table
 from games.core.pages.profile import person as seat_person
 from games.core.pages.slots import add_config, add_fragment, add_module
 from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTableForm
@@ -94,28 +92,6 @@ from games.core.state.records import match_record
 
 create_table = functools.partial(actions.create_table, capped=False)
 join_table = functools.partial(actions.join_table, capped=False)
-
-
-def current_table(user_id: int) -> dict | None:
-    """The table ``user_id`` holds a person's seat at that is not over, for an app that must
-    say so ("You are playing at table 12", the queues' refusal ``queue_seated``):
-    ``{"match_id", "url" (the table page), "playing"}``, ``playing`` true once the match is
-    being played, false while the table waits for its players; ``None`` when there is none.
-    A seat the computer took over from an absent person is no longer theirs
-    (``Seat.absent``). Of several, a match being played comes before an open table, then the
-    newest. One query."""
-    row = (
-        Seat.objects.filter(user_id=user_id, absent=False)
-        .exclude(match__status=Match.Status.FINISHED)
-        .annotate(playing=Case(When(match__status=Match.Status.PLAYING, then=Value(True)),
-                               default=Value(False), output_field=BooleanField()))
-        .order_by("-playing", "-match_id")
-        .values_list("match_id", "playing")
-        .first()
-    )
-    if row is None:
-        return None
-    return {"match_id": row[0], "url": reverse("table", args=[row[0]]), "playing": row[1]}
 
 
 __all__ = [

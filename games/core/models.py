@@ -223,8 +223,12 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        """The name to show people: the username, or "Computer (<level>)" translated."""
+        """The name to show people: the username, "Closed account" translated for an account
+        its owner or a moderator closed (``is_active`` false: ``accounts.closing``), or
+        "Computer (<level>)" translated."""
         if self.user_id is not None:
+            if not self.user.is_active:
+                return str(_("Closed account"))
             return self.user.get_username()
         return bot_display_name(self.bot)
 

@@ -24,8 +24,12 @@ class QueuesConfig(AppConfig):
         from games.core.for_apps import (
             add_fragment, add_module, match_finished, register_pending, server_started,
         )
+        from accounts.closing import account_closing
+
         from games.queues import news, scheduler, services
 
+        # A closing account leaves the queue (its pair too) and withdraws its invitation.
+        account_closing.connect(services.leave_closing, dispatch_uid="queues.closing")
         server_started.connect(scheduler.start_in_server, dispatch_uid="queues.scheduler")
         match_finished.connect(services.on_match_finished, dispatch_uid="queues.on_match_finished")
         register_pending(news.pending_tables)

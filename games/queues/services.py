@@ -210,6 +210,12 @@ def leave(*, user: Any) -> bool:
         return gone > 0
 
 
+def leave_closing(sender: Any, user: Any, **kwargs: Any) -> None:
+    """``accounts.closing.account_closing``'s receiver: ``user``'s account is closing, so they
+    leave the queue as :func:`leave` has it."""
+    leave(user=user)
+
+
 def invite(*, user: Any, username: str, move_seconds: Any, now: datetime | None = None) -> Invitation:
     """Ask ``username`` to wait together with ``user`` in the partnership queue of
     ``move_seconds`` (they are told: ``queue_invite``). Replaces an invitation ``user`` sent

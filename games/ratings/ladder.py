@@ -1,7 +1,7 @@
 """The ladder: one pool's active players, best first, in pages, with their ranks.
 
-Rows are :class:`PlayerRating` rows with a rated match in the last
-``settings.BASRA_LADDER_INACTIVE_DAYS`` days (default 30), ordered by rating, then user id (so a
+Rows are :class:`PlayerRating` rows of open accounts (a closed one, ``is_active`` false, leaves
+it) with a rated match in the last ``settings.BASRA_LADDER_INACTIVE_DAYS`` days (default 30), ordered by rating, then user id (so a
 rank never ties). Provisional players (deviation 110 or more, ``glicko2.is_provisional``) have a
 tab of their own; the main tab holds the established ones. Every page costs a fixed number of
 queries whatever its length: the count, the page (its users joined), and for a signed-in player
@@ -44,7 +44,8 @@ def ladder(pool: str, tab: str | None, now: datetime | None = None) -> QuerySet[
         raise ValueError(f"unknown ladder tab {tab!r}")
     now = timezone.now() if now is None else now
     rows = PlayerRating.objects.filter(
-        pool=pool, last_rated_at__gte=now - timedelta(days=inactive_days())
+        pool=pool, last_rated_at__gte=now - timedelta(days=inactive_days()),
+        user__is_active=True,  # a closed account leaves the ladder (accounts.closing)
     )
     if tab == "provisional":
         rows = rows.filter(deviation__gte=glicko2.PROVISIONAL_DEVIATION)

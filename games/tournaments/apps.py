@@ -30,12 +30,16 @@ class TournamentsConfig(AppConfig):
             register_pending,
             server_started,
         )
-        from games.tournaments import news, profile, scheduler, services, slots
+        from accounts.closing import account_closing
+
+        from games.tournaments import news, profile, registration, scheduler, services, slots
         from games.tournaments.record_headers import event_header
 
         match_finished.connect(
             services.on_match_finished, dispatch_uid="tournaments.on_match_finished"
         )
+        # A closing account leaves its events (accounts sits below: it sends, this app answers).
+        account_closing.connect(registration.withdraw_closing, dispatch_uid="tournaments.closing")
         record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")
         server_started.connect(scheduler.start_in_server, dispatch_uid="tournaments.scheduler")
         register_pending(news.pending_tables)
@@ -43,5 +47,7 @@ class TournamentsConfig(AppConfig):
         add_fragment("table.head", "tournaments/_table_link.html", slots.table_link, order=10)
         add_config("notices", "tournament-notice-config", slots.notice_config)
         add_module("notices", "tournaments/notify.js")
+        add_fragment("account.close", "tournaments/_closing_entries.html", slots.closing_entries,
+                     order=20)
         add_fragment("profile.sections", "tournaments/_profile_results.html",
                      profile.results_section, order=40)

@@ -318,6 +318,26 @@ def withdraw(
         withdraw_entrant(t, entrant, user, now, end_live=end_live)
 
 
+def withdraw_closing(sender: Any, user: Any, **kwargs: Any) -> None:
+    """``accounts.closing.account_closing``'s receiver (connected in ``apps.py``): ``user``'s
+    account is closing, so each of their entries in an event not over is withdrawn as
+    :func:`withdraw` does it, by them (an upcoming event's entry removed; a running event's
+    entrant ``withdrawn``, its unfinished pairing forfeited, its live table decided for the
+    opponent). An event that ended meanwhile is passed over."""
+    mine = Q(user=user) | Q(partner=user)
+    events = (
+        Entrant.objects.filter(mine)
+        .exclude(status=Entrant.Status.WITHDRAWN)
+        .filter(tournament__status__in=[Tournament.Status.UPCOMING, Tournament.Status.RUNNING])
+        .values_list("tournament_id", flat=True)
+    )
+    for tournament_id in list(events):
+        try:
+            withdraw(user=user, tournament_id=tournament_id, end_live=True)
+        except TournamentError:
+            continue
+
+
 def withdraw_entrant(t: Tournament, entrant: Entrant, actor: Any, now: datetime, *, end_live: bool) -> None:
     """Withdraw ``entrant`` from the running event ``t`` (locked by the caller, with the
     entrant's live matches before it), by ``actor`` (the entrant's player or the organiser),

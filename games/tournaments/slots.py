@@ -45,3 +45,22 @@ def table_link(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
         label = _("Round %(n)s") % {"n": number}
     return {"tournament_link": {"name": t.name, "url": reverse("tournament", args=[t.pk]),
                                 "round": label}}
+
+
+def closing_entries(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
+    """The ``account.close`` context: ``closing_entries``, the events not over that the
+    signed-in player is entered in (``[{"name", "url", "running"}]``), from which closing the
+    account withdraws them (``registration.withdraw_closing``); ``None`` without any."""
+    from django.db.models import Q
+
+    from games.tournaments.models import Entrant
+
+    rows = (
+        Entrant.objects.filter(Q(user=request.user) | Q(partner=request.user))
+        .exclude(status=Entrant.Status.WITHDRAWN)
+        .filter(tournament__status__in=[Tournament.Status.UPCOMING, Tournament.Status.RUNNING])
+        .select_related("tournament").order_by("tournament__starts_at")
+    )
+    entries = [{"name": e.tournament.name, "url": reverse("tournament", args=[e.tournament_id]),
+                "running": e.tournament.status == Tournament.Status.RUNNING} for e in rows]
+    return {"closing_entries": entries} if entries else None

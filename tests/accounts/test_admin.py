@@ -58,3 +58,20 @@ def test_a_player_who_is_not_staff_is_refused_at_the_admin_log_in(client, player
     refused = client.get(reverse("admin:login"))
     assert refused.status_code == 403
     assert "Your account may not open this page." in refused.content.decode()  # the site's page
+
+
+@pytest.mark.django_db
+def test_staff_close_accounts_with_the_admins_action(client, player):
+    from accounts.models import Closure
+
+    admin = get_user_model().objects.create_superuser(
+        username="root-staff", email="staff@example.com", password="x-long-password-1"
+    )
+    client.force_login(admin)
+    response = client.post(reverse("admin:auth_user_changelist"),
+                           {"action": "close_accounts", "_selected_action": [player.pk]}, follow=True)
+    assert "1 account closed." in response.content.decode()
+    player.refresh_from_db()
+    assert not player.is_active
+    closure = Closure.objects.get(user=player)
+    assert (closure.by, closure.reason) == (admin, "closed in the admin")

@@ -45,11 +45,13 @@ def test_profile_is_public_and_shows_name_and_join_date(client, player):
 
 
 @pytest.mark.django_db
-def test_profile_of_unknown_or_inactive_user_is_404(client, player):
+def test_profile_of_unknown_user_is_404_of_closed_account_410(client, player):
     assert client.get("/players/nobody-here/").status_code == 404
-    player.is_active = False
+    player.is_active = False  # closed (accounts.closing)
     player.save()
-    assert client.get("/players/amira/").status_code == 404
+    response = client.get("/players/amira/")
+    assert response.status_code == 410
+    assert "Closed account" in response.content.decode()
 
 
 @pytest.mark.django_db

@@ -47,13 +47,19 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
          "has_touch": True}
 
 
-def sign_up(page: Page, username: str) -> None:
+def fill_sign_up(page: Page, username: str) -> None:
+    """Send the sign-up form for ``username`` (address ``<username>@example.com``)."""
     page.goto("/accounts/signup/")
     page.fill('input[name="username"]', username)
     page.fill('input[name="email"]', f"{username}@example.com")
     page.fill('input[name="password1"]', PASSWORD)
     page.fill('input[name="password2"]', PASSWORD)
     page.press('input[name="password2"]', "Enter")
+
+
+def sign_up(page: Page, username: str) -> None:
+    """Sign up as ``username`` on a server without e-mail confirmation: logged in at once."""
+    fill_sign_up(page, username)
     expect(page.locator(".whoami")).to_have_text(username)
 
 

@@ -196,12 +196,13 @@ def claim_win(*, user: Any, match_id: int, now: datetime | None = None) -> int:
     return funnel.run(match_id, body, now=now)
 
 
-def resign(*, user: Any, match_id: int, now: datetime | None = None) -> str:
+def resign(*, user: Any, match_id: int, now: datetime | None = None, alone: bool = False) -> str:
     """Resign for one's side (the client asks for a confirmation first).
 
     2 players: the side loses at once (``resign``, ``match_end`` with ``"reason": "resign"``).
     4 players: the side resigns when both partners agree, or at once when the partner is absent
-    or played by the computer; otherwise this is an offer (``resign_offer``) that stands until
+    or played by the computer, or ``alone`` is true (the player's account is closing:
+    ``accounts.closing``); otherwise this is an offer (``resign_offer``) that stands until
     the partner resigns too or the match ends.
 
     :returns: ``"resigned"`` or ``"offered"``.
@@ -216,7 +217,7 @@ def resign(*, user: Any, match_id: int, now: datetime | None = None) -> str:
         partner = None
         if change.match.players == 4:
             partner = next(s for s in change.seats if s.seat == (mine.seat + 2) % 4)
-        if partner is None or partner.bot or partner.absent or partner.resign_offered:
+        if alone or partner is None or partner.bot or partner.absent or partner.resign_offered:
             agreed = [mine.seat] + ([partner.seat] if partner and partner.resign_offered else [])
             change.log(Event.Kind.RESIGN, {"side": side, "seats": agreed}, seat=mine.seat)
             finish(change, 1 - side, Match.Result.RESIGN)

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Prefetch
+from django.db.models import BooleanField, Case, Prefetch, Value, When
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -32,8 +32,9 @@ class Opponent:
 
 
 def person(seat: Any) -> Opponent:
-    """The :class:`Opponent` of ``seat`` (a ``Seat`` with its ``user`` loaded)."""
-    if seat.user_id is None:
+    """The :class:`Opponent` of ``seat`` (a ``Seat`` with its ``user`` loaded); a closed
+    account's seat is named "Closed account", with no link."""
+    if seat.user_id is None or not seat.user.is_active:
         return Opponent(name=seat.display_name, url=None)
     username = seat.user.get_username()
     return Opponent(name=username, url=reverse("profile", kwargs={"username": username}))
@@ -97,3 +98,33 @@ def _recent_match(own_seat: Seat) -> RecentMatch:
 def recent_matches_section(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any]:
     """The ``profile.sections`` context of ``page["player"]``: ``recent_matches``."""
     return {"recent_matches": recent_matches(page["player"])}
+
+
+def closing_table_section(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``account.close`` context: ``closing_table``, the table the player holds a seat at
+    (``games.core.for_apps.current_table``: ``{"match_id", "url", "playing"}``), which closing
+    the account resigns or leaves (``games.core.actions.closing``); ``None`` without one."""
+    table = current_table(request.user.pk)
+    return None if table is None else {"closing_table": table}
+
+
+def current_table(user_id: int) -> dict | None:
+    """The table ``user_id`` holds a person's seat at that is not over, for an app that must
+    say so ("You are playing at table 12", the queues' refusal ``queue_seated``):
+    ``{"match_id", "url" (the table page), "playing"}``, ``playing`` true once the match is
+    being played, false while the table waits for its players; ``None`` when there is none.
+    A seat the computer took over from an absent person is no longer theirs
+    (``Seat.absent``). Of several, a match being played comes before an open table, then the
+    newest. One query."""
+    row = (
+        Seat.objects.filter(user_id=user_id, absent=False)
+        .exclude(match__status=Match.Status.FINISHED)
+        .annotate(playing=Case(When(match__status=Match.Status.PLAYING, then=Value(True)),
+                               default=Value(False), output_field=BooleanField()))
+        .order_by("-playing", "-match_id")
+        .values_list("match_id", "playing")
+        .first()
+    )
+    if row is None:
+        return None
+    return {"match_id": row[0], "url": reverse("table", args=[row[0]]), "playing": row[1]}

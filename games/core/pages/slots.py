@@ -31,6 +31,8 @@ registered, so a misspelt slot fails at start-up rather than showing nothing):
   ``order``: the challenge form 10, the ratings 20, the recent matches 30, the events 40):
   ``player``; ``profile.match`` (in each of the recent matches' rows, after its result):
   ``player`` and ``row``, a ``games.core.pages.profile.RecentMatch``.
+- ``account.close`` (``templates/accounts/close.html``, before the confirmation): what closing
+  the signed-in player's account ends for them now (their table, their events): ``user``.
 
 The pages scripts are loaded for (``PAGES``): ``table``, and ``notices`` (every page of a
 signed-in player, before the site's notice socket, ``static/games/notices.js``, opens).
@@ -57,6 +59,7 @@ SLOTS = {
     "lobby.side": "templates/games/lobby.html: the side column, under the forms",
     "profile.sections": "templates/accounts/profile.html: the profile's sections",
     "profile.match": "templates/games/_recent_matches.html: a recent match's row, after its result",
+    "account.close": "templates/accounts/close.html: what closing the account ends, for this player",
 }
 
 #: The pages an app's scripts and their configs are loaded on.
