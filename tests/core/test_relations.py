@@ -141,26 +141,3 @@ def test_who_is_online_asks_who_may_see_them(make_player, answers):
     answers.barred[("see_online", alice.pk, bob.pk)] = relations.SILENT
     assert online.online_among(alice.pk, {bob.pk, carol.pk}, now) == set()
     assert online.online_among(None, {bob.pk}, now) == {bob.pk}
-
-
-def test_a_process_writes_who_came_and_went_and_its_refresh_keeps_them(make_player):
-    alice, bob = make_player("alice").user, make_player("bob").user
-    online.opened(alice.pk)
-    online.opened(alice.pk)  # two tabs
-    online.opened(bob.pk)
-    online.write(*online.take_changes())
-    assert online.online_users({alice.pk, bob.pk}) == {alice.pk, bob.pk}
-    online.closed(alice.pk)
-    online.closed(bob.pk)
-    came, went = online.take_changes()
-    assert (came, went) == (frozenset(), frozenset({bob.pk}))
-    online.write(came, went)
-    assert online.online_users({alice.pk, bob.pk}) == {alice.pk}
-    # A dead process's row stops counting, and the next refresh deletes it.
-    later = timezone.now() + online.stale_after() * 2
-    Online.objects.create(user=bob, process="dead", seen_at=timezone.now())
-    online.refresh(later)
-    assert online.online_users({alice.pk, bob.pk}, later) == {alice.pk}
-    assert not Online.objects.filter(process="dead").exists()
-    online.closed(alice.pk)
-    online.write(*online.take_changes())
