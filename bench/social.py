@@ -96,18 +96,21 @@ def load(connection, players: int, follows: int, online: int, seed: int) -> None
 
 
 def timed(repeat: int, call):
-    """``(median ms, max ms, queries)`` of ``call()`` run ``repeat`` times after a warm-up."""
+    """``(median ms, max ms, median CPU ms of this process, queries)`` of ``call()`` run
+    ``repeat`` times after a warm-up. The CPU time leaves out the waits for a core on a busy
+    machine (and the database's own work, in its process)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     call()
-    times = []
+    times, cpu = [], []
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             call()
             times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times), max(times), len(queries)
+            cpu.append((time.process_time() - started_cpu) * 1000)
+    return statistics.median(times), max(times), statistics.median(cpu), len(queries)
 
 
 def main() -> None:
@@ -189,10 +192,12 @@ def main() -> None:
         ("block check: a challenge", lambda: barriers("challenge", {me.pk}, {other.pk})),
         (f"block check: a queue wave of {len(wave)}", lambda: never_meet(wave)),
     ]
-    print(f"{'what':<44} {'median ms':>9} {'max ms':>7} {'queries':>7}")
+    print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'what':<44} {'median ms':>9} {'max ms':>7} {'cpu ms':>7} {'queries':>7}")
     for name, call in rows:
-        median, most, queries = timed(args.repeat, call)
-        print(f"{name:<44} {median:>9.1f} {most:>7.1f} {queries:>7}")
+        median, most, cpu, queries = timed(args.repeat, call)
+        print(f"{name:<44} {median:>9.1f} {most:>7.1f} {cpu:>7.1f} {queries:>7}")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

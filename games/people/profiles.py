@@ -37,8 +37,8 @@ AVATARS = {
     "crown": _("Crown"),
     "flower": _("Flower"),
     "snow": _("Snowflake"),
-    "anchor": _("Anchor"),
-    "note": _("Music note"),
+    "drop": _("Drop"),
+    "bolt": _("Lightning bolt"),
 }
 DEFAULT_AVATAR = "spade"
 

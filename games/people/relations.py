@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.db import connection
+
 from games.core.for_apps import relations
 from games.people.models import Audience, Block, Follow, Profile
 
@@ -28,16 +30,10 @@ _SETTING = {"challenge": ("challenges", relations.REFUSED), "see_online": ("onli
 def answer(kind: str, actors: frozenset[int], targets: frozenset[int]) -> Mapping[tuple[int, int], str]:
     """``{(actor, target): verdict}`` of the barred pairs (see the module's docstring)."""
     out: dict[tuple[int, int], str] = {}
-    rows = Block.objects.filter(blocker_id__in=targets, blocked_id__in=actors).values_list(
-        "blocker_id", "blocked_id"
-    )
-    for blocker, blocked in rows:
+    for blocker, blocked in blocks(targets, actors):
         out[(blocked, blocker)] = relations.SILENT
     if kind == "pair" and actors != targets:
-        rows = Block.objects.filter(blocker_id__in=actors, blocked_id__in=targets).values_list(
-            "blocker_id", "blocked_id"
-        )
-        for blocker, blocked in rows:
+        for blocker, blocked in blocks(actors, targets):
             out[(blocker, blocked)] = relations.SILENT
     if kind in _SETTING:
         field, verdict = _SETTING[kind]
@@ -55,6 +51,28 @@ def answer(kind: str, actors: frozenset[int], targets: frozenset[int]) -> Mappin
                     if audience == Audience.NOBODY or (actor, target) not in friends:
                         out[(actor, target)] = verdict
     return out
+
+
+#: Above this many ids on a side, PostgreSQL is asked with one array per side
+#: (``= ANY(%s)``) rather than one parameter per id: a queue's wave of 10,000 players costs
+#: tenths of a second less (``bench/social.py``).
+MANY = 500
+
+
+def blocks(blockers: frozenset[int], blocked: frozenset[int]) -> list[tuple[int, int]]:
+    """The ``(blocker, blocked)`` rows with the blocker in ``blockers`` and the blocked in
+    ``blocked`` (one query)."""
+    if connection.vendor == "postgresql" and max(len(blockers), len(blocked)) > MANY:
+        table = Block._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT blocker_id, blocked_id FROM {table} WHERE blocker_id = ANY(%s) AND blocked_id = ANY(%s)",
+                [list(blockers), list(blocked)],
+            )
+            return cursor.fetchall()
+    return list(
+        Block.objects.filter(blocker_id__in=blockers, blocked_id__in=blocked).values_list("blocker_id", "blocked_id")
+    )
 
 
 def mutual(actors: frozenset[int], targets: frozenset[int]) -> set[tuple[int, int]]:

@@ -95,3 +95,26 @@ def test_a_friend_online_is_challenged_from_the_lobby_and_a_block_keeps_challeng
     finally:
         for context in ctx:
             context.close()
+
+
+@pytest.mark.parametrize("width, height", [(360, 740), (740, 360)])
+def test_the_people_pages_fit_a_phone_in_arabic(browser, site_url, seed, width, height):
+    tag = uuid.uuid4().hex[:5]
+    a, b = f"سارة_{tag}", f"Zeinab_ElShenawy_{tag}"
+    sessions = json.loads(seed("players", a, b))["sessions"]
+    context = signed_in(browser, site_url, sessions[0], lang="ar", viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        follow(page, b)
+        for path in ("/settings/profile/", "/friends/", "/notifications/", f"/players/{b}/", "/"):
+            page.goto(path)
+            expect(page.locator("html")).to_have_attribute("dir", "rtl")
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, (path, overflow)
+        page.goto("/settings/profile/")
+        page.fill('textarea[name="bio"]', "<b>x</b>")
+        page.click("#people-save")
+        expect(page.locator(".errorlist")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    finally:
+        context.close()

@@ -147,3 +147,11 @@ def test_a_closed_account_cannot_be_challenged():
     with pytest.raises(GameError) as info:
         actions.create_challenge(user=a, username="b", rules={"target": 61}, rated=False, move_seconds=20)
     assert info.value.code == "player_not_found"
+
+
+def test_many_ids_are_asked_as_one_array_each(monkeypatch):
+    a, b, c = users("a", "b", "c")
+    services.block(user=b, username="a")
+    monkeypatch.setattr("games.people.relations.MANY", 1)  # PostgreSQL's array form (elsewhere the same query)
+    assert queues.blocked_for((a.pk,), (b.pk, c.pk)) == {b.pk}
+    assert relations.barred("challenge", a.pk, (b.pk, c.pk)) == {b.pk: relations.SILENT}

@@ -122,3 +122,22 @@ def test_follow_and_block_from_the_profile():
     client.post(reverse("people_unblock", args=["a"]))
     assert client.get(reverse("people_follow", args=["a"])).status_code in (302, 405)
     assert services.following(me.pk) == set()
+
+
+def test_entering_a_tournament_tells_the_friends_who_want_it(sent, django_capture_on_commit_callbacks):
+    from games.tournaments import services as events
+
+    org, a, friend, quiet = users("org", "a", "friend", "quiet")
+    befriend(a, friend)
+    befriend(a, quiet)
+    Profile.objects.update_or_create(user=quiet, defaults={"notify_tournament": False})
+    event = events.create_tournament(user=org, name="Cairo <Swiss>", format="swiss", players=2,
+                                     rules={"target": 11}, starts_at=timezone.now() + timedelta(hours=1),
+                                     swiss_rounds=3)
+    with django_capture_on_commit_callbacks(execute=True):
+        events.register(user=a, tournament_id=event.pk)
+    told = [(u, p) for u, k, p in sent if k == "friend_tournament"]
+    assert told == [(friend.pk, {"friend": "a", "tournament_id": event.pk, "tournament": "Cairo <Swiss>",
+                                 "url": f"/tournaments/{event.pk}/"})]
+    page = client_of(friend).get(reverse("people_notifications")).content.decode()
+    assert "Cairo &lt;Swiss&gt;" in page
