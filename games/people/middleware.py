@@ -1,5 +1,7 @@
-"""Sets the language cookie on the response of a log-in whose player chose a language
-(``games.people.hooks.apply_language``), so the site speaks it from the next page on."""
+"""The preferred language kept with the account: the language cookie set on the response of a
+log-in whose player chose a language (``games.people.hooks.apply_language``), so the site speaks
+it from the next page on; and a signed-in player's choice in the header's language form
+(Django's ``set_language``) kept on their profile (``Profile.language``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from django.urls import reverse
+
 from games.people.hooks import LANGUAGE_ATTR
+from games.people.models import Profile
 
 
 class LanguageCookie:
@@ -20,6 +25,16 @@ class LanguageCookie:
         language = getattr(request, LANGUAGE_ATTR, None)
         if language:
             set_language_cookie(response, language)
+        elif (
+            request.method == "POST"
+            and request.path == reverse("set_language")
+            and request.user.is_authenticated
+            and response.status_code in (200, 204, 302)
+            and request.POST.get("language") in dict(settings.LANGUAGES)
+        ):
+            Profile.objects.update_or_create(
+                user_id=request.user.pk, defaults={"language": request.POST["language"]}
+            )
         return response
 
 

@@ -97,3 +97,14 @@ def test_the_preferred_language_is_applied_at_log_in():
     assert response.status_code == 302
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ar"
     assert 'lang="ar"' in fresh.get(reverse("lobby")).content.decode()
+
+
+def test_the_header_s_language_choice_is_kept_on_the_account():
+    (a,) = users("a")
+    client = client_of(a)
+    client.post(reverse("set_language"), {"language": "ar", "next": "/"})
+    assert Profile.objects.get(user=a).language == "ar"
+    client.post(reverse("set_language"), {"language": "xx", "next": "/"})  # not a language: kept
+    assert Profile.objects.get(user=a).language == "ar"
+    Client().post(reverse("set_language"), {"language": "en", "next": "/"})  # anonymous: nothing
+    assert Profile.objects.count() == 1
