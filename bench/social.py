@@ -37,8 +37,8 @@ Results (PostgreSQL on the same 2 cores, shared with other engineers' test runs:
     block check: a challenge                           5.3    14.5     1.2       2
     block check: a queue wave of 10000               144.8   830.1    18.8       1
 
-The friends-online block costs 21 ms of this process's CPU and twelve indexed queries (each
-under a millisecond in PostgreSQL, ``EXPLAIN ANALYZE``); its wall time here is mostly waiting
+The friends-online block costs 21 ms of this process's CPU and twelve queries, each on an
+index and bounded by the player's 400 follows at most; its wall time here is mostly waiting
 for a core (a first run with 10,000 players, 1,000 online, gave 52 ms). The wave's check was 5.4
 s with one parameter per id (``IN (…)`` of 20,000 parameters); one array a side (``= ANY(%s)``,
 ``games.people.relations.blocks``) made it 0.14 s: PostgreSQL plans it in 33 ms and runs it in
