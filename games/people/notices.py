@@ -52,11 +52,15 @@ def friends_to_tell(people: Collection[int], kind: str) -> dict[int, set[int]]:
     return out
 
 
-def tell(kind: str, person_id: int, data: dict, now: datetime | None = None) -> int:
+def tell(kind: str, person_id: int, data: dict, now: datetime | None = None,
+         told: set[int] | None = None) -> int:
     """Tell ``person_id``'s friends of ``kind`` (``data`` is kept with each notice and sent
-    with ``friend`` added); returns how many were told."""
+    with ``friend`` added), but those in ``told`` (then added to it); returns how many were
+    told."""
     now = timezone.now() if now is None else now
-    friends = friends_to_tell((person_id,), kind).get(person_id, set())
+    friends = friends_to_tell((person_id,), kind).get(person_id, set()) - (told or set())
+    if told is not None:
+        told |= friends
     if not friends:
         return 0
     name = get_user_model().objects.filter(pk=person_id).values_list("username", flat=True).first()
@@ -69,12 +73,14 @@ def tell(kind: str, person_id: int, data: dict, now: datetime | None = None) -> 
 
 
 def on_match_started(sender: Any, match: Any, people: list[int], **kwargs: Any) -> None:
-    """Receiver of the core's ``match_started``: a rated match's players' friends are told."""
+    """Receiver of the core's ``match_started``: a rated match's players' friends are told,
+    each once (a friend of two of its players hears of the first)."""
     if not match.rated:
         return
     url = reverse("table", args=[match.pk])
+    told: set[int] = set()
     for person in people:
-        tell(Notice.Kind.RATED, person, {"match_id": match.pk, "url": url})
+        tell(Notice.Kind.RATED, person, {"match_id": match.pk, "url": url}, told=told)
 
 
 def on_entrant_saved(sender: Any, instance: Any, created: bool = False, raw: bool = False, **kwargs: Any) -> None:

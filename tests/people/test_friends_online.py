@@ -88,6 +88,11 @@ def test_a_rated_start_tells_the_friends_who_want_it(sent, django_capture_on_com
     assert list(Notice.objects.values_list("user_id", "kind")) == [(friend.pk, "rated")]
     seated_match([a, b])  # casual: nobody told
     assert Notice.objects.count() == 1
+    befriend(b, friend)  # a friend of both players hears of their match once
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        seated_match([a, b], rated=True)
+    assert [u for u, k, _p in sent if k == "friend_rated"] == [friend.pk]
 
 
 def test_the_notifications_page_lists_and_marks_read_and_forgets_after_30_days():
