@@ -4,7 +4,7 @@ watch or challenge them in one tap.
 
 Its cost does not grow with the site: one query for the friends (at most ``MAX_FOLLOWS``), one
 for who of them is online (``games.core.state.online``) and the core's question about seeing
-them (``games.people.relations``, up to four), then one each for their names and avatars,
+them (``games.people.relations``, up to four), then one for their names and avatars, one each for
 their tables, the tables they watch, the queues and the tournaments (two or three), for the
 online friends only. ``bench/social.py`` measures it.
 """
@@ -14,10 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
 from games.core.for_apps import Match, Seat, online_among, watched_by
 from games.people import profiles, services
+from games.people.models import Profile
 from games.queues import for_apps as queues
 from games.tournaments import for_apps as tournaments
 
@@ -47,11 +49,14 @@ def friends_online(user_id: int) -> list[FriendOnline]:
     online = online_among(user_id, friends)
     if not online:
         return []
-    names = dict(
-        get_user_model().objects.filter(pk__in=online, is_active=True).values_list("pk", "username")
+    avatar = Profile.objects.filter(user_id=OuterRef("pk")).values("avatar")[:1]
+    rows = (
+        get_user_model().objects.filter(pk__in=online, is_active=True)
+        .annotate(avatar=Subquery(avatar)).values_list("pk", "username", "avatar")
     )
+    names = {pk: name for pk, name, _a in rows}
+    avatars = {pk: a for pk, _n, a in rows if a in profiles.AVATARS}
     ids = set(names)
-    avatars = profiles.avatars_of(ids)
     playing = dict(
         Seat.objects.filter(user_id__in=ids, absent=False, match__status=Match.Status.PLAYING)
         .order_by("match_id")

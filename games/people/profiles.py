@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Collection
 
 from babel import Locale
 from django import forms
@@ -49,15 +48,6 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 def avatar_url(name: str) -> str:
     """The address of avatar ``name`` (the default's for an unknown one)."""
     return static(f"people/avatars/{name if name in AVATARS else DEFAULT_AVATAR}.svg")
-
-
-def avatars_of(user_ids: Collection[int]) -> dict[int, str]:
-    """``{user id: avatar name}`` of those of ``user_ids`` who chose one (one query)."""
-    return {
-        pk: name
-        for pk, name in Profile.objects.filter(user_id__in=list(user_ids)).exclude(avatar="").values_list("user_id", "avatar")
-        if name in AVATARS
-    }
 
 
 @functools.cache
