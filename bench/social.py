@@ -29,19 +29,19 @@ Usage (under ``nice -n 19`` on a shared machine; a smaller ``--players`` first):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_social nice -n 19 .venv/bin/python bench/social.py
 
 Results (PostgreSQL on the same 2 cores, shared with other engineers' test runs: load average
-17.8 during the run, this process at ``nice -n 19``; the load took 4 minutes, 5,000,000 follows):
+9.8 during the run, this process at ``nice -n 19``; the load took 4 minutes, 5,000,000 follows):
 
     what                                         median ms  max ms  cpu ms queries
-    lobby friends-online block (4 shown)             182.0   485.8    20.7      12
-    whole lobby page, signed in                      382.4   505.3    54.5      19
-    block check: a challenge                           5.3    14.5     1.2       2
-    block check: a queue wave of 10000               144.8   830.1    18.8       1
+    lobby friends-online block (4 shown)              71.1    97.8    23.9      11
+    whole lobby page, signed in                      205.2   269.7    66.7      18
+    block check: a challenge                           6.5     8.3     1.4       2
+    block check: a queue wave of 10000               120.0   436.3    21.6       1
 
-The friends-online block costs 21 ms of this process's CPU and twelve queries, each on an
-index and bounded by the player's 400 follows at most; its wall time here is mostly waiting
-for a core (a first run with 10,000 players, 1,000 online, gave 52 ms). The wave's check was 5.4
-s with one parameter per id (``IN (…)`` of 20,000 parameters); one array a side (``= ANY(%s)``,
-``games.people.relations.blocks``) made it 0.14 s: PostgreSQL plans it in 33 ms and runs it in
+The friends-online block costs 24 ms of this process's CPU and eleven queries, each on an index
+and bounded by the player's 400 follows at most; the rest of its time is the database and
+waiting for a core (a run at load average 17.8 gave 182 ms). The wave's check was 5.4 s with one
+parameter per id (``IN (…)`` of 20,000 parameters); one array a side (``= ANY(%s)``,
+``games.people.relations.blocks``) made it 0.12 s: PostgreSQL plans it in 33 ms and runs it in
 23 ms (a hashed filter over the 50,000 blocks).
 """
 
