@@ -175,6 +175,7 @@ INSTALLED_APPS = [
     "games.replays",
     "games.tournaments",
     "games.queues",
+    "games.people",
 ]
 
 MIDDLEWARE = [
@@ -185,6 +186,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A log-in sets the player's preferred language (games/people/middleware.py).
+    "games.people.middleware.LanguageCookie",
     # A NUL in a path or query is a 400 before any view reads it (basra_site/middleware.py),
     # the page in the visitor's language with their header (so after those middlewares).
     "basra_site.middleware.NulRefusedMiddleware",

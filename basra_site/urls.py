@@ -36,4 +36,5 @@ urlpatterns = [
     path("", include("games.replays.urls")),
     path("tournaments/", include("games.tournaments.urls")),
     path("play/", include("games.queues.urls")),
+    path("", include("games.people.urls")),
 ]

@@ -113,6 +113,7 @@ class ErrorCode(StrEnum):
     CHALLENGE_TWO_PLAYERS = "challenge_two_players"
     CHALLENGE_PENDING = "challenge_pending"
     CHALLENGE_TOO_MANY = "challenge_too_many"
+    CHALLENGE_NOT_ACCEPTED = "challenge_not_accepted"
     REMATCH_NOT_OVER = "rematch_not_over"
     REMATCH_GONE = "rematch_gone"
     # Quick phrases at a table (games/core/state/phrases.py; sockets only).
@@ -231,6 +232,7 @@ MESSAGES = {
     ErrorCode.CHALLENGE_PENDING: _(
         "You already have a challenge waiting for this player's answer."
     ),
+    ErrorCode.CHALLENGE_NOT_ACCEPTED: _("This player does not accept challenges from you."),
     ErrorCode.CHALLENGE_TOO_MANY: _(
         "You have sent too many challenges lately: wait a few minutes before sending another."
     ),

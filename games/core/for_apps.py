@@ -19,7 +19,8 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   of the first deal (at once when the clock ran out on them or the computer took their seat
   over, else when it ended before they did), and ``unplayed``, the seats of the persons who
   had not, ``None`` when not counted; ``first_deal_unplayed`` is the count), ``record_headers``
-  (headers of a match's record), ``lobby_matches_read`` (the lobby's lists), ``table_extras``
+  (headers of a match's record), ``match_started`` (its first deal, inside its transaction:
+  ``match``, ``people``), ``lobby_matches_read`` (the lobby's lists), ``table_extras``
   (what an app adds to a table's ``state`` message, read once per seating), ``server_started``.
 - The actions an app may take, each the core's own write (row lock, events, broadcast on
   commit): ``create_table``, ``join_table`` (the tables an app opens for its players are not
@@ -58,6 +59,11 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   side: ``(outcome, text)``), ``match_score`` ("126–87", or "" when there is no score worth
   showing); ``Opponent`` (a name and its profile's address, none for a computer seat) and
   ``seat_person`` (a seat's).
+- The one question the core asks about two people, which an app answers: ``relations``
+  (``relations.answer_with`` in its ``AppConfig.ready()``; ``relations.barriers(kind, actors,
+  targets)``, kinds ``challenge``, ``rematch``, ``phrase``, ``see_online``, ``pair``; verdicts
+  ``relations.SILENT``, ``relations.REFUSED``), who is online: ``online_among``
+  (``games.core.state.online``), and which table each of some players watches: ``watched_by``.
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -67,7 +73,7 @@ from __future__ import annotations
 import functools
 
 
-from games.core import actions
+from games.core import actions, relations
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
 from games.core.actions.endings import first_deal_unplayed
 from games.core.actions.store import write_transaction
@@ -82,13 +88,15 @@ from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTable
 from games.core.clock.every import run_every
 from games.core.clock.thinking import end_with_parent
 from games.core.signals import (
-    lobby_matches_read, match_finished, record_headers, server_started, table_extras,
+    lobby_matches_read, match_finished, match_started, record_headers, server_started, table_extras,
 )
 from games.core.sockets.workers import in_worker, keeping_connection
 from games.core.state.broadcast import CALLER_LOOP as BROADCAST_LOOP
 from games.core.state.outages import UNAVAILABLE as DATABASE_UNAVAILABLE
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
+from games.core.state.online import online_among
+from games.core.state.watching import watched_by
 
 create_table = functools.partial(actions.create_table, capped=False)
 join_table = functools.partial(actions.join_table, capped=False)
@@ -118,6 +126,10 @@ __all__ = [
     "card_labels",
     "card_name",
     "create_table",
+    "match_started",
+    "online_among",
+    "watched_by",
+    "relations",
     "current_table",
     "end_by_decision",
     "end_with_parent",

@@ -275,6 +275,35 @@ class Watcher(models.Model):
         return f"{self.match_id} {self.channel}"
 
 
+class Online(models.Model):
+    """A signed-in user with a socket (table, lobby or notices) open in one server process, so
+    that every process sees who is online (``games.core.state.online``).
+
+    One row per user and process (``process``: the process's random id), written when the
+    user's first socket in that process opens and deleted when their last one closes, both in
+    the process's next beat (at most a second later); ``seen_at`` is refreshed for all of the
+    process's rows with one ``UPDATE`` every ``online.REFRESH_SECONDS``. A row whose process died
+    stops counting once ``seen_at`` is older than ``online.stale_after()``, and the next beat
+    of any process deletes it.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
+    )
+    process = models.CharField(_("server process"), max_length=32)
+    seen_at = models.DateTimeField(_("last seen"), db_index=True)
+
+    class Meta:
+        verbose_name = _("user online")
+        verbose_name_plural = _("users online")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "process"], name="games_online_user_process")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.process}"
+
+
 def seat_display_names(seats: list[dict]) -> dict[int, str]:
     """``{seat: name to show}`` for the seats of one table, ``[{"seat", "username", "bot"}]``.
 

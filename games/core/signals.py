@@ -54,6 +54,14 @@ lobby_matches_read = Signal()
 #: about (a receiver that raises makes the table's state fail).
 table_extras = Signal()
 
+#: Sent by ``games.core.actions.seating.start``, the one place a match starts (its first deal),
+#: inside the transaction that starts it, so that an app built on the core can tell others (the
+#: people app tells each player's friends of a rated match, ``games.people.notices``).
+#: Arguments: ``sender`` the ``Match`` class; ``match`` the ``Match`` row (status ``playing``,
+#: ``rated``); ``people`` the user ids seated, in seat order. A receiver that raises rolls the
+#: start back: it must not raise; it may write (in the same transaction).
+match_started = Signal()
+
 #: Sent by a web server process when it starts (``basra_site.asgi.Serving``), on its event loop,
 #: so that an app built on the core can run work of its own there: with the in-memory channel
 #: layer (``make run``: no ``REDIS_URL``) only work done in the server process reaches its

@@ -33,6 +33,7 @@ from games.core.for_apps import (
     current_table,
     end_by_decision,
     join_table,
+    relations,
     write_transaction,
 )
 from games.queues import matching, news
@@ -339,18 +340,35 @@ def expire_invitations(now: datetime | None = None) -> int:
     return Invitation.objects.filter(created_at__lte=now - timedelta(seconds=invitation_seconds())).delete()[0]
 
 
-def _waiter(e: Entry, records: dict[int, Record], now: datetime) -> matching.Waiter:
+def _waiter(
+    e: Entry, records: dict[int, Record], now: datetime, never: dict[int, frozenset[int]]
+) -> matching.Waiter:
     recent = frozenset(u for m in e.members for u in (records[m].last_opponents if m in records else []))
+    blocked = frozenset().union(*(never.get(m, ()) for m in e.members))
     return matching.Waiter(
         id=e.pk, rating=e.rating, waited=max(0.0, (now - e.joined_at).total_seconds()),
-        members=e.members, recent=recent, blocked=blocked_for(e.members), front=e.front,
+        members=e.members, recent=recent, blocked=blocked, front=e.front,
     )
 
 
-def blocked_for(user_ids: tuple[int, ...]) -> frozenset[int]:
-    """The user ids ``user_ids`` never meet. The site has no blocking yet: empty; the matching
-    already keeps apart whoever is named here (``matching.Waiter.blocked``)."""
-    return frozenset()
+def never_meet(user_ids: Iterable[int]) -> dict[int, frozenset[int]]:
+    """For each of ``user_ids`` that must not be paired with some of the others, those others
+    (one of the two blocked the other: ``games.core.relations``, kind ``pair``, asked once for
+    all of them; ``{}`` when no app answers). The matching keeps them apart
+    (``matching.Waiter.blocked``)."""
+    users = frozenset(user_ids)
+    out: dict[int, set[int]] = {}
+    for a, b in relations.barriers("pair", users, users):
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return {user: frozenset(others) for user, others in out.items()}
+
+
+def blocked_for(user_ids: tuple[int, ...], among: Iterable[int] = ()) -> frozenset[int]:
+    """The user ids among ``among`` that the players ``user_ids`` (one entry's members) never
+    meet (:func:`never_meet`)."""
+    never = never_meet({*user_ids, *among})
+    return frozenset().union(*(never.get(u, ()) for u in user_ids))
 
 
 def wave(players: int, move_seconds: int, now: datetime | None = None) -> list[int]:
@@ -374,7 +392,8 @@ def wave(players: int, move_seconds: int, now: datetime | None = None) -> list[i
         Entry.objects.filter(pk__in=gone).delete()
         entries = [e for e in entries if e.pk not in gone]
     records = Record.objects.in_bulk({m for e in entries for m in e.members})
-    units = [_waiter(e, records, now) for e in entries]
+    never = never_meet({m for e in entries for m in e.members})
+    units = [_waiter(e, records, now, never) for e in entries]
     by_id = {e.pk: e for e in entries}
     opened = []
     if players == 2:

@@ -9,6 +9,8 @@ what others rely on.
 - Who is busy with an event: ``engaged`` (playing in a running event, or wanted by a table of
   one; ``games.tournaments.busy``, whose rule is that a player sits at one tournament table at
   a time).
+- The entrant rows, for an app that listens to their ``post_save`` (the people app tells a
+  player's friends that they entered an event): ``Entrant``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from django.db.models import Q
 
 from games.tournaments import busy
 from games.tournaments.models import Entrant, Tournament
+
+__all__ = ["Entrant", "engaged"]
 
 
 def engaged(user_ids: Iterable[int]) -> set[int]:

@@ -16,6 +16,7 @@ for all of a run's seeding, not once a command. By hand::
     python tests/e2e/seed.py rated PLAYERS TARGET NAME...
     python tests/e2e/seed.py left PLAYERS NAME...
     python tests/e2e/seed.py open PLAYERS NAME...
+    python tests/e2e/seed.py players NAME...
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -37,7 +38,8 @@ by a resignation once every person has played two cards, so that the match is ra
 then marks its last seat's person absent, as the clock marks one whose page was closed: at two
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
-(:func:`seeded_open`). ``log MATCH_ID`` prints what the table's log holds (:func:`table_log`).
+(:func:`seeded_open`). ``players`` makes players with a signed-in session each
+(:func:`seeded_players`). ``log MATCH_ID`` prints what the table's log holds (:func:`table_log`).
 ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
@@ -373,6 +375,16 @@ def seeded_open(players: int, names: list[str]) -> dict:
     return {"match": match.pk, "sessions": [session_of(person) for person in people]}
 
 
+def seeded_players(names: list[str]) -> dict:
+    """Players ``names`` (created here, each with a verified address), each with a signed-in
+    session: ``{"sessions": [session key per player]}``."""
+    from django.contrib.auth import get_user_model
+
+    people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
+              for k, n in enumerate(names)]
+    return {"sessions": [session_of(person) for person in people]}
+
+
 def session_of(person) -> str:
     """A new signed-in session of ``person``: its key, for the browser's ``sessionid`` cookie."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
@@ -514,6 +526,9 @@ def run(argv: list[str]) -> None:
         return
     if command == "log" and len(args) == 1:
         print(json.dumps(table_log(int(args[0]))))
+        return
+    if command == "players" and args:
+        print(json.dumps(seeded_players(args)))
         return
     if command == "open" and len(args) >= 2:
         print(json.dumps(seeded_open(int(args[0]), args[1:])))

@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
+from games.core import relations
 from games.core.actions.funnel import require_login
 from games.core.actions.seating import _check_clock, _client_seed, check_rated_target, create_table
 from games.core.actions.store import write_transaction
@@ -113,7 +114,10 @@ def create_challenge(
         ``challenge_self``; ``challenge_two_players``; ``bad_rules``; ``rated_target_too_low``
         (a rated match to under 61 points, ``seating.check_rated_target``); ``bad_clock``;
         ``challenge_pending`` (a challenge of ``user`` to that player still waits);
-        ``challenge_too_many`` (:func:`check_challenge_rate`); a ``client_seed_*`` code.
+        ``challenge_too_many`` (:func:`check_challenge_rate`); a ``client_seed_*`` code;
+        ``challenge_not_accepted`` (the player's settings refuse it: ``games.core.relations``,
+        ``REFUSED``). A challenge to a player who blocked ``user`` (``SILENT``) is made as any
+        other, but never offered to that player: it waits unanswered, then expires.
     """
     require_login(user)
     now = timezone.now() if now is None else now
@@ -134,6 +138,9 @@ def create_challenge(
         raise GameError("player_not_found")
     if other.pk == user.pk:
         raise GameError("challenge_self")
+    verdict = relations.barred("challenge", user.pk, (other.pk,)).get(other.pk)
+    if verdict == relations.REFUSED:
+        raise GameError("challenge_not_accepted")
     with write_transaction():
         waiting = Challenge.objects.select_for_update().filter(
             challenger=user, challenged=other, status=Challenge.Status.PENDING,
@@ -148,7 +155,8 @@ def create_challenge(
             expires_at=now + timedelta(seconds=challenge_seconds()),
         )
         payload = describe(challenge)
-        send_notice(other.pk, "challenge", payload)
+        if verdict != relations.SILENT:
+            send_notice(other.pk, "challenge", payload)
         send_notice(user.pk, "challenge_sent", payload)
     return challenge
 
@@ -175,9 +183,16 @@ def _check_open(challenge: Challenge, now: datetime) -> None:
         raise GameError("challenge_expired")
 
 
-def _tell_both(challenge: Challenge) -> None:
+def _tell_both(challenge: Challenge, *, unless_silent: bool = False) -> None:
+    """Send both players ``challenge_answer``; with ``unless_silent``, not the challenged one
+    when they blocked the challenger (they never saw the challenge: ``games.core.relations``)."""
     payload = describe(challenge)
-    for user_id in (challenge.challenger_id, challenge.challenged_id):
+    to = [challenge.challenger_id, challenge.challenged_id]
+    if unless_silent and relations.barred(
+        "challenge", challenge.challenger_id, (challenge.challenged_id,)
+    ).get(challenge.challenged_id) == relations.SILENT:
+        to.pop()
+    for user_id in to:
         send_notice(user_id, "challenge_answer", payload)
 
 
@@ -254,14 +269,15 @@ def cancel_challenge(*, user: Any, challenge_id: int, now: datetime | None = Non
         _check_open(challenge, now)
         challenge.status = Challenge.Status.CANCELLED
         challenge.save(update_fields=["status"])
-        _tell_both(challenge)
+        _tell_both(challenge, unless_silent=True)
     return challenge
 
 
 def pending_notices(user: Any) -> list[tuple[str, dict]]:
     """The challenges still waiting that involve ``user`` (a pending provider,
     ``games.core.state.notices.register_pending``): ``("challenge", ...)`` for those sent to ``user``,
-    ``("challenge_sent", ...)`` for those ``user`` sent, oldest first."""
+    ``("challenge_sent", ...)`` for those ``user`` sent, oldest first; a challenge from a
+    player ``user`` blocked (``games.core.relations``, ``SILENT``) is not offered."""
     now = timezone.now()
     rows = (
         Challenge.objects.filter(status=Challenge.Status.PENDING, expires_at__gt=now)
@@ -269,8 +285,15 @@ def pending_notices(user: Any) -> list[tuple[str, dict]]:
         .select_related("challenger", "challenged")
         .order_by("created_at", "pk")
     )
+    rows = list(rows)
+    senders = {row.challenger_id for row in rows if row.challenger_id != user.pk}
+    silent = {
+        actor for (actor, _target), verdict in relations.barriers("challenge", senders, (user.pk,)).items()
+        if verdict == relations.SILENT
+    }
     return [
         ("challenge_sent" if row.challenger_id == user.pk else "challenge", describe(row))
         for row in rows
+        if row.challenger_id not in silent
     ]
 

@@ -32,6 +32,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
+from games.core import relations
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
 from games.core.actions.seating import _client_seed, check_rated_target, create_table
@@ -59,10 +60,13 @@ def _message(rematch: Rematch, seats: list[Any]) -> dict:
     }
 
 
-def _announce(change: Change, rematch: Rematch, seats: list[Any]) -> None:
+def _announce(change: Change, rematch: Rematch, seats: list[Any], hidden_from: tuple[int, ...] = ()) -> None:
     message = _message(rematch, seats)
     match_id = change.match_id
-    transaction.on_commit(lambda: broadcast.send_table_news(match_id, message))
+    if hidden_from:
+        transaction.on_commit(lambda: broadcast.send_table_news(match_id, message, hidden_from=hidden_from))
+    else:
+        transaction.on_commit(lambda: broadcast.send_table_news(match_id, message))
 
 
 def rematch_state(*, match_id: int) -> dict | None:
@@ -93,6 +97,9 @@ def ask_rematch(
         away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
         target is under ``errors.RATED_TARGET_MIN``: see the module's docstring); a
         ``client_seed_*`` code; what ``create_table`` raises. Nothing changes on any of them.
+        An ask of a person who blocked ``user`` (``games.core.relations``, kind ``rematch``,
+        ``SILENT``) is not recorded and never reaches that person; the other sockets of the
+        table are sent the offer as if it were, so ``user`` sees a player who does not answer.
     """
     require_login(user)
     seed = _client_seed(client_seed)
@@ -115,6 +122,18 @@ def ask_rematch(
         people = [s for s in seats if s.user_id is not None]
         if rematch.gone or any(s.absent or s.bot for s in people):
             raise GameError("rematch_gone")
+        silent = tuple(
+            target for target, verdict in relations.barred(
+                "rematch", user.pk, {s.user_id for s in people}
+            ).items() if verdict == relations.SILENT
+        )
+        if silent:
+            # Asked of someone who blocked ``user``: as a player who does not answer, the
+            # others' pages show the ask, theirs does not, and nothing is recorded, so it
+            # can never start a table with them.
+            shown = Rematch(match=match, accepted=sorted({*rematch.accepted, mine.seat}))
+            _announce(change, shown, seats, hidden_from=silent)
+            return None
         if mine.seat not in rematch.accepted:
             rematch.accepted = sorted({*rematch.accepted, mine.seat})
             rematch.client_seeds = {**rematch.client_seeds, str(mine.seat): seed}

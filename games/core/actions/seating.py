@@ -20,6 +20,7 @@ from django.db import IntegrityError
 from django.db.models import ProtectedError
 
 from games import engine
+from games.core import signals
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
 from games.core.errors import (
@@ -439,6 +440,9 @@ def start(change: Change, seats: list[Seat]) -> None:
     match.status = Match.Status.PLAYING
     match.started_at = change.now
     change.set_deadline()
+    signals.match_started.send(
+        sender=Match, match=match, people=[s.user_id for s in ordered if s.user_id is not None]
+    )
 
 
 def deal(change: Change) -> None:

@@ -31,7 +31,7 @@ from django.utils import translation
 from games.core import errors, fastpath
 from games.core.sockets.beats import server_beat
 from games.core.sockets.drain import CLOSE_GOING_AWAY, drain
-from games.core.state import broadcast, outages
+from games.core.state import broadcast, online, outages
 
 logger = logging.getLogger(__name__)
 
@@ -397,6 +397,8 @@ class JsonSocket(AsyncWebsocketConsumer):
             return
         _OPEN[owner] += 1
         self.owner = owner
+        if owner.startswith("user:"):
+            online.opened(int(owner[5:]))  # written by the server's next beat
         if self.channel_name is None:
             self.channel_layer = get_channel_layer()
             await self._open_channel()
@@ -415,6 +417,8 @@ class JsonSocket(AsyncWebsocketConsumer):
         _OPEN[owner] -= 1
         if not _OPEN[owner]:
             del _OPEN[owner]
+        if owner.startswith("user:"):
+            online.closed(int(owner[5:]))
         try:
             if fastpath.enabled("dispatch"):
                 await self.disconnect(message["code"])

@@ -45,7 +45,7 @@ from django.conf import settings
 from games.core import actions
 from games.core.sockets.auth import live_sessions
 from games.core.sockets.workers import in_worker
-from games.core.state import broadcast, liveness, outages
+from games.core.state import broadcast, liveness, online, outages
 
 logger = logging.getLogger(__name__)
 
@@ -297,6 +297,7 @@ class ServerBeat:
                 await task
 
     async def _beat(self) -> None:
+        refreshed = time.monotonic()
         while True:
             try:
                 await in_worker(liveness.web_seen)()
@@ -304,11 +305,38 @@ class ServerBeat:
                 pass  # logged once per outage, as above
             except Exception:  # noqa: BLE001 - a database hiccup must not stop the beats
                 logger.exception("server beat failed")
+            refreshed = await self._online(refreshed)
             if broadcast.layer_is_down():
                 # Tried again each beat: once it works the sockets catch up at once
                 # (``TableBeats.tables_moved``), even if no table changes meanwhile.
                 await broadcast.aprobe_layer()
             await self.sleep(WEB_BEAT_SECONDS)
+
+    @staticmethod
+    async def _online(refreshed: float) -> float:
+        """Write who came online and who went (``games.core.state.online``), and every
+        ``online.REFRESH_SECONDS`` refresh the process's rows; returns when it last refreshed.
+        Changes that could not be written are written at the next beat."""
+        came, went = online.take_changes()
+        due = time.monotonic() - refreshed >= online.REFRESH_SECONDS
+        if not (came or went or due):
+            return refreshed
+
+        def work() -> None:
+            online.write(came, went)
+            if due:
+                online.refresh()
+
+        try:
+            await in_worker(work)()
+        except outages.UNAVAILABLE:
+            online.give_back(came, went)
+            return refreshed
+        except Exception:  # noqa: BLE001 - as the server's beat
+            online.give_back(came, went)
+            logger.exception("online beat failed")
+            return refreshed
+        return time.monotonic() if due else refreshed
 
 
 #: The one of this process.

@@ -21,7 +21,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 from django.utils.translation import gettext
 
-from games.core import actions
+from games.core import actions, relations
 from games.core.errors import GameError
 from games.core.sockets.auth import SessionEnded, scope_user, session_exists, session_user_is
 from games.core.sockets.base import JsonSocket
@@ -459,8 +459,10 @@ class TableConsumer(SessionChecks, JsonSocket):
 
         Refused, and nothing sent: ``bad_message`` (``id`` not a string), ``login_required``,
         ``not_seated`` (a spectator), ``bad_phrase`` (not an id of the list),
-        ``phrase_too_soon`` (within ``BASRA_PHRASE_SECONDS`` of the player's last one). No
-        database work: the seat is the socket's own (``self.seat``), the limit one cache call.
+        ``phrase_too_soon`` (within ``BASRA_PHRASE_SECONDS`` of the player's last one). The
+        seat is the socket's own (``self.seat``), the limit one cache call; a seated player who
+        blocked the sender is not sent it (``phrases.hidden_from``: no query unless an app
+        answers ``games.core.relations``), and the sender is not told.
         """
         phrase_id = message.get("id")
         if not isinstance(phrase_id, str):
@@ -474,10 +476,17 @@ class TableConsumer(SessionChecks, JsonSocket):
         elif not await phrases.admit(self.match_id, self.user.pk):
             await self.send_error("phrase_too_soon")
         else:
-            await broadcast.send_phrase(self.match_id, self.seat, phrase_id)
+            hidden = (
+                await in_worker(phrases.hidden_from)(self.match_id, self.user.pk)
+                if relations.answering() else []
+            )
+            await broadcast.send_phrase(self.match_id, self.seat, phrase_id, hidden_from=hidden)
 
     async def table_phrase(self, event: dict) -> None:
-        """Group message: a player's quick phrase (:meth:`phrase`), passed on as it is."""
+        """Group message: a player's quick phrase (:meth:`phrase`), passed on as it is, but not
+        to a user who blocked its sender (``hidden_from``)."""
+        if self.logged_in and self.user.pk in event.get("hidden_from", ()):
+            return
         await self.send_json({"type": "phrase", "seat": event["seat"], "id": event["id"]})
 
     async def rematch(self, message: dict) -> None:
@@ -491,7 +500,9 @@ class TableConsumer(SessionChecks, JsonSocket):
 
     async def table_news(self, event: dict) -> None:
         """Group message: a frame for every socket of the table (a rematch offer or its start,
-        ``broadcast.send_table_news``)."""
+        ``broadcast.send_table_news``), but not to a user it is hidden from."""
+        if self.logged_in and self.user.pk in event.get("hidden_from", ()):
+            return
         if not self.closing:
             await self.send_json(event["message"])
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 
 import orjson
@@ -362,12 +362,14 @@ async def send_watchers(match_id: int, count: int) -> None:
         await _send(layer, [(everyone_group(match_id), {"type": "table.watchers", "count": count})])
 
 
-async def send_phrase(match_id: int, seat: int, phrase_id: str) -> None:
+async def send_phrase(match_id: int, seat: int, phrase_id: str, *, hidden_from: Iterable[int] = ()) -> None:
     """Send every socket of table ``match_id`` a player's quick phrase (from a consumer's event
-    loop), ``{"type": "table.phrase", "seat", "id"}``; best effort, as every send here."""
+    loop), ``{"type": "table.phrase", "seat", "id", "hidden_from"}``, but the sockets of the
+    users in ``hidden_from`` (who blocked the sender: ``games.core.relations``); best effort,
+    as every send here."""
     layer = get_channel_layer()
     if layer is not None:
-        message = {"type": "table.phrase", "seat": seat, "id": phrase_id}
+        message = {"type": "table.phrase", "seat": seat, "id": phrase_id, "hidden_from": sorted(hidden_from)}
         await _send(layer, [(table_group(match_id), message)])
 
 
@@ -411,8 +413,10 @@ def send_notices(notices: list[tuple[int, str, dict]]) -> None:
     )
 
 
-def send_table_news(match_id: int, message: dict) -> None:
+def send_table_news(match_id: int, message: dict, *, hidden_from: Iterable[int] = ()) -> None:
     """Send every socket of table ``match_id`` ``message`` as a frame,
-    ``{"type": "table.news", "message": message}`` (a rematch offer or its start,
-    ``games.core.actions.rematch``)."""
-    _send_all([(table_group(match_id), {"type": "table.news", "message": message})])
+    ``{"type": "table.news", "message": message, "hidden_from": [user id, ...]}`` (a rematch
+    offer or its start, ``games.core.actions.rematch``), but the sockets of the users in
+    ``hidden_from`` (who blocked its sender: ``games.core.relations``)."""
+    event = {"type": "table.news", "message": message, "hidden_from": sorted(hidden_from)}
+    _send_all([(table_group(match_id), event)])

@@ -19,6 +19,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext_lazy as _
 
+from games.core import relations
+from games.core.models import Seat
+
 #: The phrases, by id (stable: clients send and receive the id), with their text (translated
 #: when read). Ordered as the page offers them.
 PHRASES = {
@@ -77,3 +80,17 @@ async def admit(match_id: int, user_id: int) -> bool:
         return True
     add = sync_to_async(cache.add, thread_sensitive=False)
     return await add(_key(match_id, user_id), 1, timeout=math.ceil(seconds))
+
+
+def hidden_from(match_id: int, user_id: int) -> list[int]:
+    """The people seated at table ``match_id`` whom a phrase of user ``user_id`` must not reach:
+    those who blocked them (``games.core.relations``, kind ``phrase``). No query without an
+    answerer; else one for the seats and the answerer's own."""
+    if not relations.answering():
+        return []
+    others = set(
+        Seat.objects.filter(match_id=match_id, user_id__isnull=False)
+        .exclude(user_id=user_id)
+        .values_list("user_id", flat=True)
+    )
+    return sorted(relations.barred("phrase", user_id, others))

@@ -154,3 +154,15 @@ def sweep_watchers(*, now: datetime) -> int:
     returns how many. Run by the clock now and then (``games.core.clock.clock.tick``)."""
     deleted, _ = Watcher.objects.filter(last_seen__lt=now - stale_after()).delete()
     return deleted
+
+
+def watched_by(user_ids: Collection[int], *, now: datetime | None = None) -> dict[int, int]:
+    """``{user id: match id}``: a table each of ``user_ids`` watches now (a spectator socket
+    seen within :func:`stale_after`; of several, the newest table). One indexed query."""
+    now = timezone.now() if now is None else now
+    rows = (
+        Watcher.objects.filter(user_id__in=list(user_ids), last_seen__gte=now - stale_after())
+        .order_by("match_id")
+        .values_list("user_id", "match_id")
+    )
+    return dict(rows)

@@ -1,0 +1,13 @@
+from django.urls import path
+
+from games.people import views
+
+urlpatterns = [
+    path("players/<str:username>/follow/", views.follow, name="people_follow"),
+    path("players/<str:username>/unfollow/", views.unfollow, name="people_unfollow"),
+    path("players/<str:username>/block/", views.block, name="people_block"),
+    path("players/<str:username>/unblock/", views.unblock, name="people_unblock"),
+    path("friends/", views.friends, name="people_friends"),
+    path("notifications/", views.notifications, name="people_notifications"),
+    path("settings/profile/", views.settings_page, name="people_settings"),
+]
