@@ -47,7 +47,41 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import Match, Rules, full_deck  # noqa: E402
-from games.engine.bots import BOTS, Bot, StrongBot  # noqa: E402
+from games.engine.bots import BOTS, Bot, ExpertBot, StrongBot  # noqa: E402
+from games.engine.bots.playout import _World  # noqa: E402
+
+
+class CheatBot(ExpertBot):
+    """The ceiling: the expert's search, given the true deal instead of sampled ones.
+
+    It sees every hand and the stock's order (:meth:`see`, called with the round before each
+    move), so its search is plain MCTS on the one true world and no fair bot can do better
+    with the same budget. It lives here, never among the site's bots.
+    """
+
+    name = "cheat"
+
+    def see(self, round_) -> None:
+        self._truth = round_
+
+    def _true_world(self) -> _World:
+        r = self._truth
+        floor = list(r.floor)
+        mask = 0
+        for c in floor:
+            mask |= 1 << c.index
+        return _World([list(h) for h in r.hands], floor, mask, list(r.stock), r.turn, r.dealer,
+                      [len(p) for p in r.piles], [0, 0], r.last_capturer)
+
+    def _exact_world(self, view, rng):
+        return self._true_world() if view.players == 2 and not view.stock_size else None
+
+    def _determinize(self, view, hidden, rng):
+        return self._true_world()
+
+
+#: The bots a pairing may name: the site's, and the bench's cheating ceiling.
+PLAYERS: dict[str, type[Bot]] = {**BOTS, "cheat": CheatBot}
 
 
 @dataclass
@@ -64,6 +98,8 @@ class Outcome:
     rounds: int
     think: dict[str, list[float]] = field(default_factory=dict)
     cpu: dict[str, list[float]] = field(default_factory=dict)
+    #: A's round points less B's, per round played.
+    margins: list[int] = field(default_factory=list)
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -82,10 +118,24 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return (centre - half) / denom, (centre + half) / denom
 
 
+def mean_interval(xs: list[float], z: float = 1.959964) -> tuple[float, float]:
+    """The mean of ``xs`` and the half-width of its 95% normal interval (``z`` standard errors;
+    the rounds of a match are not independent, so this interval is a little narrow)."""
+    n = len(xs)
+    if n < 2:
+        return (xs[0] if xs else 0.0), float("inf")
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, z * math.sqrt(var / n)
+
+
 def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
-    """A bot by name; the strong one with the run's sample budget."""
+    """A bot by name; the strong one with the run's sample cap, the expert and the cheat with
+    the run's iteration cap."""
     if name == "strong":
         return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
+    if name in ("expert", "cheat"):
+        return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations)
     return BOTS[name](seed=seed, time_limit=args.time_limit)
 
 
@@ -101,19 +151,25 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
     cpu: dict[str, list[float]] = {name: [] for name in (a, b)}
     rng = random.Random(seed)
     m = Match(rules, dealer=0)
+    margins = []
     while not m.over:
         deck = full_deck()
         rng.shuffle(deck)
         m.start_round(deck)
+        before = m.scores
         while not m.round.over:
             seat = m.round.turn
             view = m.view(seat)
+            if isinstance(bots[seat], CheatBot):
+                bots[seat].see(m.round)
             start, start_cpu = time.perf_counter(), time.process_time()
             card = bots[seat].choose(view)
             think[names[seat]].append(time.perf_counter() - start)
             cpu[names[seat]].append(time.process_time() - start_cpu)
             m.play(card, seat=seat)
-    return Outcome(index, m.winner == a_side, m.scores, m.round_number, think, cpu)
+        gained = [m.scores[side] - before[side] for side in (0, 1)]
+        margins.append(gained[a_side] - gained[1 - a_side])
+    return Outcome(index, m.winner == a_side, m.scores, m.round_number, think, cpu, margins)
 
 
 def run_pair(a: str, b: str, args: argparse.Namespace) -> None:
@@ -138,10 +194,18 @@ def report(a: str, b: str, outcomes: Iterable[Outcome], elapsed: float, args: ar
     wins = sum(o.a_won for o in outcomes)
     low, high = wilson(wins, n)
     rounds = sum(o.rounds for o in outcomes) / n
-    budget = f"strong: {args.samples} samples, limit {args.time_limit:g} s/move" if "strong" in (a, b) else ""
+    budget = f"limit {args.time_limit:g} s/move"
+    if "strong" in (a, b):
+        budget += f"; strong: at most {args.samples} samples"
+    if {"expert", "cheat"} & {a, b}:
+        budget += f"; expert/cheat: at most {args.iterations} iterations"
     print(f"{a} vs {b}: {args.players} players, target {args.target}, {n} matches  {budget}")
     print(f"  {a} wins {wins}/{n} = {wins / n:.1%}  (95% Wilson CI {low:.1%} .. {high:.1%})")
     print(f"  rounds per match {rounds:.2f}; wall time {elapsed:.0f} s over {args.workers} processes")
+    margins = [x for o in outcomes for x in o.margins]
+    mean, half = mean_interval(margins)
+    print(f"  {a}'s round points less {b}'s, per round: {mean:+.2f} (95% CI {mean - half:+.2f} .. "
+          f"{mean + half:+.2f}, {len(margins)} rounds)")
     for name in dict.fromkeys((a, b)):
         for what, attr in (("wall", "think"), ("cpu", "cpu")):
             times = sorted(t for o in outcomes for t in getattr(o, attr).get(name, []))
@@ -163,8 +227,10 @@ def main(argv: list[str] | None = None) -> None:
         action="append",
         help="A:B, bot A against bot B (repeatable; default greedy:random and strong:greedy)",
     )
-    parser.add_argument("--samples", type=int, default=100,
-                        help="strong bot: determinizations per move (default 100)")
+    parser.add_argument("--samples", type=int, default=400,
+                        help="strong bot: determinizations per move (default 400, the site's cap)")
+    parser.add_argument("--iterations", type=int, default=20_000,
+                        help="expert and cheat: ISMCTS iterations per move at most (default 20000)")
     parser.add_argument("--time-limit", type=float, default=1.0,
                         help="seconds per move, every bot (default 1.0, at most 1.0)")
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
@@ -176,8 +242,8 @@ def main(argv: list[str] | None = None) -> None:
     pairs = args.pair or ["greedy:random", "strong:greedy"]
     for pair in pairs:
         a, _, b = pair.partition(":")
-        if a not in BOTS or b not in BOTS:
-            parser.error(f"unknown bot in {pair!r}; bots: {', '.join(BOTS)}")
+        if a not in PLAYERS or b not in PLAYERS:
+            parser.error(f"unknown bot in {pair!r}; bots: {', '.join(PLAYERS)}")
         run_pair(a, b, args)
 
 
