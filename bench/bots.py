@@ -180,6 +180,9 @@ def run_pair(a: str, b: str, args: argparse.Namespace) -> None:
     with multiprocessing.Pool(args.workers) as pool:
         for done, outcome in enumerate(pool.imap_unordered(play_match, jobs, chunksize=1), 1):
             outcomes.append(outcome)
+            if args.each:
+                print(f"  match {outcome.index}: {a} {'won' if outcome.a_won else 'lost'} "
+                      f"{outcome.scores} margins {outcome.margins}", flush=True)
             if args.progress and done % args.progress == 0:
                 wins = sum(o.a_won for o in outcomes)
                 print(f"  … {done}/{args.matches}: {a} {wins / done:.1%}", flush=True)
@@ -238,6 +241,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--first-seed", type=int, default=0, help="deal seed of the first pair")
     parser.add_argument("--progress", type=int, default=0, help="print a line every N matches")
+    parser.add_argument("--each", action="store_true",
+                        help="print every match as it ends (a run cut short still counts)")
     args = parser.parse_args(argv)
     pairs = args.pair or ["greedy:random", "strong:greedy"]
     for pair in pairs:

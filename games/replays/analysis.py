@@ -227,10 +227,15 @@ def curve(plays: list[dict[str, Any]]) -> list[float]:
 
 def luck(plays: list[dict[str, Any]], scores: tuple[int, int]) -> list[float]:
     """Per side, in points: the match's point difference plus what the side's own plays gave
-    up less what the other side's gave up (see the module)."""
+    up less what the other side's gave up (see the module). ``scores`` counts finished rounds
+    only, so the plays of a round left unfinished (a resignation) are left out too."""
+    per_round: dict[int, int] = {}
+    for p in plays:
+        per_round[p["round"]] = per_round.get(p["round"], 0) + 1
     lost = [0.0, 0.0]
     for p in plays:
-        lost[p["seat"] % 2] += p["loss"]
+        if per_round[p["round"]] == ROUND_PLAYS:
+            lost[p["seat"] % 2] += p["loss"]
     margin = scores[0] - scores[1]
     first = round(margin + lost[0] - lost[1], 2)
     return [first, -first]

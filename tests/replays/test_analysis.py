@@ -113,9 +113,13 @@ def test_the_winning_chance_grows_with_the_value_and_the_lead():
 
 
 def test_luck_is_what_the_plays_do_not_explain():
-    plays = [{"seat": 0, "loss": 4.0}, {"seat": 1, "loss": 10.0}]
+    plays = [{"round": 0, "seat": s % 2, "loss": 0.0} for s in range(46)]
+    plays += [{"round": 0, "seat": 0, "loss": 4.0}, {"round": 0, "seat": 1, "loss": 10.0}]
     # Side 0 won by 20 but side 1 gave 6 more points away: the cards gave side 0 14.
     assert analysis.luck(plays, (100, 80)) == [14.0, -14.0]
+    # A round left unfinished (no score for it) counts no losses.
+    unfinished = plays + [{"round": 1, "seat": 1, "loss": 30.0}]
+    assert analysis.luck(unfinished, (100, 80)) == [14.0, -14.0]
 
 
 def expert_self_play(seed: int, iterations: int) -> dict:
