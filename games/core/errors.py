@@ -163,7 +163,7 @@ MESSAGES = {
         "Choose a time per play of 10, 20, 30 or 60 seconds; only a casual table may have no "
         "clock."
     ),
-    ErrorCode.BAD_BOT: _("Choose a computer level (random, greedy or strong) for a free seat."),
+    ErrorCode.BAD_BOT: _("Choose a computer level (random, greedy, strong or expert) for a free seat."),
     ErrorCode.BOT_NOT_RATED: _("A match with a computer player cannot be rated."),
     ErrorCode.BAD_WATCHERS: _("Choose who may watch: everyone, registered players or nobody."),
     ErrorCode.TOO_MANY_OPEN_TABLES: _(

@@ -146,7 +146,9 @@ class Match(models.Model):
 
 
 #: The computer levels' names people read, by level; the levels are ``games.engine.bots.BOTS``.
-BOT_NAMES = {"random": _("Random"), "greedy": _("Greedy"), "strong": _("Strong")}
+BOT_NAMES = {
+    "random": _("Random"), "greedy": _("Greedy"), "strong": _("Strong"), "expert": _("Expert"),
+}
 
 
 def bot_choices() -> list[tuple[str, str]]:

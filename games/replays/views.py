@@ -164,8 +164,11 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
         "record_url": record_url,
         "table_url": table_url,
         "share": share,
-        "samples": analysis_module.SAMPLES,
+        "samples": analysis_module.ITERATIONS,
         "noise": analysis_module.NOISE,
+        "sigma": int(analysis_module.SIGMA),
+        **{name: f"{chance:g}" for name, chance, _points in analysis_module.GRADES},
+        **{f"p_{name}": f"{points:g}" for name, _chance, points in analysis_module.GRADES},
         "per_user": jobs.per_user(),
         "analysis_url": analysis_url,
     }

@@ -43,6 +43,16 @@ export var L = Object.assign({}, cards, {
   mistakeSeparator: pgettext("between the mistakes of one play", "; "),
   worst: gettext("Round %(round)s, play %(play)s: %(card)s (best %(best)s, −%(loss)s)"),
   lossBar: gettext("Points lost per round"),
+  accuracy: gettext("Accuracy %(accuracy)s"),
+  grades: gettext("inaccuracies %(inaccuracies)s, mistakes %(mistakes)s, blunders %(blunders)s"),
+  luck: gettext("Luck of the cards for this side: %(luck)s points"),
+  chanceGraph: gettext("Chance of winning of %(name)s's side, play by play"),
+  chanceLost: gettext("−%(chance)s points of chance"),
+  grade: {
+    inaccuracy: gettext("Inaccuracy"),
+    mistake: gettext("Mistake"),
+    blunder: gettext("Blunder"),
+  },
   mistakes: {
     missed_basra: gettext("missed a basra worth %(points)s points"),
     left_basra: gettext("left a basra to the next seat (who held %(card)s)"),

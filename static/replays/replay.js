@@ -77,8 +77,11 @@ function analysisNote(pos) {
   var found = byPlay[pos.round + ":" + (pos.play - 1)];
   if (!found) return null;
   if (found.forced) return el("span", {class: "analysis-note", text: L.forced});
-  if (found.loss <= 1) return el("span", {class: "analysis-note good", text: L.botAgrees});
+  if (found.loss <= 1 && !found.grade) return el("span", {class: "analysis-note good", text: L.botAgrees});
   var text = B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: found.loss.toFixed(1)});
+  // Older analyses (the strong bot's) have no chance and no grade.
+  if (found.chance_loss) text += L.partSeparator + B.fmt(L.chanceLost, {chance: found.chance_loss.toFixed(1)});
+  if (found.grade) text = L.grade[found.grade] + " · " + text;
   if (found.labels && found.labels.length) text += " · " + mistakeText(found.labels);
   return el("span", {class: "analysis-note bad", dataset: {loss: found.loss}, text: text});
 }
@@ -260,10 +263,17 @@ function renderAnalysis() {
   byPlay = {};
   result.plays.forEach(function (p) { byPlay[p.round + ":" + p.play] = p; });
   box.replaceChildren.apply(box, result.players.map(function (player) {
-    return el("div", {class: "accuracy", dataset: {seat: player.seat, meanLoss: player.mean_loss}}, [
+    var graded = player.accuracy !== undefined;
+    return el("div", {class: "accuracy", dataset: {seat: player.seat, meanLoss: player.mean_loss, accuracy: graded ? player.accuracy : ""}}, [
+      graded ? el("p", {class: "accuracy-line"}, [
+        el("strong", {text: B.isolate(config.seatNames[player.seat]) + " · " + B.fmt(L.accuracy, {accuracy: player.accuracy.toFixed(1)})}),
+        el("span", {text: L.partSeparator + B.fmt(L.grades, player)}),
+      ]) : null,
       el("p", {text: B.fmt(L.meanLoss, {name: B.isolate(config.seatNames[player.seat]), loss: player.mean_loss.toFixed(2)}) +
-                     L.partSeparator + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
-                                  {count: player.mistakes})}),
+                     (graded ? "" : L.partSeparator + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
+                                  {count: player.mistakes}))}),
+      result.luck ? el("p", {class: "luck", dataset: {luck: result.luck[player.seat % 2]},
+                             text: B.fmt(L.luck, {luck: (result.luck[player.seat % 2] > 0 ? "+" : "") + result.luck[player.seat % 2].toFixed(1)})}) : null,
       el("ul", {class: "worst"}, player.worst.map(function (index) {
         var p = result.plays[index];
         var ply = R[p.round].first + p.play + 1;
@@ -277,11 +287,34 @@ function renderAnalysis() {
           why ? el("span", {class: "mistake-label", text: why}) : null,
         ].filter(Boolean));
       })),
-    ]);
-  }));
+    ].filter(Boolean));
+  }).concat(result.curve ? [chanceGraph(result.curve)] : []));
   renderLossBars(result);
   buildMoves();
   render();
+}
+
+/** Side 0's chance of winning (percent) before the first play and after each, as a line over
+ * a 50% mid-line; it reads in the page's direction (mirrored right to left). */
+function chanceGraph(curve) {
+  var ns = "http://www.w3.org/2000/svg";
+  var svg = document.createElementNS(ns, "svg");
+  var last = Math.max(1, curve.length - 1);
+  svg.setAttribute("viewBox", "0 0 " + last + " 100");
+  svg.setAttribute("preserveAspectRatio", "none");
+  svg.setAttribute("aria-hidden", "true");
+  var mid = document.createElementNS(ns, "line");
+  [["x1", 0], ["y1", 50], ["x2", last], ["y2", 50], ["class", "chance-mid"]].forEach(function (a) { mid.setAttribute(a[0], a[1]); });
+  var line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", curve.map(function (c, i) { return i + "," + (100 - c).toFixed(2); }).join(" "));
+  line.setAttribute("class", "chance-line");
+  line.setAttribute("vector-effect", "non-scaling-stroke");
+  mid.setAttribute("vector-effect", "non-scaling-stroke");
+  svg.append(mid, line);
+  var caption = B.fmt(L.chanceGraph, {name: B.isolate(config.seatNames[0])});
+  return el("figure", {class: "chance-graph", dataset: {points: curve.length}}, [
+    el("figcaption", {text: caption + ": " + curve[curve.length - 1].toFixed(0) + "%"}), svg,
+  ]);
 }
 
 /** Points lost per round by each side, as bars under the chart. */

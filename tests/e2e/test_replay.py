@@ -204,6 +204,10 @@ def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(new_page):
     expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
     expect(summary.locator(".accuracy")).to_have_count(2)
     expect(summary.locator(".accuracy").first).to_contain_text("points lost per play")
+    expect(summary.locator(".accuracy-line").first).to_contain_text("Accuracy")
+    expect(summary.locator(".accuracy-line").first).to_contain_text("blunders")
+    expect(summary.locator(".luck")).to_have_count(2)
+    expect(summary.locator(".chance-graph svg polyline")).to_have_count(1)
     expect(page.locator("#loss-bars")).to_be_visible()
 
     # A record with a known mistake, imported: nobody logged in may ask for its analysis.
@@ -231,4 +235,28 @@ def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(new_page):
     expect(page.locator("#last-play .analysis-note.bad")).to_contain_text("missed a basra")
     # The best card by its name, as the table names cards, not by its code ("TH").
     expect(page.locator("#last-play .analysis-note.bad")).to_contain_text("best: ten of hearts")
+    # Graded by the chance of winning it gave up.
+    expect(page.locator("#last-play .analysis-note.bad")).to_contain_text("points of chance")
     screenshot(page, "replay-analysis-mistake")
+
+
+def test_the_graded_analysis_at_360_px_in_arabic(new_page):
+    page = new_page(viewport={"width": 360, "height": 740}, locale="ar")
+    sign_up(page, "nour")
+    page.goto("/replay/import/")
+    page.fill('textarea[name="text"]', json.dumps(constructed_record()))
+    page.click('#import-form button[type="submit"]')
+    expect(viewer(page)).to_have_attribute("data-ready", "true")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    page.click("#analyse")
+    summary = page.locator("#analysis-summary")
+    expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
+    expect(summary.locator(".accuracy-line").first).to_contain_text("الدقة")
+    expect(summary.locator(".luck").first).to_contain_text("حظ الورق")
+    graph = summary.locator(".chance-graph svg")
+    expect(graph).to_be_visible()
+    box = graph.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    summary.scroll_into_view_if_needed()
+    screenshot(page, "replay-analysis-ar-360")

@@ -12,25 +12,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import Card, Match, Round, Rules, SeatView, full_deck
+from games.engine import Card, Match, Round, Rules, full_deck
 from games.engine import bots as bots_module
-from games.engine.bots import BOTS, GreedyBot, RandomBot, StrongBot, hidden_cards
-from tests.engine.helpers import cards
+from games.engine.bots import BOTS, ExpertBot, GreedyBot, RandomBot, StrongBot, hidden_cards
+from tests.engine.helpers import FakeClock, cards, make_view, still
 
 MODES = ("wild", "classic", "plain")
 FEW = settings(max_examples=40, deadline=None)
 
 
-def still() -> float:
-    """A clock that stands still: the strong bot's sample cap alone ends its search, whatever
-    the machine's speed (its time limit would cut a loaded machine's search short)."""
-    return 0.0
-
-
 def fast(name: str, seed: int = 1) -> bots_module.Bot:
-    """A bot as the tests use it: the strong one with a small sample cap, so it is quick."""
+    """A bot as the tests use it: the strong one with a small sample cap, the expert with a
+    small iteration cap, so they are quick."""
     if name == "strong":
         return StrongBot(seed=seed, time_limit=1.0, samples=3, clock=still)
+    if name == "expert":
+        return ExpertBot(seed=seed, time_limit=1.0, iterations=30, clock=still)
     return BOTS[name](seed=seed, time_limit=1.0)
 
 
@@ -45,36 +42,6 @@ def position(players: int, mode: str, card_points: bool, seed: int) -> Match:
     for _ in range(rng.randrange(48)):
         m.play(rng.choice(m.round.legal_plays()))
     return m
-
-
-def make_view(hand: str, floor: str, *, rules: Rules = Rules(), seat: int = 0) -> SeatView:
-    """A 2-player view for ``seat`` on its turn with these cards: nothing played yet, both hands
-    the same size, every other card in the stock (bots need not see a stock of 8k cards)."""
-    hand_cards = cards(hand)
-    floor_cards = cards(floor)
-    other = 1 - seat
-    return SeatView(
-        seat=seat,
-        players=2,
-        rules=rules,
-        round_number=1,
-        dealer=other,
-        turn=seat,
-        hand=hand_cards,
-        floor=floor_cards,
-        hand_sizes=(len(hand_cards), len(hand_cards)),
-        stock_size=52 - 2 * len(hand_cards) - len(floor_cards),
-        pile_sizes=(0, 0),
-        basras=(0, 0),
-        jack_basras=(0, 0),
-        scores=(0, 0),
-        played=(),
-        last_play=None,
-        round_over=False,
-        match_over=False,
-        winner=None,
-        initial_floor=floor_cards,
-    )
 
 
 # --- every bot plays a card of its own hand -------------------------------------------------
@@ -96,10 +63,11 @@ def test_every_bot_returns_a_card_of_the_hand(name, players, mode, seed, card_po
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("mode", MODES)
 def test_bots_play_whole_matches(players, mode):
-    """Greedy and strong seats against random ones, whole short matches: every play is legal."""
+    """Strong against expert (two players), with greedy and random partners (four), whole
+    short matches: every play is legal."""
     rng = random.Random(players * 10 + MODES.index(mode))
     m = Match(Rules(players=players, seven_diamonds=mode, target=40), dealer=0)
-    seats = [fast("strong", 1), fast("random", 2), fast("greedy", 3), fast("random", 4)]
+    seats = [fast("strong", 1), fast("expert", 2), fast("greedy", 3), fast("random", 4)]
     while not m.over:
         deck = full_deck()
         rng.shuffle(deck)
@@ -306,20 +274,6 @@ def test_a_bot_asked_out_of_turn_still_names_a_card_of_its_hand():
 def test_strong_takes_an_obvious_basra():
     view = make_view("9C 2D 3H 6S", "5S 4H")
     assert StrongBot(seed=3, samples=20, clock=still).choose(view) == Card.from_code("9C")
-
-
-class FakeClock:
-    """A clock that moves ``step`` seconds each time it is read, so time is counted, not waited."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 100.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
 
 
 @pytest.mark.parametrize("time_limit", [0.05, 0.3, 1.0])

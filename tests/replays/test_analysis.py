@@ -1,12 +1,18 @@
-"""The analysis: the strong bot's choice from the seat's own view, points lost, the job."""
+"""The analysis: the expert's choice from the seat's own view, points and chance lost, grades,
+accuracy, luck, the job."""
 
 from __future__ import annotations
+
+import dataclasses
+import math
+import random
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games import engine
+from games.engine.bots import ExpertBot
 from games.replays import analysis, jobs
 from games.replays.models import Analysis
 
@@ -46,7 +52,7 @@ def test_a_forced_play_loses_nothing():
     assert len(view.hand) == 1
     found = analysis.analyse_view(view, view.hand[0].code)
     assert found == {"best": view.hand[0].code, "loss": 0.0, "values": {}, "forced": True,
-                     "samples": 0}
+                     "samples": 0, "chance": None, "chance_loss": 0.0, "grade": None}
 
 
 def test_the_view_is_all_it_reads():
@@ -64,15 +70,82 @@ def test_the_view_is_all_it_reads():
     )
 
 
-def test_summary_counts_mistakes_per_seat():
+def test_summary_counts_grades_and_accuracy_per_seat():
     plays = [
-        {"seat": 0, "loss": 0.0}, {"seat": 1, "loss": 5.0},
-        {"seat": 0, "loss": 2.0}, {"seat": 1, "loss": 0.5}, {"seat": 1, "loss": 9.0},
+        {"seat": 0, "loss": 0.0, "chance_loss": 0.0, "grade": None},
+        {"seat": 1, "loss": 5.0, "chance_loss": 6.0, "grade": "inaccuracy"},
+        {"seat": 0, "loss": 2.0, "chance_loss": 1.0, "grade": None},
+        {"seat": 1, "loss": 0.5, "chance_loss": 0.2, "grade": None},
+        {"seat": 1, "loss": 9.0, "chance_loss": 25.0, "grade": "blunder"},
+        {"seat": 0, "loss": 0.0, "forced": True, "chance_loss": 0.0, "grade": None},
     ]
     got = analysis.summary(plays, 2)
-    assert got[0] == {"seat": 0, "plays": 2, "mean_loss": 1.0, "total_loss": 2.0, "mistakes": 1,
-                      "worst": [2]}
+    assert got[0] == {"seat": 0, "plays": 3, "mean_loss": 0.67, "total_loss": 2.0,
+                      "accuracy": round((100.0 + analysis.accuracy(1.0)) / 2, 1),
+                      "inaccuracies": 0, "mistakes": 0, "blunders": 0, "worst": [2]}
     assert got[1]["worst"] == [4, 1] and got[1]["mean_loss"] == 4.83
+    assert (got[1]["inaccuracies"], got[1]["mistakes"], got[1]["blunders"]) == (1, 0, 1)
+    assert got[1]["accuracy"] < got[0]["accuracy"]
+
+
+def test_accuracy_follows_lichess():
+    assert analysis.accuracy(0.0) == pytest.approx(100.0, abs=1e-3)
+    assert analysis.accuracy(10.0) == pytest.approx(103.1668 * math.exp(-0.4354) - 3.1669)
+    assert analysis.accuracy(100.0) == 0.0
+
+
+def test_grades_by_chance_and_by_points_when_the_match_is_decided():
+    assert analysis.grade(60.0, 56.0, 3.0) is None
+    assert analysis.grade(60.0, 55.0, 3.0) == "inaccuracy"
+    assert analysis.grade(60.0, 50.0, 3.0) == "mistake"
+    assert analysis.grade(60.0, 40.0, 3.0) == "blunder"
+    # Decided: the chances say nothing, the points do.
+    assert analysis.grade(99.9, 99.5, 16.0) == "blunder"
+    assert analysis.grade(0.3, 0.1, 3.0) is None
+
+
+def test_the_winning_chance_grows_with_the_value_and_the_lead():
+    view = constructed_view()
+    assert analysis.win_chance(view, 0.0) == pytest.approx(50.0)
+    assert analysis.win_chance(view, 10.0) > 50.0 > analysis.win_chance(view, -10.0)
+    ahead = dataclasses.replace(view, scores=(0, 90))  # seat 1's side leads by 90
+    assert analysis.win_chance(ahead, 0.0) > 95.0
+
+
+def test_luck_is_what_the_plays_do_not_explain():
+    plays = [{"round": 0, "seat": s % 2, "loss": 0.0} for s in range(46)]
+    plays += [{"round": 0, "seat": 0, "loss": 4.0}, {"round": 0, "seat": 1, "loss": 10.0}]
+    # Side 0 won by 20 but side 1 gave 6 more points away: the cards gave side 0 14.
+    assert analysis.luck(plays, (100, 80)) == [14.0, -14.0]
+    # A round left unfinished (no score for it) counts no losses.
+    unfinished = plays + [{"round": 1, "seat": 1, "loss": 30.0}]
+    assert analysis.luck(unfinished, (100, 80)) == [14.0, -14.0]
+
+
+def expert_self_play(seed: int, iterations: int) -> dict:
+    """A short two-player match the expert plays against itself, as a record."""
+    rng = random.Random(seed)
+    bots = [ExpertBot(seed=seed, iterations=iterations, clock=lambda: 0.0) for _ in range(2)]
+    m = engine.Match(engine.Rules(target=20), dealer=0)
+    while not m.over:
+        deck = engine.full_deck()
+        rng.shuffle(deck)
+        m.start_round(deck)
+        while not m.round.over:
+            seat = m.round.turn
+            m.play(bots[seat].choose(m.view(seat)), seat=seat)
+    return m.to_record(["a", "b"])
+
+
+def test_the_experts_own_plays_score_100():
+    record = expert_self_play(5, 60)
+    found = analysis.analyse_record(record, seed=5, iterations=60, clock=lambda: 0.0)
+    assert all(p["loss"] == 0 for p in found["plays"])
+    assert [p["accuracy"] for p in found["players"]] == [100.0, 100.0]
+    assert len(found["curve"]) == len(found["plays"]) + 1
+    # Another seed judges with other deals: some plays lose, accuracy falls below 100.
+    other = analysis.analyse_record(record, seed=6, iterations=60, clock=lambda: 0.0)
+    assert min(p["accuracy"] for p in other["players"]) < 100.0
 
 
 @pytest.mark.django_db

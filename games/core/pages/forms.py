@@ -307,7 +307,7 @@ class PlayComputerForm(CreateTableForm):
         label=_("Computer level (2 players)"), choices=LEVEL_CHOICES,
         initial=DEFAULT_LEVEL, widget=forms.RadioSelect,
         help_text=_("Random plays any card; greedy takes the best capture it sees; strong "
-                    "thinks ahead."),
+                    "thinks ahead; expert searches deepest and plays the last deal perfectly."),
     )
     seat_1 = forms.ChoiceField(
         label=_("Opponent on your right (4 players)"), choices=seat_choices,

@@ -226,6 +226,21 @@ def _rollout(
     ``spread * sqrt(R)``.
     """
     _play(world, first, None, rules, n, memo)
+    return _playout(world, rules, n, side, danger, memo, horizon, spread)
+
+
+def _playout(
+    world: _World,
+    rules: Rules,
+    n: int,
+    side: int,
+    danger: float,
+    memo: dict,
+    horizon: int | None,
+    spread: float,
+) -> float:
+    """Play ``world`` on with :func:`_policy` for at most ``horizon`` plays (``None``: to the
+    round's end); the round-points difference for ``side``, estimated as :func:`_rollout` says."""
     hands = world.hands
     left = horizon if horizon is not None else 1 << 30
     while hands[world.turn]:

@@ -13,7 +13,7 @@ from .playout import _rollout, _sample_world
 from .seat import _keep_value, greedy_values, hidden_cards
 from .simple import Bot, GreedyBot, _negate
 
-__all__ = ["StrongBot", "same_class"]
+__all__ = ["SearchBot", "StrongBot", "same_class"]
 
 _SEVEN = SEVEN_OF_DIAMONDS
 
@@ -34,7 +34,63 @@ def _view_key(view: Any) -> str:
     )
 
 
-class StrongBot(Bot):
+class SearchBot(Bot):
+    """A bot whose :meth:`evaluate` values each card of the hand, in round points, and whose
+    choice is the card of best value (the strong and expert bots).
+
+    A subclass sets ``last_samples`` in ``evaluate`` (0 when the time ran out before the first
+    sample) and may keep ``self._memo`` of captures through :meth:`_memo_for`.
+    """
+
+    def __init__(self, *, seed: int | str = 0, time_limit: float = 1.0) -> None:
+        super().__init__(seed=seed, time_limit=time_limit)
+        self._memo: dict = {}
+        self._memo_rules: Rules | None = None
+        #: Samples (or iterations) used by the last :meth:`evaluate`, for tests and the bench.
+        self.last_samples = 0
+
+    def evaluate(self, view: Any) -> dict[Card, float]:
+        """Each card of ``view.hand`` (one of each class of :func:`_distinct`) and its value."""
+        raise NotImplementedError
+
+    def choose(self, view: Any) -> Card:
+        """The card with the best value (:meth:`evaluate`); ties go to the greedy order.
+
+        A hand of one class, or a view asked out of turn (a hint for a waiting seat: the search
+        plays from the seat to move), is answered without searching, as the greedy bot would.
+
+        :raises ValueError: if the hand is empty.
+        """
+        hand = self._check(view)
+        rules: Rules = view.rules
+        candidates = _distinct(hand, rules)
+        if len(candidates) == 1:
+            self.last_samples = 0
+            return candidates[0]
+        if view.turn != view.seat:
+            self.last_samples = 0
+            return GreedyBot().choose(view)
+        totals = self.evaluate(view)
+        if not self.last_samples:
+            return GreedyBot().choose(view)
+        order = greedy_values(view)
+        return max(
+            candidates,
+            key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
+        )
+
+    def _memo_for(self, rules: Rules) -> dict:
+        """The capture memo for ``rules``: kept from move to move (later floors were often met in
+        earlier rollouts), emptied when the rules change or it grows past ``_MEMO_SIZE``."""
+        if rules != self._memo_rules or len(self._memo) > _MEMO_SIZE:
+            self._memo = {}
+            self._memo_rules = rules
+        return self._memo
+
+
+
+
+class StrongBot(SearchBot):
     """Determinized Monte-Carlo search over the rest of the round (perfect-information Monte Carlo).
 
     Each iteration deals the hidden cards at random consistent with the view
@@ -82,35 +138,6 @@ class StrongBot(Bot):
         self._clock = clock
         self.horizon = horizon
         self.spread = spread
-        self._memo: dict = {}
-        self._memo_rules: Rules | None = None
-        #: Determinizations used by the last :meth:`choose` (for tests and the benchmark).
-        self.last_samples = 0
-
-    def choose(self, view: Any) -> Card:
-        """The card with the best mean round-points difference over the sampled deals.
-
-        :raises ValueError: if the hand is empty.
-        """
-        hand = self._check(view)
-        rules: Rules = view.rules
-        candidates = _distinct(hand, rules)
-        if len(candidates) == 1:
-            self.last_samples = 0
-            return candidates[0]
-        if view.turn != view.seat:
-            # Asked out of turn (a hint for a waiting seat): the search plays from the seat to
-            # move, so answer with the greedy choice instead.
-            self.last_samples = 0
-            return GreedyBot().choose(view)
-        totals = self.evaluate(view)
-        if not self.last_samples:
-            return GreedyBot().choose(view)
-        order = greedy_values(view)
-        return max(
-            candidates,
-            key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
-        )
 
     def evaluate(self, view: Any) -> dict[Card, float]:
         """Each card the rules tell apart in ``view.hand`` and its mean round-points difference.
@@ -160,15 +187,6 @@ class StrongBot(Bot):
             break  # out of time in the middle of a sample: that sample is not counted
         self.last_samples = done
         return {card: total / done if done else 0.0 for card, total in totals.items()}
-
-    def _memo_for(self, rules: Rules) -> dict:
-        """The capture memo for ``rules``: kept from move to move (later floors were often met in
-        earlier rollouts), emptied when the rules change or it grows past ``_MEMO_SIZE``."""
-        if rules != self._memo_rules or len(self._memo) > _MEMO_SIZE:
-            self._memo = {}
-            self._memo_rules = rules
-        return self._memo
-
 
 #: Captures remembered by a strong bot (about 100 bytes each).
 _MEMO_SIZE = 300_000

@@ -403,15 +403,16 @@ def test_a_rated_table_needs_a_clock(alice):
     assert Match.objects.get().move_seconds is None
 
 
-def test_play_the_computer_two_players_starts_at_once(alice):
-    response = logged_in(alice).post(reverse("table_computer"), computer_data(opponent="strong"))
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_play_the_computer_two_players_starts_at_once(alice, level):
+    response = logged_in(alice).post(reverse("table_computer"), computer_data(opponent=level))
     match = Match.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("table", args=[match.id])
     assert match.status == "playing" and match.rated is False and match.move_seconds is None
     assert match.rules["target"] == 11
     assert list(match.seats.values_list("seat", "user__username", "bot")) == [
-        (0, "alice", ""), (1, None, "strong")]
+        (0, "alice", ""), (1, None, level)]
 
 
 def test_play_the_computer_four_players_leaves_seats_to_people(alice, bob):

@@ -1,0 +1,175 @@
+"""The expert bot: its last-deal solver against a brute force, its budget, its determinism."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+
+import pytest
+
+from games.engine import Card, Match, Round, Rules, full_deck
+from games.engine.bots import ExpertBot, GreedyBot, hidden_cards, same_class, solve
+from games.engine.bots.playout import _sample_world
+from tests.engine.helpers import FakeClock, make_view, still
+
+
+def last_deal(seed: int, rules: Rules, extra: int = 0) -> Match:
+    """A two-player match in its first round at the last deal (stock empty), ``extra`` plays in,
+    the plays before it made by the greedy bot."""
+    rng = random.Random(seed)
+    m = Match(rules, dealer=rng.randrange(2))
+    deck = full_deck()
+    rng.shuffle(deck)
+    m.start_round(deck)
+    greedy = GreedyBot()
+    while m.round.stock or len(m.round.hands[m.round.turn]) < 4:
+        m.play(greedy.choose(m.view(m.round.turn)))
+    for _ in range(extra):
+        m.play(greedy.choose(m.view(m.round.turn)))
+    return m
+
+
+def brute(rnd: Round, side: int) -> float:
+    """Minimax over every order of play, by the engine itself: the final round-points
+    difference for ``side`` (Round.score), both sides playing their best."""
+    if rnd.over:
+        score = rnd.score()
+        return score[side] - score[1 - side]
+    values = []
+    for card in rnd.hands[rnd.turn]:
+        child = copy.deepcopy(rnd, {id(rnd.rules): rnd.rules})
+        child.play(card)
+        values.append(brute(child, side))
+    return max(values) if rnd.turn % 2 == side else min(values)
+
+
+def made_so_far(rnd: Round, side: int) -> int:
+    """Round points a side already holds before the last deal is played: bonuses, card points."""
+    rules = rnd.rules
+    def points(s: int) -> int:
+        total = rnd.basras[s] * rules.basra_points + rnd.jack_basras[s] * rules.jack_basra_points
+        if rules.card_points:
+            total += sum(c.points for c in rnd.piles[s])
+        return total
+    return points(side) - points(1 - side)
+
+
+@pytest.mark.parametrize(("mode", "card_points", "extra"), [
+    ("wild", False, 0), ("wild", True, 3), ("classic", False, 3), ("classic", True, 0),
+    ("plain", False, 3), ("plain", True, 3),
+])
+def test_the_last_deal_solver_matches_a_brute_force(mode, card_points, extra):
+    rules = Rules(seven_diamonds=mode, card_points=card_points)
+    for seed in range(2):
+        m = last_deal(seed * 7 + extra, rules, extra)
+        rnd = m.round
+        seat = rnd.turn
+        side = seat % 2
+        view = m.view(seat)
+        world = _sample_world(view, hidden_cards(view), random.Random(0))
+        assert sorted(world.hands[1 - seat]) == sorted(rnd.hands[1 - seat])  # the view decides it
+        offset = made_so_far(rnd, side)
+        for card in rnd.hands[seat]:
+            child = copy.deepcopy(rnd)
+            child.play(card)
+            assert solve(world, card, rules, side) + offset == brute(child, side), (seed, card)
+
+
+def test_the_expert_plays_the_solved_best_card_in_the_last_deal():
+    for seed in range(3):
+        m = last_deal(seed, Rules(), extra=1)
+        rnd = m.round
+        seat = rnd.turn
+        bot = ExpertBot(seed=1, iterations=5, clock=still)
+        view = m.view(seat)
+        values = bot.evaluate(view)
+        assert bot.last_exact and bot.last_samples == 1
+        exact = {}
+        for card in rnd.hands[seat]:
+            child = copy.deepcopy(rnd)
+            child.play(card)
+            exact[card] = brute(child, seat % 2)
+        best = max(exact.values())
+        assert exact[bot.choose(view)] == best
+        for card, value in values.items():
+            assert value + made_so_far(rnd, seat % 2) == exact[card]
+
+
+def test_the_solver_needs_an_empty_stock():
+    rng = random.Random(1)
+    m = Match(Rules(), dealer=0)
+    deck = full_deck()
+    rng.shuffle(deck)
+    m.start_round(deck)
+    view = m.view(m.round.turn)
+    world = _sample_world(view, hidden_cards(view), rng)
+    with pytest.raises(ValueError, match="empty stock"):
+        solve(world, view.hand[0], Rules(), 0)
+
+
+def two_player_view(seed: int = 4):
+    """A two-player view a few plays into a round, of a seat holding cards of two classes or
+    more (so that the expert searches)."""
+    rng = random.Random(seed)
+    m = Match(Rules(), dealer=0)
+    deck = full_deck()
+    rng.shuffle(deck)
+    m.start_round(deck)
+    for _ in range(5):
+        m.play(GreedyBot().choose(m.view(m.round.turn)))
+    while len({c.rank for c in m.round.hands[m.round.turn]}) < 2:
+        m.play(GreedyBot().choose(m.view(m.round.turn)))
+    return m.view(m.round.turn)
+
+
+@pytest.mark.parametrize("time_limit", [0.05, 0.3, 1.0])
+def test_the_expert_stops_within_its_time_limit(time_limit):
+    view = two_player_view()
+    clock = FakeClock(0.0005)  # every iteration reads the clock once: half a millisecond each
+    bot = ExpertBot(seed=1, time_limit=time_limit, iterations=10**6, clock=clock)
+    start = clock.now
+    assert bot.choose(view) in view.hand
+    assert clock.now - start <= time_limit
+    assert 0 < bot.last_samples < 10**6
+
+
+def test_the_expert_never_thinks_more_than_a_second():
+    clock = FakeClock(0.0005)
+    bot = ExpertBot(seed=1, time_limit=30.0, iterations=10**6, clock=clock)
+    assert bot.time_limit == 1.0
+    view = two_player_view()
+    start = clock.now
+    bot.choose(view)
+    assert clock.now - start <= 1.0
+
+
+def test_the_expert_stops_at_its_iteration_cap_and_is_deterministic_for_a_seed():
+    view = two_player_view()
+    first = ExpertBot(seed=3, iterations=200, clock=still)
+    again = ExpertBot(seed=3, iterations=200, clock=still)
+    assert first.evaluate(view) == again.evaluate(view)
+    assert first.last_samples == 200
+    assert first.choose(view) == again.choose(view)
+
+
+def test_the_expert_values_every_card_it_could_play():
+    view = two_player_view()
+    values = ExpertBot(seed=3, iterations=200, clock=still).evaluate(view)
+    for card in view.hand:
+        assert sum(same_class(card, key, view.rules) for key in values) == 1
+
+
+def test_the_expert_takes_an_obvious_basra():
+    view = make_view("9C 2D 3H 6S", "5S 4H")
+    assert ExpertBot(seed=3, iterations=300, clock=still).choose(view) == Card.from_code("9C")
+
+
+def test_bad_expert_settings_are_refused():
+    with pytest.raises(ValueError):
+        ExpertBot(iterations=0)
+    with pytest.raises(ValueError):
+        ExpertBot(time_limit=-1)
+    view = two_player_view()
+    with pytest.raises(ValueError, match="seat to move"):
+        ExpertBot(clock=still).evaluate(dataclasses.replace(view, turn=1 - view.seat))
