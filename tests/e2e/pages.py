@@ -55,12 +55,37 @@ def signed_in(browser, site_url, session: str, lang: str | None = None, **option
     cookie and, given ``lang``, Django's language cookie; ``options`` are
     ``browser.new_context``'s (the viewport, mobile emulation)."""
     context = browser.new_context(base_url=site_url, **options)
+    with_session(context, site_url, session, lang)
+    return context
+
+
+def with_session(context, site_url, session: str, lang: str | None = None) -> None:
+    """Give the browser context ``context`` the ``sessionid`` cookie ``session`` (a
+    ``seed.py`` session key) and, given ``lang``, Django's language cookie."""
     host = site_url.split("//")[1].split(":")[0]
     cookies = [{"name": "sessionid", "value": session, "domain": host, "path": "/"}]
     if lang is not None:
         cookies.append({"name": "django_language", "value": lang, "domain": host, "path": "/"})
     context.add_cookies(cookies)
-    return context
+
+
+def signed_up(request, page: Page, username: str) -> None:
+    """The person ``username`` made as :func:`sign_up` makes them, but by ``seed.py``
+    (``user``), and signed in on ``page``'s browser context: for a test that is not about
+    signing up (``request`` is the test's, whose ``seed`` and ``site_url`` fixtures it takes).
+    The page stays where it is."""
+    seed, site_url = request.getfixturevalue("seed"), request.getfixturevalue("site_url")
+    with_session(page.context, site_url, json.loads(seed("user", username))["session"])
+
+
+def at_a_new_table(request, page: Page, username: str) -> None:
+    """Open, on ``page``, the 2-player table to 11 that the person ``username`` opened from
+    the lobby (:func:`create_table`), signed in as them; both made by ``seed.py``
+    (``created``), for a test about the table, not about signing up or the lobby."""
+    seed, site_url = request.getfixturevalue("seed"), request.getfixturevalue("site_url")
+    table = json.loads(seed("created", 2, 11, username))
+    with_session(page.context, site_url, table["session"])
+    page.goto(f"/table/{table['match']}/")
 
 
 # Barriers: a check that something did not happen waits on one of these, never a fixed time.

@@ -1,9 +1,10 @@
 """The live table as players expect it (issue 10): the round's end, a table that moves and
 sounds, quick phrases, and states that say themselves (connection lost, logged out, watching).
 
-Most tests drive a real table page (signed up, table created through the lobby) whose socket is
-answered by the test (``FakeTable``, Playwright's ``route_web_socket``), so that each state is
-there at once; the states follow docs/protocol.md. The last test talks to the real server.
+Most tests drive a real table page (its person and table made by ``seed.py``, as signing up and
+the lobby would make them) whose socket is answered by the test (``FakeTable``, Playwright's
+``route_web_socket``), so that each state is there at once; the states follow docs/protocol.md.
+The last test talks to the real server.
 """
 
 import copy
@@ -16,8 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, create_table, play_the_computer, root, screenshot, seat,
-    settled, sign_up, signed_in,
+    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, at_a_new_table, play_the_computer, root,
+    screenshot, seat, settled, signed_in, signed_up,
 )
 
 
@@ -54,8 +55,7 @@ def open_table(new_page, request, state=PLAYING, fake_clock=False, **context) ->
     if fake_clock:
         page.clock.install()
     fake = FakeTable(page, state)
-    sign_up(page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
-    create_table(page, players=2, target=11)
+    at_a_new_table(request, page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
     expect(root(page)).to_have_attribute("data-seq", str(state["seq"]))
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     return fake
@@ -475,8 +475,7 @@ def test_a_background_tab_says_it_is_your_turn(new_page, request):
     state = copy.deepcopy(PLAYING)
     state["round"]["turn"] = 1
     fake = FakeTable(page, state)
-    sign_up(page, "u" + str(abs(hash(request.node.name)) % 10**8))
-    create_table(page, players=2, target=11)
+    at_a_new_table(request, page, "u" + str(abs(hash(request.node.name)) % 10**8))
     expect(root(page)).to_have_attribute("data-seq", "100")
     # The browser is asked only on a click.
     assert page.evaluate("window.__asked") == 0
@@ -616,7 +615,7 @@ def test_quick_phrases_in_arabic(new_page, request):
 
 def test_a_phrase_goes_round_a_real_table(new_page, request):
     page = new_page()
-    sign_up(page, "p" + str(abs(hash(request.node.name)) % 10**8))
+    signed_up(request, page, "p" + str(abs(hash(request.node.name)) % 10**8))
     play_the_computer(page, clock="none")
     page.click("#talk-button")
     page.locator("#talk-menu button[data-phrase='hello']").click()
