@@ -68,12 +68,37 @@ def signed_in(browser, site_url, session: str, lang: str | None = None, **option
     cookie and, given ``lang``, Django's language cookie; ``options`` are
     ``browser.new_context``'s (the viewport, mobile emulation)."""
     context = browser.new_context(base_url=site_url, **options)
+    with_session(context, site_url, session, lang)
+    return context
+
+
+def with_session(context, site_url, session: str, lang: str | None = None) -> None:
+    """Give the browser context ``context`` the ``sessionid`` cookie ``session`` (a
+    ``seed.py`` session key) and, given ``lang``, Django's language cookie."""
     host = site_url.split("//")[1].split(":")[0]
     cookies = [{"name": "sessionid", "value": session, "domain": host, "path": "/"}]
     if lang is not None:
         cookies.append({"name": "django_language", "value": lang, "domain": host, "path": "/"})
     context.add_cookies(cookies)
-    return context
+
+
+def signed_up(request, page: Page, username: str) -> None:
+    """The person ``username`` made as :func:`sign_up` makes them, but by ``seed.py``
+    (``user``), and signed in on ``page``'s browser context: for a test that is not about
+    signing up (``request`` is the test's, whose ``seed`` and ``site_url`` fixtures it takes).
+    The page stays where it is."""
+    seed, site_url = request.getfixturevalue("seed"), request.getfixturevalue("site_url")
+    with_session(page.context, site_url, json.loads(seed("user", username))["session"])
+
+
+def at_a_new_table(request, page: Page, username: str) -> None:
+    """Open, on ``page``, the 2-player table to 11 that the person ``username`` opened from
+    the lobby (:func:`create_table`), signed in as them; both made by ``seed.py``
+    (``created``), for a test about the table, not about signing up or the lobby."""
+    seed, site_url = request.getfixturevalue("seed"), request.getfixturevalue("site_url")
+    table = json.loads(seed("created", 2, 11, username))
+    with_session(page.context, site_url, table["session"])
+    page.goto(f"/table/{table['match']}/")
 
 
 # Barriers: a check that something did not happen waits on one of these, never a fixed time.
@@ -278,3 +303,35 @@ class FakeTable:
         self.send(state)
         expect(root(self.page)).to_have_attribute("data-seq", str(state["seq"]))
         return state
+
+
+#: A 2-player match, round 1, seen from seat 0 (alice), whose turn it is.
+TWO_PLAYING = {
+    "type": "state", "seq": 100, "prev_seq": None,
+    "match": {"id": 1, "status": "playing", "players": 2, "rated": False,
+              "rules": {"players": 2, "target": 101, "majority_points": 30, "basra_points": 10,
+                        "jack_basra_points": 20, "card_points": False, "seven_diamonds": "wild"},
+              "shuffle": None},
+    "seats": [seat(0, "alice"), seat(1, "omar")],
+    "you": 0,
+    "round": {"number": 1, "dealer": 1, "turn": 0, "floor": ["10D", "8H", "4H"],
+              "hand": ["4D", "7S", "AC", "KH"], "hand_sizes": [4, 4], "stock_size": 36,
+              "pile_sizes": [0, 0], "basras": [0, 0], "jack_basras": [0, 0],
+              "last_play": None, "over": False},
+    "scores": [0, 0], "target": 101, "round_results": [], "result": None,
+    "move_seconds": None, "deadline": None, "now": "2026-11-29T12:30:36.100000+00:00", "client_seed": None,
+}
+
+
+def open_table(new_page, request, state=TWO_PLAYING, fake_clock=False, **context) -> FakeTable:
+    """A table page whose socket ``FakeTable`` answers; with ``fake_clock`` the page's clock is
+    Playwright's (``page.clock``), which the test can hold still and move on itself."""
+    page = new_page(**context)
+    if fake_clock:
+        page.clock.install()
+    fake = FakeTable(page, state)
+    sign_up(page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
+    create_table(page, players=2, target=11)
+    expect(root(page)).to_have_attribute("data-seq", str(state["seq"]))
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    return fake

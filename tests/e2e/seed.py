@@ -17,6 +17,8 @@ for all of a run's seeding, not once a command. By hand::
     python tests/e2e/seed.py left PLAYERS NAME...
     python tests/e2e/seed.py open PLAYERS NAME...
     python tests/e2e/seed.py players NAME...
+    python tests/e2e/seed.py user NAME
+    python tests/e2e/seed.py created PLAYERS TARGET NAME
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -39,7 +41,9 @@ then marks its last seat's person absent, as the clock marks one whose page was 
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
 (:func:`seeded_open`). ``players`` makes players with a signed-in session each
-(:func:`seeded_players`). ``log MATCH_ID`` prints what the table's log holds (:func:`table_log`).
+(:func:`seeded_players`). ``user`` makes a person as the sign-up form makes them, signed in
+(:func:`signed_up`); ``created`` makes one and the table they open from the lobby
+(:func:`seeded_created`). ``log MATCH_ID`` prints what the table's log holds (:func:`table_log`).
 ``tournament TAG`` opens two events of one organiser, a Swiss in its second round and an
 upcoming one, and prints their ids and the organiser's session (:func:`seeded_tournaments`).
 
@@ -383,6 +387,41 @@ def seeded_players(names: list[str]) -> dict:
     people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
               for k, n in enumerate(names)]
     return {"sessions": [session_of(person) for person in people]}
+def signed_up(name: str) -> dict:
+    """The person ``name`` as the sign-up form makes them (``tests/e2e/pages.py``'s
+    ``sign_up``: the e-mail ``NAME@example.com``, unconfirmed and primary, the password
+    ``PASSWORD``), for a browser test that is not about signing up.
+
+    :returns: ``{"session": a signed-in session of theirs}``.
+    """
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    from tests.e2e.pages import PASSWORD
+
+    person = get_user_model().objects.create_user(
+        username=name, email=f"{name}@example.com", password=PASSWORD)
+    EmailAddress.objects.create(user=person, email=person.email, primary=True, verified=False)
+    return {"session": session_of(person)}
+
+
+def seeded_created(players: int, target: int, name: str) -> dict:
+    """The person ``name`` (:func:`signed_up`) and the table they opened as the lobby's form
+    opens it with only ``players`` and ``target`` chosen (``pages.create_table``): casual, the
+    default rules and time per play, everyone may watch; them in seat 0, the other seats free.
+
+    :returns: ``{"match": id, "session": their signed-in session}``.
+    """
+    from django.contrib.auth import get_user_model
+
+    from games.core.actions import create_table
+    from games.core.actions.seating import DEFAULT_MOVE_SECONDS
+
+    session = signed_up(name)["session"]
+    person = get_user_model().objects.get(username=name)
+    match = create_table(user=person, players=players, rules={"target": target}, rated=False,
+                         move_seconds=DEFAULT_MOVE_SECONDS)
+    return {"match": match.pk, "session": session}
 
 
 def session_of(person) -> str:
@@ -524,6 +563,12 @@ def run(argv: list[str]) -> None:
         leave_last(int(args[0]), int(args[1]))
         print(json.dumps({"match": int(args[0])}))
         return
+    if command == "user" and len(args) == 1:
+        print(json.dumps(signed_up(args[0])))
+        return
+    if command == "created" and len(args) == 3:
+        print(json.dumps(seeded_created(int(args[0]), int(args[1]), args[2])))
+        return
     if command == "log" and len(args) == 1:
         print(json.dumps(table_log(int(args[0]))))
         return
@@ -540,6 +585,7 @@ def run(argv: list[str]) -> None:
                          "| seed.py rated PLAYERS TARGET NAME... | seed.py left PLAYERS NAME... "
                          "| seed.py played PLAYERS NAME... | seed.py leave MATCH_ID PLAYERS "
                          "| seed.py open PLAYERS NAME... | seed.py log MATCH_ID "
+                         "| seed.py user NAME | seed.py created PLAYERS TARGET NAME "
                          "| seed.py tournament TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")

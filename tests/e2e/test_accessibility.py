@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import create_table, sign_up
+from tests.e2e.pages import create_table, signed_up
 
 
 pytestmark = pytest.mark.e2e
@@ -67,11 +67,11 @@ def test_a_live_table_has_no_serious_violation(browser, site_url, seeded, player
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
-def test_the_pages_around_the_table_have_no_serious_violation(browser, site_url, new_page, lang):
+def test_the_pages_around_the_table_have_no_serious_violation(request, browser, site_url, new_page, lang):
     # An open table in the lobby, with its empty seat, made here: the lobby is checked with the
     # empty seat's grey in it, not only when another test happens to leave such a table.
     host = new_page()
-    sign_up(host, f"a11y_host_{lang}_{uuid.uuid4().hex[:6]}")
+    signed_up(request, host, f"a11y_host_{lang}_{uuid.uuid4().hex[:6]}")
     create_table(host, players=2, target=11)
     context = context_for(browser, site_url, lang)
     try:

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.pages import (
-    MY_TURN_OR_END, open_lobby, play_the_computer, root, screenshot, sign_up, signed_in,
+    MY_TURN_OR_END, open_lobby, play_the_computer, root, screenshot, signed_in, signed_up,
 )
 
 
@@ -28,9 +28,9 @@ MAX_MY_PLAYS = 24 * 6
 LEFT = 16
 
 
-def test_a_whole_match_against_the_greedy_bot(new_page, seed):
+def test_a_whole_match_against_the_greedy_bot(request, new_page, seed):
     page = new_page()
-    sign_up(page, "hana")
+    signed_up(request, page, "hana")
     match_id = play_the_computer(page, clock="60")
     table = root(page)
     expect(table).to_have_attribute("data-status", "playing")  # it starts at once
@@ -89,9 +89,9 @@ def test_a_whole_match_against_the_greedy_bot(new_page, seed):
     screenshot(page, "computer-result")
 
 
-def test_resign_against_the_computer_after_confirming(new_page):
+def test_resign_against_the_computer_after_confirming(request, new_page):
     page = new_page()
-    sign_up(page, "rami")
+    signed_up(request, page, "rami")
     play_the_computer(page, clock="none")
     expect(root(page)).to_have_attribute("data-status", "playing")
     expect(page.locator("#my-clock")).to_be_hidden()

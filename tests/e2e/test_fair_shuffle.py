@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 
 from games.engine import shuffle
 
-from tests.e2e.pages import SECOND_GROUP, create_table, open_lobby, root, screenshot, sign_up
+from tests.e2e.pages import SECOND_GROUP, create_table, open_lobby, root, screenshot, signed_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -65,9 +65,9 @@ def tamper_first_deal(database_url: str, match_id: int) -> None:
         conn.execute("UPDATE games_event SET payload = %s WHERE id = %s", (Jsonb(payload), event_id))
 
 
-def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new_page):
+def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(request, new_page):
     page = new_page()
-    sign_up(page, "salma")
+    signed_up(request, page, "salma")
     open_lobby(page)
     picked = page.locator('.create-form:not(.computer-form) input[name="client_seed"]').input_value()
     assert HEX_SEED.fullmatch(picked)
@@ -115,10 +115,10 @@ def test_a_client_seed_is_picked_by_the_browser_and_changed_before_the_start(new
         commitment)
 
 
-def test_the_verify_panel_checks_every_deck_and_names_a_tampered_round(new_page,
+def test_the_verify_panel_checks_every_deck_and_names_a_tampered_round(request, new_page,
                                                                        site_database_url):
     page = new_page()
-    sign_up(page, "yusuf")
+    signed_up(request, page, "yusuf")
     open_lobby(page)
     form = page.locator("#computer-form")
     form.locator('input[name="computer-players"][value="2"]').check()

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import open_lobby, root, sign_up
+from tests.e2e.pages import open_lobby, root, signed_up
 
 
 pytestmark = pytest.mark.e2e
@@ -27,10 +27,10 @@ def notices_live(page: Page) -> None:
     expect(page.locator("#site-notices")).to_have_attribute("data-live", "true")
 
 
-def test_a_private_table_is_joined_only_with_its_invite_link(new_page):
+def test_a_private_table_is_joined_only_with_its_invite_link(request, new_page):
     alice, bob = new_page(), new_page()
-    sign_up(alice, "pria")
-    sign_up(bob, "prib")
+    signed_up(request, alice, "pria")
+    signed_up(request, bob, "prib")
     open_lobby(alice)
     alice.check('input[name="private"]')
     alice.click("#create-table-button")
@@ -62,10 +62,10 @@ def challenge(page: Page, username: str) -> None:
     expect(page.locator(".challenge-notice.sent")).to_be_visible()
 
 
-def test_a_challenge_is_seen_live_and_both_go_to_the_table_then_rematch(new_page):
+def test_a_challenge_is_seen_live_and_both_go_to_the_table_then_rematch(request, new_page):
     alice, bob = new_page(), new_page()
-    sign_up(alice, "cha")
-    sign_up(bob, "chb")
+    signed_up(request, alice, "cha")
+    signed_up(request, bob, "chb")
     open_lobby(bob)  # bob waits in the lobby
     notices_live(bob)
 
@@ -114,10 +114,10 @@ def test_a_challenge_is_seen_live_and_both_go_to_the_table_then_rematch(new_page
     expect(bob.locator("#rematch-button")).to_have_count(0)
 
 
-def test_the_challenger_can_cancel_and_the_other_sees_it_go(new_page):
+def test_the_challenger_can_cancel_and_the_other_sees_it_go(request, new_page):
     alice, bob = new_page(), new_page()
-    sign_up(alice, "cca")
-    sign_up(bob, "ccb")
+    signed_up(request, alice, "cca")
+    signed_up(request, bob, "ccb")
     bob.goto("/ladder/")  # any page of the site
     notices_live(bob)
     challenge(alice, "ccb")
@@ -127,9 +127,9 @@ def test_the_challenger_can_cancel_and_the_other_sees_it_go(new_page):
     expect(bob.locator("#site-notices")).to_contain_text("cancelled")
 
 
-def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_shares(new_page):
+def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_shares(request, new_page):
     alice = new_page(permissions=["clipboard-read", "clipboard-write"])
-    sign_up(alice, "pric")
+    signed_up(request, alice, "pric")
     open_lobby(alice)
     alice.check('input[name="private"]')
     alice.click("#create-table-button")
@@ -148,7 +148,7 @@ def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_
     carol.add_init_script(
         "navigator.share = (data) => { window.shared = data; return Promise.resolve(); };"
     )
-    sign_up(carol, "prie")
+    signed_up(request, carol, "prie")
     open_lobby(carol)
     carol.check('input[name="private"]')
     carol.click("#create-table-button")
@@ -160,7 +160,7 @@ def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_
     assert carol.evaluate("window.shared.url") == carol.locator("#invite-url").input_value()
 
 
-def test_a_refused_challenge_keeps_the_form_open_with_the_choices_and_the_error_by_the_target(new_page):
+def test_a_refused_challenge_keeps_the_form_open_with_the_choices_and_the_error_by_the_target(request, new_page):
     """Issue 35: a rated challenge to 11 points came back as a banner at the top of the page,
     the form closed and reset to Casual and 101. Now, on a 390 px phone, the form stays open
     with the choices made, and the refusal sits beside the target, in view."""
@@ -168,9 +168,9 @@ def test_a_refused_challenge_keeps_the_form_open_with_the_choices_and_the_error_
 
     tag = uuid.uuid4().hex[:5]
     alice = new_page(viewport={"width": 390, "height": 844})
-    sign_up(alice, f"chal_{tag}")
+    signed_up(request, alice, f"chal_{tag}")
     bob = new_page()
-    sign_up(bob, f"chbo_{tag}")
+    signed_up(request, bob, f"chbo_{tag}")
     alice.goto(f"/players/chbo_{tag}/")
     alice.click("#challenge-open")
     alice.check('input[name="challenge-mode"][value="rated"]')

@@ -26,8 +26,7 @@ import websockets
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.test_table import root, sign_up
-from tests.e2e.test_table_alive import open_table
+from tests.e2e.pages import open_table, root, sign_up
 
 pytestmark = pytest.mark.e2e
 

@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import join_from_lobby, open_lobby, root, sign_up
+from tests.e2e.pages import join_from_lobby, open_lobby, root, signed_up
 
 
 pytestmark = pytest.mark.e2e
@@ -38,10 +38,10 @@ def create(page: Page, *, players: int = 2, target: int = 11, watchers: str = "e
     return int(re.search(r"/table/(\d+)/$", page.url).group(1))
 
 
-def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
+def test_your_matches_matches_to_watch_and_leaving_asks_first(request, new_page):
     alice, bob, carol = new_page(), new_page(), new_page()
     for page, name in ((alice, "alma"), (bob, "badr"), (carol, "caro")):
-        sign_up(page, name)
+        signed_up(request, page, name)
     match_id = create(alice)
     open_lobby(bob)
     row = bob.locator(f'.table-row[data-match-id="{match_id}"]')
@@ -106,10 +106,10 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(new_page):
     carol.wait_for_url(re.compile(r"/$"))
 
 
-def test_four_players_choose_their_seat_and_see_the_sides(new_page):
+def test_four_players_choose_their_seat_and_see_the_sides(request, new_page):
     dana, emad = new_page(), new_page()
-    sign_up(dana, "dana")
-    sign_up(emad, "emad")
+    signed_up(request, dana, "dana")
+    signed_up(request, emad, "emad")
     match_id = create(dana, players=4, target=101)
     # Each name isolated (U+2068 … U+2069) from the text around it (table_state.js, sideNames).
     expect(dana.locator('#waiting-sides .side-line[data-side="0"]')).to_have_text(
@@ -140,10 +140,10 @@ def test_four_players_choose_their_seat_and_see_the_sides(new_page):
     assert names == ["Computer 1 (Greedy)", "Computer 2 (Greedy)", "Computer 3 (Greedy)"]
 
 
-def test_a_table_nobody_may_watch_and_an_abandoned_table(new_page):
+def test_a_table_nobody_may_watch_and_an_abandoned_table(request, new_page):
     fadi, gala, hadi = new_page(), new_page(), new_page()
     for page, name in ((fadi, "fadi"), (gala, "gala"), (hadi, "hadi")):
-        sign_up(page, name)
+        signed_up(request, page, name)
     match_id = create(fadi, watchers="nobody")
     open_lobby(gala)
     join_from_lobby(gala, match_id)
@@ -158,7 +158,7 @@ def test_a_table_nobody_may_watch_and_an_abandoned_table(new_page):
 
     # An open table whose creator went away leaves the lobby by itself.
     lone = new_page()
-    sign_up(lone, "iman")
+    signed_up(request, lone, "iman")
     abandoned = create(lone)
     row = hadi.locator(f'.table-row[data-match-id="{abandoned}"]')
     expect(row).to_have_count(1)
@@ -168,13 +168,13 @@ def test_a_table_nobody_may_watch_and_an_abandoned_table(new_page):
 
 
 @pytest.mark.parametrize("locale", ["en", "ar", "fr"])
-def test_a_phone_has_play_the_computer_in_its_first_screen(new_page, locale):
+def test_a_phone_has_play_the_computer_in_its_first_screen(request, new_page, locale):
     """On a 390×844 phone "Play the computer" started 1,739 px down the lobby, under the whole
     "Create a table" form. There both forms are folded to their headings, in the first screen;
     a tap opens one, which still creates its table; one sent back with errors stays open.
     Wider, both are open."""
     page = new_page(viewport={"width": 390, "height": 844}, locale=locale)
-    sign_up(page, f"fold_{locale}")
+    signed_up(request, page, f"fold_{locale}")
     page.goto("/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     for title in ("#create-title", "#computer-title"):

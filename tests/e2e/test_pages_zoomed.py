@@ -8,7 +8,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, SHOTS, create_table, sign_up, signed_in, unfold
+from tests.e2e.pages import OUTSIDE, SHOTS, create_table, signed_in, signed_up, unfold
 
 
 pytestmark = pytest.mark.e2e
@@ -16,9 +16,9 @@ pytestmark = pytest.mark.e2e
 PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
 
 @pytest.mark.parametrize("locale", ["en", "ar", "fr"])
-def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(new_page, locale):
+def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(request, new_page, locale):
     page = new_page(viewport={"width": 195, "height": 422}, locale=locale)
-    sign_up(page, f"zoom_{locale}")
+    signed_up(request, page, f"zoom_{locale}")
     wide = {}
     for path in PAGES + [f"/players/zoom_{locale}/", f"/players/zoom_{locale}/matches/"]:
         page.goto(path)

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import play_the_computer, root, sign_up
+from tests.e2e.pages import play_the_computer, root, signed_up
 
 
 pytestmark = pytest.mark.e2e
@@ -30,10 +30,10 @@ def table_of(page: Page) -> int:
     return int(TABLE_URL.search(page.url).group(1))
 
 
-def test_two_players_press_play_now_and_sit_at_the_same_table(new_page):
+def test_two_players_press_play_now_and_sit_at_the_same_table(request, new_page):
     alice, bob = new_page(), new_page(viewport={"width": 360, "height": 740})
-    sign_up(alice, "qalma")
-    sign_up(bob, "qbadr")
+    signed_up(request, alice, "qalma")
+    signed_up(request, bob, "qbadr")
     play_now(alice, "2-20")
     # alice waits: the page says so, and the count shows her.
     expect(alice.locator("#queues-waiting")).to_be_visible()
@@ -45,10 +45,10 @@ def test_two_players_press_play_now_and_sit_at_the_same_table(new_page):
     expect(root(bob)).to_have_attribute("data-status", "playing")
 
 
-def test_four_singles_in_a_partnership_queue_get_one_table_of_four(new_page):
+def test_four_singles_in_a_partnership_queue_get_one_table_of_four(request, new_page):
     pages = [new_page() for _ in range(4)]
     for page, name in zip(pages, ("qfa", "qfb", "qfc", "qfd")):
-        sign_up(page, name)
+        signed_up(request, page, name)
     for page in pages:
         play_now(page, "4-30")
     tables = {table_of(page) for page in pages}
@@ -57,9 +57,9 @@ def test_four_singles_in_a_partnership_queue_get_one_table_of_four(new_page):
         expect(root(page)).to_have_attribute("data-status", "playing")
 
 
-def test_leave_the_queue_and_the_page_at_phone_width_in_arabic(new_page):
+def test_leave_the_queue_and_the_page_at_phone_width_in_arabic(request, new_page):
     page = new_page(viewport={"width": 360, "height": 740}, locale="ar")
-    sign_up(page, "qrtl")
+    signed_up(request, page, "qrtl")
     page.goto("/play/")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     page.click('button[data-queue="2-60"]')
@@ -72,10 +72,10 @@ def test_leave_the_queue_and_the_page_at_phone_width_in_arabic(new_page):
     expect(page.locator('button[data-queue="2-60"]')).to_have_attribute("aria-pressed", "false")
 
 
-def test_an_invited_partner_is_told_on_any_page_and_may_close_the_notice(new_page):
+def test_an_invited_partner_is_told_on_any_page_and_may_close_the_notice(request, new_page):
     alice, bob = new_page(), new_page(viewport={"width": 360, "height": 740})
-    sign_up(alice, "qinva")
-    sign_up(bob, "qinvb")
+    signed_up(request, alice, "qinva")
+    signed_up(request, bob, "qinvb")
     bob.goto("/rules/")
     expect(bob.locator("#site-notices")).to_have_attribute("data-live", "true")
     alice.goto("/play/")
@@ -94,12 +94,12 @@ def test_an_invited_partner_is_told_on_any_page_and_may_close_the_notice(new_pag
     ({"width": 390, "height": 844}, "en"),
     ({"width": 360, "height": 740}, "ar"),
 ])
-def test_play_now_while_playing_elsewhere_says_so_where_the_press_was(new_page, viewport, locale):
+def test_play_now_while_playing_elsewhere_says_so_where_the_press_was(request, new_page, viewport, locale):
     # Issue 35: the refusal was said at the page's foot (y ~ 1184 on a 390x844 phone, out of
     # view) without the way back to the match, and the page gave no sign of that match before.
 
     page = new_page(viewport=viewport, locale=locale)
-    sign_up(page, f"qseat{locale}")
+    signed_up(request, page, f"qseat{locale}")
     match_id = play_the_computer(page, clock="60")
     # Off the table page the seat stays hers until the absence grace (60 s) runs out.
     page.goto("/play/")

@@ -11,7 +11,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, sign_up, signed_in
+from tests.e2e.pages import SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, signed_in, signed_up
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -27,11 +27,11 @@ def create_rated_table(page: Page) -> int:
     return int(re.search(r"/table/(\d+)/$", page.url).group(1))
 
 
-def test_a_rated_win_shows_on_the_profile_and_the_ladder(new_page, seed):
+def test_a_rated_win_shows_on_the_profile_and_the_ladder(request, new_page, seed):
     winner, loser = new_page(), new_page()
     # Long names: the win chances' line must wrap on a phone, not run past its width.
-    sign_up(winner, "rania_abdelrahman_26")
-    sign_up(loser, "samir_el_sharkawy_26")
+    signed_up(request, winner, "rania_abdelrahman_26")
+    signed_up(request, loser, "samir_el_sharkawy_26")
     match_id = create_rated_table(winner)
     open_lobby(loser)
     join_from_lobby(loser, match_id)

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from games import engine
 
-from tests.e2e.pages import SECOND_GROUP, open_lobby, play_one, root, screenshot, sign_up
+from tests.e2e.pages import SECOND_GROUP, open_lobby, play_one, root, screenshot, signed_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -38,9 +38,9 @@ def engine_record(seed: int = 5) -> dict:
     return match.to_record(["amal", "bot:strong"])
 
 
-def test_step_through_a_replay_with_the_keys_and_open_a_share_link(new_page):
+def test_step_through_a_replay_with_the_keys_and_open_a_share_link(request, new_page):
     page = new_page()
-    sign_up(page, "nadia")
+    signed_up(request, page, "nadia")
     open_lobby(page)
     form = page.locator("#computer-form")
     form.locator('input[name="computer-players"][value="2"]').check()
@@ -98,10 +98,10 @@ def test_step_through_a_replay_with_the_keys_and_open_a_share_link(new_page):
     expect(other.locator("#last-play")).to_have_attribute("data-card", played)
 
 
-def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
+def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(request, new_page):
     record = engine_record()
     page = new_page(viewport={"width": 390, "height": 844}, locale="ar")
-    sign_up(page, "layla")  # importing needs a login
+    signed_up(request, page, "layla")  # importing needs a login
     page.goto("/replay/import/")
     page.fill('textarea[name="text"]', json.dumps(record))
     page.click('#import-form button[type="submit"]')
@@ -151,13 +151,13 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(new_page):
     expect(page.locator("#import-errors")).to_contain_text("round 2, play 17")
 
 
-def test_a_play_by_an_arabic_name_reads_in_the_page_s_direction(new_page):
+def test_a_play_by_an_arabic_name_reads_in_the_page_s_direction(request, new_page):
     """In an English page "سارة played" reads left to right, the name first: the label took its
     direction from the name's first letter and put "played" before it."""
     record = constructed_record()
     record["seats"] = ["amal", "سارة_Sara"]
     page = new_page()
-    sign_up(page, "amira")
+    signed_up(request, page, "amira")
     page.goto("/replay/import/")
     page.fill('textarea[name="text"]', json.dumps(record))
     page.click('#import-form button[type="submit"]')
@@ -178,11 +178,11 @@ def constructed_record() -> dict:
             "rounds": [{"dealer": 0, "deck": deck, "plays": ["KS", "5C"]}]}
 
 
-def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(new_page):
+def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(request, new_page):
     # A finished match against the computer: ask for its analysis, see it wait or run, then the
     # accuracy of both players.
     page = new_page()
-    sign_up(page, "salwa")
+    signed_up(request, page, "salwa")
     open_lobby(page)
     form = page.locator("#computer-form")
     form.locator('input[name="computer-players"][value="2"]').check()

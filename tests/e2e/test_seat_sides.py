@@ -4,7 +4,7 @@ seat is on, and to a seated player their seat, their partner's and the opponents
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import create_table, sign_up
+from tests.e2e.pages import create_table, signed_up
 
 
 pytestmark = pytest.mark.e2e
@@ -14,9 +14,9 @@ def chip(page, seat: int):
     return page.locator(f'#waiting .seat-chip[data-seat="{seat}"]')
 
 
-def test_the_seat_picker_shows_the_partner_seat_and_the_sides(new_page):
+def test_the_seat_picker_shows_the_partner_seat_and_the_sides(request, new_page):
     alice = new_page(viewport={"width": 390, "height": 844})
-    sign_up(alice, "sidesalice")
+    signed_up(request, alice, "sidesalice")
     match_id = create_table(alice, players=4, target=101)
     expect(chip(alice, 0).locator(".seat-side")).to_have_text("Your seat · Side 1")
     expect(chip(alice, 2).locator(".seat-side")).to_have_text("Your partner's seat · Side 1")
@@ -30,7 +30,7 @@ def test_the_seat_picker_shows_the_partner_seat_and_the_sides(new_page):
 
     # Someone not seated, in Arabic, sees each seat's side beside its "Sit here".
     bob = new_page(viewport={"width": 360, "height": 740}, locale="ar")
-    sign_up(bob, "sidesbob")
+    signed_up(request, bob, "sidesbob")
     bob.goto(f"/table/{match_id}/")
     expect(chip(bob, 2).locator(".seat-side")).to_have_text("الفريق 1")
     expect(chip(bob, 1).locator(".seat-side")).to_have_text("الفريق 2")

@@ -17,8 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, create_table, floor, hand, join_from_lobby, open_lobby, play_one, root,
-    screenshot, sign_up,
+    PHONE, SECOND_GROUP, TABLE_STORE, create_table, floor, hand, join_from_lobby, open_lobby,
+    play_one, root, screenshot, signed_up,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -45,11 +45,11 @@ def assert_fits_phone(page: Page) -> None:
     assert widths and min(widths) >= 44
 
 
-def test_two_players_play_a_match_to_the_end(new_page, seed):
+def test_two_players_play_a_match_to_the_end(request, new_page, seed):
     alice = new_page()
     bob = new_page(**PHONE)
-    sign_up(alice, "alice")
-    sign_up(bob, "bob")
+    signed_up(request, alice, "alice")
+    signed_up(request, bob, "bob")
 
     open_lobby(bob)  # bob watches the lobby before the table exists: it must arrive live
     match_id = create_table(alice, players=2, target=11)
@@ -202,11 +202,11 @@ class SocketTap:
         server.on_message(to_page)
 
 
-def test_four_players_take_the_seats_in_order(new_page):
+def test_four_players_take_the_seats_in_order(request, new_page):
     names = ["carl", "dina", "omar", "rana"]
     pages = {name: new_page(locale="ar" if name == "omar" else "en-US") for name in names}
     for name, page in pages.items():
-        sign_up(page, name)
+        signed_up(request, page, name)
     creator = pages["carl"]
     tap = SocketTap(creator)
     match_id = create_table(creator, players=4, target=101)
@@ -275,7 +275,7 @@ def test_four_players_take_the_seats_in_order(new_page):
     expect(creator.locator(f'#last-play .card.played[data-card="{code}"]')).to_be_visible()
 
 
-def test_a_logged_out_visitor_is_offered_to_log_in_only_beside_a_free_seat(new_page, seed, site_url):
+def test_a_logged_out_visitor_is_offered_to_log_in_only_beside_a_free_seat(request, new_page, seed, site_url):
     """Issue 35: a logged-out spectator was offered "Log in to play" at a full table under way
     (390 px, Arabic), where there is no seat to take. Offered in the waiting room of an open
     table with a free seat, back to the table afterwards; nowhere at a full one."""
@@ -291,7 +291,7 @@ def test_a_logged_out_visitor_is_offered_to_log_in_only_beside_a_free_seat(new_p
     expect(visitor.locator("#login-link")).to_have_count(0)
 
     host = new_page()
-    sign_up(host, f"host_{tag}")
+    signed_up(request, host, f"host_{tag}")
     open_id = create_table(host, players=2, target=61)
     visitor.goto(f"/table/{open_id}/")
     expect(root(visitor)).to_have_attribute("data-status", "open")

@@ -1,9 +1,10 @@
 """The live table as players expect it (issue 10): the round's end, a table that moves and
 sounds, quick phrases, and states that say themselves (connection lost, logged out, watching).
 
-Most tests drive a real table page (signed up, table created through the lobby) whose socket is
-answered by the test (``FakeTable``, Playwright's ``route_web_socket``), so that each state is
-there at once; the states follow docs/protocol.md. The last test talks to the real server.
+Most tests drive a real table page (its person and table made by ``seed.py``, as signing up and
+the lobby would make them) whose socket is answered by the test (``FakeTable``, Playwright's
+``route_web_socket``), so that each state is there at once; the states follow docs/protocol.md.
+The last test talks to the real server.
 """
 
 import copy
@@ -16,49 +17,19 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, create_table, play_the_computer, root, screenshot, seat,
-    settled, sign_up, signed_in,
+    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, at_a_new_table, open_table, play_the_computer,
+    root, screenshot, seat, settled, signed_in, signed_up,
 )
+from tests.e2e.pages import TWO_PLAYING as PLAYING
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 NOW = "2026-11-29T12:30:36.100000+00:00"
 
-#: A 2-player match, round 1, seen from seat 0 (alice), whose turn it is.
-PLAYING = {
-    "type": "state", "seq": 100, "prev_seq": None,
-    "match": {"id": 1, "status": "playing", "players": 2, "rated": False,
-              "rules": {"players": 2, "target": 101, "majority_points": 30, "basra_points": 10,
-                        "jack_basra_points": 20, "card_points": False, "seven_diamonds": "wild"},
-              "shuffle": None},
-    "seats": [seat(0, "alice"), seat(1, "omar")],
-    "you": 0,
-    "round": {"number": 1, "dealer": 1, "turn": 0, "floor": ["10D", "8H", "4H"],
-              "hand": ["4D", "7S", "AC", "KH"], "hand_sizes": [4, 4], "stock_size": 36,
-              "pile_sizes": [0, 0], "basras": [0, 0], "jack_basras": [0, 0],
-              "last_play": None, "over": False},
-    "scores": [0, 0], "target": 101, "round_results": [], "result": None,
-    "move_seconds": None, "deadline": None, "now": NOW, "client_seed": None,
-}
-
 RESULT = {"number": 1, "cards": [30, 22], "majority": [30, 0], "basras": [10, 20],
           "jack_basras": [0, 0], "card_points": [0, 0], "total": [40, 20],
           "leftover": {"side": 0, "cards": ["5C"]}}
-
-
-def open_table(new_page, request, state=PLAYING, fake_clock=False, **context) -> FakeTable:
-    """A table page whose socket ``FakeTable`` answers; with ``fake_clock`` the page's clock is
-    Playwright's (``page.clock``), which the test can hold still and move on itself."""
-    page = new_page(**context)
-    if fake_clock:
-        page.clock.install()
-    fake = FakeTable(page, state)
-    sign_up(page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
-    create_table(page, players=2, target=11)
-    expect(root(page)).to_have_attribute("data-seq", str(state["seq"]))
-    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-    return fake
 
 
 def opponent_played(card, taken=(), basra=None, turn=0):
@@ -475,8 +446,7 @@ def test_a_background_tab_says_it_is_your_turn(new_page, request):
     state = copy.deepcopy(PLAYING)
     state["round"]["turn"] = 1
     fake = FakeTable(page, state)
-    sign_up(page, "u" + str(abs(hash(request.node.name)) % 10**8))
-    create_table(page, players=2, target=11)
+    at_a_new_table(request, page, "u" + str(abs(hash(request.node.name)) % 10**8))
     expect(root(page)).to_have_attribute("data-seq", "100")
     # The browser is asked only on a click.
     assert page.evaluate("window.__asked") == 0
@@ -616,7 +586,7 @@ def test_quick_phrases_in_arabic(new_page, request):
 
 def test_a_phrase_goes_round_a_real_table(new_page, request):
     page = new_page()
-    sign_up(page, "p" + str(abs(hash(request.node.name)) % 10**8))
+    signed_up(request, page, "p" + str(abs(hash(request.node.name)) % 10**8))
     play_the_computer(page, clock="none")
     page.click("#talk-button")
     page.locator("#talk-menu button[data-phrase='hello']").click()

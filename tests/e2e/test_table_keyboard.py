@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import MY_TURN_OR_END, play_the_computer, root, screenshot, sign_up
+from tests.e2e.pages import MY_TURN_OR_END, play_the_computer, root, screenshot, signed_up
 
 
 pytestmark = pytest.mark.e2e
@@ -57,9 +57,9 @@ def tab_into_the_hand(page: Page) -> None:
     raise AssertionError("Tab never reached the hand")
 
 
-def test_a_whole_match_by_keyboard_alone(new_page):
+def test_a_whole_match_by_keyboard_alone(request, new_page):
     page = new_page()
-    sign_up(page, "kbd_nour")
+    signed_up(request, page, "kbd_nour")
     play_the_computer(page, clock="none")
     table = root(page)
     expect(table).to_have_attribute("data-status", "playing")
@@ -127,9 +127,9 @@ def test_a_whole_match_by_keyboard_alone(new_page):
     screenshot(page, "keyboard-result")
 
 
-def test_the_reading_keys_speak_and_can_be_turned_off(new_page):
+def test_the_reading_keys_speak_and_can_be_turned_off(request, new_page):
     page = new_page()
-    sign_up(page, "kbd_sami")
+    signed_up(request, page, "kbd_sami")
     play_the_computer(page, clock="none")
     page.evaluate(RECORD_SPEECH)
     page.wait_for_function(MY_TURN_OR_END)
@@ -175,9 +175,9 @@ AR_RANKS = {"A": "آس", "2": "اثنان", "3": "ثلاثة", "4": "أربعة"
 AR_SUITS = {"C": "سباتي", "D": "ديناري", "H": "كوبة", "S": "بستوني"}
 
 
-def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_reading(new_page):
+def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_reading(request, new_page):
     page = new_page(viewport={"width": 360, "height": 740}, locale="ar")
-    sign_up(page, "kbd_huda")
+    signed_up(request, page, "kbd_huda")
     play_the_computer(page, clock="none")
     page.wait_for_function(MY_TURN_OR_END)
     cards = page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
@@ -208,9 +208,9 @@ def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_read
     assert small == []
 
 
-def test_more_time_at_a_casual_table_with_a_clock(new_page):
+def test_more_time_at_a_casual_table_with_a_clock(request, new_page):
     page = new_page()
-    sign_up(page, "kbd_rana")
+    signed_up(request, page, "kbd_rana")
     play_the_computer(page, clock="60")
     page.wait_for_function(MY_TURN_OR_END)
     button = page.locator("#more-time-button")

@@ -29,7 +29,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SHOTS, TABLE_STORE, FakeTable, create_table, resize, seat, sign_up, signed_in
+from tests.e2e.pages import (
+    SHOTS, TABLE_STORE, FakeTable, at_a_new_table, resize, seat, signed_in,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -518,8 +520,7 @@ def test_the_score_heads_wrap_between_whole_names_and_show_the_computer_whole(ne
     fake = FakeTable(page)
     persons = [seat(0, "Amira"), seat(1, "Khaled"), seat(2, "Omar"), seat(3, "Nour")]
     finished(persons)(fake.state)
-    sign_up(page, f"heads_{lang}_{uuid.uuid4().hex[:5]}")
-    create_table(page, players=2, target=11)
+    at_a_new_table(request, page, f"heads_{lang}_{uuid.uuid4().hex[:5]}")
     expect(page.locator("#table")).to_have_attribute("data-seq", str(fake.state["seq"]))
     tables = {
         "partners": persons,

@@ -9,7 +9,7 @@ there at once, without playing a match up to it. The states follow docs/protocol
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import FakeTable, create_table, root, sign_up
+from tests.e2e.pages import FakeTable, at_a_new_table, root
 
 pytestmark = pytest.mark.e2e
 
@@ -18,9 +18,8 @@ pytestmark = pytest.mark.e2e
 def table(new_page, request):
     page = new_page()
     fake = FakeTable(page)
-    # One server for the module: each test signs up a user of its own.
-    sign_up(page, "u" + str(abs(hash(request.node.name)) % 10**8))
-    create_table(page, players=2, target=11)
+    # One server for the module: each test has a person of its own.
+    at_a_new_table(request, page, "u" + str(abs(hash(request.node.name)) % 10**8))
     expect(root(page)).to_have_attribute("data-seq", "100")
     return fake
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SECOND_GROUP, sign_up
+from tests.e2e.pages import SECOND_GROUP, signed_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -17,9 +17,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 PUSHED = 3_000
 
 
-def test_organiser_creates_an_event_two_players_register_and_get_their_table(new_page):
+def test_organiser_creates_an_event_two_players_register_and_get_their_table(request, new_page):
     organiser, alice, bob = new_page(), new_page(), new_page()
-    sign_up(organiser, "organiser")
+    signed_up(request, organiser, "organiser")
     organiser.goto("/")
     organiser.click("a.nav-tournaments")
     organiser.click("#new-tournament")
@@ -32,7 +32,7 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(new
     event_url = organiser.url
 
     for page, name in ((alice, "tala"), (bob, "tarek")):
-        sign_up(page, name)
+        signed_up(request, page, name)
         page.goto(event_url)
         page.click("#register-button")
         expect(page.locator("#entrants")).to_contain_text(name)

@@ -3,7 +3,9 @@
 The matches are played once per test process (:func:`_played_rows`, in a transaction rolled
 back) and their rows written again into each test's database (:func:`_played`): playing them
 cost 1.2-2.8 s of set-up a test, loading them a few milliseconds. What each test finds is what
-the actions wrote, row for row.
+the actions wrote, row for row. Under pytest-xdist (``make test``) the tests that load them are
+one group (:data:`PLAYED_GROUP`), run by one worker, so the run plays them once, not once a
+worker (60-80 s each under load).
 """
 
 from __future__ import annotations
@@ -22,6 +24,18 @@ from games.core.state.cache import clear_caches
 from tests.core.helpers import play_out, play_turn, seated_match, users_by_seat
 
 NAMES = ("alice", "bob", "carol", "dave")
+
+#: The pytest-xdist group (``--dist loadgroup``) of every test that loads the played matches.
+PLAYED_GROUP = "replays-played"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Put every test that loads the played matches (:func:`_played_rows`) in
+    :data:`PLAYED_GROUP`, before pytest-xdist's own hook reads the marks."""
+    for item in items:
+        if "_played_rows" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group(PLAYED_GROUP))
 
 
 def random_choice(seed: int):
