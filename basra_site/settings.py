@@ -131,10 +131,15 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.queues",
     "games.people",
+    "games.api",
+    # django-ninja: the API's documentation page and its assets, served by the site itself.
+    "ninja",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A token in an /api/ address is refused before anything reads or logs it (games/api/middleware.py).
+    "games.api.middleware.token_in_query",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
