@@ -243,8 +243,8 @@ async def event_stream(request: HttpRequest) -> HttpResponse:
     one per token: opening a second closes the first."""
     row = await sync_to_async(guard)(request, "stream", "challenge:read", "bot:play", "board:play")
     stream = streams.EventStream(row.user, row.pk)
-    await stream.open()
-    return StreamingHttpResponse(stream.lines(), content_type=NDJSON)
+    first = await stream.open()
+    return StreamingHttpResponse(stream.lines(first), content_type=NDJSON)
 
 
 def _form(request: HttpRequest) -> Any:

@@ -164,14 +164,21 @@ class EventStream:
             events.token_group(token_id), events.user_group(user.pk), notice_group(user.pk),
         )
 
-    async def open(self) -> None:
-        """Close the token's stream open before this one, then join the groups."""
+    async def open(self) -> list[dict]:
+        """Close the token's stream open before this one, join the groups, then read the
+        first events (matches in play, open challenges): a change made in between is told
+        twice rather than never."""
         self.channel = await self.layer.new_channel()
         await self.layer.group_send(
             events.token_group(self.token_id), {"type": "api.replace", "keep": self.channel}
         )
         for group in self.groups:
             await self.layer.group_add(group, self.channel)
+        try:
+            return await sync_to_async(self._first)()
+        except BaseException:
+            await self.close()
+            raise
 
     async def close(self) -> None:
         if self.channel:
@@ -207,9 +214,9 @@ class EventStream:
             return {"type": "challengeCanceled", "challenge": challenge}
         return None  # accepted: the gameStart follows
 
-    async def lines(self) -> AsyncIterator[bytes]:
+    async def lines(self, first: list[dict]) -> AsyncIterator[bytes]:
         try:
-            for event in await sync_to_async(self._first)():
+            for event in first:
                 yield line(event)
             while True:
                 message = await _receive(self.layer, self.channel, keepalive_seconds())
