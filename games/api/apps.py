@@ -12,5 +12,9 @@ class ApiConfig(AppConfig):
 
     def ready(self) -> None:
         from games.api import events
+        from games.api.models import BotAccount
+        from games.ratings.for_apps import register_bots
 
         events.connect()
+        # The ladder's Bots tab: the bot accounts' ratings apart from people's.
+        register_bots(lambda: BotAccount.objects.values("user_id"))

@@ -116,3 +116,21 @@ def test_the_export_reads_in_pages(monkeypatch):
 
 def test_a_tournament_read_and_none():
     assert call("get", "/api/tournament/999").status_code == 404
+
+
+def test_the_ladder_shows_bots_apart_in_a_bots_tab():
+    from django.test import Client
+    from django.utils import timezone
+
+    from games.ratings.models import PlayerRating
+
+    person, _ = account("person")
+    robot, _ = account("robot")
+    BotAccount.objects.create(user=robot)
+    for user in (person, robot):
+        PlayerRating.objects.create(user=user, pool="1v1", rating=1600, deviation=60, matches=5,
+                                    last_rated_at=timezone.now())
+    people_tab = Client().get("/ladder/1v1/?tab=established").content.decode()
+    bots_tab = Client().get("/ladder/1v1/?tab=bots").content.decode()
+    assert ">person<" in people_tab and ">robot<" not in people_tab
+    assert ">robot<" in bots_tab and ">person<" not in bots_tab and "BOT" in bots_tab
