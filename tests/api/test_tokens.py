@@ -142,3 +142,12 @@ def test_the_settings_page_needs_a_log_in_and_csrf():
     client = Client(enforce_csrf_checks=True)
     client.force_login(user)
     assert client.post("/account/api-tokens/", {"scopes": ["bot:play"]}).status_code == 403
+
+
+def test_one_s_own_profile_links_to_the_tokens_page_and_nobody_else_s():
+    alice, _ = account("alice")
+    bob, _ = account("bob")
+    client = Client()
+    client.force_login(alice)
+    assert "/account/api-tokens/" in client.get("/players/alice/").content.decode()
+    assert "/account/api-tokens/" not in client.get("/players/bob/").content.decode()
