@@ -7,7 +7,8 @@ both (``pyproject.toml``, the layers and the "only ``for_apps``" contracts). An 
 more of the core gets it added here, where the core's authors see what others rely on, rather
 than reaching into a room of the core.
 
-Not the public HTTP API (an app of its own, to come): this is Python for the site's own apps.
+Not the public HTTP API (``games.api``, an app of its own built on this): this is Python for
+the site's own apps.
 
 - The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``,
   ``bot_display_name``).

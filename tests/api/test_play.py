@@ -163,3 +163,15 @@ def test_follows_and_blocks_through_the_people_app():
     assert call("post", "/api/rel/follow/nobody", token).status_code == 404
     _c, read_only = account("carol", "follow:read")
     assert error_code(call("post", "/api/rel/follow/bob", read_only)) == "missing_scope"
+
+
+def test_a_bot_has_a_table_cap_of_its_own(monkeypatch):
+    from games.api import api as api_module
+
+    monkeypatch.setattr(api_module, "BOT_MAX_TABLES", 2)
+    _robot, token = bot("robot")
+    for _ in range(2):
+        assert call("post", "/api/challenge/ai", token, {"target": "11"}).status_code == 200
+    over = call("post", "/api/challenge/ai", token, {"target": "11"})
+    assert error_code(over) == "too_many_tables"
+    assert Match.objects.count() == 2
