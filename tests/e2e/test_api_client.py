@@ -20,8 +20,10 @@ import pytest
 import requests
 
 from tests.e2e.conftest import ROOT
+from tests.e2e.pages import SECOND_GROUP
 
-pytestmark = pytest.mark.e2e
+# With the table's other whole matches (tests/e2e/pages.py: the two groups' balance).
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 #: Real seconds a whole match may take: only a bound on a hang.
 MATCH_SECONDS = 300
