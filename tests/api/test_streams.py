@@ -191,3 +191,42 @@ async def test_a_second_event_stream_of_a_token_closes_the_first():
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_stream_left_open_keeps_no_more_as_states_go_by():
+    """Thousands of states through one game stream (the table's group, as a long match sends
+    them): what the stream holds stays the same size (tracemalloc, between the first thousand
+    and the last)."""
+    import tracemalloc
+
+    from channels.layers import get_channel_layer
+
+    from games.core.for_apps import table_group
+
+    match, alice, a_token, robot, r_token = await sync_to_async(_setup)()
+    stream = await open_stream(f"/api/board/game/stream/{match.pk}", a_token)
+    layer = get_channel_layer()
+    try:
+        full = await stream.next_event()
+        state = full["state"]
+
+        async def states(first: int, count: int) -> None:
+            for seq in range(first, first + count):
+                view = json.dumps({**state, "type": "state", "seq": seq})
+                await layer.group_send(table_group(match.pk), {
+                    "type": "table.states", "seq": seq, "deadline": state["deadline"],
+                    "views": [[state["you"], alice.pk, view], [None, None, view]],
+                })
+                assert (await stream.next_event())["seq"] == seq
+
+        base = state["seq"] + 1
+        await states(base, 1000)
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        await states(base + 1000, 2000)
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+        grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+        assert grown < 64 * 1024, grown
+    finally:
+        await stream.close()
