@@ -339,8 +339,18 @@ def challenge_decline(request: HttpRequest, challenge_id: int) -> dict:
     reason = _form(request).get("reason") or "generic"
     if reason not in DECLINE_REASONS:
         raise ApiError("bad_request")
-    decline_challenge(user=row.user, challenge_id=challenge_id)
-    cache.set(shapes.decline_reason_key(challenge_id), reason, timeout=86400)
+    # Kept before the decline: its events, sent at the commit, read it.
+    key = shapes.decline_reason_key(challenge_id)
+    previous = cache.get(key)
+    cache.set(key, reason, timeout=86400)
+    try:
+        decline_challenge(user=row.user, challenge_id=challenge_id)
+    except BaseException:
+        if previous is None:
+            cache.delete(key)
+        else:
+            cache.set(key, previous, timeout=86400)
+        raise
     return OK
 
 
