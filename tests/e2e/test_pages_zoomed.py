@@ -13,7 +13,7 @@ from tests.e2e.pages import SHOTS, create_table, sign_up, signed_in, unfold
 
 pytestmark = pytest.mark.e2e
 
-PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
+PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/", "/account/api-tokens/"]
 
 #: Every element sticking out of the screen's width: what made the page scroll sideways.
 OUTSIDE = """() => { const w = document.documentElement.clientWidth, out = [];
