@@ -15,9 +15,13 @@ streams, against daphne started as ``bench/live.py`` starts it (its helpers).
    settings and database) in the same session, and ``--relay`` makes it run the floor of
    ``../shared/bench`` too, so their figures print beside these.
 
+Run it with the default connection pool (``DB_POOL_SIZE``; ``CONN_MAX_AGE`` unset): the API's
+requests each run in a thread of their own under ASGI, and with ``CONN_MAX_AGE`` above 0 (no
+pool) each keeps a connection: 100 bots then passed PostgreSQL's ``max_connections``.
+
 Usage (the machine is shared: nice it)::
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_bench_api REDIS_URL=redis://127.0.0.1:6379/7 \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/basra_bench_api REDIS_URL=redis://127.0.0.1:6379/11 \\
     nice -n 19 .venv/bin/python bench/api.py --matches 10000 --bots 100 --plays 10 \\
         --live-tables 100 --relay
 """
@@ -195,12 +199,13 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    name = seed_export(args.matches)
+    name = seed_export(args.matches) if args.matches else None
     port = live.free_port()
     server = live.start_server(port, args.log)
     url = f"http://127.0.0.1:{port}"
     try:
-        bench_export(url, server.pid, name, args.matches)
+        if name is not None:
+            bench_export(url, server.pid, name, args.matches)
         bench_bots(url, server.pid, args.bots, args.plays)
     finally:
         server.terminate()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -25,11 +24,12 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from games.api import exports, limits, shapes, streams
-from games.api.auth import TokenAuth, guard, optional_token
+from games.api.auth import AsyncTokenAuth, TokenAuth, guard, optional_token
 from games.api.errors import ApiError, from_game_error
 from games.api.models import BotAccount
 from games.core.for_apps import (
     DATABASE_UNAVAILABLE,
+    in_worker,
     DEFAULT_MOVE_SECONDS,
     MOVE_SECONDS,
     TARGET_MAX,
@@ -78,6 +78,7 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
 )
 token_auth = TokenAuth()
+async_token_auth = AsyncTokenAuth()
 
 
 def _limits_text() -> str:
@@ -205,9 +206,9 @@ async def user_games(
     (read in pages of :data:`exports.PAGE`, never whole). Query: ``max``, ``since`` and
     ``until`` (ms since the epoch), ``rated`` (``true``/``false``), ``pool``
     (``1v1``/``partnership``), ``vs`` (a username)."""
-    token = await sync_to_async(optional_token)(request)
-    await sync_to_async(guard)(request, "export", token=token)
-    query = await sync_to_async(exports.Query.parse)(
+    token = await in_worker(optional_token)(request)
+    await in_worker(guard)(request, "export", token=token)
+    query = await in_worker(exports.Query.parse)(
         username, max=max, since=since, until=until, rated=rated, pool=pool, vs=vs
     )
     base = request.build_absolute_uri("/")[:-1]
@@ -237,11 +238,11 @@ def tournament(request: HttpRequest, tournament_id: int) -> dict:
 # --- events and challenges -------------------------------------------------------------------
 
 
-@api.get("/stream/event", auth=token_auth, tags=["events"])
+@api.get("/stream/event", auth=async_token_auth, tags=["events"])
 async def event_stream(request: HttpRequest) -> HttpResponse:
     """NDJSON of the account's events (``challenge:read``, ``bot:play`` or ``board:play``);
     one per token: opening a second closes the first."""
-    row = await sync_to_async(guard)(request, "stream", "challenge:read", "bot:play", "board:play")
+    row = await in_worker(guard)(request, "stream", "challenge:read", "bot:play", "board:play")
     stream = streams.EventStream(row.user, row.pk)
     first = await stream.open()
     return StreamingHttpResponse(stream.lines(first), content_type=NDJSON)
@@ -381,7 +382,7 @@ def _player(request: HttpRequest, kind: str, family: str) -> Any:
 
 def _game_stream(family: str):
     async def view(request: HttpRequest, match_id: int) -> HttpResponse:
-        row = await sync_to_async(_player)(request, "stream", family)
+        row = await in_worker(_player)(request, "stream", family)
         if streams.game_streams.get(row.user_id, 0) >= limits.MAX_GAME_STREAMS:
             raise ApiError("stream_limit")
         stream = streams.GameStream(row.user, match_id)
@@ -428,12 +429,12 @@ def _resign(family: str):
 
 def _chat(family: str):
     async def view(request: HttpRequest, match_id: int) -> dict:
-        row = await sync_to_async(_player)(request, "play", family)
+        row = await in_worker(_player)(request, "play", family)
         form = request.POST
         text, room = form.get("text", ""), form.get("room", "player")
         if room != "player" or not phrases.is_phrase(text):
             raise ApiError("bad_chat")
-        seat = await sync_to_async(
+        seat = await in_worker(
             lambda: Seat.objects.filter(match_id=match_id, user_id=row.user_id)
             .values_list("seat", flat=True).first()
         )()
@@ -441,7 +442,7 @@ def _chat(family: str):
             raise GameError("not_seated")
         if not await phrases.admit(match_id, row.user_id):
             raise GameError("phrase_too_soon")
-        hidden = await sync_to_async(phrases.hidden_from)(match_id, row.user_id)
+        hidden = await in_worker(phrases.hidden_from)(match_id, row.user_id)
         await send_phrase(match_id, seat, text, hidden_from=hidden)
         return OK
 
@@ -453,13 +454,13 @@ def _chat(family: str):
 
 
 for _family in ("bot", "board"):
-    api.get(f"/{_family}/game/stream/{{match_id}}", auth=token_auth, tags=[_family],
+    api.get(f"/{_family}/game/stream/{{match_id}}", auth=async_token_auth, tags=[_family],
             operation_id=f"{_family}_game_stream")(_game_stream(_family))
     api.post(f"/{_family}/game/{{match_id}}/play/{{card}}", auth=token_auth, tags=[_family],
              operation_id=f"{_family}_play")(_play(_family))
     api.post(f"/{_family}/game/{{match_id}}/resign", auth=token_auth, tags=[_family],
              operation_id=f"{_family}_resign")(_resign(_family))
-    api.post(f"/{_family}/game/{{match_id}}/chat", auth=token_auth, tags=[_family],
+    api.post(f"/{_family}/game/{{match_id}}/chat", auth=async_token_auth, tags=[_family],
              operation_id=f"{_family}_chat")(_chat(_family))
 
 

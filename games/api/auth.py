@@ -14,6 +14,7 @@ from ninja.security import HttpBearer
 from games.api import limits, tokens
 from games.api.errors import ApiError
 from games.api.models import AccessToken
+from games.core.for_apps import in_worker
 
 
 class TokenAuth(HttpBearer):
@@ -23,6 +24,17 @@ class TokenAuth(HttpBearer):
 
     def authenticate(self, request: Any, token: str) -> AccessToken | None:
         return tokens.find(token.strip())
+
+
+class AsyncTokenAuth(TokenAuth):
+    """:class:`TokenAuth` for the async views (the streams): the token is looked up on the
+    core's database threads (``in_worker``), so that an open stream holds no connection of
+    its own (a request's thread would keep one checked out for the stream's life)."""
+
+    is_async = True  # django-ninja awaits what ``__call__`` returns
+
+    async def authenticate(self, request: Any, token: str) -> AccessToken | None:
+        return await in_worker(tokens.find)(token.strip())
 
 
 def optional_token(request: Any) -> AccessToken | None:

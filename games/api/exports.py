@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.db.models import Q
 from django.urls import reverse
 
 from games.api import shapes
 from games.api.streams import line
 from games.api.errors import ApiError
-from games.core.for_apps import Match, Seat, match_record
+from games.core.for_apps import Match, Seat, in_worker, match_record
 
 #: Matches read per query.
 PAGE = 100
@@ -116,7 +115,7 @@ async def records(query: Query, base: str) -> AsyncIterator[bytes]:
     sent, after = 0, None
     while query.max is None or sent < query.max:
         size = PAGE if query.max is None else min(PAGE, query.max - sent)
-        lines, after = await sync_to_async(_page)(query, after, size, base)
+        lines, after = await in_worker(_page)(query, after, size, base)
         for text in lines:
             yield text
         sent += len(lines)

@@ -22,12 +22,11 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.api import events, shapes
-from games.core.for_apps import GameError, notice_group, table_group, table_state
+from games.core.for_apps import GameError, in_worker, notice_group, table_group, table_state
 
 #: Game streams open in this process, per account (``limits.MAX_GAME_STREAMS``).
 game_streams: dict[int, int] = {}
@@ -95,7 +94,7 @@ class GameStream:
             await self.layer.group_discard(table_group(self.match_id), channel)
 
     async def _read(self) -> dict:
-        return await sync_to_async(table_state)(match_id=self.match_id, user=self.user)
+        return await in_worker(table_state)(match_id=self.match_id, user=self.user)
 
     def _take(self, state: dict) -> bool:
         """Keep ``state`` if it is news (a later ``seq``, or the same with a new deadline)."""
@@ -175,7 +174,7 @@ class EventStream:
         for group in self.groups:
             await self.layer.group_add(group, self.channel)
         try:
-            return await sync_to_async(self._first)()
+            return await in_worker(self._first)()
         except BaseException:
             await self.close()
             raise
@@ -226,7 +225,7 @@ class EventStream:
                     if message["keep"] != self.channel:
                         return
                 else:
-                    event = await sync_to_async(self._event)(message)
+                    event = await in_worker(self._event)(message)
                     if event is not None:
                         yield line(event)
         finally:
