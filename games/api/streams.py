@@ -26,7 +26,14 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from games.api import events, shapes
-from games.core.for_apps import GameError, in_worker, notice_group, table_group, table_state
+from games.core.for_apps import (
+    DATABASE_UNAVAILABLE, GameError, in_worker, notice_group, player_connected, player_seen,
+    table_group, table_state,
+)
+
+#: Seconds between two writes of a streaming seat's ``last_seen`` (the clock marks a seat
+#: absent after ``BASRA_ABSENT_GRACE_SECONDS``, 60 s; a table socket's beat writes it as often).
+SEEN_EVERY = 10.0
 
 #: Game streams open in this process, per account (``limits.MAX_GAME_STREAMS``).
 game_streams: dict[int, int] = {}
@@ -74,6 +81,7 @@ class GameStream:
         self.seq = -1
         self.deadline: str | None = None
         self.names: dict[int, str | None] = {}
+        self.seen_at = 0.0
 
     async def open(self) -> dict:
         """:raises GameError: ``not_found``."""
@@ -83,6 +91,10 @@ class GameStream:
             state = await self._read()
             if state["you"] is None:
                 raise GameError("not_found")
+            # A program reading its seat's stream is at the table, as an open table socket is:
+            # seen now (an absent seat is back), and every SEEN_EVERY seconds while it reads.
+            await in_worker(player_connected)(match_id=self.match_id, user=self.user)
+            self.seen_at = time.monotonic()
         except BaseException:
             await self.close()
             raise
@@ -92,6 +104,15 @@ class GameStream:
         if self.channel:
             channel, self.channel = self.channel, ""
             await self.layer.group_discard(table_group(self.match_id), channel)
+
+    async def _seen(self, *, force: bool = False) -> None:
+        """Write the seat's ``last_seen`` if :data:`SEEN_EVERY` has passed (or ``force``)."""
+        if force or time.monotonic() - self.seen_at >= SEEN_EVERY:
+            self.seen_at = time.monotonic()
+            try:
+                await in_worker(player_seen)(match_id=self.match_id, user=self.user)
+            except DATABASE_UNAVAILABLE:
+                pass  # logged by in_worker once per outage; the next one writes it
 
     async def _read(self) -> dict:
         return await in_worker(table_state)(match_id=self.match_id, user=self.user)
@@ -122,6 +143,7 @@ class GameStream:
                 return
             while True:
                 message = await _receive(self.layer, self.channel, keepalive_seconds())
+                await self._seen()
                 state = None
                 if message is None:
                     yield KEEPALIVE
@@ -146,6 +168,8 @@ class GameStream:
                     if self.over(state):
                         return
         finally:
+            # The grace before "absent" counts from the stream's end, as from a socket's close.
+            await self._seen(force=True)
             await self.close()
             game_streams[user_id] = game_streams.get(user_id, 1) - 1
             if game_streams[user_id] <= 0:

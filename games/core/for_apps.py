@@ -73,7 +73,8 @@ the site's own apps.
   core's broadcasts), the writes ``play_card``, ``resign``, ``create_challenge``,
   ``accept_challenge``, ``decline_challenge``, ``cancel_challenge`` (with ``Challenge``), and
   the table's quick phrases (``phrases``: ``is_phrase``, ``admit``, ``hidden_from``;
-  ``send_phrase``).
+  ``send_phrase``), and a seat's presence as a table socket keeps it (``player_connected`` on
+  opening, ``player_seen`` while open and on closing: the clock marks a silent seat absent).
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -92,6 +93,7 @@ from games.core.actions.challenges import (
     accept_challenge, cancel_challenge, create_challenge, decline_challenge,
 )
 from games.core.actions.play import play_card
+from games.core.actions.presence import player_connected, player_seen
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Challenge, Event, Match, Seat, bot_display_name
@@ -161,6 +163,8 @@ __all__ = [
     "notice_group",
     "phrases",
     "play_card",
+    "player_connected",
+    "player_seen",
     "resign",
     "send_phrase",
     "send_to_group",

@@ -230,3 +230,30 @@ async def test_a_stream_left_open_keeps_no_more_as_states_go_by():
         assert grown < 64 * 1024, grown
     finally:
         await stream.close()
+
+
+@override_settings(BASRA_API_KEEPALIVE_SECONDS=0.05)
+async def test_a_seat_reading_its_stream_is_seen_as_a_table_socket_keeps_it(monkeypatch):
+    """The clock marks a silent seat absent (and pauses a table against the computer): a
+    program reading its seat's stream is present, as an open table socket is."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.api import streams
+    from games.core.for_apps import Seat
+
+    monkeypatch.setattr(streams, "SEEN_EVERY", 0.0)
+    match, alice, a_token, robot, r_token = await sync_to_async(_setup)()
+    old = timezone.now() - timedelta(hours=1)
+    await sync_to_async(Seat.objects.filter(match=match, user=robot).update)(last_seen=old)
+    stream = await open_stream(f"/api/bot/game/stream/{match.pk}", r_token)
+    try:
+        await stream.next_event()
+        first = await sync_to_async(lambda: Seat.objects.get(match=match, user=robot).last_seen)()
+        assert first > old
+        assert await stream.next() is None  # a keep-alive: seen again
+        second = await sync_to_async(lambda: Seat.objects.get(match=match, user=robot).last_seen)()
+        assert second > first
+    finally:
+        await stream.close()
