@@ -176,10 +176,15 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.queues",
     "games.people",
+    "games.api",
+    # django-ninja: the API's documentation page and its assets, served by the site itself.
+    "ninja",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A token in an /api/ address is refused before anything reads or logs it (games/api/middleware.py).
+    "games.api.middleware.token_in_query",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -592,6 +597,17 @@ ALLAUTH_TRUSTED_PROXY_COUNT = BASRA_TRUSTED_PROXY_COUNT
 # A challenge from a player's profile waits this many seconds for its answer
 # (games/core/actions/challenges.py).
 BASRA_CHALLENGE_SECONDS = float(os.environ.get("BASRA_CHALLENGE_SECONDS", "180"))
+
+# The public API (games/api/, docs/api.md): seconds of silence before a stream's keep-alive
+# line (API.md asks for one at least every 7 s), and rate limits over games/api/limits.py's:
+# "kind=seconds:per_token:per_address,…" (a bench on one address raises them).
+BASRA_API_KEEPALIVE_SECONDS = float(os.environ.get("BASRA_API_KEEPALIVE_SECONDS", "6"))
+BASRA_API_LIMITS = {
+    kind.strip(): tuple(int(n) for n in numbers.split(":"))
+    for kind, _, numbers in (
+        item.partition("=") for item in env_list("BASRA_API_LIMITS", "")
+    )
+}
 # Seconds a player paired by a quick-pairing queue has to open the table (games/queues/services.py).
 BASRA_QUEUE_NO_SHOW_SECONDS = float(os.environ.get("BASRA_QUEUE_NO_SHOW_SECONDS", "20"))
 

@@ -37,4 +37,5 @@ urlpatterns = [
     path("tournaments/", include("games.tournaments.urls")),
     path("play/", include("games.queues.urls")),
     path("", include("games.people.urls")),
+    path("", include("games.api.urls")),
 ]

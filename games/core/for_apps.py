@@ -7,7 +7,8 @@ both (``pyproject.toml``, the layers and the "only ``for_apps``" contracts). An 
 more of the core gets it added here, where the core's authors see what others rely on, rather
 than reaching into a room of the core.
 
-Not the public HTTP API (an app of its own, to come): this is Python for the site's own apps.
+Not the public HTTP API (``games.api``, an app of its own built on this): this is Python for
+the site's own apps.
 
 - The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``,
   ``bot_display_name``).
@@ -46,7 +47,8 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   ``end_with_parent`` (its initializer).
 - The errors of a database that cannot answer now (down, restarting: retry later):
   ``DATABASE_UNAVAILABLE``, a tuple to catch; ``in_worker`` and ``keeping_connection`` have
-  logged them, once per outage, so a scheduler skips the run quietly and tries again.
+  logged them, once per outage, so a scheduler skips the run quietly and tries again; an app
+  that meets one itself tells the log with ``database_failed``.
 - A job an app repeats on the server's event loop (its scheduler's tick, started from
   ``server_started``): ``run_every`` (the interval and the sleep injected; a failed run logged,
   the next one as planned; returns the coroutine function that stops it).
@@ -64,6 +66,15 @@ Not the public HTTP API (an app of its own, to come): this is Python for the sit
   targets)``, kinds ``challenge``, ``rematch``, ``phrase``, ``see_online``, ``pair``; verdicts
   ``relations.SILENT``, ``relations.REFUSED``), who is online: ``online_among``
   (``games.core.state.online``), and which table each of some players watches: ``watched_by``.
+- What the public API (``games.api``) plays and reads through, the table socket's own: the
+  seat's ``state`` message (``table_state``, the one per-seat view builder), the table's group
+  (``table_group``) and a player's notice group (``notice_group``) whose messages a stream
+  follows, ``send_to_group`` (a message to a group of the app's own, after the commit as the
+  core's broadcasts), the writes ``play_card``, ``resign``, ``create_challenge``,
+  ``accept_challenge``, ``decline_challenge``, ``cancel_challenge`` (with ``Challenge``), and
+  the table's quick phrases (``phrases``: ``is_phrase``, ``admit``, ``hidden_from``;
+  ``send_phrase``), and a seat's presence as a table socket keeps it (``player_connected`` on
+  opening, ``player_seen`` while open and on closing: the clock marks a silent seat absent).
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -75,10 +86,15 @@ import functools
 
 from games.core import actions, relations
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
-from games.core.actions.endings import first_deal_unplayed
+from games.core.actions.endings import first_deal_unplayed, resign
+from games.core.actions.challenges import (
+    accept_challenge, cancel_challenge, create_challenge, decline_challenge,
+)
+from games.core.actions.play import play_card
+from games.core.actions.presence import player_connected, player_seen
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
-from games.core.models import MOVE_SECONDS, Event, Match, Seat, bot_display_name
+from games.core.models import MOVE_SECONDS, Challenge, Event, Match, Seat, bot_display_name
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.endings import match_ending, match_score
 from games.core.pages.profile import Opponent, current_table
@@ -91,8 +107,13 @@ from games.core.signals import (
     lobby_matches_read, match_finished, match_started, record_headers, server_started, table_extras,
 )
 from games.core.sockets.workers import in_worker, keeping_connection
+from games.core.state import phrases
 from games.core.state.broadcast import CALLER_LOOP as BROADCAST_LOOP
+from games.core.state.broadcast import notice_group, send_phrase, table_group
+from games.core.state.broadcast import send_group as send_to_group
+from games.core.state.reads import table_state
 from games.core.state.outages import UNAVAILABLE as DATABASE_UNAVAILABLE
+from games.core.state.outages import database as _database
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
 from games.core.state.online import online_among
@@ -102,7 +123,29 @@ create_table = functools.partial(actions.create_table, capped=False)
 join_table = functools.partial(actions.join_table, capped=False)
 
 
+def database_failed(error: BaseException) -> None:
+    """Tell the core's outage log that a call met the database down (``DATABASE_UNAVAILABLE``):
+    one WARNING per outage (``games.core.state.outages``), never a traceback per call."""
+    _database.failed(error)
+
+
 __all__ = [
+    "Challenge",
+    "database_failed",
+    "accept_challenge",
+    "cancel_challenge",
+    "create_challenge",
+    "decline_challenge",
+    "notice_group",
+    "phrases",
+    "play_card",
+    "player_connected",
+    "player_seen",
+    "resign",
+    "send_phrase",
+    "send_to_group",
+    "table_group",
+    "table_state",
     "BROADCAST_LOOP",
     "DATABASE_UNAVAILABLE",
     "DEFAULT_MOVE_SECONDS",

@@ -10,6 +10,10 @@ what others rely on.
   player's, ``rating_of`` (``NEW_RATING``, Glicko-2's 1500 for a new player, without one
   there yet), or those of many at once, ``ratings_of`` (one query).
 - A finished match's ratings as its table showed them: ``match_ratings`` (the replay).
+- Which accounts are bots, said by the app that makes them (the public API): ``register_bots``
+  (the ladder's Bots tab holds them, apart from people; their names are marked BOT there).
+- A player's standing in each pool, for the public API's account and profile reads:
+  ``pool_standings`` (rating, deviation as it stands now, provisional, matches, wins, losses).
 """
 
 from __future__ import annotations
@@ -17,11 +21,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.ratings import glicko2
+from django.utils import timezone
+
+from games.ratings.ladder import register_bots
 from games.ratings.models import PlayerRating, Pool, RatedMatch
 from games.ratings.rating import shown
 
 #: The rating a player has before their first rated match in a pool (Glicko-2's 1500).
 NEW_RATING = float(glicko2.NEW_PLAYER.rating)
+
+
+__all__ = [
+    "NEW_RATING", "match_ratings", "pool_standings", "rating_of", "ratings_of", "register_bots",
+]
 
 
 def ratings_of(user_ids: Iterable[int], players: int) -> dict[int, float]:
@@ -58,3 +70,20 @@ def match_ratings(match_id: int) -> dict[int, dict]:
         }
         for s in record.seats
     }
+
+
+def pool_standings(user_id: int) -> dict[str, dict | None]:
+    """``{"1v1": S or None, "partnership": S or None}`` for ``user_id``, ``None`` before a first
+    rated match in that pool; S = ``{"rating", "rd", "provisional", "matches", "wins",
+    "losses"}``, the deviation widened for the idle time (``PlayerRating.current``), both
+    rounded to one decimal. One query."""
+    now = timezone.now()
+    found: dict[str, dict | None] = {pool.value: None for pool in Pool}
+    for row in PlayerRating.objects.filter(user_id=user_id, matches__gt=0):
+        current = row.current(now)
+        found[row.pool] = {
+            "rating": round(float(current.rating), 1), "rd": round(float(current.deviation), 1),
+            "provisional": glicko2.is_provisional(current), "matches": row.matches,
+            "wins": row.wins, "losses": row.losses,
+        }
+    return found

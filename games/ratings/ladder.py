@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -26,7 +26,26 @@ from games.ratings.models import PlayerRating
 PER_PAGE = 50
 #: The longest search that can match anything: a username has at most 150 characters.
 MAX_SEARCH = 150
-TABS = ("established", "provisional")
+TABS = ("established", "provisional", "bots")
+
+#: Who is a bot account (``register_bots``): a function giving a query of their user ids, or
+#: ``None`` while no app says (then the Bots tab is empty and every player is a person).
+_bot_ids = None
+
+
+def register_bots(bot_ids) -> None:
+    """Let an app say which accounts are bots (the public API's, ``games.api``): ``bot_ids()``
+    returns a ``QuerySet`` of their user ids (one subquery in the ladder's queries)."""
+    global _bot_ids
+    _bot_ids = bot_ids
+
+
+def with_bot_flag(rows: QuerySet[PlayerRating]) -> QuerySet[PlayerRating]:
+    """``rows`` with ``is_bot`` on each (whether its player is a bot account), in the same
+    query (``False`` for all while no app registered bots)."""
+    if _bot_ids is None:
+        return rows.annotate(is_bot=Value(False))
+    return rows.annotate(is_bot=Exists(_bot_ids().filter(pk=OuterRef("user_id"))))
 
 
 def inactive_days() -> int:
@@ -35,8 +54,9 @@ def inactive_days() -> int:
 
 
 def ladder(pool: str, tab: str | None, now: datetime | None = None) -> QuerySet[PlayerRating]:
-    """The rows of ``pool``'s ladder tab ``tab`` ("established" or "provisional"; ``None``:
-    both, as a search sees them), best first.
+    """The rows of ``pool``'s ladder tab ``tab`` ("established" or "provisional": people;
+    "bots": the bot accounts, apart from people (``register_bots``); ``None``: every tab, as a
+    search sees them), best first.
 
     :raises ValueError: an unknown tab.
     """
@@ -47,6 +67,11 @@ def ladder(pool: str, tab: str | None, now: datetime | None = None) -> QuerySet[
         pool=pool, last_rated_at__gte=now - timedelta(days=inactive_days()),
         user__is_active=True,  # a closed account leaves the ladder (accounts.closing)
     )
+    if tab == "bots":
+        return (rows.filter(user_id__in=_bot_ids()) if _bot_ids is not None
+                else rows.none()).order_by("-rating", "user_id")
+    if tab is not None and _bot_ids is not None:
+        rows = rows.exclude(user_id__in=_bot_ids())
     if tab == "provisional":
         rows = rows.filter(deviation__gte=glicko2.PROVISIONAL_DEVIATION)
     elif tab == "established":
@@ -95,3 +120,5 @@ class Row:
     mine: bool
     #: Still provisional (a search lists both tabs' players; each is ranked in its own tab).
     provisional: bool = False
+    #: A bot account (its name marked BOT; ranked in the Bots tab).
+    bot: bool = False

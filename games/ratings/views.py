@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.ratings import history
-from games.ratings.ladder import MAX_SEARCH, PER_PAGE, TABS, Row, ladder, rank_of, ranks_of
+from games.ratings.ladder import (
+    MAX_SEARCH, PER_PAGE, TABS, Row, ladder, rank_of, ranks_of, with_bot_flag,
+)
 from games.ratings.models import PlayerRating, Pool
 from games.ratings.glicko2 import PROVISIONAL_DEVIATION
 from games.ratings.rating import shown
@@ -83,13 +85,14 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
     entries: list[Row] = []
     if page is not None:
         ids = list(page.object_list)
-        found = PlayerRating.objects.select_related("user").in_bulk(ids)
+        found = with_bot_flag(PlayerRating.objects.select_related("user")).in_bulk(ids)
         objects = [found[pk] for pk in ids if pk in found]
+        bots = {row.user_id for row in objects if row.is_bot}
         if query:
             ranks = {}
             for name in TABS:
                 ranks.update(ranks_of(ladder(pool, name, now), [
-                    row.pk for row in objects if _tab_of(row) == name
+                    row.pk for row in objects if _tab_of(row, bots) == name
                 ]))
         else:
             ranks = {row.pk: page.start_index() + i for i, row in enumerate(objects)}
@@ -104,7 +107,8 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
                 win_rate=round(row.win_rate * 100) if row.win_rate is not None else None,
                 last_active=row.last_rated_at,
                 mine=row.user_id == me,
-                provisional=_tab_of(row) == "provisional",
+                provisional=_tab_of(row, bots) == "provisional",
+                bot=row.user_id in bots,
             )
             for row in objects
         ]
@@ -139,7 +143,9 @@ def ladder_page(request: HttpRequest, pool: str) -> HttpResponse:
     )
 
 
-def _tab_of(row: PlayerRating) -> str:
+def _tab_of(row: PlayerRating, bots: set[int] = frozenset()) -> str:
+    if row.user_id in bots:
+        return "bots"
     return "provisional" if row.deviation >= PROVISIONAL_DEVIATION else "established"
 
 

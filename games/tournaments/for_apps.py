@@ -9,6 +9,8 @@ what others rely on.
 - Who is busy with an event: ``engaged`` (playing in a running event, or wanted by a table of
   one; ``games.tournaments.busy``, whose rule is that a player sits at one tournament table at
   a time).
+- An event's JSON read (``docs/tournaments.md``, "JSON read"), for the public API:
+  ``event_json`` (``None``: no such event).
 - The entrant rows, for an app that listens to their ``post_save`` (the people app tells a
   player's friends that they entered an event): ``Entrant``.
 """
@@ -19,10 +21,17 @@ from collections.abc import Iterable
 
 from django.db.models import Q
 
-from games.tournaments import busy
+from games.tournaments import busy, crosstable, exports
 from games.tournaments.models import Entrant, Tournament
 
-__all__ = ["Entrant", "engaged"]
+__all__ = ["Entrant", "engaged", "event_json"]
+
+
+def event_json(tournament_id: int) -> dict | None:
+    """The JSON read of event ``tournament_id`` as ``/tournaments/<id>/event.json`` serves it,
+    or ``None`` when there is no such event."""
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    return None if t is None else exports.event_json(crosstable.build(t))
 
 
 def engaged(user_ids: Iterable[int]) -> set[int]:

@@ -51,3 +51,18 @@ def test_the_language_list_and_the_invite_box_work_under_the_policy(new_page):
     assert page.evaluate("() => window.injected === undefined")
     expect(page.locator("#invite-url")).to_be_visible()  # a moment for the console report
     assert violations and all("script-src" in text for text in violations)
+
+
+def test_the_api_documentation_renders_from_the_site_s_own_files(new_page, site_url):
+    """``/api/docs``: django-ninja's Swagger UI, its script and style served by the site, renders
+    the OpenAPI description with no violation of the policy."""
+    page = new_page()
+    violations = watch_violations(page)
+    outside: list[str] = []
+    page.on("request", lambda request: outside.append(request.url)
+            if not request.url.startswith((site_url, "data:")) else None)
+    page.goto("/api/docs")
+    expect(page.locator(".swagger-ui .information-container")).to_be_visible()
+    expect(page.locator('[data-path="/api/stream/event"]').first).to_be_attached()
+    assert violations == []
+    assert outside == []

@@ -13,7 +13,7 @@ from tests.e2e.pages import OUTSIDE, SHOTS, create_table, signed_in, signed_up, 
 
 pytestmark = pytest.mark.e2e
 
-PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/"]
+PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/", "/account/api-tokens/"]
 
 @pytest.mark.parametrize("locale", ["en", "ar", "fr"])
 def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(request, new_page, locale):

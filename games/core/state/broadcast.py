@@ -343,6 +343,13 @@ def send_states(match_id: int, states: dict[int | None, dict], seat_users: dict[
     _send_all([(table_group(match_id), message)])
 
 
+def send_group(group: str, message: dict) -> None:
+    """Send ``message`` (a channel-layer message, ``{"type": ...}``) to ``group``, as every
+    broadcast here is sent (:func:`_send_all`: best effort, from any thread); an app's own
+    groups (the public API's event streams, ``games.api.events``)."""
+    _send_all([(group, message)])
+
+
 def send_seating(match_id: int) -> None:
     """Tell the table's sockets that seats changed: each re-reads its own seat and state."""
     _send_all([(table_group(match_id), {"type": "table.seating"})])
