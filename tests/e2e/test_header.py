@@ -23,9 +23,9 @@ def _items(page: Page):
 def _inside_the_screen(page: Page) -> None:
     size = page.viewport_size
     items = _items(page)
-    # Lobby, How to play, Ladder, Profile, My matches, Play now, Tournaments, the name,
-    # Log out and the language list.
-    assert items.count() == 10
+    # Lobby, How to play, Ladder, Profile, My matches, Play now, Tournaments, Friends,
+    # Notifications, the name, Log out and the language list.
+    assert items.count() == 12
     for index in range(items.count()):
         box = items.nth(index).bounding_box()
         assert box is not None and box["width"] > 0

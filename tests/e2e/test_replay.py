@@ -240,9 +240,9 @@ def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(request, ne
     screenshot(page, "replay-analysis-mistake")
 
 
-def test_the_graded_analysis_at_360_px_in_arabic(new_page):
+def test_the_graded_analysis_at_360_px_in_arabic(request, new_page):
     page = new_page(viewport={"width": 360, "height": 740}, locale="ar")
-    sign_up(page, "nour")
+    signed_up(request, page, "nour")
     page.goto("/replay/import/")
     page.fill('textarea[name="text"]', json.dumps(constructed_record()))
     page.click('#import-form button[type="submit"]')
