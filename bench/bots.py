@@ -172,7 +172,10 @@ def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
     if name == "strong":
         return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
     if name in ("expert", "cheat"):
-        return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations)
+        tuning = {"exploration": args.exploration} if args.exploration is not None else {}
+        if args.horizon is not None:
+            tuning["horizon"] = args.horizon
+        return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations, **tuning)
     return BOTS[name](seed=seed, time_limit=args.time_limit)
 
 
@@ -271,6 +274,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="strong bot: determinizations per move (default 400, the site's cap)")
     parser.add_argument("--iterations", type=int, default=20_000,
                         help="expert and cheat: ISMCTS iterations per move at most (default 20000)")
+    parser.add_argument("--exploration", type=float, default=None,
+                        help="expert and cheat: UCB1 constant in round points (default: the bot's)")
+    parser.add_argument("--horizon", type=int, default=None,
+                        help="expert and cheat: playout horizon in plays (default: the bot's)")
     parser.add_argument("--time-limit", type=float, default=1.0,
                         help="seconds per move, every bot (default 1.0, at most 1.0)")
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
