@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from games.engine import Card, Match, Round, Rules, full_deck
+from games.engine import Card, Match, Round, Rules, capture, full_deck
 from games.engine.bots import ExpertBot, GreedyBot, hidden_cards, same_class, solve
+from games.engine.bots.expert import unlikely_cards
 from games.engine.bots.playout import _sample_world
 from tests.engine.helpers import FakeClock, make_view, still
 
@@ -173,3 +174,87 @@ def test_bad_expert_settings_are_refused():
     view = two_player_view()
     with pytest.raises(ValueError, match="seat to move"):
         ExpertBot(clock=still).evaluate(dataclasses.replace(view, turn=1 - view.seat))
+
+
+def greedy_round(seed: int, players: int = 2) -> Match:
+    """A match in its first round, dealt from ``seed``, with nothing played yet."""
+    rng = random.Random(seed)
+    m = Match(Rules(players=players), dealer=0)
+    deck = full_deck()
+    rng.shuffle(deck)
+    m.start_round(deck)
+    return m
+
+
+def test_a_seat_that_passed_up_a_basra_is_taken_not_to_hold_the_cards_that_made_it():
+    rules = Rules()
+    fired = 0
+    for seed in range(12):
+        m = greedy_round(seed)
+        greedy = GreedyBot()
+        while not m.round.over:
+            seat = m.round.turn
+            view = m.view(seat)
+            absent = unlikely_cards(view)
+            assert set(absent) <= {1 - seat}
+            other = 1 - seat
+            # The greedy bot takes every basra it has: what is inferred is never in its hand.
+            assert not absent.get(other, set()) & set(m.round.hands[other])
+            assert absent.get(other, set()) <= set(hidden_cards(view))
+            for card in absent.get(other, ()):
+                fired += 1
+                # Each inferred card would have made a basra on a floor of this deal that the
+                # other seat played on without one.
+                start = len(view.played) // 8 * 8  # the deal began: 4 plays a seat
+                assert any(
+                    s == other and capture(card, floor, rules).basra is not None
+                    and capture(played, floor, rules).basra is None
+                    for s, played, floor in floors_before(view)[start:]
+                )
+            m.play(greedy.choose(view))
+    assert fired > 20
+
+
+def floors_before(view):
+    """Each play of the round with the floor it was played on: ``(seat, card, floor)``."""
+    floor = list(view.initial_floor)
+    out = []
+    for seat, card in view.played:
+        out.append((seat, card, list(floor)))
+        taken = capture(card, floor, view.rules).taken if floor else ()
+        floor = [c for c in floor if c not in taken] if taken else floor + [card]
+    return out
+
+
+def test_determinizations_keep_the_inferred_cards_out_of_the_other_hand():
+    for seed in range(12):
+        m = greedy_round(seed)
+        greedy = GreedyBot()
+        while m.round.stock:
+            view = m.view(m.round.turn)
+            absent = unlikely_cards(view)
+            if absent:
+                bot = ExpertBot(seed=1, iterations=1, clock=still)
+                bot._absent = absent
+                rng = random.Random(seed)
+                hidden = hidden_cards(view)
+                for _ in range(30):
+                    world = bot._determinize(view, hidden, rng)
+                    other = 1 - view.seat
+                    assert not set(world.hands[other]) & absent[other]
+                    assert len(world.hands[other]) == view.hand_sizes[other]
+                    dealt = set(world.stock) | set(world.hands[other])
+                    assert dealt == set(hidden) and len(world.stock) == view.stock_size
+                    buried = [c for c in getattr(view, "buried", ()) if c in dealt]
+                    assert world.stock[len(world.stock) - len(buried):] == buried  # still at the bottom
+                return
+            m.play(greedy.choose(view))
+    raise AssertionError("no view with an inference")
+
+
+def test_without_a_first_floor_nothing_is_inferred():
+    m = greedy_round(3)
+    for _ in range(6):
+        m.play(GreedyBot().choose(m.view(m.round.turn)))
+    view = dataclasses.replace(m.view(m.round.turn), initial_floor=None)
+    assert unlikely_cards(view) == {}

@@ -51,14 +51,19 @@ class _World:
         )
 
 
-def _sample_world(view: Any, hidden: Sequence[Card], rng: random.Random) -> _World:
+def _sample_world(
+    view: Any, hidden: Sequence[Card], rng: random.Random, depth: int | None = None
+) -> _World:
     """Deal ``hidden`` at random to the other hands and the stock, as the view allows.
 
     Each other seat gets ``view.hand_sizes[seat]`` cards; the rest is the stock, top first. The
     buried Jacks/7D, while the stock is not empty, lie at its bottom in burial order (RULES.md,
     "Dealing" 2). If the view does not say which first-floor cards were taken (no
     ``initial_floor``), the surplus hidden cards are dropped at random among those that can lie
-    on a first floor (no Jack, no 7D).
+    on a first floor (no Jack, no 7D). ``depth``: when given, only the other hands and the
+    stock's top ``depth`` cards are drawn at random (a partial Fisher-Yates shuffle, Knuth TAOCP
+    vol. 2, 3.4.2, algorithm P stopped early); the stock below holds the remaining cards, a
+    uniformly random set in no random order, which a playout that deals no further never sees.
     """
     n = view.players
     seat = view.seat
@@ -67,8 +72,15 @@ def _sample_world(view: Any, hidden: Sequence[Card], rng: random.Random) -> _Wor
     buried = [c for c in getattr(view, "buried", ()) if c in hidden] if view.stock_size else []
     buried_set = set(buried)
     free = [c for c in hidden if c not in buried_set]
-    rng.shuffle(free)
     surplus = len(free) + len(buried) - need
+    if depth is None or surplus > 0:
+        rng.shuffle(free)
+    else:
+        size = len(free)
+        rand = rng.random
+        for i in range(min(size - 1, need - view.stock_size + depth)):
+            j = i + int(rand() * (size - i))
+            free[i], free[j] = free[j], free[i]
     if surplus > 0:
         droppable = [c for c in free if c.rank != JACK and c is not _SEVEN][:surplus]
         dropped = set(droppable)
