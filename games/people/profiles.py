@@ -21,6 +21,7 @@ from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from games.core.for_apps import collation_key
 from games.people.models import BIO_MAX, Profile
 
 #: The avatars the site ships (``static/people/avatars/<name>.svg``), with the words a screen
@@ -60,13 +61,14 @@ def _codes() -> tuple[str, ...]:
 
 
 def countries(language: str | None = None) -> list[tuple[str, str]]:
-    """``[(code, name)]`` of every country, named and sorted in ``language`` (the active one)."""
+    """``[(code, name)]`` of every country, named in ``language`` (the active one) and sorted
+    by the Unicode Collation Algorithm (``collation_key``: "Égypte" among the E)."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     try:
         names = Locale.parse(language.replace("-", "_")).territories
     except (ValueError, LookupError):
         names = Locale("en").territories
-    return sorted(((code, names.get(code, code)) for code in _codes()), key=lambda row: row[1])
+    return sorted(((code, names.get(code, code)) for code in _codes()), key=lambda row: collation_key(row[1]))
 
 
 def country_name(code: str) -> str:
