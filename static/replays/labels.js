@@ -47,6 +47,8 @@ export var L = Object.assign({}, cards, {
   grades: gettext("inaccuracies %(inaccuracies)s, mistakes %(mistakes)s, blunders %(blunders)s"),
   luck: gettext("Luck of the cards for this side: %(luck)s points"),
   chanceGraph: gettext("Chance of winning of %(name)s's side, play by play"),
+  // The graph's caption and the chance after the last play ("… play by play: 50%").
+  chanceNow: gettext("%(graph)s: %(chance)s"),
   chanceLost: gettext("−%(chance)s points of chance"),
   grade: {
     inaccuracy: gettext("Inaccuracy"),

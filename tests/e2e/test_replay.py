@@ -260,3 +260,21 @@ def test_the_graded_analysis_at_360_px_in_arabic(new_page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     summary.scroll_into_view_if_needed()
     screenshot(page, "replay-analysis-ar-360")
+
+
+@pytest.mark.parametrize(("lang", "wanted"), [
+    ("fr", ["88,4", "\u221235,7", "+3,5", "50\u00a0%"]),
+    ("en", ["88.4", "\u221235.7", "+3.5", "50%"]),
+])
+def test_the_analysis_numbers_are_written_in_the_page_s_language(new_page, lang, wanted):
+    # replay.js writes every number of the analysis through live.js's number(): the page's
+    # language's decimal mark and percent, and one minus sign (U+2212).
+    page = new_page(extra_http_headers={"Accept-Language": lang})
+    page.goto("/replay/import/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    written = page.evaluate("""async () => {
+        const B = await import("/static/games/live.js");
+        return [B.number(88.44, 1), B.number(-35.7, 1), B.number(3.5, 1, {signDisplay: "exceptZero"}),
+                B.number(0.5, 0, {style: "percent"})];
+    }""")
+    assert written == wanted
