@@ -208,6 +208,20 @@ function startAutoplay() {
   }, parseInt($("speed").value, 10));
 }
 
+/** Whether a play is marked a mistake in the list of plays: a graded one (inaccuracy, mistake
+ * or blunder: games/replays/analysis.py grades on the chance of winning lost, on points once
+ * the match is decided), so that the marks are exactly the plays the summary counts; an older
+ * analysis, without grades, marks a loss above one point. */
+function marked(found) {
+  if (!found || found.forced) return false;
+  return isGraded() ? Boolean(found.grade) : found.loss > 1;
+}
+
+function isGraded() {
+  return Boolean(analysis && analysis.result && analysis.result.players.length &&
+                 analysis.result.players[0].accuracy !== undefined);
+}
+
 function buildMoves() {
   var box = $("moves");
   box.replaceChildren.apply(box, R.map(function (rnd, index) {
@@ -217,7 +231,7 @@ function buildMoves() {
       var last = P[i].last;
       var found = byPlay[index + ":" + (P[i].play - 1)];
       var classes = "move" + (last.basra ? " basra" : "") + (last.timeout ? " timeout" : "");
-      if (found && !found.forced && found.loss > 1) classes += " mistake";
+      if (marked(found)) classes += " mistake";
       items.push(el("li", {}, [el("button", {
         type: "button", class: classes, dataset: {ply: i, card: last.card},
         title: found && !found.forced ? B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: B.number(found.loss, 1)}) : null,
@@ -226,7 +240,7 @@ function buildMoves() {
           el("strong", {class: "move-card", text: B.cardName(last.card, L)}),
           last.taken.length ? " ×" + last.taken.length : "",
           last.basra ? " ★" : "", last.timeout ? " ⏱" : "",
-          found && !found.forced && found.loss > 1 ? " −" + B.number(found.loss, 1) : ""])]));
+          marked(found) ? " −" + B.number(found.loss, 1) : ""])]));
     }
     return el("details", {class: "round-moves", open: index === P[cur].round}, [
       el("summary", {text: B.fmt(L.round, {number: rnd.number}) + " · " + rnd.totals[0] + " – " + rnd.totals[1]}),
@@ -278,12 +292,19 @@ function renderAnalysis() {
         var p = result.plays[index];
         var ply = R[p.round].first + p.play + 1;
         var why = mistakeText(p.labels);
-        return el("li", {dataset: {labels: (p.labels || []).map(function (l) { return l.code; }).join(" ")}}, [
+        // What was graded: the play's grade, or "not graded", with the chance it gave up.
+        var verdict = isGraded() ? (p.grade ? L.grade[p.grade] : L.notGraded) : "";
+        if (verdict && p.chance_loss !== undefined) {
+          verdict += L.partSeparator + B.fmt(L.chanceLost, {chance: B.number(p.chance_loss, 1)});
+        }
+        return el("li", {dataset: {labels: (p.labels || []).map(function (l) { return l.code; }).join(" "),
+                                   grade: p.grade || ""}}, [
           el("a", {href: "?ply=" + ply, dataset: {ply: ply},
             on: {click: function (event) { event.preventDefault(); go(ply); }},
             text: B.fmt(L.worst, {round: p.round + 1, play: p.play + 1, card: B.cardName(p.card, L),
                                   best: B.cardName(p.best, L),
                                   loss: B.number(p.loss, 1)})}),
+          verdict ? el("span", {class: "grade-label" + (p.grade ? " graded" : ""), text: verdict}) : null,
           why ? el("span", {class: "mistake-label", text: why}) : null,
         ].filter(Boolean));
       })),
