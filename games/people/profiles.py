@@ -12,6 +12,7 @@ by a letter, ``/``, ``!`` or ``?``), so that what is kept is what every reader i
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 from babel import Locale
@@ -85,12 +86,15 @@ def flag(code: str) -> str:
 
 
 def clean_bio(text: str) -> str:
-    """``text`` as a bio is kept: line breaks made ``\\n``, ends stripped.
+    """``text`` as a bio is kept: line breaks made ``\\n``, each line's end and the whole's ends
+    stripped, and a run of blank lines made one (a paragraph break: more only stretch the
+    profile with empty space).
 
     :raises forms.ValidationError: longer than ``BIO_MAX``; NUL or another control character;
         a bidirectional override or isolate; markup.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(line.rstrip() for line in text.split("\n"))).strip()
     if len(text) > BIO_MAX:
         raise forms.ValidationError(
             _("At most %(limit)s characters (this one has %(count)s)."),
