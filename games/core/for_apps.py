@@ -75,6 +75,8 @@ the site's own apps.
   the table's quick phrases (``phrases``: ``is_phrase``, ``admit``, ``hidden_from``;
   ``send_phrase``), and a seat's presence as a table socket keeps it (``player_connected`` on
   opening, ``player_seen`` while open and on closing: the clock marks a silent seat absent).
+- Names in a list sorted as a reader expects (accents with their letter): ``collation_key``
+  (the Unicode Collation Algorithm, ``pyuca``).
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -96,6 +98,7 @@ from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Challenge, Event, Match, Seat, bot_display_name
 from games.core.pages.cards import card_labels, card_name
+from games.core.pages.collation import collation_key
 from games.core.pages.endings import match_ending, match_score
 from games.core.pages.profile import Opponent, current_table
 from games.core.pages.profile import person as seat_person
@@ -168,6 +171,7 @@ __all__ = [
     "bot_display_name",
     "card_labels",
     "card_name",
+    "collation_key",
     "create_table",
     "match_started",
     "online_among",

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 
-from games.core.for_apps import Match, Seat, online_among, watched_by
+from games.core.for_apps import Match, Seat, online_among, relations, watched_by
 from games.people import profiles, services
 from games.people.models import Profile
 from games.queues import for_apps as queues
@@ -33,6 +33,8 @@ class FriendOnline:
     avatar: str
     doing: str
     match_id: int | None
+    #: Whether the viewer may challenge them (``False``: their setting refuses it openly).
+    challengeable: bool = True
 
     @property
     def table_url(self) -> str | None:
@@ -66,6 +68,9 @@ def friends_online(user_id: int) -> list[FriendOnline]:
     rest = ids - set(playing) - set(watching)
     waiting = queues.waiting(rest)
     busy = tournaments.engaged(rest - waiting)
+    refused = {
+        pk for pk, verdict in relations.barred("challenge", user_id, ids).items() if verdict == relations.REFUSED
+    }
     out = []
     for pk, name in names.items():
         if pk in playing:
@@ -78,5 +83,5 @@ def friends_online(user_id: int) -> list[FriendOnline]:
             doing, match_id = "tournament", None
         else:
             doing, match_id = "", None
-        out.append(FriendOnline(name, avatars.get(pk, profiles.DEFAULT_AVATAR), doing, match_id))
+        out.append(FriendOnline(name, avatars.get(pk, profiles.DEFAULT_AVATAR), doing, match_id, pk not in refused))
     return sorted(out, key=lambda f: f.username.casefold())

@@ -5,7 +5,8 @@ and the core's page slots (``games.core.pages.slots``):
 - ``header.mine``: "Friends" and "Notifications" (with the unread count), ``people/_nav.html``;
 - ``lobby.side``: the friends online and what each is doing, ``people/_lobby_friends.html``;
 - ``profile.sections`` (order 5, first): the player's avatar, flag, bio, and to another signed-in
-  player follow and block, ``people/_profile.html``;
+  player follow and block, and why they may not challenge the player when the player's setting
+  refuses it (the core then shows no challenge form), ``people/_profile.html``;
 - on every page of a signed-in player, ``static/people/notify.js`` (the friends' notices).
 """
 
@@ -19,6 +20,7 @@ from django.db.models.signals import post_save
 from django.http import HttpRequest
 from django.utils import translation
 
+from games.core.for_apps import relations
 from games.people import doing, notices, profiles, services
 
 
@@ -73,4 +75,16 @@ def profile_section(request: HttpRequest, page: Mapping[str, Any]) -> dict | Non
         "people_tie": services.relation(me, player.pk),
         "people_mine": me is not None and me.pk == player.pk,
         "people_other": me is not None and me.pk != player.pk,
+        "people_no_challenge": challenge_note(me, player.pk, profile),
     }
+
+
+def challenge_note(me: Any, target: int, profile: Any) -> str:
+    """Why ``me`` may not challenge ``target``, when the target's setting refuses it openly
+    (``relations.REFUSED``): ``"nobody"`` or ``"friends"`` (``Profile.challenges``); ``""``
+    otherwise, a block (``SILENT``) included: the page tells nothing of a block."""
+    if me is None or me.pk == target:
+        return ""
+    if relations.barred("challenge", me.pk, (target,)).get(target) != relations.REFUSED:
+        return ""
+    return str(profile.challenges)

@@ -12,6 +12,7 @@ by a letter, ``/``, ``!`` or ``?``), so that what is kept is what every reader i
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 from babel import Locale
@@ -21,6 +22,7 @@ from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from games.core.for_apps import collation_key
 from games.people.models import BIO_MAX, Profile
 
 #: The avatars the site ships (``static/people/avatars/<name>.svg``), with the words a screen
@@ -60,13 +62,14 @@ def _codes() -> tuple[str, ...]:
 
 
 def countries(language: str | None = None) -> list[tuple[str, str]]:
-    """``[(code, name)]`` of every country, named and sorted in ``language`` (the active one)."""
+    """``[(code, name)]`` of every country, named in ``language`` (the active one) and sorted
+    by the Unicode Collation Algorithm (``collation_key``: "Égypte" among the E)."""
     language = language or translation.get_language() or settings.LANGUAGE_CODE
     try:
         names = Locale.parse(language.replace("-", "_")).territories
     except (ValueError, LookupError):
         names = Locale("en").territories
-    return sorted(((code, names.get(code, code)) for code in _codes()), key=lambda row: row[1])
+    return sorted(((code, names.get(code, code)) for code in _codes()), key=lambda row: collation_key(row[1]))
 
 
 def country_name(code: str) -> str:
@@ -83,12 +86,15 @@ def flag(code: str) -> str:
 
 
 def clean_bio(text: str) -> str:
-    """``text`` as a bio is kept: line breaks made ``\\n``, ends stripped.
+    """``text`` as a bio is kept: line breaks made ``\\n``, each line's end and the whole's ends
+    stripped, and a run of blank lines made one (a paragraph break: more only stretch the
+    profile with empty space).
 
     :raises forms.ValidationError: longer than ``BIO_MAX``; NUL or another control character;
         a bidirectional override or isolate; markup.
     """
-    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(line.rstrip() for line in text.split("\n"))).strip()
     if len(text) > BIO_MAX:
         raise forms.ValidationError(
             _("At most %(limit)s characters (this one has %(count)s)."),

@@ -42,12 +42,18 @@ def seat_label(name: str) -> str:
     return name
 
 
+#: The least height (view-box units) between two labels of the chart's axis: its labels' size.
+LABEL_GAP = 10
+
+
 def totals_chart(rounds: list[dict], target: int) -> dict[str, Any]:
     """Both sides' match totals round by round as SVG coordinates (a 320 × 150 view box).
 
     :returns: ``{"width", "height", "lines": [{"side", "points": "x,y x,y ..."}], "dots":
         [{"side", "x", "y", "value", "round"}], "target_y", "target", "ticks": [{"x", "round"}],
-        "top"}``; the y scale runs from 0 to the larger of the target and the highest total.
+        "top", "top_y", "top_label"}``; the y scale runs from 0 to the larger of the target and
+        the highest total. ``top_label``: whether the axis labels the top too (a total above the
+        target, far enough above the target's label, :data:`LABEL_GAP`, not to overlap it).
     """
     width, height, left, right, top_pad, bottom = 320, 150, 30, 10, 10, 22
     n = max(len(rounds), 1)
@@ -68,6 +74,7 @@ def totals_chart(rounds: list[dict], target: int) -> dict[str, Any]:
     return {
         "width": width, "height": height, "lines": lines, "dots": dots,
         "target": target, "target_y": y(target), "top": top, "top_y": y(top),
+        "top_label": top > target and y(target) - y(top) >= LABEL_GAP,
         "left": left, "base_y": y(0), "right_x": width - right,
         "ticks": [{"x": x(i + 1), "round": i + 1} for i in range(len(rounds))],
     }

@@ -129,7 +129,7 @@ class TournamentForm(CreateTableForm):
         order = list(t.tiebreaks) or [NO_TIEBREAKS]
         initial = {
             "name": t.name, "description": t.description, "format": t.format, "players": t.players,
-            "time_zone": t.time_zone, "max_entrants": t.max_entrants, "seeding": t.seeding,
+            "time_zone": zones.canonical(t.time_zone), "max_entrants": t.max_entrants, "seeding": t.seeding,
             "starts_at": t.starts_at.astimezone(zone).replace(tzinfo=None),
             "registration_closes": t.registration_closes.astimezone(zone).replace(tzinfo=None)
             if t.registration_closes else None,

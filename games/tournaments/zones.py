@@ -12,9 +12,12 @@ from datetime import datetime
 from zoneinfo import ZoneInfo, available_timezones
 
 from babel import Locale, UnknownLocaleError
+from babel.core import get_global
 from babel.dates import get_timezone_location
 from django.http import HttpRequest
 from django.utils.translation import get_language, gettext
+
+from games.core.for_apps import collation_key
 
 #: The cookie ``tournaments/zone.js`` keeps the browser's zone in (its IANA name).
 COOKIE = "basra_tz"
@@ -31,8 +34,23 @@ AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlanti
 @functools.cache
 def names() -> tuple[str, ...]:
     """The zones an organiser may choose, sorted: every geographic IANA name the system knows
-    (``Africa/Cairo``, …) and ``UTC``."""
-    return tuple(sorted({z for z in _system() if "/" in z and z.split("/")[0] in AREAS} | {DEFAULT}))
+    (``Africa/Cairo``, …) and ``UTC``, less the old names CLDR takes as another zone's alias
+    (``America/Virgin`` is ``America/St_Thomas``: CLDR's ``zone_aliases`` through Babel) when
+    that zone is offered, so no place is listed twice."""
+    every = _geographic()
+    aliases = get_global("zone_aliases")
+    return tuple(sorted(z for z in every if aliases.get(z) not in every))
+
+
+@functools.cache
+def _geographic() -> frozenset[str]:
+    return frozenset({z for z in _system() if "/" in z and z.split("/")[0] in AREAS} | {DEFAULT})
+
+
+def canonical(name: str) -> str:
+    """The zone :func:`names` offers for ``name`` (itself, or the zone it is an alias of)."""
+    target = get_global("zone_aliases").get(name)
+    return target if target in names() else name
 
 
 @functools.cache
@@ -62,7 +80,7 @@ def _cldr_label(name: str, language: str) -> str:
 
 def choices(language: str | None = None) -> list[tuple[str, str]]:
     """``[(name, label), …]`` of :func:`names` for a form's select, in the order of their
-    labels (``UTC`` first), so a reader finds their country where their language sorts it; a
+    labels by the Unicode Collation Algorithm (``UTC`` first; ``collation_key``), so a reader finds their country where their language sorts it; a
     label two zones share is followed by the zone's name ("Australia (Adelaide) Time
     (Australia/South)"), so that every label is one zone's."""
     named = [(z, label(z, language)) for z in names()]
@@ -70,11 +88,13 @@ def choices(language: str | None = None) -> list[tuple[str, str]]:
     # and CLDR names both alike: such a label takes its zone's name, so no two read the same.
     seen = Counter(text for _zone, text in named)
     named = [(z, f"{text} ({z})" if seen[text] > 1 else text) for z, text in named]
-    return sorted(named, key=lambda pair: (pair[0] != DEFAULT, pair[1].casefold()))
+    return sorted(named, key=lambda pair: (pair[0] != DEFAULT, collation_key(pair[1])))
 
 
 def known(name: str | None) -> bool:
-    return bool(name) and name in names()
+    """Whether ``name`` is a zone an event may keep: one :func:`names` offers, or an alias of
+    one (an older event's)."""
+    return bool(name) and name in _geographic()
 
 
 def _readable(name: str | None) -> bool:

@@ -17,6 +17,17 @@ export function ngettext(singular, plural, n) {
   return n === 1 ? singular : plural;
 }
 
+/** ``value`` written as the page's language writes numbers (Intl.NumberFormat of
+ * <html lang>: "88,4" in French, "88.4" in English), with ``digits`` decimals (0 when
+ * omitted); ``options``: Intl's (``signDisplay: "exceptZero"`` for "+3,5", ``style: "percent"``
+ * for a fraction as "50 %"). Every minus is U+2212, the sign the site's labels write
+ * ("−2,8"), whatever the language's data gives. */
+export function number(value, digits, options) {
+  var format = new Intl.NumberFormat(document.documentElement.lang || undefined, Object.assign(
+    {minimumFractionDigits: digits || 0, maximumFractionDigits: digits || 0}, options || {}));
+  return format.format(value).replace(/[-\u2010\u2011\u2012]/g, "\u2212");
+}
+
 /** Create an element: el("div", {class: "x", text: "y"}, [children]). */
 export function el(tag, attrs, children) {
   var node = document.createElement(tag);

@@ -47,7 +47,11 @@ export var L = Object.assign({}, cards, {
   grades: gettext("inaccuracies %(inaccuracies)s, mistakes %(mistakes)s, blunders %(blunders)s"),
   luck: gettext("Luck of the cards for this side: %(luck)s points"),
   chanceGraph: gettext("Chance of winning of %(name)s's side, play by play"),
+  // The graph's caption and the chance after the last play ("… play by play: 50%").
+  chanceNow: gettext("%(graph)s: %(chance)s"),
   chanceLost: gettext("−%(chance)s points of chance"),
+  // A play among the worst whose loss is below every grade's threshold (analysis.py GRADES).
+  notGraded: gettext("not graded: too little of the chance of winning lost"),
   grade: {
     inaccuracy: gettext("Inaccuracy"),
     mistake: gettext("Mistake"),

@@ -78,9 +78,9 @@ function analysisNote(pos) {
   if (!found) return null;
   if (found.forced) return el("span", {class: "analysis-note", text: L.forced});
   if (found.loss <= 1 && !found.grade) return el("span", {class: "analysis-note good", text: L.botAgrees});
-  var text = B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: found.loss.toFixed(1)});
+  var text = B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: B.number(found.loss, 1)});
   // Older analyses (the strong bot's) have no chance and no grade.
-  if (found.chance_loss) text += L.partSeparator + B.fmt(L.chanceLost, {chance: found.chance_loss.toFixed(1)});
+  if (found.chance_loss) text += L.partSeparator + B.fmt(L.chanceLost, {chance: B.number(found.chance_loss, 1)});
   if (found.grade) text = L.grade[found.grade] + " · " + text;
   if (found.labels && found.labels.length) text += " · " + mistakeText(found.labels);
   return el("span", {class: "analysis-note bad", dataset: {loss: found.loss}, text: text});
@@ -208,6 +208,20 @@ function startAutoplay() {
   }, parseInt($("speed").value, 10));
 }
 
+/** Whether a play is marked a mistake in the list of plays: a graded one (inaccuracy, mistake
+ * or blunder: games/replays/analysis.py grades on the chance of winning lost, on points once
+ * the match is decided), so that the marks are exactly the plays the summary counts; an older
+ * analysis, without grades, marks a loss above one point. */
+function marked(found) {
+  if (!found || found.forced) return false;
+  return isGraded() ? Boolean(found.grade) : found.loss > 1;
+}
+
+function isGraded() {
+  return Boolean(analysis && analysis.result && analysis.result.players.length &&
+                 analysis.result.players[0].accuracy !== undefined);
+}
+
 function buildMoves() {
   var box = $("moves");
   box.replaceChildren.apply(box, R.map(function (rnd, index) {
@@ -217,16 +231,16 @@ function buildMoves() {
       var last = P[i].last;
       var found = byPlay[index + ":" + (P[i].play - 1)];
       var classes = "move" + (last.basra ? " basra" : "") + (last.timeout ? " timeout" : "");
-      if (found && !found.forced && found.loss > 1) classes += " mistake";
+      if (marked(found)) classes += " mistake";
       items.push(el("li", {}, [el("button", {
         type: "button", class: classes, dataset: {ply: i, card: last.card},
-        title: found && !found.forced ? B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: found.loss.toFixed(1)}) : null,
+        title: found && !found.forced ? B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: B.number(found.loss, 1)}) : null,
       }, [String(P[i].play) + ". ", el("bdi", {text: config.seatNames[last.seat]}), " ",
           // The card by its name in the page's language ("Jack of clubs", "ولد سباتي").
           el("strong", {class: "move-card", text: B.cardName(last.card, L)}),
           last.taken.length ? " ×" + last.taken.length : "",
           last.basra ? " ★" : "", last.timeout ? " ⏱" : "",
-          found && !found.forced && found.loss > 1 ? " −" + found.loss.toFixed(1) : ""])]));
+          marked(found) ? " −" + B.number(found.loss, 1) : ""])]));
     }
     return el("details", {class: "round-moves", open: index === P[cur].round}, [
       el("summary", {text: B.fmt(L.round, {number: rnd.number}) + " · " + rnd.totals[0] + " – " + rnd.totals[1]}),
@@ -266,24 +280,31 @@ function renderAnalysis() {
     var graded = player.accuracy !== undefined;
     return el("div", {class: "accuracy", dataset: {seat: player.seat, meanLoss: player.mean_loss, accuracy: graded ? player.accuracy : ""}}, [
       graded ? el("p", {class: "accuracy-line"}, [
-        el("strong", {text: B.isolate(config.seatNames[player.seat]) + " · " + B.fmt(L.accuracy, {accuracy: player.accuracy.toFixed(1)})}),
+        el("strong", {text: B.isolate(config.seatNames[player.seat]) + " · " + B.fmt(L.accuracy, {accuracy: B.number(player.accuracy, 1)})}),
         el("span", {text: L.partSeparator + B.fmt(L.grades, player)}),
       ]) : null,
-      el("p", {text: B.fmt(L.meanLoss, {name: B.isolate(config.seatNames[player.seat]), loss: player.mean_loss.toFixed(2)}) +
+      el("p", {text: B.fmt(L.meanLoss, {name: B.isolate(config.seatNames[player.seat]), loss: B.number(player.mean_loss, 2)}) +
                      (graded ? "" : L.partSeparator + B.fmt(B.ngettext("%(count)s mistake", "%(count)s mistakes", player.mistakes),
                                   {count: player.mistakes}))}),
       result.luck ? el("p", {class: "luck", dataset: {luck: result.luck[player.seat % 2]},
-                             text: B.fmt(L.luck, {luck: (result.luck[player.seat % 2] > 0 ? "+" : "") + result.luck[player.seat % 2].toFixed(1)})}) : null,
+                             text: B.fmt(L.luck, {luck: B.number(result.luck[player.seat % 2], 1, {signDisplay: "exceptZero"})})}) : null,
       el("ul", {class: "worst"}, player.worst.map(function (index) {
         var p = result.plays[index];
         var ply = R[p.round].first + p.play + 1;
         var why = mistakeText(p.labels);
-        return el("li", {dataset: {labels: (p.labels || []).map(function (l) { return l.code; }).join(" ")}}, [
+        // What was graded: the play's grade, or "not graded", with the chance it gave up.
+        var verdict = isGraded() ? (p.grade ? L.grade[p.grade] : L.notGraded) : "";
+        if (verdict && p.chance_loss !== undefined) {
+          verdict += L.partSeparator + B.fmt(L.chanceLost, {chance: B.number(p.chance_loss, 1)});
+        }
+        return el("li", {dataset: {labels: (p.labels || []).map(function (l) { return l.code; }).join(" "),
+                                   grade: p.grade || ""}}, [
           el("a", {href: "?ply=" + ply, dataset: {ply: ply},
             on: {click: function (event) { event.preventDefault(); go(ply); }},
             text: B.fmt(L.worst, {round: p.round + 1, play: p.play + 1, card: B.cardName(p.card, L),
                                   best: B.cardName(p.best, L),
-                                  loss: p.loss.toFixed(1)})}),
+                                  loss: B.number(p.loss, 1)})}),
+          verdict ? el("span", {class: "grade-label" + (p.grade ? " graded" : ""), text: verdict}) : null,
           why ? el("span", {class: "mistake-label", text: why}) : null,
         ].filter(Boolean));
       })),
@@ -313,7 +334,7 @@ function chanceGraph(curve) {
   svg.append(mid, line);
   var caption = B.fmt(L.chanceGraph, {name: B.isolate(config.seatNames[0])});
   return el("figure", {class: "chance-graph", dataset: {points: curve.length}}, [
-    el("figcaption", {text: caption + ": " + curve[curve.length - 1].toFixed(0) + "%"}), svg,
+    el("figcaption", {text: B.fmt(L.chanceNow, {graph: caption, chance: B.number(curve[curve.length - 1] / 100, 0, {style: "percent"})})}), svg,
   ]);
 }
 
@@ -327,9 +348,9 @@ function renderLossBars(result) {
     return el("div", {class: "loss-row"}, [
       el("span", {class: "loss-round", text: String(i + 1)}),
       el("span", {class: "loss-bar side-0", style: "inline-size:" + (100 * l[0] / top).toFixed(1) + "%",
-                  title: l[0].toFixed(1)}),
+                  title: B.number(l[0], 1)}),
       el("span", {class: "loss-bar side-1", style: "inline-size:" + (100 * l[1] / top).toFixed(1) + "%",
-                  title: l[1].toFixed(1)}),
+                  title: B.number(l[1], 1)}),
     ]);
   })));
   box.hidden = false;

@@ -39,16 +39,16 @@ def test_the_table_the_rules_and_the_account_pages_read_in_french_at_360_px(
         expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
         # The page's words (the template) and the scripts' (the /jsi18n/ catalogue).
         expect(page.locator("#sound-button")).to_have_text("Son")
-        expect(page.locator("#stock-info")).to_have_text(re.compile(r"^Talon : \d+$"))
+        expect(page.locator("#stock-info")).to_have_text(re.compile(r"^Talon\u00a0: \d+$"))
         expect(page.locator("#live-status")).to_have_text("En direct")
         too_wide["table"] = wide(page)
         page.screenshot(path=str(SHOTS / "table-4p-fr-360x640.png"))
 
         page.goto("/rules/")
         expect(page.locator("h1")).to_have_text("Comment jouer à la Basra")
-        expect(page.locator(".rules-example").nth(1).locator(".chip")).to_have_text("Basra !")
+        expect(page.locator(".rules-example").nth(1).locator(".chip")).to_have_text("Basra\u202f!")
         expect(page.locator(".rules-example").nth(5)).to_contain_text(
-            "Rien : la carte reste sur le tapis.")
+            "Rien\u00a0: la carte reste sur le tapis.")
         too_wide["rules"] = wide(page)
 
         name = page.locator(".whoami").text_content().strip()  # in the folded menu

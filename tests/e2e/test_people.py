@@ -116,5 +116,14 @@ def test_the_people_pages_fit_a_phone_in_arabic(browser, site_url, seed, width, 
         page.click("#people-save")
         expect(page.locator(".errorlist")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        # A long Arabic word with no space wraps inside the card, neither edge cut off.
+        page.fill('textarea[name="bio"]', "مرحبا" * 40)
+        page.click("#people-save")
+        page.goto(f"/players/{a}/")
+        bio = page.locator(".people-bio")
+        expect(bio).to_be_visible()
+        fits = bio.evaluate("""el => { const r = el.getBoundingClientRect();
+            return r.left >= 0 && r.right <= window.innerWidth && el.scrollWidth <= el.clientWidth; }""")
+        assert fits
     finally:
         context.close()

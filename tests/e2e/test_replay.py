@@ -260,3 +260,52 @@ def test_the_graded_analysis_at_360_px_in_arabic(request, new_page):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     summary.scroll_into_view_if_needed()
     screenshot(page, "replay-analysis-ar-360")
+
+
+@pytest.mark.parametrize(("lang", "wanted"), [
+    ("fr", ["88,4", "\u221235,7", "+3,5", "50\u00a0%"]),
+    ("en", ["88.4", "\u221235.7", "+3.5", "50%"]),
+])
+def test_the_analysis_numbers_are_written_in_the_page_s_language(new_page, lang, wanted):
+    # replay.js writes every number of the analysis through live.js's number(): the page's
+    # language's decimal mark and percent, and one minus sign (U+2212).
+    page = new_page(extra_http_headers={"Accept-Language": lang})
+    page.goto("/replay/import/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    written = page.evaluate("""async () => {
+        const B = await import("/static/games/live.js");
+        return [B.number(88.44, 1), B.number(-35.7, 1), B.number(3.5, 1, {signDisplay: "exceptZero"}),
+                B.number(0.5, 0, {style: "percent"})];
+    }""")
+    assert written == wanted
+
+
+def test_the_analysis_marks_and_counts_the_same_graded_plays(request, new_page):
+    # The grades (games/replays/analysis.py: chance of winning lost) are what the page counts,
+    # marks in the list of plays, and names beside each of the worst plays.
+    page = new_page()
+    signed_up(request, page, "hala")
+    page.goto("/replay/import/")
+    page.fill('textarea[name="text"]', json.dumps(constructed_record()))
+    page.click('#import-form button[type="submit"]')
+    page.wait_for_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/$"))
+    summary = page.locator("#analysis-summary")
+    page.click("#analyse")
+    expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
+    result = page.evaluate("""async () => {
+        const config = JSON.parse(document.getElementById("replay-config").textContent);
+        return (await (await fetch(config.urls.analysis, {credentials: "same-origin"})).json()).result;
+    }""")
+    graded = [p for p in result["plays"] if p.get("grade")]
+    assert graded, result["plays"]  # the missed basra
+    counted = sum(p["inaccuracies"] + p["mistakes"] + p["blunders"] for p in result["players"])
+    assert counted == len(graded)
+    expect(page.locator("#moves .move.mistake")).to_have_count(len(graded))
+    worst = summary.locator(".worst li")
+    expect(worst.locator(".grade-label")).to_have_count(worst.count())
+    for item in worst.all():
+        grade = item.get_attribute("data-grade")
+        label = item.locator(".grade-label")
+        expect(label).to_contain_text({"blunder": "Blunder", "mistake": "Mistake", "inaccuracy": "Inaccuracy",
+                                       "": "not graded"}[grade])
+        expect(label).to_contain_text("points of chance")

@@ -155,3 +155,35 @@ def test_many_ids_are_asked_as_one_array_each(monkeypatch):
     monkeypatch.setattr("games.people.relations.MANY", 1)  # PostgreSQL's array form (elsewhere the same query)
     assert queues.blocked_for((a.pk,), (b.pk, c.pk)) == {b.pk}
     assert relations.barred("challenge", a.pk, (b.pk, c.pk)) == {b.pk: relations.SILENT}
+
+
+def _profile_page(viewer, name: str) -> str:
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    client.force_login(viewer)
+    return client.get(reverse("profile", args=[name])).content.decode()
+
+
+def test_a_profile_refusing_challenges_offers_no_form_and_says_why():
+    a, b, c, d = users("a", "b", "c", "d")
+    Profile.objects.create(user=b, challenges="nobody")
+    Profile.objects.create(user=c, challenges="friends")
+    page = _profile_page(a, "b")
+    assert 'id="challenge-form"' not in page and "b takes no challenges." in page
+    page = _profile_page(a, "c")
+    assert 'id="challenge-form"' not in page and "c takes challenges from friends only." in page
+    services.follow(user=a, username="c")
+    services.follow(user=c, username="a")
+    page = _profile_page(a, "c")
+    assert 'id="challenge-form"' in page and "people-no-challenge" not in page
+    assert 'id="challenge-form"' in _profile_page(a, "d")
+
+
+def test_a_block_shows_the_profile_as_to_anyone():
+    a, b, d = users("a", "b", "d")
+    services.block(user=b, username="a")
+    blocked, anyone = _profile_page(a, "b"), _profile_page(a, "d")
+    assert 'id="challenge-form"' in blocked and "people-no-challenge" not in blocked
+    assert blocked.replace(">b<", ">d<").count("people-") == anyone.count("people-")

@@ -146,3 +146,14 @@ def test_entering_a_tournament_tells_the_friends_who_want_it(sent, django_captur
                                  "url": f"/tournaments/{event.pk}/"})]
     page = client_of(friend).get(reverse("people_notifications")).content.decode()
     assert "Cairo &lt;Swiss&gt;" in page
+
+
+def test_the_lobby_offers_no_challenge_to_a_friend_taking_none():
+    me, a, b = users("me", "a", "b")
+    befriend(me, a)
+    befriend(me, b)
+    online(a, b)
+    Profile.objects.update_or_create(user=a, defaults={"challenges": "nobody"})
+    assert [(f.username, f.challengeable) for f in doing.friends_online(me.pk)] == [("a", False), ("b", True)]
+    page = client_of(me).get(reverse("lobby")).content.decode()
+    assert page.count("people-challenge") == 1 and page.count('class="people-no-challenge"') == 1

@@ -108,3 +108,14 @@ def test_the_header_s_language_choice_is_kept_on_the_account():
     assert Profile.objects.get(user=a).language == "ar"
     Client().post(reverse("set_language"), {"language": "en", "next": "/"})  # anonymous: nothing
     assert Profile.objects.count() == 1
+
+
+def test_the_countries_sort_as_the_reader_expects():
+    names = [name for _code, name in profiles.countries("fr")]
+    assert names.index("Danemark") < names.index("Égypte") < names.index("Espagne") < names.index("France")
+    assert names[-1] == "Zimbabwe"
+
+
+def test_a_bio_keeps_at_most_one_blank_line_in_a_row():
+    assert profiles.clean_bio("a  \r\n\r\n\r\n\n\n\nb\n \n \nc\n\n") == "a\n\nb\n\nc"
+    assert profiles.clean_bio("a\n\nb\nc") == "a\n\nb\nc"

@@ -325,3 +325,13 @@ def test_the_history_shows_the_change_the_table_showed(client):
     RatingChange.objects.filter(match=match, user=amira).update(rating_before=1741.4, rating_after=1808.6)
     html = client.get(reverse("match_history", args=["amira"])).content.decode()
     assert re.search(r'<bdi class="change" dir="ltr">\+68</bdi> → <bdi dir="ltr">1809', html), html
+
+
+def test_french_pages_space_the_percent_and_the_labels_colons(client):
+    amira, karim = make_user("amira"), make_user("karim")
+    play_rated(karim, amira)
+    play_rated(amira, karim)
+    html = client.get(reverse("profile", args=["amira"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<dd>50\u202f%</dd>" in html
+    html = client.get(reverse("match_history", args=["amira"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'data-label="Date\u00a0:"' in html and 'data-label="Résultat\u00a0:"' in html

@@ -268,3 +268,12 @@ def test_a_four_player_sides_names_are_each_isolated():
 
     assert _side_names(["alice", "سارةSara_7", "bob", "كريم"], 4) == [
         "\u2068alice\u2069 & \u2068bob\u2069", "\u2068سارةSara_7\u2069 & \u2068كريم\u2069"]
+
+
+def test_the_chart_labels_the_top_when_a_total_passes_the_target():
+    from games.replays.views import totals_chart
+
+    chart = totals_chart([{"totals": [20, 5]}, {"totals": [60, 9]}], target=11)
+    assert chart["top"] == 60 and chart["top_label"] and chart["top_y"] < chart["target_y"]
+    assert not totals_chart([{"totals": [11, 5]}], target=11)["top_label"]
+    assert not totals_chart([{"totals": [12, 5]}], target=11)["top_label"]  # too near to read apart

@@ -163,3 +163,11 @@ def test_a_string_of_the_pages_and_the_scripts_reads_the_same_in_both(language):
     shared = pages.keys() & scripts.keys()
     assert len(shared) > 50
     assert {key: (pages[key], scripts[key]) for key in shared if pages[key] != scripts[key]} == {}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_arabic_names_the_lobby_with_one_word(domain):
+    """The menu's word for the lobby (الصالة) wherever a sentence names it, never a second one."""
+    for entry in catalogue("ar", domain):
+        if "lobby" in entry.msgid.lower():
+            assert "الردهة" not in entry.msgstr, entry.msgid

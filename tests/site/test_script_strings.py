@@ -98,7 +98,7 @@ def test_the_catalogues_served_to_the_scripts_have_the_tables_strings():
     assert "The floor is empty" not in english
     french = served_catalogue("fr")
     assert french["The floor is empty"] == "Le tapis est vide"
-    assert french["card\x04seven"] == "sept"
+    assert french["card\x04seven"] == "Sept"  # as "As", "Roi": every rank of a card name capitalised alike
 
 
 def test_the_ratings_script_words_every_not_rated_reason_as_the_server_does():

@@ -131,3 +131,16 @@ def test_no_two_zones_of_the_form_read_the_same(language):
 
     labels = [text for _zone, text in zones.choices(language)]
     assert len(labels) == len(set(labels)) == len(zones.names())
+
+
+def test_the_zones_sort_as_the_reader_expects_and_list_each_place_once():
+    """French: "heure : Égypte" among the E (UCA), not after "Zimbabwe"; the old alias
+    America/Virgin is not offered beside America/St_Thomas, yet an event keeping it is known."""
+    from games.tournaments import zones
+
+    labels = [text for _zone, text in zones.choices("fr")]
+    egypt = next(i for i, text in enumerate(labels) if "Égypte" in text)
+    assert labels[egypt - 1] < "heure : F" and labels.index("heure : Zimbabwe") > egypt
+    assert sum("Îles Vierges des États-Unis" in text for text in labels) == 1
+    assert "America/Virgin" not in zones.names() and "America/St_Thomas" in zones.names()
+    assert zones.known("America/Virgin") and zones.canonical("America/Virgin") == "America/St_Thomas"

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.core import actions
+from games.core import actions, relations
 from games.core.errors import ErrorCode, GameError
 from games.core.models import Match
 from games.core.pages.forms import ChallengeForm
@@ -152,10 +152,16 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
 def challenge_section(request: HttpRequest, page) -> dict | None:
     """The ``profile.sections`` context of the challenge form on ``page["player"]``'s profile
     (``templates/games/_challenge_form.html``), shown to other signed-in players only (else
-    ``None``); the refused form of :func:`_challenge_refused` when the page has it."""
+    ``None``); the refused form of :func:`_challenge_refused` when the page has it.
+
+    ``None`` too when the player's settings refuse the viewer's challenges openly
+    (``relations.REFUSED``: the app that answers says why in its own section); a ``SILENT``
+    barrier (a block) shows the form as to anyone, so the page tells nothing of it."""
     player = page["player"]
     user = request.user
     if not user.is_authenticated or user.pk == player.pk:
+        return None
+    if relations.barred("challenge", user.pk, (player.pk,)).get(player.pk) == relations.REFUSED:
         return None
     return {
         "challenge_form": page.get("challenge_form") or ChallengeForm(prefix=CHALLENGE_PREFIX),
