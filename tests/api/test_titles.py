@@ -97,3 +97,30 @@ def test_the_replay_config_carries_the_seats_titles():
     actions.abort_match(user=person, match_id=match.pk)
     page = Client().get(reverse("replays:match", kwargs={"match_id": match.pk})).content.decode()
     assert '"seatTitles": [null, "BOT"]' in page
+
+
+def test_an_account_waiting_in_a_queue_or_entered_in_an_event_cannot_become_a_bot():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.queues import services as queues
+    from games.tournaments import services as tournaments
+    from tests.api.helpers import call, error_code
+
+    alice, token = account("alice", "bot:play")
+    organiser, _token = account("org")
+    queues.join(user=alice, players=2, move_seconds=10)
+    answer = call("post", "/api/bot/account/upgrade", token)
+    assert answer.status_code == 400 and error_code(answer) == "engaged"
+    queues.leave(user=alice)
+    event = tournaments.create_tournament(
+        user=organiser, name="Cup", format="swiss", players=2, swiss_rounds=3,
+        starts_at=timezone.now() + timedelta(hours=1), rules={"target": 11},
+    )
+    tournaments.register(user=alice, tournament_id=event.pk)
+    answer = call("post", "/api/bot/account/upgrade", token)
+    assert answer.status_code == 400 and error_code(answer) == "engaged"
+    assert not BotAccount.objects.exists()
+    tournaments.withdraw(user=alice, tournament_id=event.pk)
+    assert call("post", "/api/bot/account/upgrade", token).json() == {"ok": True}
