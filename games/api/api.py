@@ -52,6 +52,8 @@ from games.core.for_apps import (
 from games.core.for_apps import database_failed as outages_failed
 from games.engine.bots import BOTS
 from games.people import services as people
+from games.queues.for_apps import waiting as queue_waiting
+from games.tournaments.for_apps import entered as tournament_entered
 from games.tournaments.for_apps import event_json
 
 NDJSON = "application/x-ndjson"
@@ -163,11 +165,14 @@ def account(request: HttpRequest) -> dict:
 @api.post("/bot/account/upgrade", auth=token_auth, tags=["bot"])
 def bot_upgrade(request: HttpRequest) -> dict:
     """Make the account a bot, for good (``bot:play``): 400 ``has_played`` for an account that
-    ever sat at a table."""
+    ever sat at a table, 400 ``engaged`` for one waiting in a quick-pairing queue or entered in
+    a tournament not over (both are for people: docs/api.md "Bot accounts")."""
     row = guard(request, "write", "bot:play")
     with transaction.atomic():
         if Seat.objects.filter(user_id=row.user_id).exists():
             raise ApiError("has_played")
+        if queue_waiting([row.user_id]) or tournament_entered(row.user_id):
+            raise ApiError("engaged")
         BotAccount.objects.get_or_create(user_id=row.user_id)
     return OK
 

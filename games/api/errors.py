@@ -34,6 +34,7 @@ MESSAGES = {
     "not_bot": _("Only a bot account plays through the Bot API."),
     "bot_account": _("A bot account plays through the Bot API, not the Board API."),
     "has_played": _("Only an account that has never sat at a table can become a bot."),
+    "engaged": _("Leave your quick-pairing queue and your tournaments first: a bot plays in neither."),
     "rate_limited": _("Too many requests: try again after the Retry-After seconds."),
     "stream_limit": _("Too many streams open for this account."),
     "unavailable": _("The site cannot answer now: try again after the Retry-After seconds."),

@@ -4,6 +4,7 @@ match of the account), built from the rows. Synchronous: the streams call them i
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -84,6 +85,15 @@ def challenge_by_id(challenge_id: int, user_id: int) -> dict | None:
         .filter(pk=challenge_id).first()
     )
     return None if row is None else challenge(row, user_id)
+
+
+def expiries(challenge_ids: Any) -> dict[int, datetime]:
+    """``{id: expires_at}`` of the challenges among ``challenge_ids`` still waiting (one
+    query): when an event stream tells of each one's expiry."""
+    return dict(
+        Challenge.objects.filter(pk__in=list(challenge_ids), status=Challenge.Status.PENDING)
+        .values_list("pk", "expires_at")
+    )
 
 
 def open_challenges(user: Any) -> list[dict]:

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.utils import timezone
 
 from games.api import events, shapes
 from games.core.for_apps import (
@@ -186,6 +187,9 @@ class EventStream:
         self.groups = (
             events.token_group(token_id), events.user_group(user.pk), notice_group(user.pk),
         )
+        #: ``{challenge id: expires_at}`` of the challenges told as waiting: a
+        #: ``challengeCanceled`` (status ``expired``) is told when one expires unanswered.
+        self.waiting: dict[int, datetime] = {}
 
     async def open(self) -> list[dict]:
         """Close the token's stream open before this one, join the groups, then read the
@@ -210,12 +214,48 @@ class EventStream:
                 await self.layer.group_discard(group, channel)
 
     def _first(self) -> list[dict]:
-        return [{"type": "gameStart", "game": g} for g in shapes.games_in_play(self.user)] + [
+        first = [{"type": "gameStart", "game": g} for g in shapes.games_in_play(self.user)] + [
             {"type": "challenge", "challenge": c} for c in shapes.open_challenges(self.user)
         ]
+        self._follow(first)
+        return first
+
+    def _follow(self, told: list[dict]) -> None:
+        """Keep the expiry of each challenge ``told`` as waiting; forget the others."""
+        created = {e["challenge"]["id"] for e in told if e.get("challenge", {}).get("status") == "created"}
+        for event in told:
+            if "challenge" in event and event["challenge"]["id"] not in created:
+                self.waiting.pop(event["challenge"]["id"], None)
+        if created:
+            self.waiting.update(shapes.expiries(created))
+
+    def _until_expiry(self) -> float:
+        """Seconds until the first waiting challenge expires (``inf``: none waits)."""
+        if not self.waiting:
+            return float("inf")
+        return max(0.0, (min(self.waiting.values()) - timezone.now()).total_seconds())
+
+    def _expired(self) -> list[dict]:
+        """``challengeCanceled`` (status ``expired``) for each waiting challenge whose time ran
+        out unanswered (worker thread; one query a challenge that expired)."""
+        now = timezone.now()
+        told = []
+        for challenge_id in [c for c, at in self.waiting.items() if at <= now]:
+            del self.waiting[challenge_id]
+            challenge = shapes.challenge_by_id(challenge_id, self.user.pk)
+            if challenge is not None and challenge["status"] == "expired":
+                told.append({"type": "challengeCanceled", "challenge": challenge})
+        return told
 
     def _event(self, message: dict) -> dict | None:
-        """The event a layer message tells the account of, if any (worker thread)."""
+        """The event a layer message tells the account of, if any (worker thread); the
+        challenges it tells of are followed to their expiry (:meth:`_follow`)."""
+        event = self._told(message)
+        if event is not None and "challenge" in event:
+            self._follow([event])
+        return event
+
+    def _told(self, message: dict) -> dict | None:
         if message["type"] == "api.game":
             game = shapes.game(message["match_id"], self.user)
             if game is None:
@@ -242,9 +282,14 @@ class EventStream:
             for event in first:
                 yield line(event)
             while True:
-                message = await _receive(self.layer, self.channel, keepalive_seconds())
+                wait = min(keepalive_seconds(), self._until_expiry())
+                message = await _receive(self.layer, self.channel, wait)
                 if message is None:
-                    yield KEEPALIVE
+                    expired = await in_worker(self._expired)() if self._until_expiry() == 0 else []
+                    for event in expired:
+                        yield line(event)
+                    if not expired:
+                        yield KEEPALIVE
                 elif message["type"] == "api.replace":
                     if message["keep"] != self.channel:
                         return

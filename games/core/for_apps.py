@@ -66,6 +66,10 @@ the site's own apps.
   targets)``, kinds ``challenge``, ``rematch``, ``phrase``, ``see_online``, ``pair``; verdicts
   ``relations.SILENT``, ``relations.REFUSED``), who is online: ``online_among``
   (``games.core.state.online``), and which table each of some players watches: ``watched_by``.
+- The one question the core asks about a name it shows, which an app answers: ``titles``
+  (``titles.answer_with`` in its ``AppConfig.ready()``; ``titles.titles(user_ids)``: ``{user
+  id: "BOT"}``, one query for a page; ``titles.is_bot(user_id)``, which quick pairing and
+  tournaments ask before seating a player; ``titles.BOT``).
 - What the public API (``games.api``) plays and reads through, the table socket's own: the
   seat's ``state`` message (``table_state``, the one per-seat view builder), the table's group
   (``table_group``) and a player's notice group (``notice_group``) whose messages a stream
@@ -86,7 +90,7 @@ from __future__ import annotations
 import functools
 
 
-from games.core import actions, relations
+from games.core import actions, relations, titles
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
 from games.core.actions.endings import first_deal_unplayed, resign
 from games.core.actions.challenges import (
@@ -177,6 +181,7 @@ __all__ = [
     "online_among",
     "watched_by",
     "relations",
+    "titles",
     "current_table",
     "end_by_decision",
     "end_with_parent",

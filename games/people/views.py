@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from games.core.for_apps import titles
 from games.people import notices, profiles, services
 from games.people.errors import PeopleError
 from games.people.middleware import set_language_cookie
@@ -62,20 +63,28 @@ block = _action(services.block, gettext_lazy("You blocked %(name)s: they are not
 unblock = _action(services.unblock, gettext_lazy("You unblocked %(name)s."))
 
 
-def _names(ids: set[int]) -> list[str]:
-    return sorted(get_user_model().objects.filter(pk__in=ids, is_active=True).values_list("username", flat=True),
-                  key=str.casefold)
+def _names(ids: set[int], marks: dict[int, str]) -> list[dict]:
+    """``[{"name", "title"}]`` of the active accounts among ``ids``, by name; ``title`` from
+    ``marks`` (``games.core.titles``: ``"BOT"``), else ``None``."""
+    found = get_user_model().objects.filter(pk__in=ids, is_active=True).values_list("pk", "username")
+    return sorted(({"name": name, "title": marks.get(pk)} for pk, name in found),
+                  key=lambda person: person["name"].casefold())
 
 
 @login_required
 def friends(request: HttpRequest) -> HttpResponse:
     """The player's friends, whom they follow, who follows them, and whom they blocked."""
     me = request.user.pk
+    lists = {
+        "friends": services.friends_of(me),
+        "following": services.following(me),
+        "followers": services.followers(me),
+        "blocked": set(Block.objects.filter(blocker_id=me).values_list("blocked_id", flat=True)),
+    }
+    # The accounts' titles ("BOT"), asked once for every list of the page.
+    marks = titles.titles(set().union(*lists.values()))
     return render(request, "people/friends.html", {
-        "friends": _names(services.friends_of(me)),
-        "following": _names(services.following(me)),
-        "followers": _names(services.followers(me)),
-        "blocked": _names(set(Block.objects.filter(blocker_id=me).values_list("blocked_id", flat=True))),
+        key: _names(ids, marks) for key, ids in lists.items()
     })
 
 

@@ -22,6 +22,7 @@ class Code(StrEnum):
     PARTNER_BUSY = "queue_partner_busy"
     NOT_INVITED = "queue_not_invited"
     INVITATION_EXPIRED = "queue_invitation_expired"
+    BOT = "queue_bot"
 
 
 MESSAGES = {
@@ -39,6 +40,7 @@ MESSAGES = {
     Code.PARTNER_BUSY: _("That player is already waiting in a queue or seated at a table."),
     Code.NOT_INVITED: _("There is no invitation from that player waiting for you."),
     Code.INVITATION_EXPIRED: _("That invitation has expired: ask your partner to invite you again."),
+    Code.BOT: _("Bot accounts play challenges, never quick pairing: quick pairing is for people."),
 }
 
 

@@ -34,6 +34,7 @@ from games.core.for_apps import (
     end_by_decision,
     join_table,
     relations,
+    titles,
     write_transaction,
 )
 from games.queues import matching, news
@@ -121,6 +122,16 @@ def _require_login(user: Any) -> None:
         raise QueueError(Code.LOGIN_REQUIRED)
 
 
+def _require_people(*user_ids: int) -> None:
+    """Refuse a bot account (``games.core.titles``; docs/api.md says why quick pairing is for
+    people): one ask for all of ``user_ids``.
+
+    :raises QueueError: ``queue_bot``.
+    """
+    if any(title == titles.BOT for title in titles.titles(user_ids).values()):
+        raise QueueError(Code.BOT)
+
+
 def lock_records(user_ids: Iterable[int]) -> dict[int, Record]:
     """The :class:`Record` rows of ``user_ids``, created when missing and locked in id order."""
     ids = sorted(set(user_ids))
@@ -177,9 +188,10 @@ def join(*, user: Any, players: Any, move_seconds: Any, now: datetime | None = N
     :returns: the player's entry.
     :raises QueueError: ``login_required``; ``bad_queue``; ``queue_cooldown`` (a no-show's
         cooldown runs); ``queue_seated`` (at a table that is not over, named by the error's
-        ``table``); ``queue_in_tournament``.
+        ``table``); ``queue_in_tournament``; ``queue_bot`` (a bot account).
     """
     _require_login(user)
+    _require_people(user.pk)
     players, move_seconds = check_queue(players, move_seconds)
     now = timezone.now() if now is None else now
     with write_transaction():
@@ -223,7 +235,8 @@ def invite(*, user: Any, username: str, move_seconds: Any, now: datetime | None 
     before; ``user`` leaves any queue they wait in (they wait for the answer instead).
 
     :raises QueueError: ``login_required``, ``bad_queue``, ``queue_no_such_player``,
-        ``queue_partner_self``, and those of :func:`join` for ``user``.
+        ``queue_partner_self``, ``queue_bot`` (either is a bot account), and those of
+        :func:`join` for ``user``.
     """
     _require_login(user)
     _players, move_seconds = check_queue(4, move_seconds)
@@ -233,6 +246,7 @@ def invite(*, user: Any, username: str, move_seconds: Any, now: datetime | None 
         raise QueueError(Code.NO_SUCH_PLAYER)
     if partner.pk == user.pk:
         raise QueueError(Code.PARTNER_SELF)
+    _require_people(user.pk, partner.pk)
     with write_transaction():
         records = lock_records([user.pk])
         _check_free(records, now)
@@ -250,7 +264,7 @@ def accept(*, user: Any, inviter: str, now: datetime | None = None) -> Entry:
     :raises QueueError: ``login_required``, ``queue_not_invited``,
         ``queue_invitation_expired`` (sent :func:`invitation_seconds` ago or more),
         ``queue_partner_busy`` (the inviter is seated, in a tournament or cooling down), and
-        those of :func:`join` for ``user``.
+        those of :func:`join` for ``user``; ``queue_bot`` (either is a bot account).
     """
     _require_login(user)
     now = timezone.now() if now is None else now
@@ -258,6 +272,7 @@ def accept(*, user: Any, inviter: str, now: datetime | None = None) -> Entry:
         invitation = Invitation.objects.filter(invited_id=user.pk, inviter__username__iexact=(inviter or "").strip()).first()
         if invitation is None:
             raise QueueError(Code.NOT_INVITED)
+        _require_people(user.pk, invitation.inviter_id)
         records = lock_records([user.pk, invitation.inviter_id])
         invitation = Invitation.objects.filter(pk=invitation.pk).first()
         if invitation is None:

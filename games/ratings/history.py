@@ -16,7 +16,9 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.core.for_apps import Match, Opponent, Seat, match_ending, match_score, seat_person
+from games.core.for_apps import (
+    Match, Opponent, Seat, match_ending, match_score, seat_person, titles,
+)
 from games.ratings.models import NotRated, Pool, RatingChange
 
 PER_PAGE = 50
@@ -126,6 +128,8 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
             user=player, match_id__in=[seat.match_id for seat in seats if seat.match.rated]
         ).values_list("match_id", "reason")
     )
+    # The accounts' titles ("BOT"), asked once for the page's seats.
+    marks = titles.titles(seat.user_id for own in seats for seat in own.match.seats.all())
     result = []
     for own in seats:
         match = own.match
@@ -142,8 +146,8 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
             when=match.finished_at,
             pool=str(Pool(Pool.of_players(match.players)).label),
             rated=match.rated,
-            opponents=[seat_person(seat) for seat in others if seat.seat % 2 != side],
-            partners=[seat_person(seat) for seat in others if seat.seat % 2 == side],
+            opponents=[seat_person(seat, marks) for seat in others if seat.seat % 2 != side],
+            partners=[seat_person(seat, marks) for seat in others if seat.seat % 2 == side],
             outcome=outcome,
             result=text,
             score=match_score(match, side),

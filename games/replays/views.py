@@ -24,7 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games.core.for_apps import ErrorCode, GameError, Match, bot_display_name, match_record
+from games.core.for_apps import (
+    ErrorCode, GameError, Match, Seat, bot_display_name, match_record, titles,
+)
 from games.ratings.for_apps import match_ratings
 from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
@@ -104,6 +106,16 @@ def _side_names(seats: list[str], players: int) -> list[str]:
             for s in (0, 1)]
 
 
+def _seat_titles(match: Match | None, players: int) -> list[str | None]:
+    """Each seat's account title (``games.core.titles``: ``"BOT"``), ``None`` for a person, a
+    computer seat and every seat of an imported record (its names are no accounts)."""
+    if match is None:
+        return [None] * players
+    users = dict(Seat.objects.filter(match=match).values_list("seat", "user_id"))
+    marks = titles.titles(users.values())
+    return [marks.get(users.get(seat)) for seat in range(players)]
+
+
 def _termination(record: dict) -> str:
     value = (record.get("headers") or {}).get("termination") or ""
     return str(dict(Match.Result.choices).get(value, value))
@@ -134,6 +146,7 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     config = {
         "replay": data,
         "seatNames": [seat_label(s) for s in seats],
+        "seatTitles": _seat_titles(match, players),
         "sideNames": sides,
         "share": share,
         "csrfToken": get_token(request),

@@ -7,6 +7,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from games.core.for_apps import titles
 from games.ratings import for_apps as ratings
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Pairing, Tournament
@@ -40,6 +41,17 @@ def rating_of(user: Any, players: int = 2) -> float:
 def require_login(user: Any) -> None:
     if user is None or not user.is_authenticated:
         raise TournamentError(Code.LOGIN_REQUIRED)
+
+
+def require_people(*users: Any) -> None:
+    """Refuse a bot account among ``users`` (``games.core.titles``, one ask; ``None`` entries
+    skipped; docs/api.md says why tournaments are for people).
+
+    :raises TournamentError: ``tournament_bot``.
+    """
+    found = titles.titles(user.pk for user in users if user is not None)
+    if any(title == titles.BOT for title in found.values()):
+        raise TournamentError(Code.BOT)
 
 
 def lock(tournament_id: int) -> Tournament:

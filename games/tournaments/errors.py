@@ -55,6 +55,7 @@ class Code(StrEnum):
     EVENT_OVER = "event_over"
     CONFIRM_CANCEL = "confirm_cancel"
     CONFIRM_REMOVE = "confirm_remove"
+    BOT = "tournament_bot"
 
 
 MESSAGES = {
@@ -77,6 +78,7 @@ MESSAGES = {
         "Removing an entrant needs your confirmation: nothing was changed. Confirm it when "
         "you are asked."
     ),
+    Code.BOT: _("Bot accounts play challenges, never tournaments: tournaments are for people."),
     Code.BAD_SETTINGS: _("These tournament settings are not valid."),
     Code.ALREADY_REGISTERED: _("You are already registered for this tournament."),
     Code.PARTNER_REGISTERED: _("Your partner is already registered for this tournament."),

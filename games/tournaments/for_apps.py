@@ -34,6 +34,16 @@ def event_json(tournament_id: int) -> dict | None:
     return None if t is None else exports.event_json(crosstable.build(t))
 
 
+def entered(user_id: int) -> bool:
+    """Whether ``user_id`` is entered (active or invited, as a player or a partner) in an event
+    not over (upcoming or running). One query."""
+    return Entrant.objects.filter(
+        Q(user_id=user_id) | Q(partner_id=user_id),
+        status__in=(Entrant.Status.ACTIVE, Entrant.Status.INVITED),
+        tournament__status__in=(Tournament.Status.UPCOMING, Tournament.Status.RUNNING),
+    ).exists()
+
+
 def engaged(user_ids: Iterable[int]) -> set[int]:
     """Which of ``user_ids`` play in a running event (an active entrant, as a player or a
     partner) or are wanted by one: seated at one of its tables being played, or in a pairing of

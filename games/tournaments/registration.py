@@ -13,7 +13,9 @@ from django.utils import timezone
 from games import engine
 from games.core.for_apps import DEFAULT_MOVE_SECONDS, MOVE_SECONDS, write_transaction
 from games.tournaments import follow, news, pairing, zones
-from games.tournaments.checks import Format, audit, lock, rating_of, require_login
+from games.tournaments.checks import (
+    Format, audit, lock, rating_of, require_login, require_people,
+)
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import (
     DEFAULT_TIEBREAKS, DESCRIPTION_MAX, AuditEntry, Entrant, Pairing, Tournament,
@@ -188,9 +190,11 @@ def register(
         withdrew from the running event: a withdrawal is final), ``already_registered``,
         ``partner_required``, ``partner_not_allowed``, ``partner_self``, ``partner_invited`` (the partner has a pending invitation
         from another player), ``partner_registered``,
-        ``event_full`` (the entrant limit reached).
+        ``event_full`` (the entrant limit reached), ``tournament_bot`` (``user`` or ``partner``
+        is a bot account).
     """
     require_login(user)
+    require_people(user, partner)
     now = timezone.now() if now is None else now
     with write_transaction():
         t = lock(tournament_id)
@@ -235,9 +239,11 @@ def accept_partner(*, user: Any, entrant_id: int, now: datetime | None = None) -
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_invited`` (``user`` is not
         the invited partner), ``already_accepted``, ``registration_closed`` (the event started,
-        Swiss late entry aside), ``already_registered`` (``user`` entered otherwise meanwhile).
+        Swiss late entry aside), ``already_registered`` (``user`` entered otherwise meanwhile),
+        ``tournament_bot`` (``user`` is a bot account).
     """
     require_login(user)
+    require_people(user)
     now = timezone.now() if now is None else now
     with write_transaction():
         t, entrant = _invitation_of(user, entrant_id)

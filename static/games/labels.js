@@ -22,6 +22,9 @@ export var common = {
   createdBy: gettext("created by %(name)s"),
   botNumbered: gettext("Computer %(number)s (%(level)s)"),
   botBadge: gettext("Computer player"),
+  // A bot account's title beside its name (docs/protocol.md, the seats' "title").
+  botTitle: gettext("BOT"),
+  botTitleHint: gettext("A bot account: a program plays it"),
   takeSeat: gettext("Take this seat"),
   sitHere: gettext("Sit here"),
   sideOf: gettext("Side %(number)s: %(names)s"),

@@ -22,7 +22,7 @@ function seatChip(s) {
   }
   if (!s.username) return el("li", {class: "seat-chip empty", dataset: {seat: s.seat}, text: L.emptySeat});
   return el("li", {class: "seat-chip", dataset: {seat: s.seat}, title: s.username}, [
-    el("bdi", {text: s.username}), s.rating ? " " : null, s.rating ? B.ratingNode(s.rating) : null,
+    el("bdi", {text: s.username}), B.titleMark(s.title, L), s.rating ? " " : null, s.rating ? B.ratingNode(s.rating) : null,
   ]);
 }
 
@@ -83,7 +83,7 @@ function sideNode(side) {
   var parts = [];
   side.members.forEach(function (seat, i) {
     if (i > 0) parts.push(" & ");
-    parts.push(el("bdi", {class: "player", text: seat.name}));
+    parts.push(el("bdi", {class: "player", text: seat.name}), B.titleMark(seat.title, L));
     if (seat.rating) parts.push(" ", B.ratingNode(seat.rating));
   });
   return el("span", {class: "match-side", dataset: {side: side.side}}, parts);

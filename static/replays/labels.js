@@ -1,9 +1,11 @@
 /* Every string the replay viewer shows (replay.js), from Django's JavaScript catalogue
  * (/jsi18n/, loaded before the modules), with the cards' spoken names the table uses
  * (../games/labels.js). %(name)s marks a placeholder, filled by fmt (live.js). */
-import {cards} from "../games/labels.js";
+import {cards, common} from "../games/labels.js";
 
 export var L = Object.assign({}, cards, {
+  botTitle: common.botTitle,
+  botTitleHint: common.botTitleHint,
   round: gettext("Round %(number)s"),
   position: gettext("Round %(round)s · play %(play)s of %(plays)s"),
   dealt: gettext("Round %(round)s · dealt"),

@@ -48,7 +48,10 @@ function seatBox(pos, seat) {
   if (onTurn) badges.push(el("span", {class: "badge to-play", text: L.toPlay}));
   return el("div", {class: "seat-box replay-seat" + (onTurn ? " on-turn" : ""),
                     dataset: {seat: seat, handSize: hand.length}}, [
-    el("div", {class: "seat-name"}, [el("bdi", {class: "name", text: config.seatNames[seat]})]),
+    el("div", {class: "seat-name"}, [
+      el("bdi", {class: "name", text: config.seatNames[seat]}),
+      B.titleMark((config.seatTitles || [])[seat], L),
+    ]),
     el("div", {class: "open-hand", dataset: {hand: hand.join(" ")}}, hand.length
       ? hand.map(function (code) { return card(code, "mini"); })
       : [el("span", {class: "empty-note", text: L.handEmpty})]),

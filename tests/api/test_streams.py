@@ -56,6 +56,16 @@ async def open_stream(path: str, token: str):
     return Lines(response)
 
 
+async def two_event_streams():
+    """Accounts alice and bob (challenges' scopes), each with an open event stream:
+    ``(alice's token, bob's token, alice's stream, bob's stream)``."""
+    _alice, a_token = await sync_to_async(account)("alice", "challenge:write", "challenge:read")
+    _bob, b_token = await sync_to_async(account)("bob", "challenge:write", "challenge:read")
+    return a_token, b_token, await open_stream("/api/stream/event", a_token), await open_stream(
+        "/api/stream/event", b_token
+    )
+
+
 def _setup():
     alice, a_token = account("alice", "board:play", "challenge:read")
     robot, r_token = account("robot")
@@ -145,10 +155,7 @@ async def test_the_event_stream_starts_with_matches_in_play_then_challenges():
 
 
 async def test_a_challenge_accepted_is_a_game_start_on_both_streams_and_a_decline_is_told():
-    alice, a_token = await sync_to_async(account)("alice", "challenge:write", "challenge:read")
-    bob, b_token = await sync_to_async(account)("bob", "challenge:write", "challenge:read")
-    a_stream = await open_stream("/api/stream/event", a_token)
-    b_stream = await open_stream("/api/stream/event", b_token)
+    a_token, b_token, a_stream, b_stream = await two_event_streams()
     try:
         cid = (await sync_to_async(call)("post", "/api/challenge/bob", a_token)).json()["challenge"]["id"]
         assert (await a_stream.next_event())["challenge"]["direction"] == "out"
@@ -257,3 +264,21 @@ async def test_a_seat_reading_its_stream_is_seen_as_a_table_socket_keeps_it(monk
         assert second > first
     finally:
         await stream.close()
+
+
+@override_settings(BASRA_CHALLENGE_SECONDS=1)
+async def test_a_challenge_that_expires_unanswered_is_told_canceled_on_both_streams():
+    a_token, b_token, a_stream, b_stream = await two_event_streams()
+    try:
+        sent = await sync_to_async(call)("post", "/api/challenge/alice", b_token, {"target": "61"})
+        cid = sent.json()["challenge"]["id"]
+        for stream in (a_stream, b_stream):
+            assert (await stream.next_event())["type"] == "challenge"
+        # Nothing is sent at the expiry: the streams tell of it themselves.
+        for stream in (a_stream, b_stream):
+            event = await asyncio.wait_for(stream.next_event(), WITHIN)
+            assert event["type"] == "challengeCanceled"
+            assert event["challenge"]["id"] == cid and event["challenge"]["status"] == "expired"
+    finally:
+        await a_stream.close()
+        await b_stream.close()

@@ -16,6 +16,7 @@ from django.db.models import BooleanField, Case, Prefetch, Value, When
 from django.http import HttpRequest
 from django.urls import reverse
 
+from games.core import titles
 from games.core.models import Match, Seat
 from games.core.pages.endings import PLAYING, match_ending, match_score
 
@@ -25,19 +26,26 @@ RECENT_MATCHES = 10
 @dataclass(frozen=True)
 class Opponent:
     """Someone at a player's table: ``name`` to show, ``url`` of their profile (``None`` for a
-    computer seat, which has no profile)."""
+    computer seat, which has no profile), ``title`` of their account (``games.core.titles``:
+    ``"BOT"``, else ``None``)."""
 
     name: str
     url: str | None
+    title: str | None = None
 
 
-def person(seat: Any) -> Opponent:
+def person(seat: Any, marks: Mapping[int, str] | None = None) -> Opponent:
     """The :class:`Opponent` of ``seat`` (a ``Seat`` with its ``user`` loaded); a closed
-    account's seat is named "Closed account", with no link."""
+    account's seat is named "Closed account", with no link. ``marks``: the titles of a page's
+    accounts (``games.core.titles.titles``, asked once for all the page's seats); ``None``: no
+    title is shown."""
     if seat.user_id is None or not seat.user.is_active:
         return Opponent(name=seat.display_name, url=None)
     username = seat.user.get_username()
-    return Opponent(name=username, url=reverse("profile", kwargs={"username": username}))
+    return Opponent(
+        name=username, url=reverse("profile", kwargs={"username": username}),
+        title=(marks or {}).get(seat.user_id),
+    )
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,8 @@ class RecentMatch:
 
 def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> list[RecentMatch]:
     """``player``'s latest ``limit`` matches that have started (open tables are left out),
-    newest first. Two queries whatever ``limit`` is."""
+    newest first. Three queries whatever ``limit`` is (the
+    accounts' titles one of them, when an app answers ``games.core.titles``)."""
     seats = (
         Seat.objects.filter(user=player)
         .exclude(match__status=Match.Status.OPEN)
@@ -74,10 +83,13 @@ def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> lis
         )
         .order_by("-match__created_at", "-match_id")[:limit]
     )
-    return [_recent_match(seat) for seat in seats]
+    marks = titles.titles(
+        other.user_id for seat in seats for other in seat.match.seats.all()
+    )
+    return [_recent_match(seat, marks) for seat in seats]
 
 
-def _recent_match(own_seat: Seat) -> RecentMatch:
+def _recent_match(own_seat: Seat, marks: Mapping[int, str]) -> RecentMatch:
     match = own_seat.match
     side = own_seat.seat % 2
     others = [seat for seat in match.seats.all() if seat.pk != own_seat.pk]
@@ -85,8 +97,8 @@ def _recent_match(own_seat: Seat) -> RecentMatch:
     return RecentMatch(
         match_id=match.pk,
         url=reverse("table", kwargs={"match_id": match.pk}),
-        opponents=[person(seat) for seat in others if seat.seat % 2 != side],
-        partners=[person(seat) for seat in others if seat.seat % 2 == side],
+        opponents=[person(seat, marks) for seat in others if seat.seat % 2 != side],
+        partners=[person(seat, marks) for seat in others if seat.seat % 2 == side],
         outcome=outcome,
         result=result,
         score=match_score(match, side),

@@ -27,6 +27,8 @@ registered, so a misspelt slot fails at start-up rather than showing nothing):
 - ``table.head`` (``templates/games/table.html``, under the table's title bar): ``match``.
 - ``lobby.head`` (beside the lobby's heading), ``lobby.side`` (the lobby's side column, under
   the forms).
+- ``profile.name`` (``templates/accounts/profile.html``, beside the player's name in its
+  heading: a title such as a bot account's ``BOT``): ``player``.
 - ``profile.sections`` (``templates/accounts/profile.html``, the profile's sections in
   ``order``: the challenge form 10, the ratings 20, the recent matches 30, the events 40):
   ``player``; ``profile.match`` (in each of the recent matches' rows, after its result):
@@ -57,6 +59,7 @@ SLOTS = {
     "table.head": "templates/games/table.html: under the title bar",
     "lobby.head": "templates/games/lobby.html: beside the heading",
     "lobby.side": "templates/games/lobby.html: the side column, under the forms",
+    "profile.name": "templates/accounts/profile.html: beside the player's name (a title)",
     "profile.sections": "templates/accounts/profile.html: the profile's sections",
     "profile.match": "templates/games/_recent_matches.html: a recent match's row, after its result",
     "account.close": "templates/accounts/close.html: what closing the account ends, for this player",

@@ -10,6 +10,7 @@ table's seating per ``Match.seating_token``.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from games import engine
-from games.core import signals
+from games.core import signals, titles
 from games.core.models import Match
 from games.core.state import log
 from games.core.state.queries import seat_values
@@ -147,6 +148,7 @@ class SeatRow:
     timeouts: int = 0
     resign_offered: bool = False
     client_seed: str = ""
+    title: str | None = None
 
     def to_dict(self) -> dict:
         """The seat's object in a ``state`` message (``docs/protocol.md`` "state")."""
@@ -157,6 +159,7 @@ class SeatRow:
             "bot": self.bot or None,
             "absent": self.absent,
             "resign_offer": self.resign_offered,
+            "title": self.title,
         }
 
 
@@ -186,10 +189,16 @@ def seat_rows(match: Match) -> tuple[SeatRow, ...]:
 
     Once a match has started they are kept per process under ``Match.seating_token``, which
     every change to a seat replaces (an absence, a takeover, a resign offer, a timeout count),
-    so a seating is read once per change.
+    so a seating is read once per change. The accounts' titles (``games.core.titles``) are
+    asked once per read, for all its seats.
     """
     def read() -> tuple[SeatRow, ...]:
-        return tuple(SeatRow(*values) for values in seat_values(match.pk))
+        rows = [SeatRow(*values) for values in seat_values(match.pk)]
+        marks = titles.titles(row.user_id for row in rows)
+        return tuple(
+            dataclasses.replace(row, title=marks[row.user_id]) if row.user_id in marks else row
+            for row in rows
+        )
 
     if match.status == Match.Status.OPEN:
         return read()

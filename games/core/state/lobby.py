@@ -22,7 +22,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
-from games.core import signals
+from games.core import signals, titles
 from games.core.models import Match, Seat, seat_display_names
 from games.core.state import liveness, reads, watching
 
@@ -48,9 +48,10 @@ def age_text(created_at: datetime | str, now: datetime | None = None) -> str:
 
 def seat_entries(players: int, seats: list[dict]) -> list[dict]:
     """Every seat of a table in order, ``{"seat", "side", "username", "bot", "name",
-    "online", "rating"}``; an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
+    "online", "rating", "title"}``; an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
     ``online`` false. ``rating`` is the seat's ``rating`` as given (an app's, see
-    ``signals.lobby_matches_read``), ``None`` without one. ``side`` is 0 or 1 (RULES.md "Four players": partners opposite, seats 0
+    ``signals.lobby_matches_read``), ``None`` without one; ``title`` the account's
+    (``games.core.titles``), ``None`` without one. ``side`` is 0 or 1 (RULES.md "Four players": partners opposite, seats 0
     and 2 against 1 and 3). Computer seats get distinct names (``seat_display_names``)."""
     by_seat = {seat["seat"]: seat for seat in seats}
     names = seat_display_names(seats)
@@ -63,6 +64,7 @@ def seat_entries(players: int, seats: list[dict]) -> list[dict]:
             "name": names.get(number, _("Empty seat")),
             "online": bool(by_seat.get(number, {}).get("online")),
             "rating": by_seat.get(number, {}).get("rating"),
+            "title": by_seat.get(number, {}).get("title"),
         }
         for number in range(players)
     ]
@@ -121,19 +123,25 @@ def _playing() -> Any:
     )
 
 
-def _seats_of(match: Match) -> list[dict]:
+def _seats_of(match: Match, marks: dict[int, str]) -> list[dict]:
     return [
         {
             "seat": s.seat,
             "username": s.user.get_username() if s.user_id is not None else None,
             "bot": s.bot or None,
+            "title": marks.get(s.user_id),
         }
         for s in match.seats.all()
     ]
 
 
-def _match_row(match: Match) -> dict:
-    entries = seat_entries(match.players, _seats_of(match))
+def _marks(matches: Any) -> dict[int, str]:
+    """The titles of every account seated at ``matches`` (``games.core.titles``): one ask."""
+    return titles.titles(s.user_id for match in matches for s in match.seats.all())
+
+
+def _match_row(match: Match, marks: dict[int, str]) -> dict:
+    entries = seat_entries(match.players, _seats_of(match, marks))
     scores = match.scores if len(match.scores or ()) == 2 else [0, 0]
     return {
         "id": match.pk,
@@ -157,10 +165,11 @@ def your_matches(user: Any) -> list[dict]:
     """
     if user is None or not user.is_authenticated:
         return []
-    matches = _playing().filter(seats__user=user)[:MATCHES_SHOWN]
+    matches = list(_playing().filter(seats__user=user)[:MATCHES_SHOWN])
+    marks = _marks(matches)
     rows = []
     for match in matches:
-        row = _match_row(match)
+        row = _match_row(match, marks)
         you = next(s["seat"] for s in row["seats"] if s["username"] == user.get_username())
         turn = reads.seat_to_move(match)
         row["you"] = you
@@ -197,7 +206,9 @@ def live_matches(user: Any, now: datetime | None = None) -> list[dict]:
         matches = matches.exclude(seats__user=user)
     else:
         matches = matches.exclude(watchers=Match.Watchers.REGISTERED)
-    rows = [_match_row(match) for match in matches[:MATCHES_SHOWN]]
+    shown = list(matches[:MATCHES_SHOWN])
+    marks = _marks(shown)
+    rows = [_match_row(match, marks) for match in shown]
     counts = watching.watcher_counts([row["id"] for row in rows], now=now)
     for row in rows:
         row["watchers"] = counts[row["id"]]

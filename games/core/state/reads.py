@@ -12,7 +12,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import engine
-from games.core import signals
+from games.core import signals, titles
 from games.core.errors import GameError
 from games.core.models import Event, Match, Seat
 from games.core.state import liveness, watching
@@ -213,9 +213,10 @@ def open_tables() -> list[dict]:
     oldest first.
 
     Each row: ``id``, ``players``, ``rated``, ``rules``, ``target``, ``move_seconds``,
-    ``watchers`` (``Match.watchers``), ``seats`` (``[{"seat", "username", "bot", "online"}]`` of
-    the taken seats; ``username`` null and ``bot`` a level for a computer seat; ``online``: a
-    person whose table or lobby socket beat lately, :func:`online_since`), ``created_by``
+    ``watchers`` (``Match.watchers``), ``seats`` (``[{"seat", "username", "bot", "online",
+    "title"}]`` of the taken seats; ``username`` null and ``bot`` a level for a computer seat;
+    ``online``: a person whose table or lobby socket beat lately, :func:`online_since`;
+    ``title``: the account's, ``games.core.titles``, asked once for every row), ``created_by``
     (username), ``created_by_online`` (the creator sits there and is online), ``created_at``
     (ISO 8601), ``commitment`` (the fair shuffle's, RULES.md "Provably fair shuffle" 1; ``None``
     for a table opened before it). A person's seat may carry a ``rating`` (the text to show), added
@@ -230,6 +231,7 @@ def open_tables() -> list[dict]:
         )
         .order_by("created_at", "pk")
     )
+    marks = titles.titles(s.user_id for m in matches for s in m.seats.all())
     rows = [
         {
             "id": m.pk,
@@ -245,6 +247,7 @@ def open_tables() -> list[dict]:
                     "username": s.user.get_username() if s.user_id is not None else None,
                     "bot": s.bot or None,
                     "online": s.user_id is not None and _seen_since(s, since),
+                    "title": marks.get(s.user_id),
                 }
                 for s in m.seats.all()
             ],

@@ -14,7 +14,7 @@ var el = B.el;
 var L = T.L;
 var root = T.root;
 var $ = T.$;
-var botBadge = T.botBadge, botShortName = T.botShortName, isMyTurn = T.isMyTurn, mySide = T.mySide,
+var botBadge = T.botBadge, titleMark = T.titleMark, botShortName = T.botShortName, isMyTurn = T.isMyTurn, mySide = T.mySide,
     players = T.players, position = T.position, seatName = T.seatName, seatOf = T.seatOf;
 
 var baseTitle = document.title;
@@ -140,6 +140,7 @@ function seatBox(seat) {
     el("div", {class: "seat-name"}, [
       info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
       el("bdi", {class: "name", title: seatName(seat) || null, text: name}),
+      titleMark(info),
       provided("seatBadge", seat)[0] || null,  // an app's badge (the ratings': "(1523?)")
       isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,
     ]),

@@ -123,6 +123,11 @@ export function isMyTurn() {
             !isBot(getState().you));
 }
 
+/** The title mark beside a seat's name (``seat.title``: "BOT" for a bot account), or null. */
+export function titleMark(info) {
+  return B.titleMark(info && info.title, L);
+}
+
 export function botBadge(title) {
   return B.botIcon(title || L.botBadge);
 }

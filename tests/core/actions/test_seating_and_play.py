@@ -181,8 +181,8 @@ def test_open_tables_rows(users):
     assert row["rules"] == engine.Rules(players=4, target=61).to_dict()
     # The ratings app adds each person's rating as shown (new players: "1500?").
     assert row["seats"] == [
-        {"seat": 0, "username": "alice", "bot": None, "online": True, "rating": "1500?"},
-        {"seat": 2, "username": "bob", "bot": None, "online": True, "rating": "1500?"},
+        {"seat": 0, "username": "alice", "bot": None, "online": True, "rating": "1500?", "title": None},
+        {"seat": 2, "username": "bob", "bot": None, "online": True, "rating": "1500?", "title": None},
     ]
     assert row["move_seconds"] == 30
     assert row["created_by"] == "alice"

@@ -75,7 +75,7 @@ def test_two_players_against_the_computer_start_at_once(users, known_decks):
     assert match.deadline <= timezone.now() + timedelta(seconds=1.5)
     public = reads.table_state(match_id=match.pk, user=None)
     assert public["seats"][1] == {"seat": 1, "username": None, "side": 1, "bot": "greedy",
-                                  "absent": False, "resign_offer": False}
+                                  "absent": False, "resign_offer": False, "title": None}
     assert public["deadline"] == match.deadline.isoformat()
     assert public["move_seconds"] == 30
 
@@ -122,9 +122,9 @@ def test_a_person_takes_a_computer_seat_before_the_start(users, known_decks):
     row = reads.open_tables()[0]
     assert row["seats"] == [
         # The ratings app adds each person's rating (new players: "1500?").
-        {"seat": 0, "username": "alice", "bot": None, "online": True, "rating": "1500?"},
-        {"seat": 1, "username": "bob", "bot": None, "online": True, "rating": "1500?"},
-        {"seat": 3, "username": None, "bot": "strong", "online": False},
+        {"seat": 0, "username": "alice", "bot": None, "online": True, "rating": "1500?", "title": None},
+        {"seat": 1, "username": "bob", "bot": None, "online": True, "rating": "1500?", "title": None},
+        {"seat": 3, "username": None, "bot": "strong", "online": False, "title": None},
     ]
     before = snapshot(match)
     refused("seat_taken", actions.join_table, user=users[2], match_id=match.pk, seat=1)
@@ -405,7 +405,7 @@ def test_three_timeouts_in_four_players_hand_the_seat_to_the_computer(users, kno
     # The partner is told: the state shows the seat played by the computer, still named.
     shown = reads.table_state(match_id=match.pk, user=partner)["seats"][seat]
     assert shown == {"seat": seat, "username": by_seat[seat].username, "side": seat % 2,
-                     "bot": "greedy", "absent": True, "resign_offer": False}
+                     "bot": "greedy", "absent": True, "resign_offer": False, "title": None}
     # From now on the computer plays the seat after its short delay, and the person cannot.
     while (turn := turn_of(match)) != seat:
         play_human(match, by_seat[turn])
