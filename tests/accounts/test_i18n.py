@@ -14,8 +14,8 @@ WORDS = {
            "subject": "[باصرة] ", "hello": "تحية من باصرة!", "have_one": "لديك حساب بالفعل؟"},
     "fr": {"dir": "ltr", "joined": "Inscrit depuis", "recent": "Parties récentes",
            "log_in": "Se connecter", "brand": ">Basra<", "reserved": "Ce nom est réservé",
-           "subject": "[Basra] ", "hello": "Bonjour de la part de Basra !",
-           "have_one": "Vous avez déjà un compte ?"},
+           "subject": "[Basra] ", "hello": "Bonjour de la part de Basra\u202f!",
+           "have_one": "Vous avez déjà un compte\u202f?"},
 }
 LANGUAGES = sorted(WORDS)
 

@@ -121,11 +121,13 @@ def test_recent_matches_are_limited_and_newest_first(player):
 
 
 @pytest.mark.django_db
-def test_recent_matches_take_two_queries(player, django_assert_num_queries):
+def test_recent_matches_take_three_queries(player, django_assert_num_queries):
+    """The matches, their seats and the seated accounts' titles (``for_apps.titles``), however
+    many matches."""
     others = [make_user(name) for name in ("karim", "nour", "omar")]
     for day in range(1, 6):
         make_match([player, *others], status=Match.Status.FINISHED, winner_side=1, day=day)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         recent_matches(player)
 
 

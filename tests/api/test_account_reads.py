@@ -78,6 +78,7 @@ def _lines(answer) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line]
 
 
+@pytest.mark.django_db(transaction=True)  # an async view reads the token on another connection
 def test_the_export_streams_each_finished_match_newest_first_with_its_filters():
     alice, _ = account("alice")
     bob, _ = account("bob")
@@ -99,6 +100,7 @@ def test_the_export_streams_each_finished_match_newest_first_with_its_filters():
     assert error_code(call("get", "/api/games/user/alice?pool=chess")) == "bad_request"
 
 
+@pytest.mark.django_db(transaction=True)  # an async view reads the token on another connection
 def test_the_export_reads_in_pages(monkeypatch):
     from games.api import exports
 

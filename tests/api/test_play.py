@@ -143,6 +143,7 @@ def test_resign_ends_the_match_and_later_plays_are_match_over():
     assert error_code(call("post", _path("board", match, "AS"), a_token)) == "match_over"
 
 
+@pytest.mark.django_db(transaction=True)  # an async view reads the token on another connection
 def test_chat_takes_the_table_s_phrases():
     match, (alice, a_token), _robot = _bot_match()
     assert error_code(call("post", f"/api/board/game/{match.pk}/chat", a_token, {"room": "player", "text": "hello <b>"})) == "bad_chat"
