@@ -95,7 +95,8 @@ def load(connection, players: int, changes: int, seed: int) -> None:
         with cur.copy(
             "COPY games_match (id, created_by_id, players, rules, rated, status, seq, created_at,"
             " started_at, finished_at, scores, winner_side, result, move_seconds, cache_token,"
-            " seating_token) FROM STDIN"
+            " seating_token, client_seeds, server_seed, watchers, invite_token, private,"
+            " early_abort, private_watchable) FROM STDIN"
         ) as copy:
             for m in range(matches):
                 # Every player plays changes/players matches: player (m mod players) against
@@ -108,14 +109,15 @@ def load(connection, players: int, changes: int, seed: int) -> None:
                 copy.write_row((first_match + m, first_user + a, 2, '{"players": 2}', True,
                                 "finished", 60, when, when, when,
                                 "[101, 60]" if winner == 0 else "[60, 101]", winner, "target",
-                                60, uuid.uuid4(), uuid.uuid4()))
+                                60, uuid.uuid4(), uuid.uuid4(), "[]", "", "everyone", "",
+                                False, True, False))
         cur.execute("SELECT setval(pg_get_serial_sequence('games_match', 'id'), %s)",
                     (first_match + matches,))
         with cur.copy("COPY games_seat (match_id, seat, user_id, bot, absent, timeouts,"
-                      " resign_offered) FROM STDIN") as copy:
+                      " resign_offered, client_seed) FROM STDIN") as copy:
             for m, (a, b, _when, _winner) in enumerate(pairs):
-                copy.write_row((first_match + m, 0, first_user + a, "", False, 0, False))
-                copy.write_row((first_match + m, 1, first_user + b, "", False, 0, False))
+                copy.write_row((first_match + m, 0, first_user + a, "", False, 0, False, ""))
+                copy.write_row((first_match + m, 1, first_user + b, "", False, 0, False, ""))
         print(f"  {matches} matches and {2 * matches} seats: {time.perf_counter() - started:.1f} s")
 
         started = time.perf_counter()
@@ -153,16 +155,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reload", action="store_true")
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to a PostgreSQL database: the bench loads it with COPY.")
-    os.environ.pop("REDIS_URL", None)
-    os.environ["DEBUG"] = "0"
-    os.environ.setdefault("SECRET_KEY", "ladder-bench")
-    os.environ.setdefault("BASRA_SSL_REDIRECT", "0")  # the test client speaks plain http
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
-    import django
+    from postgres_bench import setup_django
 
-    django.setup()
+    setup_django("ladder")
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command

@@ -135,16 +135,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reload", action="store_true")
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
-        sys.exit("Set DATABASE_URL to a PostgreSQL database: the bench loads it with COPY.")
-    os.environ.pop("REDIS_URL", None)
-    os.environ["DEBUG"] = "0"
-    os.environ.setdefault("SECRET_KEY", "social-bench")
-    os.environ.setdefault("BASRA_SSL_REDIRECT", "0")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "basra_site.settings")
-    import django
+    from postgres_bench import setup_django
 
-    django.setup()
+    setup_django("social")
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
