@@ -176,6 +176,8 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.queues",
     "games.people",
+    "games.moderation",
+    "games.chat",
     "games.api",
     # django-ninja: the API's documentation page and its assets, served by the site itself.
     "ninja",
