@@ -110,6 +110,7 @@ def test_password_reset_by_email(client, player):
     form_page = client.get(link.group(1), follow=True)
     assert form_page.status_code == 200
     assert 'name="password1"' in form_page.content.decode()
+    assert "Save the new password" in form_page.content.decode()
     form_url = form_page.redirect_chain[-1][0]
 
     done = client.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
@@ -120,6 +121,20 @@ def test_password_reset_by_email(client, player):
     # The link works once only.
     again = client.get(link.group(1), follow=True)
     assert 'name="password1"' not in again.content.decode()
+
+
+@pytest.mark.django_db
+def test_an_account_without_a_password_sets_its_first_one(client, player):
+    player.set_unusable_password()
+    player.save()
+    client.force_login(player)
+    page = client.get(reverse("account_set_password")).content.decode()
+    assert 'name="password1"' in page and "Save the password" in page
+    assert "csrfmiddlewaretoken" in page
+    done = client.post(reverse("account_set_password"), {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    assert done.status_code == 302
+    player.refresh_from_db()
+    assert player.check_password(NEW_PASSWORD)
 
 
 @pytest.mark.django_db
