@@ -18,7 +18,7 @@ var L = {
   four: gettext("At a table of four only the quick phrases go between seats while the match runs."),
   login: gettext("Log in to chat."),
   empty: gettext("No chat lines yet."),
-  unread: gettext("%(count)s new"),
+  unread: gettext("Unread: %(count)s"),
 };
 
 var cfg = B.config("chat-config");
