@@ -40,6 +40,11 @@ def chat_enabled(user_id: int) -> bool:
     return not ChatSetting.objects.filter(user_id=user_id, enabled=False).exists()
 
 
+def chat_off_among(user_ids: set[int]) -> list[int]:
+    """Those of ``user_ids`` whose chat is off (one query): no line is sent to them."""
+    return list(ChatSetting.objects.filter(user_id__in=user_ids, enabled=False).values_list("user_id", flat=True))
+
+
 def set_enabled(user: Any, enabled: bool) -> None:
     """Turn ``user``'s chat on or off (kept on the account)."""
     ChatSetting.objects.update_or_create(user=user, defaults={"enabled": enabled})
@@ -118,7 +123,10 @@ def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text:
         row = ChatLine.objects.create(match_id=match_id, user=user, room=room, text=chat_text.mask(cleaned))
         line = as_frame_line(row, user.get_username())
         to = "everyone" if over else ("seats" if room == Room.PLAYER else "spectators")
-        table_frames.send(match_id, {"type": LINE_FRAME, "line": line}, to=to, sender=user.pk, kind="chat")
+        table_frames.send(
+            match_id, {"type": LINE_FRAME, "line": line}, to=to, sender=user.pk, kind="chat",
+            hidden_from=chat_off_among(table_frames.people_at(match_id)),
+        )
     return line
 
 

@@ -94,8 +94,6 @@ async def test_bad_input_is_refused_and_nothing_stored(make_player, open_socket)
     await a.send_json_to({"type": "chat", "room": "player", "text": "one too many"})
     await refusal(a, "chat_rate_limited")
     assert await db(ChatLine.objects.count)() == 5
-    await a.send_json_to({"type": "chatter"})
-    await expect_error(a, "unknown_type")
 
 
 async def test_an_anonymous_spectator_reads_but_cannot_write(make_player, open_socket):
@@ -122,3 +120,19 @@ async def test_a_blocker_is_never_sent_the_blocked_player_s_lines(make_player, o
     assert (await line_of(a))["text"] == "from bob"
     await b.send_json_to({"type": "chat_history"})
     assert [l["text"] for l in (await b.receive_json_from())["lines"]] == ["from bob"]
+
+
+async def test_a_player_whose_chat_is_off_is_sent_no_line(make_player, open_socket):
+    from games.chat import services
+
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    await db(services.set_enabled)(bob.user, False)
+    a, b = await opened(open_socket, match, alice), await opened(open_socket, match, bob)
+    await a.send_json_to({"type": "chat", "room": "player", "text": "anyone?"})
+    assert (await line_of(a))["text"] == "anyone?"
+    await table_barrier(match.pk, [a, b])  # bob got nothing
+    await b.send_json_to({"type": "chat", "room": "player", "text": "hi"})
+    await refusal(b, "chat_off")
+    await b.send_json_to({"type": "chat_history"})
+    assert await b.receive_json_from() == {"type": "chat_lines", "lines": [], "on": False}

@@ -1,5 +1,6 @@
 """The table's chat as people use it (games/chat/): two players at a table of two talk both ways
-on phones, a line's markup and link shown as text with a Report link; at a running table of
+on phones (one page in Arabic, right to left, portrait and landscape), a line's markup and link
+shown as text with a Report link; at a running table of
 four the seats have no free chat, and a line sent all the same is refused in the panel."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, TABLE_STORE, signed_in
+from tests.e2e.pages import OUTSIDE, TABLE_STORE, resize, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -17,8 +18,8 @@ PHONE = {"viewport": {"width": 360, "height": 740}}
 LINE = "salam <b>ya</b> https://x.example"
 
 
-def at_table(browser, site_url, session, match_id, contexts):
-    context = signed_in(browser, site_url, session, **PHONE)
+def at_table(browser, site_url, session, match_id, contexts, lang=None):
+    context = signed_in(browser, site_url, session, lang, **PHONE)
     contexts.append(context)
     page = context.new_page()
     page.goto(f"/table/{match_id}/")
@@ -31,7 +32,8 @@ def test_chat_both_ways_at_two_and_refused_between_partners_at_four(browser, sit
     contexts = []
     try:
         two = seeded(2)
-        first, second = (at_table(browser, site_url, s, two["match"], contexts) for s in two["sessions"])
+        first = at_table(browser, site_url, two["sessions"][0], two["match"], contexts)
+        second = at_table(browser, site_url, two["sessions"][1], two["match"], contexts, "ar")  # RTL
         first.click("#chat-panel > summary")  # folded on a phone
         first.fill("#chat-text", LINE)
         first.press("#chat-text", "Enter")
@@ -48,8 +50,11 @@ def test_chat_both_ways_at_two_and_refused_between_partners_at_four(browser, sit
         second.fill("#chat-text", "مرحبا، بالتوفيق")
         second.press("#chat-text", "Enter")
         expect(first.locator("#chat-lines .chat-text")).to_have_text([LINE, "مرحبا، بالتوفيق"])
-        layout = second.evaluate(OUTSIDE)
-        assert layout["scroll"] <= layout["width"], layout
+        assert second.evaluate("document.documentElement.dir") == "rtl"
+        for width, height in ((360, 740), (740, 360)):  # portrait, then landscape
+            resize(second, width, height)
+            layout = second.evaluate(OUTSIDE)
+            assert layout["scroll"] <= layout["width"], layout
 
         four = seeded(4)
         partner = at_table(browser, site_url, four["sessions"][0], four["match"], contexts)

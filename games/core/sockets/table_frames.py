@@ -12,12 +12,14 @@ The core never imports the apps (``import-linter``); an app registers, in its
   socket's seat or ``None`` (a spectator). It returns the frames (dicts) to send back to this
   socket only, or ``None``; a ``Refusal`` it raises is sent as an ``error`` frame in the
   socket's language, with ``"frame": kind`` (the table's script leaves it to the app's). A type nobody handles is ``unknown_type``, as before.
-- ``send(match_id, frame, *, to, sender=None, kind=None)``: ``frame`` to the sockets of table
+- ``send(match_id, frame, *, to, sender=None, kind=None, hidden_from=())``: ``frame`` to the
+  sockets of table
   ``match_id`` that ``to`` names (:data:`AUDIENCES`: ``"seats"``, ``"spectators"``,
   ``"everyone"``), as the group message ``table.app``; best effort, after the commit when
   called inside a transaction (Zulip's ``send_event_on_commit``). With ``sender`` and ``kind``
   (a kind of ``games.core.relations``), the people at the table (seats and logged-in
-  spectators) who bar the sender by that kind are not sent it, and the sender is not told.
+  spectators) who bar the sender by that kind are not sent it, and the sender is not told;
+  nor are the users in ``hidden_from`` (an app's own reasons: their chat turned off).
 
 The socket's side is :class:`AppFrames`, mixed into ``TableConsumer``; the public API's game
 stream reads the same ``table.app`` messages from the table's group.
@@ -79,16 +81,20 @@ def people_at(match_id: int) -> set[int]:
     return set(seated) | set(watching)
 
 
-def send(match_id: int, frame: dict, *, to: str, sender: int | None = None, kind: str | None = None) -> None:
-    """Send ``frame`` to the ``to`` sockets of table ``match_id`` (see the module's docstring).
+def send(
+    match_id: int, frame: dict, *, to: str, sender: int | None = None, kind: str | None = None,
+    hidden_from: Iterable[int] = (),
+) -> None:
+    """Send ``frame`` to the ``to`` sockets of table ``match_id`` (see the module's docstring),
+    but not to the users in ``hidden_from`` (the app's own reasons) nor those who bar ``sender``.
 
     :raises ValueError: ``to`` is not in :data:`AUDIENCES`, or ``kind`` not a relations kind.
     """
     if to not in AUDIENCES:
         raise ValueError(f"{to!r} is none of {sorted(AUDIENCES)}")
-    hidden: Iterable[int] = ()
+    hidden = set(hidden_from)
     if sender is not None and kind is not None and relations.answering():
-        hidden = relations.barred(kind, sender, people_at(match_id) - {sender})
+        hidden.update(relations.barred(kind, sender, people_at(match_id) - {sender}))
     event = {"type": "table.app", "message": frame, "to": to, "hidden_from": sorted(hidden)}
     transaction.on_commit(lambda: broadcast.send_group(broadcast.table_group(match_id), event))
 

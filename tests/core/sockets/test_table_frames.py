@@ -62,6 +62,8 @@ async def test_frames_reach_their_handler_and_their_audience(make_player, open_s
     c = await opened(open_socket, match.pk, carol)
     await a.send_json_to({"type": "echo"})
     assert await a.receive_json_from() == {"type": "echo", "seat": 0}
+    await a.send_json_to({"type": "nobody_s"})
+    assert "frame" not in await expect_error(a, "unknown_type")
     await c.send_json_to({"type": "echo", "refuse": True})
     assert (await expect_error(c, "bad_message"))["frame"] == "echo"
     await a.send_json_to({"type": "echo", "to": "spectators"})
