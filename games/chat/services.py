@@ -86,7 +86,8 @@ def as_frame_line(row: ChatLine, username: str) -> dict:
 def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text: object) -> dict:
     """Say ``text`` in ``room`` at table ``match_id`` as ``user`` sitting in ``seat`` (``None``:
     a spectator); returns the line as sent (:func:`as_frame_line`). Stored, then sent on commit
-    to whoever may read the room (``table_frames.send``).
+    to whoever may read the room (``table_frames.send``), but those at the table whose chat is
+    off and those who blocked ``user``.
 
     :raises GameError: ``login_required``, ``bad_message`` (no such room, ``text`` not a
         string, or empty once cleaned), ``not_found`` (no such table).
