@@ -37,5 +37,6 @@ urlpatterns = [
     path("tournaments/", include("games.tournaments.urls")),
     path("play/", include("games.queues.urls")),
     path("", include("games.people.urls")),
+    path("", include("games.chat.urls")),
     path("", include("games.api.urls")),
 ]

@@ -27,6 +27,7 @@ from games.api import exports, limits, shapes, streams
 from games.api.auth import AsyncTokenAuth, TokenAuth, guard, optional_token
 from games.api.errors import ApiError, from_game_error
 from games.api.models import BotAccount
+from games.chat import for_apps as chat
 from games.core.for_apps import (
     DATABASE_UNAVAILABLE,
     in_worker,
@@ -437,23 +438,28 @@ def _chat(family: str):
         row = await in_worker(_player)(request, "play", family)
         form = request.POST
         text, room = form.get("text", ""), form.get("room", "player")
-        if room != "player" or not phrases.is_phrase(text):
-            raise ApiError("bad_chat")
         seat = await in_worker(
             lambda: Seat.objects.filter(match_id=match_id, user_id=row.user_id)
             .values_list("seat", flat=True).first()
         )()
         if seat is None:
             raise GameError("not_seated")
-        if not await phrases.admit(match_id, row.user_id):
-            raise GameError("phrase_too_soon")
-        hidden = await in_worker(phrases.hidden_from)(match_id, row.user_id)
-        await send_phrase(match_id, seat, text, hidden_from=hidden)
+        if room == "player" and phrases.is_phrase(text):
+            # A quick phrase's id goes as a phrase: the only chat at a running table of four.
+            if not await phrases.admit(match_id, row.user_id):
+                raise GameError("phrase_too_soon")
+            hidden = await in_worker(phrases.hidden_from)(match_id, row.user_id)
+            await send_phrase(match_id, seat, text, hidden_from=hidden)
+            return OK
+        await in_worker(chat.post_line)(user=row.user, match_id=match_id, seat=seat, room=room, text=text)
         return OK
 
     view.__doc__ = (
-        f"A chat line at the table ({family}:play), form ``room`` (``player``) and ``text``: "
-        "the table's chat is its quick phrases, so ``text`` is a phrase's id (``good_luck``, …)."
+        f"A chat line at the table ({family}:play), form ``room`` (``player``, or ``spectator`` "
+        "once the match is over) and ``text``: free text under the table chat's rules "
+        "(``chat_off``, ``chat_not_allowed``, ``chat_too_long``, ``chat_rate_limited``, "
+        "``chat_timeout``, ``chat_banned``), or a quick phrase's id (``good_luck``, …), sent as "
+        "the phrase."
     )
     return view
 

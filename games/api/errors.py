@@ -22,6 +22,7 @@ STATUS = {
     "people_no_such_player": 404,
     "stale": 409,
     "rate_limited": 429,
+    "chat_rate_limited": 429,
     "unavailable": 503,
     "stream_limit": 429,
 }
@@ -42,7 +43,6 @@ MESSAGES = {
     "bad_level": _("No such computer level."),
     "bad_target": _("The target is outside the tables' range."),
     "bad_players": _("A match has 2 or 4 players."),
-    "bad_chat": _("The table's chat takes only its quick phrases."),
     "too_many_tables": _("This account already plays at as many tables as it may."),
     "reserved_username": _("That name is reserved: challenge the computer with challenge/ai."),
 }

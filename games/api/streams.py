@@ -27,6 +27,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.api import events, shapes
+from games.chat import for_apps as chat
 from games.core.for_apps import (
     DATABASE_UNAVAILABLE, GameError, in_worker, notice_group, player_connected, player_seen,
     table_group, table_state,
@@ -82,6 +83,7 @@ class GameStream:
         self.seq = -1
         self.deadline: str | None = None
         self.names: dict[int, str | None] = {}
+        self.seat: int | None = None
         self.seen_at = 0.0
 
     async def open(self) -> dict:
@@ -124,6 +126,7 @@ class GameStream:
             return False
         self.seq, self.deadline = state["seq"], state["deadline"]
         self.names = {s["seat"]: s.get("username") for s in state["seats"]}
+        self.seat = state["you"]
         return True
 
     @staticmethod
@@ -162,6 +165,10 @@ class GameStream:
                             "type": "chatLine", "room": "player",
                             "username": self.names.get(message["seat"]), "text": message["id"],
                         })
+                elif message["type"] == "table.app":
+                    chat_line = chat.api_line(message, self.seat, user_id)
+                    if chat_line is not None:
+                        yield line(chat_line)
                 elif message["type"] == "table.closed":
                     return
                 if state is not None and self._take(state):

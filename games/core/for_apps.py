@@ -63,7 +63,7 @@ the site's own apps.
   ``seat_person`` (a seat's).
 - The one question the core asks about two people, which an app answers: ``relations``
   (``relations.answer_with`` in its ``AppConfig.ready()``; ``relations.barriers(kind, actors,
-  targets)``, kinds ``challenge``, ``rematch``, ``phrase``, ``see_online``, ``pair``; verdicts
+  targets)``, kinds ``challenge``, ``rematch``, ``phrase``, ``chat``, ``see_online``, ``pair``; verdicts
   ``relations.SILENT``, ``relations.REFUSED``), who is online: ``online_among``
   (``games.core.state.online``), and which table each of some players watches: ``watched_by``.
 - The one question the core asks about a name it shows, which an app answers: ``titles``
@@ -79,6 +79,12 @@ the site's own apps.
   the table's quick phrases (``phrases``: ``is_phrase``, ``admit``, ``hidden_from``;
   ``send_phrase``), and a seat's presence as a table socket keeps it (``player_connected`` on
   opening, ``player_seen`` while open and on closing: the clock marks a silent seat absent).
+- The one hook through which an app takes part in the table socket: ``table_frames``
+  (``table_frames.handle(kind, handler)`` in its ``AppConfig.ready()`` for the clients' frames
+  of type ``kind``; ``table_frames.send(match_id, frame, *, to, sender, kind)`` to the table's
+  ``"seats"``, ``"spectators"`` or ``"everyone"``, on commit, not to those who bar ``sender``
+  by the relations ``kind``; ``games.core.sockets.table_frames``, ``docs/protocol.md`` "Apps'
+  frames").
 - Names in a list sorted as a reader expects (accents with their letter): ``collation_key``
   (the Unicode Collation Algorithm, ``pyuca``).
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
@@ -113,6 +119,7 @@ from games.core.clock.thinking import end_with_parent
 from games.core.signals import (
     lobby_matches_read, match_finished, match_started, record_headers, server_started, table_extras,
 )
+from games.core.sockets import table_frames
 from games.core.sockets.workers import in_worker, keeping_connection
 from games.core.state import phrases
 from games.core.state.broadcast import CALLER_LOOP as BROADCAST_LOOP
@@ -151,6 +158,7 @@ __all__ = [
     "resign",
     "send_phrase",
     "send_to_group",
+    "table_frames",
     "table_group",
     "table_state",
     "BROADCAST_LOOP",

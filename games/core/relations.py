@@ -15,6 +15,9 @@ The kinds asked (:data:`KINDS`), each from one place:
 - ``rematch``: ``games.core.actions.rematch.ask_rematch`` (an actor asks the other seated
   people);
 - ``phrase``: ``games.core.sockets.table`` (a seated actor's quick phrase to the other seats);
+- ``chat``: ``games.core.sockets.table_frames.send`` (an app's frame from an actor to the people
+  at a table, a chat line: not sent to those who bar the actor) and the apps' own reads of
+  what an actor wrote (a table's chat history, a replay's lines);
 - ``see_online``: ``games.core.state.online.online_among`` (an actor, the viewer, may see the
   target online);
 - ``pair``: ``games.queues.services.blocked_for`` (two waiting players may be paired; asked
@@ -31,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 
 #: The kinds of reach the core asks about (see the module's docstring).
-KINDS = frozenset({"challenge", "rematch", "phrase", "see_online", "pair"})
+KINDS = frozenset({"challenge", "rematch", "phrase", "chat", "see_online", "pair"})
 #: Nothing of the action reaches the target, and the actor is not told.
 SILENT = "silent"
 #: The target's settings refuse it, and the actor is told so.

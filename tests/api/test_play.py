@@ -144,11 +144,25 @@ def test_resign_ends_the_match_and_later_plays_are_match_over():
 
 
 @pytest.mark.django_db(transaction=True)  # an async view reads the token on another connection
-def test_chat_takes_the_table_s_phrases():
+def test_chat_takes_free_text_and_the_table_s_phrases():
+    from games.chat.models import ChatLine
+
     match, (alice, a_token), _robot = _bot_match()
-    assert error_code(call("post", f"/api/board/game/{match.pk}/chat", a_token, {"room": "player", "text": "hello <b>"})) == "bad_chat"
-    assert call("post", f"/api/board/game/{match.pk}/chat", a_token, {"room": "player", "text": "good_luck"}).json() == {"ok": True}
-    assert error_code(call("post", f"/api/board/game/{match.pk}/chat", a_token, {"room": "player", "text": "good_luck"})) == "phrase_too_soon"
+    path = f"/api/board/game/{match.pk}/chat"
+    assert call("post", path, a_token, {"room": "player", "text": "hello <b>"}).json() == {"ok": True}
+    assert list(ChatLine.objects.values_list("room", "text")) == [("player", "hello <b>")]
+    assert error_code(call("post", path, a_token, {"room": "spectator", "text": "hi"})) == "chat_not_allowed"
+    assert error_code(call("post", path, a_token, {"room": "player", "text": "x" * 141})) == "chat_too_long"
+    assert call("post", path, a_token, {"room": "player", "text": "good_luck"}).json() == {"ok": True}
+    assert error_code(call("post", path, a_token, {"room": "player", "text": "good_luck"})) == "phrase_too_soon"
+    assert ChatLine.objects.count() == 1
+    for n in range(4):
+        assert call("post", path, a_token, {"room": "player", "text": f"line {n}"}).status_code == 200
+    flood = call("post", path, a_token, {"room": "player", "text": "one too many"})
+    assert flood.status_code == 429 and error_code(flood) == "chat_rate_limited"
+    assert ChatLine.objects.count() == 5
+    _carol, c_token = account("carol", "board:play")
+    assert error_code(call("post", path, c_token, {"room": "player", "text": "hi"})) == "not_seated"
 
 
 def test_follows_and_blocks_through_the_people_app():

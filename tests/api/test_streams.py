@@ -100,6 +100,10 @@ async def test_the_game_stream_gives_the_seat_s_view_then_each_change():
         await sync_to_async(call)("post", f"/api/board/game/{match.pk}/chat", a_token, {"room": "player", "text": "good_luck"})
         chat = await stream.next_event()
         assert chat == {"type": "chatLine", "room": "player", "username": "alice", "text": "good_luck"}
+        # Free text: the chat's line, as the table's sockets get it.
+        await sync_to_async(call)("post", f"/api/board/game/{match.pk}/chat", a_token, {"room": "player", "text": "hi <b>robot</b>"})
+        chat = await stream.next_event()
+        assert chat == {"type": "chatLine", "room": "player", "username": "alice", "text": "hi <b>robot</b>"}
         # The end: the state that shows it over, then the stream ends.
         await sync_to_async(call)("post", f"/api/board/game/{match.pk}/resign", a_token)
         last = await stream.next_event()

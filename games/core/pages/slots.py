@@ -33,6 +33,10 @@ registered, so a misspelt slot fails at start-up rather than showing nothing):
   ``order``: the challenge form 10, the ratings 20, the recent matches 30, the events 40):
   ``player``; ``profile.match`` (in each of the recent matches' rows, after its result):
   ``player`` and ``row``, a ``games.core.pages.profile.RecentMatch``.
+- ``rules.sections`` (``templates/games/rules.html``, "How to play", after "Leaving a table"):
+  a section of the rules an app brings (who may talk at which table).
+- ``replay.match`` (the replay page of a match played here, under the replay): ``match``, the
+  finished ``Match`` (an imported record has none: nothing is shown).
 - ``account.close`` (``templates/accounts/close.html``, before the confirmation): what closing
   the signed-in player's account ends for them now (their table, their events): ``user``.
 
@@ -62,6 +66,8 @@ SLOTS = {
     "profile.name": "templates/accounts/profile.html: beside the player's name (a title)",
     "profile.sections": "templates/accounts/profile.html: the profile's sections",
     "profile.match": "templates/games/_recent_matches.html: a recent match's row, after its result",
+    "rules.sections": "templates/games/rules.html: after 'Leaving a table'",
+    "replay.match": "the replay page of a match played here: under the replay",
     "account.close": "templates/accounts/close.html: what closing the account ends, for this player",
 }
 

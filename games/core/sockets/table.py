@@ -25,6 +25,7 @@ from games.core import actions, relations
 from games.core.errors import GameError
 from games.core.sockets.auth import SessionEnded, scope_user, session_exists, session_user_is
 from games.core.sockets.base import JsonSocket
+from games.core.sockets.table_frames import AppFrames
 from games.core.sockets.table_session import SessionChecks
 from games.core.sockets.beats import table_beats
 from games.core.sockets.workers import in_worker
@@ -56,7 +57,7 @@ def deadline_timestamp(deadline: str) -> float:
     return datetime.fromisoformat(deadline).timestamp()
 
 
-class TableConsumer(SessionChecks, JsonSocket):
+class TableConsumer(AppFrames, SessionChecks, JsonSocket):
     """``/ws/table/<match_id>/``: one socket's view of one table.
 
     Every socket is in the table's group (``broadcast.table_group``), which carries each change's
@@ -385,7 +386,7 @@ class TableConsumer(SessionChecks, JsonSocket):
         elif kind == "phrase":
             await self.phrase(message)
         else:
-            await self.send_error("unknown_type")
+            await self.app_frame(message)  # an app's frame type, or unknown_type (table_frames)
 
     def _as_user(self, service: Any, **kwargs: Any) -> Any:
         """Call ``service(user=..., match_id=..., **kwargs)`` after checking that the session is

@@ -169,6 +169,9 @@ function onMessage(msg) {
   } else if (msg.type === "error" && /^watch_/.test(msg.code)) {
     // Not seated, and this table does not let this viewer watch: the server closes the socket.
     showClosed(msg.message);
+  } else if (msg.type === "error" && msg.frame) {
+    // The refusal of an app's frame (docs/protocol.md, "Apps' frames"): the app's module,
+    // which sent it, shows it (onMessage); the table itself is as it was.
   } else if (msg.type === "error" && (msg.code === "bad_phrase" || msg.code === "phrase_too_soon")) {
     showError(msg.message || msg.code);  // about a phrase: the table itself is as it was
   } else if (msg.type === "error") {

@@ -1,0 +1,142 @@
+/* The table's chat panel (games/chat/templates/chat/_table_chat.html; docs/protocol.md, "Chat"):
+ * the rooms this reader may read now, the lines as plain text (textContent: markup and links
+ * are shown as written, never made live), a Report link on every other player's line, the
+ * form to write. It asks the server for the room's lines ({"type": "chat_history"}) at each
+ * socket opening and whenever the reader's rooms change (a seat taken, the match over), and
+ * takes every {"type": "chat"} line and chat refusal the socket brings.
+ * An app's module on the core's table: it imports the core's published modules (store.js) and
+ * the core imports nothing of it. */
+import * as B from "../games/live.js";
+import {getState, onMessage, send, store, subscribe} from "../games/table/store.js";
+
+var L = {
+  players: gettext("Players"),
+  spectators: gettext("Spectators"),
+  report: gettext("Report"),
+  reportTitle: gettext("Report this line to the moderators"),
+  off: gettext("Your chat is off: you neither read nor write chat lines."),
+  four: gettext("At a table of four only the quick phrases go between seats while the match runs."),
+  login: gettext("Log in to chat."),
+  empty: gettext("No chat lines yet."),
+  unread: gettext("Unread: %(count)s"),
+};
+
+var cfg = B.config("chat-config");
+var $ = function (id) { return document.getElementById(id); };
+var panel = $("chat-panel");
+var list = $("chat-lines");
+var form = $("chat-form");
+var input = $("chat-text");
+var note = $("chat-note");
+var errorBox = $("chat-error");
+var tabs = $("chat-rooms");
+var MAX_SHOWN = 200;
+
+var rooms = [];        // the rooms this reader may read now
+var writable = false;  // whether they may write in the current room
+var room = null;       // the room the form writes in and the list shows
+var key = null;        // what the rooms were computed from, to ask again when it changes
+var lines = [];        // the lines of the readable rooms, oldest first
+var unread = 0;
+var lastSent = "";
+
+$("chat-settings").href = cfg.settings + "?next=" + encodeURIComponent(location.pathname);
+if (window.matchMedia("(min-width: 900px)").matches) panel.open = true;
+panel.addEventListener("toggle", function () { if (panel.open) { unread = 0; drawUnread(); } });
+
+function showNote(text) { note.textContent = text || ""; note.hidden = !text; }
+function showError(text) { errorBox.textContent = text || ""; errorBox.hidden = !text; }
+
+function drawUnread() {
+  var badge = $("chat-unread");
+  badge.hidden = unread === 0;
+  badge.textContent = unread ? B.fmt(L.unread, {count: B.number(unread)}) : "";
+}
+
+/** What the reader may read and write, from the table's state (services.py's rules). */
+function roomsOf(state) {
+  var over = state.match.status === "finished";
+  var seated = state.you !== null && state.you !== undefined;
+  if (over) return {rooms: ["player", "spectator"], write: cfg.loggedIn, four: false};
+  var four = seated && state.match.players === 4 && state.match.status === "playing";
+  return {rooms: [seated ? "player" : "spectator"], write: cfg.loggedIn && !four, four: four};
+}
+
+function lineNode(line) {
+  var own = cfg.username !== null && line.username === cfg.username;
+  return B.el("li", {class: "chat-line", dataset: {room: line.room, id: String(line.id)}}, [
+    B.el("bdi", {class: "chat-name", text: line.username}), ": ",
+    B.el("bdi", {class: "chat-text", dir: "auto", text: line.text}),
+    own ? null : B.el("a", {class: "chat-report", href: line.report, target: "_blank",
+                            rel: "noopener", title: L.reportTitle, text: L.report}),
+  ]);
+}
+
+function drawLines() {
+  var shown = lines.filter(function (line) { return line.room === room; }).slice(-MAX_SHOWN);
+  list.replaceChildren.apply(list, shown.map(lineNode));
+  if (!shown.length) list.appendChild(B.el("li", {class: "chat-empty", text: L.empty}));
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawTabs() {
+  tabs.hidden = rooms.length < 2;
+  tabs.replaceChildren.apply(tabs, rooms.map(function (name) {
+    return B.el("button", {type: "button", class: "button chat-tab", role: "tab",
+                           "aria-selected": String(name === room), dataset: {room: name},
+                           text: name === "player" ? L.players : L.spectators,
+                           on: {click: function () { room = name; drawTabs(); drawLines(); }}});
+  }));
+}
+
+function draw(state) {
+  var now = roomsOf(state);
+  rooms = now.rooms;
+  writable = now.write;
+  if (rooms.indexOf(room) < 0) room = rooms[0];
+  panel.dataset.rooms = rooms.join(" ");
+  form.hidden = !cfg.on || !writable;
+  showNote(!cfg.on ? L.off : now.four ? L.four : !cfg.loggedIn ? L.login : "");
+  drawTabs();
+  drawLines();
+}
+
+subscribe(function (state) {
+  if (!cfg.on) { draw(state); return; }
+  var next = [state.match.status === "finished", state.you].join(":");
+  if (next !== key || store.firstState) {
+    key = next;
+    send({type: "chat_history"});
+  }
+  draw(state);
+});
+
+onMessage(function (msg) {
+  if (!cfg.on) return;
+  if (msg.type === "chat_lines") {
+    lines = msg.lines;
+    if (getState()) draw(getState());
+  } else if (msg.type === "chat" && msg.line && rooms.indexOf(msg.line.room) >= 0) {
+    if (lines.some(function (line) { return line.id === msg.line.id; })) return;
+    lines.push(msg.line);
+    if (msg.line.username === cfg.username) showError("");
+    if (!panel.open && msg.line.username !== cfg.username) { unread += 1; drawUnread(); }
+    drawLines();
+  } else if (msg.type === "error" && (msg.frame === "chat" || msg.frame === "chat_history")) {
+    showError(msg.message || msg.code);
+    panel.dataset.refused = msg.code;
+    if (lastSent && !input.value) input.value = lastSent;
+  }
+});
+
+form.addEventListener("submit", function (event) {
+  event.preventDefault();
+  var text = input.value.trim();
+  if (!text || !room) return;
+  showError("");
+  delete panel.dataset.refused;
+  if (send({type: "chat", room: room, text: text})) {
+    lastSent = text;
+    input.value = "";
+  }
+});

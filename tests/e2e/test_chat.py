@@ -1,0 +1,72 @@
+"""The table's chat as people use it (games/chat/): two players at a table of two talk both ways
+on phones (one page in Arabic, right to left, portrait and landscape), a line's markup and link
+shown as text with a Report link; at a running table of
+four the seats have no free chat, and a line sent all the same is refused in the panel."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import OUTSIDE, TABLE_STORE, resize, signed_in
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"viewport": {"width": 360, "height": 740}}
+LINE = "salam <b>ya</b> https://x.example"
+
+
+def at_table(browser, site_url, session, match_id, contexts, lang=None):
+    context = signed_in(browser, site_url, session, lang, **PHONE)
+    contexts.append(context)
+    page = context.new_page()
+    page.goto(f"/table/{match_id}/")
+    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(page.locator("#chat-panel")).to_have_attribute("data-rooms", "player")
+    return page
+
+
+def test_chat_both_ways_at_two_and_refused_between_partners_at_four(browser, site_url, seeded):
+    contexts = []
+    try:
+        two = seeded(2)
+        first = at_table(browser, site_url, two["sessions"][0], two["match"], contexts)
+        second = at_table(browser, site_url, two["sessions"][1], two["match"], contexts, "ar")  # RTL
+        first.click("#chat-panel > summary")  # folded on a phone
+        first.fill("#chat-text", LINE)
+        first.press("#chat-text", "Enter")
+        expect(first.locator("#chat-lines .chat-text")).to_have_text([LINE])
+        expect(second.locator("#chat-unread")).to_be_visible()
+        second.click("#chat-panel > summary")
+        expect(second.locator("#chat-lines .chat-text")).to_have_text([LINE])
+        assert second.locator("#chat-lines b, #chat-lines a[href^='https']").count() == 0
+        report = second.locator("#chat-lines .chat-report")
+        line_id = second.locator(".chat-line").first.get_attribute("data-id")
+        expect(report).to_have_attribute(
+            "href", re.compile(rf"/report/abdelrahman_\w+/\?match={two['match']}&line={line_id}$"))
+        assert first.locator("#chat-lines .chat-report").count() == 0  # not one's own line
+        second.fill("#chat-text", "مرحبا، بالتوفيق")
+        second.press("#chat-text", "Enter")
+        expect(first.locator("#chat-lines .chat-text")).to_have_text([LINE, "مرحبا، بالتوفيق"])
+        assert second.evaluate("document.documentElement.dir") == "rtl"
+        for width, height in ((360, 740), (740, 360)):  # portrait, then landscape
+            resize(second, width, height)
+            layout = second.evaluate(OUTSIDE)
+            assert layout["scroll"] <= layout["width"], layout
+
+        four = seeded(4)
+        partner = at_table(browser, site_url, four["sessions"][0], four["match"], contexts)
+        partner.click("#chat-panel > summary")
+        expect(partner.locator("#chat-note")).to_be_visible()
+        expect(partner.locator("#chat-form")).to_be_hidden()
+        partner.evaluate(f"async () => (await {TABLE_STORE}).send("
+                         "{type: 'chat', room: 'player', text: 'I hold the seven of diamonds'})")
+        expect(partner.locator("#chat-panel")).to_have_attribute("data-refused", "chat_not_allowed")
+        expect(partner.locator("#chat-error")).to_be_visible()
+        expect(partner.locator("#table-error")).to_be_hidden()
+    finally:
+        for context in contexts:
+            context.close()
+
