@@ -1,18 +1,16 @@
 """The table page lists its whole module graph as ``<link rel="modulepreload">`` in its head
 (``games/core/pages/modules.py``), so the browser fetches every module at once instead of one
 level of imports after another; under the manifest storage the links are the hashed names the
-modules' rewritten imports ask for."""
+modules' rewritten imports ask for (that one in tests/site/test_static_modules.py, which collects
+the static files once for both)."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
-from django.template import engines
-from django.test import Client, override_settings
+from django.test import Client
 from django.urls import reverse
 
 from games.core import actions
@@ -56,19 +54,3 @@ def test_the_table_page_preloads_every_module_its_entries_import(django_user_mod
         for specifier in IMPORT.findall(source(module)):
             assert resolve(module, specifier) in preloaded, (module, specifier)
     assert "games/table/store.js" in preloaded and len(preloaded) > 15
-
-
-def test_under_the_manifest_storage_the_links_are_the_hashed_names(tmp_path):
-    storages = {
-        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-        "staticfiles": {"BACKEND": "basra_site.storage.ModuleManifestStorage"},
-    }
-    with override_settings(STATIC_ROOT=tmp_path, STORAGES=storages, DEBUG=False):
-        call_command("collectstatic", interactive=False, verbosity=0)
-        links = engines["django"].from_string(
-            "{% load modules %}{% modulepreload 'games/table/main.js' %}").render({})
-    paths = json.loads((tmp_path / "staticfiles.json").read_text())["paths"]
-    hrefs = PRELOAD.findall(links)
-    assert hrefs[0] == "/static/" + paths["games/table/main.js"]
-    assert "/static/" + paths["games/table/store.js"] in hrefs
-    assert all(href.removeprefix("/static/") in paths.values() for href in hrefs)
