@@ -16,13 +16,16 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-#: The two pytest-xdist groups of the browser tests (tests/e2e/conftest.py), chosen so the two
-#: take about as long: each group's modules summed to about 170 s when run alone on this machine
-#: (2026-12-02, 343 s in all). A module is in the first unless it marks itself
-#: ``pytest.mark.xdist_group(SECOND_GROUP)``; the second holds the table's whole matches and live
-#: states, the replay, the tournament, the fair shuffle, the ratings, the CSP, the rules and the
-#: service worker's install.
-FIRST_GROUP, SECOND_GROUP = "e2e-1", "e2e-2"
+#: The four pytest-xdist groups of the browser tests (tests/e2e/conftest.py), one a worker of
+#: ``make test``'s four, chosen so the four take about as long (each about 370 s of the modules'
+#: durations in a whole run beside other load, 2026-12-06): a group runs on one worker, which
+#: starts its servers once, so the longest group is the least the run can take. A module is in
+#: the first unless it marks itself ``pytest.mark.xdist_group(…)``: the second holds the table's
+#: whole matches and live states, the replay, the ratings, the CSP, the rules and the service
+#: worker's install; the third the table's layouts, the lobby and the API's example clients;
+#: the fourth the graceful stops, the zoomed pages, accessibility, friends, the header and the
+#: tournament.
+FIRST_GROUP, SECOND_GROUP, THIRD_GROUP, FOURTH_GROUP = "e2e-1", "e2e-2", "e2e-3", "e2e-4"
 
 #: Where the layout tests keep their pictures of each viewport.
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"

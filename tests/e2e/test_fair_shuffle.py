@@ -16,9 +16,9 @@ from playwright.sync_api import Page, expect
 
 from games.engine import shuffle
 
-from tests.e2e.pages import SECOND_GROUP, create_table, open_lobby, root, screenshot, signed_up
+from tests.e2e.pages import create_table, open_lobby, root, screenshot, signed_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
+pytestmark = pytest.mark.e2e
 
 HEX_SEED = re.compile(r"[0-9a-f]{32}")
 
