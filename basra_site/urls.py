@@ -38,4 +38,5 @@ urlpatterns = [
     path("play/", include("games.queues.urls")),
     path("", include("games.people.urls")),
     path("", include("games.api.urls")),
+    path("", include("games.moderation.urls")),
 ]

@@ -322,9 +322,10 @@ def rate_finished_match(
             row.wins += score == 1.0
             row.losses += score == 0.0
             row.last_rated_at = now
+            row.top = after.rating if row.top is None else max(row.top, after.rating)
         PlayerRating.objects.bulk_update(
             [rows[change.user_id] for change in changes],
-            ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at"],
+            ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at", "top"],
         )
         RatingChange.objects.bulk_create(changes)
         record.seats = record_seats
