@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 #: Characters of a report's text.
 TEXT_MAX = 1000
@@ -34,8 +35,8 @@ class Report(models.Model):
     :class:`ReportEntry`. At most one open report per reported player (a constraint)."""
 
     class Status(models.TextChoices):
-        OPEN = "open", _("Open")
-        CLOSED = "closed", _("Closed")
+        OPEN = "open", pgettext_lazy("a report's status", "Open")
+        CLOSED = "closed", pgettext_lazy("a report's status", "Closed")
 
     reported = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("reported player")
