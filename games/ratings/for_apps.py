@@ -19,7 +19,8 @@ what others rely on.
   ``standing_in``; points given back outside any match, ``refund`` (recorded, shown on the
   player's rating history); a player's recent rating history, ``rating_history``; who is kept
   off the ladders although open (a ranked ban), ``register_off_ladder``; who was closed for
-  cheating, so that the histories mark their matches, ``register_cheat_marks``.
+  cheating, so that the histories mark their matches, ``register_cheat_marks``; and who of
+  some players it named, ``cheaters_among`` (the tournaments flag them in the standings).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from games.ratings import glicko2
 from django.utils import timezone
 
 from games.ratings.ladder import register_bots, register_off_ladder
-from games.ratings.refunds import losses_to, rating_history, refund, register_cheat_marks, standing_in
+from games.ratings.refunds import (
+    cheaters_among, losses_to, rating_history, refund, register_cheat_marks, standing_in,
+)
 from games.ratings.models import PlayerRating, Pool, RatedMatch
 from games.ratings.rating import shown
 
@@ -39,7 +42,7 @@ NEW_RATING = float(glicko2.NEW_PLAYER.rating)
 
 
 __all__ = [
-    "NEW_RATING", "losses_to", "match_ratings", "pool_standings", "rating_history", "rating_of",
+    "NEW_RATING", "cheaters_among", "losses_to", "match_ratings", "pool_standings", "rating_history", "rating_of",
     "ratings_of", "refund", "register_bots", "register_cheat_marks", "register_off_ladder",
     "standing_in",
 ]

@@ -75,3 +75,21 @@ def test_closing_without_cheat_gives_nothing_back(people):
     actions.close(moderator=mod, user=ali, reason="asked to")
     assert not RatingRefund.objects.exists()
     assert not Sanction.objects.filter(kind="cheat").exists()
+
+
+def test_a_cheater_s_results_stay_in_a_finished_tournament_flagged(people, client):
+    from games.tournaments import services
+    from games.tournaments.models import Tournament
+    from tests.tournaments.helpers import enter, event, play_round, refresh
+
+    ali, bea, mod = people["ali"], people["bea"], people["mod"]
+    t = event(mod, "round_robin")
+    enter(t, [ali, bea])
+    services.start(user=mod, tournament_id=t.pk)
+    play_round(t)  # ali beats bea (the name sorting last resigns)
+    assert refresh(t).status == Tournament.Status.FINISHED
+    before = [(line.entrant.user_id, line.score) for line in services.standings(t)]
+    actions.close(moderator=mod, user=bea, reason="engine use", cheat=True)
+    assert [(line.entrant.user_id, line.score) for line in services.standings(t)] == before
+    page = client.get(reverse("tournament", kwargs={"tournament_id": t.pk})).content.decode()
+    assert page.count("cheat-mark") == 1
