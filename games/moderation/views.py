@@ -66,15 +66,14 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
             if reported.is_active:
                 return redirect("profile", username=reported.get_username())
             return redirect("lobby")
-    line = None
-    if values["line"]:
-        try:
-            _match, line = reports.check_attachments(reported, values["match"], values["line"])
-        except ModerationError as refusal:
-            error = error or refusal.message
+    match_id, line = None, None
+    try:
+        match_id, line = reports.check_attachments(reported, values["match"], values["line"])
+    except ModerationError as refusal:
+        error = error or refusal.message
     return render(request, "moderation/report.html", {
         "reported": reported, "values": values, "reasons": Reason.choices, "line": line,
-        "error": error,
+        "match_id": match_id, "error": error,
     }, status=400 if error else 200)
 
 

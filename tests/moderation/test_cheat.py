@@ -93,3 +93,12 @@ def test_a_cheater_s_results_stay_in_a_finished_tournament_flagged(people, clien
     assert [(line.entrant.user_id, line.score) for line in services.standings(t)] == before
     page = client.get(reverse("tournament", kwargs={"tournament_id": t.pk})).content.decode()
     assert page.count("cheat-mark") == 1
+
+
+def test_the_replay_marks_the_seat_of_a_player_closed_for_cheating(people, client):
+    ali, bea, mod = people["ali"], people["bea"], people["mod"]
+    match = lose(rated_match([ali, bea]), bea)
+    url = reverse("replays:match", kwargs={"match_id": match.pk})
+    assert "cheat-mark" not in client.get(url).content.decode()
+    actions.close(moderator=mod, user=ali, reason="engine use", cheat=True)
+    assert client.get(url).content.decode().count("cheat-mark") == 1

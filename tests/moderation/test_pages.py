@@ -117,3 +117,18 @@ def test_the_player_reads_the_moderators_messages(people):
     page = logged_in(people["ali"]).get(reverse("moderation:messages")).content.decode()
     assert "Be kind" in page
     assert not Message.objects.filter(read=False).exists()
+
+
+@pytest.mark.parametrize("query", [{"match": "abc"}, {"match": "99999"}, {"line": "x"}, {"match": "-3", "line": "1"}])
+def test_a_forged_address_is_refused_on_the_form(people, chat_lines, query):
+    page = logged_in(people["bea"]).get(report_url(**query))
+    assert page.status_code == 400
+    assert "nothing was sent" in page.content.decode()
+
+
+def test_the_form_names_the_match_reported(people):
+    from tests.ratings.helpers import rated_match
+
+    match = rated_match([people["ali"], people["bea"]], rated=False)
+    page = logged_in(people["bea"]).get(report_url(match=match.pk)).content.decode()
+    assert reverse("table", kwargs={"match_id": match.pk}) in page
