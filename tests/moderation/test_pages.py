@@ -132,3 +132,25 @@ def test_the_form_names_the_match_reported(people):
     match = rated_match([people["ali"], people["bea"]], rated=False)
     page = logged_in(people["bea"]).get(report_url(match=match.pk)).content.decode()
     assert reverse("table", kwargs={"match_id": match.pk}) in page
+
+
+def test_staff_see_the_queue_in_the_header_with_its_count(people):
+    from games.moderation import reports
+
+    reports.file_report(reporter=people["bea"], username="ali", reason="spam")
+    staff = logged_in(people["mod"]).get(reverse("lobby")).content.decode()
+    assert f'href="{reverse("moderation:queue")}"' in staff and 'class="moderation-open"' in staff
+    player = logged_in(people["bea"]).get(reverse("lobby")).content.decode()
+    assert f'href="{reverse("moderation:queue")}"' not in player
+
+
+def test_an_unread_message_waits_for_the_next_page(people):
+    from games.moderation import actions, told
+
+    assert told.pending(people["ali"]) == []
+    actions.warn(moderator=people["mod"], user=people["ali"], reason="Be kind")
+    assert told.pending(people["ali"]) == [
+        ("mod_message", {"unread": 1, "url": reverse("moderation:messages")}),
+    ]
+    told.read_all(people["ali"].pk)
+    assert told.pending(people["ali"]) == []
