@@ -26,6 +26,8 @@ from games.moderation import refund, sanctions, told
 from games.moderation.errors import Code, ModerationError
 from games.moderation.models import ModLog, Report, Sanction
 from games.moderation.reports import clean_text
+from games.queues import for_apps as queues
+from games.tournaments import for_apps as tournaments
 
 #: A chat timeout's length by default, and its longest.
 TIMEOUT_MINUTES = 15
@@ -108,9 +110,15 @@ def chat_ban(*, moderator: Any, user: Any, reason: Any, now: datetime | None = N
 
 def ranked_ban(*, moderator: Any, user: Any, reason: Any, now: datetime | None = None) -> ModLog:
     """No rated play for ``user`` until lifted: no rated tables, challenges or rematches
-    (``ranked_banned``), no queues, no tournaments; off the ladders."""
+    (``ranked_banned``), no queues, no tournaments (they leave the queue they wait in and are
+    withdrawn from the events not over they entered); off the ladders."""
     reason = _check(moderator, reason)
-    return _sanction(moderator, user, Sanction.Kind.RANKED_BAN, reason, timezone.now() if now is None else now)
+    entry = _sanction(moderator, user, Sanction.Kind.RANKED_BAN, reason, timezone.now() if now is None else now)
+    # Out of what would seat them at a rated table: the queue they wait in, the events they
+    # entered (each in its own app's transaction, once the ban is written).
+    queues.leave(user)
+    tournaments.withdraw_everywhere(user)
+    return entry
 
 
 def lift(*, moderator: Any, user: Any, kind: Any, reason: Any, now: datetime | None = None) -> ModLog:

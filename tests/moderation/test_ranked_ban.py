@@ -73,3 +73,16 @@ def test_off_the_ladder_until_lifted(people):
     actions.lift(moderator=mod, user=ali, kind="ranked_ban", reason="appeal granted")
     assert {row.user_id for row in ladder("1v1", None)} == {ali.pk, bea.pk}
     assert core.create_table(user=ali, players=2, rules={}, rated=True).rated
+
+
+def test_a_ranked_ban_takes_the_player_out_of_their_queue_and_events(people):
+    from games.queues.models import Entry
+    from games.tournaments.models import Entrant
+
+    ali, bea = people["ali"], people["bea"]
+    queues.join(user=ali, players=2, move_seconds=30)
+    t = event(bea, "round_robin")
+    tournaments.register(user=ali, tournament_id=t.pk)
+    actions.ranked_ban(moderator=people["mod"], user=ali, reason="boosting")
+    assert not Entry.objects.filter(user=ali).exists()
+    assert not Entrant.objects.filter(tournament=t, user=ali).exists()
