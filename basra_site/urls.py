@@ -39,4 +39,5 @@ urlpatterns = [
     path("", include("games.people.urls")),
     path("", include("games.chat.urls")),
     path("", include("games.api.urls")),
+    path("", include("games.moderation.urls")),
 ]

@@ -12,11 +12,11 @@ whom the reader blocked never reaches them (``games.core.relations``, kind ``cha
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from django.core.cache import cache
 from django.db import transaction
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from games.chat import text as chat_text
 from games.chat.errors import ChatError
@@ -66,12 +66,7 @@ def report_url(username: str, match_id: int, line_id: int) -> str:
     """The moderation app's report form for a line (URL ``moderation:report``, the reported
     player's name in the path, ``?match=&line=``)."""
     query = urlencode({"match": match_id, "line": line_id})
-    try:
-        path = reverse("moderation:report", kwargs={"username": username})
-    except NoReverseMatch:
-        # The moderation app's URLs come with its own branch; this is the address it serves.
-        path = f"/moderation/report/{quote(username)}/"
-    return f"{path}?{query}"
+    return f'{reverse("moderation:report", kwargs={"username": username})}?{query}'
 
 
 def as_frame_line(row: ChatLine, username: str) -> dict:

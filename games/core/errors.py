@@ -74,6 +74,8 @@ class ErrorCode(StrEnum):
     BAD_CLOCK = "bad_clock"
     BAD_BOT = "bad_bot"
     BOT_NOT_RATED = "bot_not_rated"
+    # A moderator barred a player of the table from rated play (games/core/standing.py).
+    RANKED_BANNED = "ranked_banned"
     BAD_WATCHERS = "bad_watchers"
     TOO_MANY_OPEN_TABLES = "too_many_open_tables"
     TOO_MANY_TABLES = "too_many_tables"
@@ -165,6 +167,10 @@ MESSAGES = {
     ),
     ErrorCode.BAD_BOT: _("Choose a computer level (random, greedy, strong or expert) for a free seat."),
     ErrorCode.BOT_NOT_RATED: _("A match with a computer player cannot be rated."),
+    ErrorCode.RANKED_BANNED: _(
+        "A player of this match may not play rated matches for now (a moderator's decision): "
+        "play a casual match instead."
+    ),
     ErrorCode.BAD_WATCHERS: _("Choose who may watch: everyone, registered players or nobody."),
     ErrorCode.TOO_MANY_OPEN_TABLES: _(
         "You already sit at %(count)s tables waiting for players: start or leave one of them "

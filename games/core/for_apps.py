@@ -70,6 +70,11 @@ the site's own apps.
   (``titles.answer_with`` in its ``AppConfig.ready()``; ``titles.titles(user_ids)``: ``{user
   id: "BOT"}``, one query for a page; ``titles.is_bot(user_id)``, which quick pairing and
   tournaments ask before seating a player; ``titles.BOT``).
+- The one question the core asks about a player's standing, which an app answers:
+  ``standing`` (``standing.answer_with`` in its ``AppConfig.ready()``, ``games.moderation``;
+  ``standing.banned_from_rated(user_ids)``, ``standing.may_play_rated(user_ids)``: the core
+  refuses rated play with ``ranked_banned``, the queues and the tournaments ask it before a
+  player joins).
 - What the public API (``games.api``) plays and reads through, the table socket's own: the
   seat's ``state`` message (``table_state``, the one per-seat view builder), the table's group
   (``table_group``) and a player's notice group (``notice_group``) whose messages a stream
@@ -96,7 +101,7 @@ from __future__ import annotations
 import functools
 
 
-from games.core import actions, relations, titles
+from games.core import actions, relations, standing, titles
 from games.core.actions import DEFAULT_MOVE_SECONDS, abort_match, end_by_decision
 from games.core.actions.endings import first_deal_unplayed, resign
 from games.core.actions.challenges import (
@@ -189,6 +194,7 @@ __all__ = [
     "online_among",
     "watched_by",
     "relations",
+    "standing",
     "titles",
     "current_table",
     "end_by_decision",

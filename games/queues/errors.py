@@ -23,6 +23,7 @@ class Code(StrEnum):
     NOT_INVITED = "queue_not_invited"
     INVITATION_EXPIRED = "queue_invitation_expired"
     BOT = "queue_bot"
+    RANKED_BANNED = "queue_ranked_banned"
 
 
 MESSAGES = {
@@ -40,6 +41,10 @@ MESSAGES = {
     Code.PARTNER_BUSY: _("That player is already waiting in a queue or seated at a table."),
     Code.NOT_INVITED: _("There is no invitation from that player waiting for you."),
     Code.INVITATION_EXPIRED: _("That invitation has expired: ask your partner to invite you again."),
+    Code.RANKED_BANNED: _(
+        "A moderator has barred you or your partner from rated play for now: the queues are "
+        "closed to you. Casual tables stay open."
+    ),
     Code.BOT: _("Bot accounts play challenges, never quick pairing: quick pairing is for people."),
 }
 

@@ -34,6 +34,7 @@ from games.core.for_apps import (
     end_by_decision,
     join_table,
     relations,
+    standing,
     titles,
     write_transaction,
 )
@@ -124,12 +125,15 @@ def _require_login(user: Any) -> None:
 
 def _require_people(*user_ids: int) -> None:
     """Refuse a bot account (``games.core.titles``; docs/api.md says why quick pairing is for
-    people): one ask for all of ``user_ids``.
+    people), and a player a moderator barred from rated play (``games.core.standing``): one
+    ask of each for all of ``user_ids``.
 
-    :raises QueueError: ``queue_bot``.
+    :raises QueueError: ``queue_bot``; ``queue_ranked_banned``.
     """
     if any(title == titles.BOT for title in titles.titles(user_ids).values()):
         raise QueueError(Code.BOT)
+    if not standing.may_play_rated(user_ids):
+        raise QueueError(Code.RANKED_BANNED)
 
 
 def lock_records(user_ids: Iterable[int]) -> dict[int, Record]:
@@ -188,7 +192,8 @@ def join(*, user: Any, players: Any, move_seconds: Any, now: datetime | None = N
     :returns: the player's entry.
     :raises QueueError: ``login_required``; ``bad_queue``; ``queue_cooldown`` (a no-show's
         cooldown runs); ``queue_seated`` (at a table that is not over, named by the error's
-        ``table``); ``queue_in_tournament``; ``queue_bot`` (a bot account).
+        ``table``); ``queue_in_tournament``; ``queue_bot`` (a bot account); ``queue_ranked_banned`` (barred
+        from rated play by a moderator).
     """
     _require_login(user)
     _require_people(user.pk)

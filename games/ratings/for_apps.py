@@ -14,6 +14,13 @@ what others rely on.
   (the ladder's Bots tab holds them, apart from people; their names are marked BOT there).
 - A player's standing in each pool, for the public API's account and profile reads:
   ``pool_standings`` (rating, deviation as it stands now, provisional, matches, wins, losses).
+- For the moderation app (``games/ratings/refunds.py``): what a player's opponents lost to them
+  lately, ``losses_to``; a player's rating and highest recorded rating in a pool,
+  ``standing_in``; points given back outside any match, ``refund`` (recorded, shown on the
+  player's rating history); a player's recent rating history, ``rating_history``; who is kept
+  off the ladders although open (a ranked ban), ``register_off_ladder``; who was closed for
+  cheating, so that the histories mark their matches, ``register_cheat_marks``; and who of
+  some players it named, ``cheaters_among`` (the tournaments flag them in the standings).
 """
 
 from __future__ import annotations
@@ -23,7 +30,10 @@ from collections.abc import Iterable
 from games.ratings import glicko2
 from django.utils import timezone
 
-from games.ratings.ladder import register_bots
+from games.ratings.ladder import register_bots, register_off_ladder
+from games.ratings.refunds import (
+    cheaters_among, losses_to, rating_history, refund, register_cheat_marks, standing_in,
+)
 from games.ratings.models import PlayerRating, Pool, RatedMatch
 from games.ratings.rating import shown
 
@@ -32,7 +42,9 @@ NEW_RATING = float(glicko2.NEW_PLAYER.rating)
 
 
 __all__ = [
-    "NEW_RATING", "match_ratings", "pool_standings", "rating_of", "ratings_of", "register_bots",
+    "NEW_RATING", "cheaters_among", "losses_to", "match_ratings", "pool_standings", "rating_history", "rating_of",
+    "ratings_of", "refund", "register_bots", "register_cheat_marks", "register_off_ladder",
+    "standing_in",
 ]
 
 

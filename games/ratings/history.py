@@ -20,6 +20,7 @@ from games.core.for_apps import (
     Match, Opponent, Seat, match_ending, match_score, seat_person, titles,
 )
 from games.ratings.models import NotRated, Pool, RatingChange
+from games.ratings.refunds import cheaters_among
 
 PER_PAGE = 50
 RESULTS = ("won", "lost", "aborted")
@@ -128,8 +129,10 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
             user=player, match_id__in=[seat.match_id for seat in seats if seat.match.rated]
         ).values_list("match_id", "reason")
     )
-    # The accounts' titles ("BOT"), asked once for the page's seats.
+    # The accounts' titles ("BOT"), asked once for the page's seats; and who of them was
+    # closed for cheating (``refunds.cheaters_among``), once too.
     marks = titles.titles(seat.user_id for own in seats for seat in own.match.seats.all())
+    cheaters = cheaters_among({seat.user_id for own in seats for seat in own.match.seats.all()})
     result = []
     for own in seats:
         match = own.match
@@ -154,6 +157,9 @@ def rows(seats: Any, player: Any) -> list[HistoryRow]:
             change="" if delta is None else (f"+{delta}" if delta >= 0 else f"−{-delta}"),
             rating_after=shown(change.rating_after, change.deviation_after) if change else "",
             not_rated=str(NOT_RATED_MESSAGES.get(reasons.get(match.pk), "")),
+            extra={"cheater_opponent": any(
+                seat.user_id in cheaters for seat in others if seat.seat % 2 != side
+            )},
         ))
     return result
 

@@ -40,6 +40,18 @@ def register_bots(bot_ids) -> None:
     _bot_ids = bot_ids
 
 
+#: Who is kept off the ladders although their account is open (``register_off_ladder``: a
+#: moderator's ranked ban, ``games.moderation``): a function giving a query of user ids.
+_off_ladder_ids = None
+
+
+def register_off_ladder(user_ids) -> None:
+    """Let an app keep players off every ladder tab (a ranked ban): ``user_ids()`` returns a
+    ``QuerySet`` of their user ids (one subquery in the ladder's queries)."""
+    global _off_ladder_ids
+    _off_ladder_ids = user_ids
+
+
 def with_bot_flag(rows: QuerySet[PlayerRating]) -> QuerySet[PlayerRating]:
     """``rows`` with ``is_bot`` on each (whether its player is a bot account), in the same
     query (``False`` for all while no app registered bots)."""
@@ -67,6 +79,8 @@ def ladder(pool: str, tab: str | None, now: datetime | None = None) -> QuerySet[
         pool=pool, last_rated_at__gte=now - timedelta(days=inactive_days()),
         user__is_active=True,  # a closed account leaves the ladder (accounts.closing)
     )
+    if _off_ladder_ids is not None:
+        rows = rows.exclude(user_id__in=_off_ladder_ids())
     if tab == "bots":
         return (rows.filter(user_id__in=_bot_ids()) if _bot_ids is not None
                 else rows.none()).order_by("-rating", "user_id")

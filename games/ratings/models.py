@@ -55,6 +55,9 @@ class PlayerRating(models.Model):
     wins = models.PositiveIntegerField(_("wins"), default=0)
     losses = models.PositiveIntegerField(_("losses"), default=0)
     last_rated_at = models.DateTimeField(_("last rated match"), null=True, blank=True)
+    #: The highest rating the player has had in the pool after a rated match or a refund
+    #: (lichess's perf stat "highest"); ``None`` before the first.
+    top = models.FloatField(_("highest rating"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating")
@@ -221,3 +224,29 @@ class NotRated(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} {self.user_id} {self.reason}"
+
+
+class RatingRefund(models.Model):
+    """Rating points given back to a player in a pool, outside any match (lichess's
+    ``RatingRefund``: the points a cheater took from them): ``rating_before`` and
+    ``rating_after`` the stored rating around it, ``points`` the difference; ``reason`` what
+    the player's rating history says: ``"cheat"`` (an opponent closed for cheating, said in
+    the reader's language) or a moderator's words. Written by ``for_apps.refund`` only."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    pool = models.CharField(_("pool"), max_length=12, choices=Pool.choices)
+    points = models.FloatField(_("points"))
+    rating_before = models.FloatField(_("rating before"))
+    rating_after = models.FloatField(_("rating after"))
+    reason = models.CharField(_("reason"), max_length=200)
+    created_at = models.DateTimeField(_("given at"), db_index=True)
+
+    class Meta:
+        verbose_name = _("rating refund")
+        verbose_name_plural = _("rating refunds")
+        indexes = [models.Index(fields=["user", "-created_at"], name="ratings_refund_user_time")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.pool} +{self.points:.0f}"

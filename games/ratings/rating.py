@@ -46,14 +46,14 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 
 from games.core.for_apps import Refusal, first_deal_unplayed
 from games.ratings import glicko2
-from games.ratings.models import NotRated, PlayerRating, Pool, RatedMatch, RatingChange
+from games.ratings.models import NotRated, PlayerRating, Pool, RatedMatch, RatingChange, RatingRefund
 
 #: ``Match.Result`` value of an abort (the core's, repeated so this module reads no core enum).
 ABORT = "abort"
@@ -322,9 +322,10 @@ def rate_finished_match(
             row.wins += score == 1.0
             row.losses += score == 0.0
             row.last_rated_at = now
+            row.top = after.rating if row.top is None else max(row.top, after.rating)
         PlayerRating.objects.bulk_update(
             [rows[change.user_id] for change in changes],
-            ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at"],
+            ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at", "top"],
         )
         RatingChange.objects.bulk_create(changes)
         record.seats = record_seats
@@ -332,11 +333,23 @@ def rate_finished_match(
     return record
 
 
+def _top_without(change: RatingChange) -> float | None:
+    """The player's highest recorded rating in the pool with ``change`` voided: the best of
+    their other rating changes not voided and of their refunds (``None``: none)."""
+    changes = RatingChange.objects.filter(user_id=change.user_id, pool=change.pool, voided=False)
+    best = changes.exclude(pk=change.pk).aggregate(top=Max("rating_after"))["top"]
+    refunded = RatingRefund.objects.filter(user_id=change.user_id, pool=change.pool).aggregate(
+        top=Max("rating_after"))["top"]
+    found = [value for value in (best, refunded) if value is not None]
+    return max(found) if found else None
+
+
 def void_match(match_id: int, *, by: Any = None, now: datetime | None = None) -> RatedMatch:
     """Undo a rated match's rating changes (staff, from the admin).
 
     Every player of the match gets back their row exactly as it was before the match (rating,
-    deviation, volatility, counts, last rated match); their history rows stay, marked voided.
+    deviation, volatility, counts, last rated match, highest rating); their history rows stay,
+    marked voided.
 
     **Refused when a player of the match has a later rated match in the pool** (not voided),
     rather than recomputing those: a recomputation would replay every later match of these
@@ -384,9 +397,10 @@ def void_match(match_id: int, *, by: Any = None, now: datetime | None = None) ->
             row.matches -= 1
             row.wins -= change.score == 1.0
             row.losses -= change.score == 0.0
+            row.top = _top_without(change)
         PlayerRating.objects.bulk_update(
             rows.values(),
-            ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at"],
+            ["rating", "deviation", "volatility", "matches", "wins", "losses", "last_rated_at", "top"],
         )
         record.changes.update(voided=True)
         record.voided_at, record.voided_by = now, by

@@ -19,7 +19,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.ratings import history
+from games.ratings import history, refunds
 from games.ratings.ladder import (
     MAX_SEARCH, PER_PAGE, TABS, Row, ladder, rank_of, ranks_of, with_bot_flag,
 )
@@ -196,6 +196,7 @@ def match_history(request: HttpRequest, username: str) -> HttpResponse:
             "rows": rows,
             "message": message,
             "query_string": urlencode(params),
+            "refunds": refunds.refunds_of(player.pk),
         },
         status=404 if message else 200,
     )

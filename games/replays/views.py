@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.core.for_apps import (
     ErrorCode, GameError, Match, Seat, bot_display_name, match_record, titles,
 )
-from games.ratings.for_apps import match_ratings
+from games.ratings.for_apps import cheaters_among, match_ratings
 from games.replays import analysis as analysis_module, jobs
 from games.replays.forms import ImportForm
 from games.replays.models import Analysis, ImportedRecord
@@ -159,9 +159,14 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     people = set(user_model.objects.filter(username__in=seats).values_list("username", flat=True))
     # Only a match played here has ratings (an imported record's claims are not shown).
     ratings = match_ratings(match.pk) if match is not None else {}
+    # Seats of players closed for cheating since (the moderation app says, through the
+    # ratings): the replay marks them, as the match histories do.
+    users = dict(Seat.objects.filter(match=match).values_list("seat", "user_id")) if match else {}
+    cheaters = cheaters_among(users.values())
     seat_rows = [{
         "seat": i, "name": seat_label(name),
         "url": reverse("profile", kwargs={"username": name}) if name in people and match else None,
+        "cheat": users.get(i) in cheaters,
         **rating_columns(ratings, i),
     } for i, name in enumerate(seats)]
     context = {

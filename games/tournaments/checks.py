@@ -7,7 +7,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from games.core.for_apps import titles
+from games.core.for_apps import standing, titles
 from games.ratings import for_apps as ratings
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Pairing, Tournament
@@ -47,11 +47,17 @@ def require_people(*users: Any) -> None:
     """Refuse a bot account among ``users`` (``games.core.titles``, one ask; ``None`` entries
     skipped; docs/api.md says why tournaments are for people).
 
-    :raises TournamentError: ``tournament_bot``.
+    A player a moderator barred from rated play may enter no tournament either (lichess's
+    rankban; ``games.core.standing``).
+
+    :raises TournamentError: ``tournament_bot``; ``tournament_ranked_banned``.
     """
-    found = titles.titles(user.pk for user in users if user is not None)
+    ids = [user.pk for user in users if user is not None]
+    found = titles.titles(ids)
     if any(title == titles.BOT for title in found.values()):
         raise TournamentError(Code.BOT)
+    if not standing.may_play_rated(ids):
+        raise TournamentError(Code.RANKED_BANNED)
 
 
 def lock(tournament_id: int) -> Tournament:

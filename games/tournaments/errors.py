@@ -56,6 +56,7 @@ class Code(StrEnum):
     CONFIRM_CANCEL = "confirm_cancel"
     CONFIRM_REMOVE = "confirm_remove"
     BOT = "tournament_bot"
+    RANKED_BANNED = "tournament_ranked_banned"
 
 
 MESSAGES = {
@@ -79,6 +80,9 @@ MESSAGES = {
         "you are asked."
     ),
     Code.BOT: _("Bot accounts play challenges, never tournaments: tournaments are for people."),
+    Code.RANKED_BANNED: _(
+        "A moderator has barred you or your partner from rated play and tournaments for now."
+    ),
     Code.BAD_SETTINGS: _("These tournament settings are not valid."),
     Code.ALREADY_REGISTERED: _("You are already registered for this tournament."),
     Code.PARTNER_REGISTERED: _("Your partner is already registered for this tournament."),

@@ -13,6 +13,8 @@ what others rely on.
   ``event_json`` (``None``: no such event).
 - The entrant rows, for an app that listens to their ``post_save`` (the people app tells a
   player's friends that they entered an event): ``Entrant``.
+- Withdrawing a player from every event not over, as closing their account does (a
+  moderator's ranked ban, ``games.moderation``): ``withdraw_everywhere``.
 """
 
 from __future__ import annotations
@@ -21,10 +23,17 @@ from collections.abc import Iterable
 
 from django.db.models import Q
 
-from games.tournaments import busy, crosstable, exports
+from games.tournaments import busy, crosstable, exports, registration
 from games.tournaments.models import Entrant, Tournament
 
-__all__ = ["Entrant", "engaged", "event_json"]
+__all__ = ["Entrant", "engaged", "event_json", "withdraw_everywhere"]
+
+
+def withdraw_everywhere(user) -> None:
+    """Withdraw ``user`` from each event not over they are entered in (an upcoming event's
+    entry removed; a running event's entrant withdrawn, its live table decided for the
+    opponent): ``registration.withdraw_closing``'s rule."""
+    registration.withdraw_closing(None, user)
 
 
 def event_json(tournament_id: int) -> dict | None:

@@ -17,6 +17,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.ratings import for_apps as ratings
 from games.tournaments import bracket as knockout
 from games.tournaments import busy, organiser, registration, services, zones
 from games.tournaments.errors import TournamentError
@@ -156,6 +157,11 @@ def event_facts(t: Tournament, user: Any, zone: ZoneInfo) -> dict:
         "arena_pairings": list(reversed(pairings)) if t.format == Tournament.Format.ARENA else [],
         "bracket": knockout.bracket(t, pairings, seeded) if knockout_event else [],
         "standings": services.standings(t) if not upcoming else [],
+        # Entrants closed for cheating (the moderation app says, through the ratings): their
+        # results stay in the standings, flagged.
+        "cheaters": ratings.cheaters_among(
+            {uid for e in entrants for uid in (e.user_id, e.partner_id) if uid is not None}
+        ),
         "uses_tiebreaks": uses_tiebreaks,
         "tiebreak_names": [TIEBREAK_NAMES[TieBreak(k)] for k in order],
         "tiebreak_articles": [(TIEBREAK_NAMES[TieBreak(k)], ARTICLES[TieBreak(k)]) for k in order],

@@ -575,6 +575,10 @@ def run(argv: list[str]) -> None:
     if command == "players" and args:
         print(json.dumps(seeded_players(args)))
         return
+    if command == "moderation" and len(args) == 1:  # tests/e2e/seed_moderation.py
+        from tests.e2e.seed_moderation import seeded_moderation
+        print(json.dumps(seeded_moderation(args[0])))
+        return
     if command == "open" and len(args) >= 2:
         print(json.dumps(seeded_open(int(args[0]), args[1:])))
         return

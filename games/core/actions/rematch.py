@@ -32,7 +32,7 @@ from typing import Any
 from django.db import transaction
 from django.urls import reverse
 
-from games.core import relations
+from games.core import relations, standing
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
 from games.core.actions.seating import _client_seed, check_rated_target, create_table
@@ -95,7 +95,9 @@ def ask_rematch(
     :raises GameError: ``login_required``; ``not_found``; ``not_seated``; ``rematch_not_over``
         (the match is not finished); ``rematch_gone`` (a person left the finished table, or is
         away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
-        target is under ``errors.RATED_TARGET_MIN``: see the module's docstring); a
+        target is under ``errors.RATED_TARGET_MIN``: see the module's docstring);
+        ``ranked_banned`` (a rated match, a player of it barred from rated play:
+        ``games.core.standing``); a
         ``client_seed_*`` code; what ``create_table`` raises. Nothing changes on any of them.
         An ask of a person who blocked ``user`` (``games.core.relations``, kind ``rematch``,
         ``SILENT``) is not recorded and never reaches that person; the other sockets of the
@@ -114,6 +116,7 @@ def ask_rematch(
             raise GameError("rematch_not_over")
         # Before anything is recorded: asking must not leave an offer that cannot start.
         check_rated_target(match.rated, match.rules["target"])
+        standing.check_rated(match.rated, [s.user_id for s in seats])
         rematch, _created = Rematch.objects.get_or_create(match=match)
         change.announce = None
         if rematch.new_match_id is not None:

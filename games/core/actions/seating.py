@@ -20,7 +20,7 @@ from django.db import IntegrityError
 from django.db.models import ProtectedError
 
 from games import engine
-from games.core import signals
+from games.core import signals, standing
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
 from games.core.errors import (
@@ -175,7 +175,8 @@ def create_table(
         option or a bad value); ``rules_no_points`` (no point can ever be scored:
         ``Rules.can_score``); ``rated_target_too_low`` (a rated table's target under
         ``rated_target_min``); ``bad_clock``; ``bad_bot`` (not a level, or not a free seat);
-        ``bot_not_rated``; ``bad_watchers``; ``too_many_open_tables`` (``user`` already sits at
+        ``bot_not_rated``; ``ranked_banned`` (a rated table with a person a moderator barred
+        from rated play, ``games.core.standing``); ``bad_watchers``; ``too_many_open_tables`` (``user`` already sits at
         ``MAX_OPEN_TABLES`` tables that have not started); ``too_many_tables`` (``user`` or one
         of ``people`` already sits at ``MAX_TABLES`` unfinished tables, :func:`check_table_cap`); ``client_seed_empty``,
         ``client_seed_too_long``, ``client_seed_newline``, ``client_seed_not_printable``.
@@ -200,6 +201,7 @@ def create_table(
     bots = _check_bots(players, bots or {})
     if bots and rated:
         raise GameError("bot_not_rated")
+    standing.check_rated(bool(rated), [user.pk, *(person.pk for person, _seed in (people or {}).values())])
     if watchers not in Match.Watchers.values:
         raise GameError("bad_watchers")
     others = {}
@@ -324,6 +326,7 @@ def join_table(
         (no empty seat, or the match already started), ``bad_seat`` (``seat`` is not a number
         from 0 to ``players`` - 1), ``seat_taken`` (``seat`` is a person's), ``private_table`` (a
         private table without its invite), ``too_many_tables`` (:func:`check_table_cap`);
+        ``ranked_banned`` (a rated table, ``user`` barred from rated play: ``games.core.standing``);
         ``client_seed_empty``, ``client_seed_too_long``, ``client_seed_newline``,
         ``client_seed_not_printable`` (checked first: nothing is changed).
     """
@@ -348,6 +351,7 @@ def join_table(
             raise GameError("private_table")
         if capped:
             check_table_cap([user])
+        standing.check_rated(match.rated, [user.pk])
         by_number = {s.seat: s for s in seats}
         free = [n for n in SEAT_ORDER[match.players] if n not in by_number]
         payload = {"user": user.pk, "username": user.get_username()}

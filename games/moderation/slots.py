@@ -1,0 +1,33 @@
+"""What the moderation app adds to the core's pages (``games.core.pages.slots``), registered in
+``ModerationConfig.ready()``:
+
+- ``profile.sections`` (order 90, last): "Report this player" for a signed-in player on
+  another's profile (``moderation/_profile.html``), and for staff "Moderate" (their page);
+- ``header.mine`` (order 90): for staff, "Moderation" with the number of open reports
+  (``moderation/_nav.html``);
+- on every page of a signed-in player, ``static/moderation/notify.js`` (the moderators'
+  messages, ``games.moderation.told``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpRequest
+
+from games.moderation.models import Report
+
+
+def profile_section(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
+    player = page["player"]
+    me = request.user
+    if not me.is_authenticated or me.pk == player.pk:
+        return None
+    return {"moderation_player": player, "moderation_staff": me.is_staff}
+
+
+def nav(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
+    if not (request.user.is_authenticated and request.user.is_staff):
+        return None
+    return {"moderation_open": Report.objects.filter(status=Report.Status.OPEN).count()}
