@@ -59,7 +59,7 @@ def test_the_replay_shows_the_chat_to_the_match_s_players_only(over):
         page = logged_in(player).get(url).content.decode()
         assert SECRET in page and 'id="chat-replay"' in page
         assert "&lt;b&gt;spectator&lt;/b&gt;" in page and "<b>spectator</b>" not in page
-        assert f"/report/alice/?match={match.pk}&amp;line=" in page
+        assert f"/players/alice/report/?match={match.pk}&amp;line=" in page
     for reader in (Client(), logged_in(carol)):
         page = reader.get(url).content.decode()
         assert SECRET not in page and 'id="chat-replay"' not in page

@@ -45,7 +45,7 @@ def test_chat_both_ways_at_two_and_refused_between_partners_at_four(browser, sit
         report = second.locator("#chat-lines .chat-report")
         line_id = second.locator(".chat-line").first.get_attribute("data-id")
         expect(report).to_have_attribute(
-            "href", re.compile(rf"/report/abdelrahman_\w+/\?match={two['match']}&line={line_id}$"))
+            "href", re.compile(rf"/players/abdelrahman_\w+/report/\?match={two['match']}&line={line_id}$"))
         assert first.locator("#chat-lines .chat-report").count() == 0  # not one's own line
         second.fill("#chat-text", "مرحبا، بالتوفيق")
         second.press("#chat-text", "Enter")
