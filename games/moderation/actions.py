@@ -140,15 +140,26 @@ def close(*, moderator: Any, user: Any, reason: Any, cheat: bool = False, now: d
     """Close ``user``'s account (``accounts.closing.close_account``: off the ladders, their
     running matches resigned). With ``cheat``: the cheat flag (their matches marked on the
     histories, their results in finished tournaments kept) and the rating refund of their
-    victims, each told (``refund.give_back``; the refunds are in the log's details)."""
+    victims, each told (``refund.give_back``; the refunds are in the log's details).
+
+    An account already closed (by its owner, or by a close whose refund did not follow) may
+    still be closed for cheating, once: the flag and the refund are what it lacks. Closing the
+    account is not in the flag's transaction (the core resigns each running match in its own),
+    so this is how a close interrupted between the two is finished.
+
+    :raises ModerationError: ``mod_already_closed`` (closed, and flagged already or ``cheat``
+        not asked).
+    """
     reason = _check(moderator, reason)
     now = timezone.now() if now is None else now
     if not user.is_active:
-        raise ModerationError(Code.ALREADY_CLOSED)
-    try:
-        close_account(user, by=moderator, reason=reason)
-    except AlreadyClosed:
-        raise ModerationError(Code.ALREADY_CLOSED) from None
+        if not cheat or Sanction.objects.filter(user=user, kind=Sanction.Kind.CHEAT).exists():
+            raise ModerationError(Code.ALREADY_CLOSED)
+    else:
+        try:
+            close_account(user, by=moderator, reason=reason)
+        except AlreadyClosed:
+            raise ModerationError(Code.ALREADY_CLOSED) from None
     with transaction.atomic():
         if not cheat:
             return _log(moderator, user, ModLog.Action.CLOSE, reason, now)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.moderation import actions, reports
+from games.moderation.errors import ModerationError
 from games.moderation.models import Message, ModLog, Sanction
 from games.moderation.refund import points_to_refund
 from games.ratings import history
@@ -75,6 +76,25 @@ def test_closing_without_cheat_gives_nothing_back(people):
     actions.close(moderator=mod, user=ali, reason="asked to")
     assert not RatingRefund.objects.exists()
     assert not Sanction.objects.filter(kind="cheat").exists()
+
+
+def test_an_account_already_closed_is_still_closed_for_cheating_once(people):
+    ali, bea, mod = people["ali"], people["bea"], people["mod"]
+    established(bea)
+    lose(rated_match([ali, bea]), bea)
+    actions.close(moderator=mod, user=ali, reason="asked to")  # or its owner closed it
+    current = round(PlayerRating.objects.get(user=bea).rating)
+
+    actions.close(moderator=mod, user=ali, reason="engine use", cheat=True)
+
+    assert Sanction.objects.filter(user=ali, kind="cheat").count() == 1
+    refund = RatingRefund.objects.get()
+    assert refund.user == bea and refund.points > 0
+    assert round(PlayerRating.objects.get(user=bea).rating) == current + refund.points
+    with pytest.raises(ModerationError) as caught:
+        actions.close(moderator=mod, user=ali, reason="engine use", cheat=True)
+    assert caught.value.code == "mod_already_closed"
+    assert RatingRefund.objects.count() == 1
 
 
 def test_a_cheater_s_results_stay_in_a_finished_tournament_flagged(people, client):
