@@ -7,6 +7,7 @@ import {cards, common} from "../labels.js";
 
 export var L = Object.assign({}, common, cards, {
   finished: gettext("Finished"),
+  closedAccount: gettext("Closed account"),
   botShort: gettext("%(level)s %(number)s"),
   leaveConfirm: gettext("Leave this table while the match goes on? Your seat stays yours, but your time runs, and if you stay away the computer may take your seat or your opponent may claim the win."),
   leaveConfirmNoClock: gettext("Leave this table while the match goes on? Your seat stays yours, but if you stay away the computer may take your seat or your opponent may claim the win."),
