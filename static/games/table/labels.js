@@ -68,6 +68,7 @@ export var L = Object.assign({}, common, cards, {
   abortConfirm: gettext("Call this match off before the first play? Nobody wins and it is not rated."),
   abortYes: gettext("Abort"),
   matchAborted: gettext("Aborted: nobody won, and it is not rated."),
+  matchAbortedBy: gettext("Aborted by %(name)s before the first play: nobody won, and it is not rated."),
   // A rated match aborted at once (issue 35): who never played a card of the first deal.
   matchAbortedEarlyOne: gettext("Aborted: %(name)s did not play a card of the first deal. Nobody won, and it is not rated."),
   matchAbortedEarlyMany: gettext("Aborted: %(names)s did not play a card of the first deal. Nobody won, and it is not rated."),
