@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import engine
 from games.core import signals, titles
 from games.core.errors import GameError
-from games.core.models import Event, Match, Seat, seat_account
+from games.core.models import Event, Match, Seat
 from games.core.state import liveness, watching
 from games.core.state.cache import SeatRow, cache, seat_rows, table_extras
 from games.core.state.messages import TableInfo, play_by, state_messages
@@ -248,7 +248,7 @@ def open_tables() -> list[dict]:
             "seats": [
                 {
                     "seat": s.seat,
-                    **seat_account(s),
+                    "username": s.user.get_username() if s.user_id is not None else None,
                     "bot": s.bot or None,
                     "online": s.user_id is not None and _seen_since(s, since),
                     "title": marks.get(s.user_id),
