@@ -63,6 +63,8 @@ def test_a_friend_online_is_challenged_from_the_lobby_and_a_block_keeps_challeng
         bassem.goto("/")
         notices_live(bassem)
         friend_shown(amira, b)
+        # The row, its Challenge and "Other settings", fits the 360 px phone.
+        assert amira.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         # One tap sends it with the lobby's defaults, back in the lobby.
         amira.locator(f'#friends-online [data-friend="{b}"] .people-challenge').click()
         expect(amira.locator(".challenge-notice.sent")).to_be_visible()
