@@ -64,5 +64,9 @@ class ApiError(Exception):
 
 
 def from_game_error(error: Refusal) -> ApiError:
-    """The core's refusal as the API answers it: the same code and message."""
-    return ApiError(error.code, message=error.message)
+    """The core's refusal as the API answers it: the same code and message; a refusal whose
+    parameters hold ``retry_after`` (whole seconds: the chat's flood limit) answers with a
+    ``Retry-After`` header, as the API's own 429s do."""
+    retry = error.params.get("retry_after")
+    headers = {"Retry-After": str(retry)} if retry is not None else None
+    return ApiError(error.code, message=error.message, headers=headers)

@@ -25,3 +25,4 @@ class ChatConfig(AppConfig):
         add_module("table", "chat/table_chat.js")
         add_fragment("rules.sections", "chat/_rules.html")
         add_fragment("replay.match", "chat/_replay_chat.html", slots.replay_panel)
+        add_fragment("settings.links", "chat/_settings_link.html", slots.settings_link)

@@ -114,7 +114,8 @@ def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text:
     ):
         raise ChatError("chat_not_allowed")
     if not admit(user.pk):
-        raise ChatError("chat_rate_limited")
+        # ``retry_after``: the longest wait until the window ends (the API's Retry-After).
+        raise ChatError("chat_rate_limited", retry_after=RATE_SECONDS)
     with transaction.atomic():
         row = ChatLine.objects.create(match_id=match_id, user=user, room=room, text=chat_text.mask(cleaned))
         line = as_frame_line(row, user.get_username())

@@ -1,5 +1,6 @@
 """What the chat adds to the core's pages (registered in ``ChatConfig.ready()``): the table's
-chat panel, its script's config, the rules' section, the replay's lines."""
+chat panel, its script's config, the rules' section, the replay's lines, the link to its
+settings from the profile-and-settings page."""
 
 from __future__ import annotations
 
@@ -38,3 +39,11 @@ def replay_panel(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
         return None
     lines = services.replay_lines(match.pk, request.user)
     return None if lines is None else {"chat_lines": lines}
+
+
+def settings_link(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
+    """The link to the chat's settings with its state, ``{"chat_on"}``, for a signed-in user."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return {"chat_on": services.chat_enabled(user.pk)}

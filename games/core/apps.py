@@ -35,6 +35,7 @@ class GamesConfig(AppConfig):
         # once closed, its sockets check their session again (its password hash changed).
         account_closing.connect(closing.end_play_of, dispatch_uid="games.end_play_of")
         account_closed.connect(recheck_live_sockets, dispatch_uid="games.recheck.closed")
+        account_closed.connect(closing.rename_seats_of, dispatch_uid="games.rename_seats_of")
         # The challenges still waiting are shown again on every page (games/core/state/notices.py).
         notices.register_pending(challenges.pending_notices)
         # The profile is accounts' page (below the core): the core adds its sections as the apps

@@ -306,18 +306,35 @@ class Online(models.Model):
         return f"{self.user_id} {self.process}"
 
 
-def seat_display_names(seats: list[dict]) -> dict[int, str]:
-    """``{seat: name to show}`` for the seats of one table, ``[{"seat", "username", "bot"}]``.
+def seat_account(seat: Seat) -> dict:
+    """``{"username", "closed"}`` of a seat as the lobby and the tables show it: a person's
+    username, ``None`` for a computer seat and for a closed account (``is_active`` false:
+    ``accounts.closing``), whose ``closed`` is true (its name shows as "Closed account")."""
+    if seat.user_id is None:
+        return {"username": None, "closed": False}
+    if not seat.user.is_active:
+        return {"username": None, "closed": True}
+    return {"username": seat.user.get_username(), "closed": False}
 
-    A person's seat is the username (also when the computer plays it for them). A computer seat
+
+def seat_display_names(seats: list[dict]) -> dict[int, str]:
+    """``{seat: name to show}`` for the seats of one table, ``[{"seat", "username", "bot",
+    "closed"}]`` (``closed`` optional).
+
+    A person's seat is the username (also when the computer plays it for them); a closed
+    account's (``closed`` true) is "Closed account" translated, as ``Seat.display_name`` says. A computer seat
     is "Computer (Greedy)", or, at a table with more than one computer seat, numbered in seat
     order, "Computer 1 (Greedy)", "Computer 2 (Greedy)": two seats never read the same.
     An empty seat (neither) is left out.
     """
-    computers = sorted(s["seat"] for s in seats if not s.get("username") and s.get("bot"))
+    computers = sorted(
+        s["seat"] for s in seats if not s.get("username") and not s.get("closed") and s.get("bot")
+    )
     names = {}
     for seat in seats:
-        if seat.get("username"):
+        if seat.get("closed"):
+            names[seat["seat"]] = str(_("Closed account"))
+        elif seat.get("username"):
             names[seat["seat"]] = seat["username"]
         elif seat.get("bot"):
             number = computers.index(seat["seat"]) + 1 if len(computers) > 1 else None

@@ -3,7 +3,8 @@ signals (a rated match starts), the tournaments' entrants, the log-in (the prefe
 and the core's page slots (``games.core.pages.slots``):
 
 - ``header.mine``: "Friends" and "Notifications" (with the unread count), ``people/_nav.html``;
-- ``lobby.side``: the friends online and what each is doing, ``people/_lobby_friends.html``;
+- ``lobby.side``: the friends online and what each is doing, ``people/_lobby_friends.html``
+  (a one-tap challenge each; drawn again every 30 seconds by ``static/people/friends_online.js``);
 - ``profile.sections`` (order 5, first): the player's avatar, flag, bio, and to another signed-in
   player follow and block, and why they may not challenge the player when the player's setting
   refuses it (the core then shows no challenge form), ``people/_profile.html``;

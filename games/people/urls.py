@@ -8,6 +8,7 @@ urlpatterns = [
     path("players/<str:username>/block/", views.block, name="people_block"),
     path("players/<str:username>/unblock/", views.unblock, name="people_unblock"),
     path("friends/", views.friends, name="people_friends"),
+    path("friends/online/", views.friends_online, name="people_friends_online"),
     path("notifications/", views.notifications, name="people_notifications"),
     path("settings/profile/", views.settings_page, name="people_settings"),
 ]

@@ -1,6 +1,7 @@
 """The people app's pages and form posts: follow, unfollow, block, unblock (from a profile),
 the friends page (friends, following, followers, blocked), the notifications page and the
-settings page (``games.people.profiles.ProfileForm``).
+settings page (``games.people.profiles.ProfileForm``), and the lobby's friends-online block
+alone (drawn again by its script).
 
 Thin: check the request, call the service, turn a ``PeopleError`` into a message (or, for a
 script asking with ``Accept: application/json``, ``{"error", "message"}`` with status 400).
@@ -19,10 +20,22 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from games.core.for_apps import titles
-from games.people import notices, profiles, services
+from games.people import doing, notices, profiles, services
 from games.people.errors import PeopleError
 from games.people.middleware import set_language_cookie
 from games.people.models import Block, Profile
+
+def friends_online(request: HttpRequest) -> HttpResponse:
+    """The lobby's friends-online block alone (``people/_friends_online.html``, as the lobby
+    draws it), for ``static/people/friends_online.js`` to draw again every 30 seconds: a few
+    queries (``games.people.doing``). 403 for a visitor not logged in (no friends)."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=403)
+    return render(
+        request, "people/_friends_online.html",
+        {"friends_online": doing.friends_online(request.user.pk)},
+    )
+
 
 def _wants_json(request: HttpRequest) -> bool:
     return "application/json" in request.headers.get("Accept", "")

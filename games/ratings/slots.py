@@ -25,7 +25,8 @@ from games.ratings.rating import win_chances as chances_of
 def table_head(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any]:
     """The ``table.head`` context of ``page["match"]``: ``win_chances``, each side's expected
     score before the match (``games.ratings.rating.win_chances``: a list of two
-    ``SideChance``), or ``None`` for a casual match, an open table or an abort; and
+    ``SideChance``), or ``None`` for a casual match, an open table, or a match that is over
+    (the chances are a forecast: the result and the ratings' changes replace them); and
     ``not_rated``, the sentence saying why a finished rated match was not rated (for the viewer
     when they sat there: ``games.ratings.rating.not_rated_reason``), or ``""``. Each computed
     only if the template reads it."""
@@ -39,7 +40,9 @@ def table_head(request: HttpRequest, page: Mapping[str, Any]) -> dict[str, Any]:
         return str(NOT_RATED_MESSAGES[code]) if code else ""
 
     return {
-        "win_chances": SimpleLazyObject(lambda: chances_of(match)),
+        "win_chances": SimpleLazyObject(
+            lambda: None if match.finished_at is not None else chances_of(match)
+        ),
         "not_rated": SimpleLazyObject(reason),
     }
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.ratings.models import NotRated, RatedMatch
-from games.ratings.rating import ABORT, Unrated, ratings_before, shown, side_chances
+from games.ratings.rating import Unrated, ratings_before, shown, side_chances
 
 #: The name of the ratings' part of the ``state`` message's ``extras``.
 NAME = "ratings"
@@ -34,7 +34,8 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
       included), both once the match is rated for them, else ``null``; ``not_rated`` the
       ``Unrated`` code saying why a finished match did not rate them, else ``null``;
     - ``chances``: each side's expected score in whole percent (``[53, 47]``) once every seat is
-      a person's, ``null`` before (and for an aborted match);
+      a person's while the match is played, ``null`` before and once it is over (a forecast:
+      the result and the ``change`` replace it);
     - ``not_rated``: why a finished match rated nobody (an ``Unrated`` code), else ``null``.
 
     At most three queries, for the seats' ratings and, once finished, what the rating kept.
@@ -67,7 +68,7 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
             "change": change,
             "not_rated": reasons.get(seat),
         })
-    full = len(people) == match.players and match.result != ABORT
+    full = len(people) == match.players and not finished
     chances = None
     if full:
         first = round(side_chances(before)[0] * 100)

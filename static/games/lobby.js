@@ -14,6 +14,7 @@ function url(name, id) {
 
 /** A seat chip; the server sends every seat in order, with its name ("Computer 2 (Greedy)"). */
 function seatChip(s) {
+  if (s.closed) return el("li", {class: "seat-chip", dataset: {seat: s.seat}}, [el("bdi", {text: s.name})]);
   if (s.bot && !s.username) {
     return el("li", {class: "seat-chip bot", dataset: {seat: s.seat, bot: s.bot}}, [
       B.botIcon(L.botBadge),

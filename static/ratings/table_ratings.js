@@ -75,11 +75,13 @@ function changeNode(seat) {
 }
 
 /** "Win chances: alice (1523?) 53% · bob (1498) 47%", drawn again on every state: whoever sat
- * down before the table filled sees it once the last seat is taken. */
+ * down before the table filled sees it once the last seat is taken; gone once the match is
+ * over (a forecast: the result and the ratings' changes say what came of it). */
 function renderChances() {
   var found = ratings();
   var line = $("win-chances");
-  if (!found || !found.chances || !R) { if (line) line.hidden = true; return; }
+  var over = !!(getState() || {}).result;
+  if (!found || !found.chances || !R || over) { if (line) line.hidden = true; return; }
   if (!line) {
     line = el("p", {class: "win-chances", id: "win-chances"});
     $("play-area").parentNode.insertBefore(line, $("invite-link") || $("table-tools"));

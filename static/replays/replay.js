@@ -369,7 +369,8 @@ function poll() {
     });
 }
 
-$("analyse").addEventListener("click", function () {
+// A visitor who is not logged in has a log-in link there instead of the button (replay.html).
+if (!("login" in $("analyse").dataset)) $("analyse").addEventListener("click", function () {
   $("analyse").disabled = true;
   fetch(config.urls.analysis, {method: "POST", credentials: "same-origin", headers: {"X-CSRFToken": csrf()}})
     .then(function (response) { return response.json(); })

@@ -160,6 +160,7 @@ def test_chat_takes_free_text_and_the_table_s_phrases():
         assert call("post", path, a_token, {"room": "player", "text": f"line {n}"}).status_code == 200
     flood = call("post", path, a_token, {"room": "player", "text": "one too many"})
     assert flood.status_code == 429 and error_code(flood) == "chat_rate_limited"
+    assert flood["Retry-After"] == "10"  # games.chat.services.RATE_SECONDS: the window's length
     assert ChatLine.objects.count() == 5
     _carol, c_token = account("carol", "board:play")
     assert error_code(call("post", path, c_token, {"room": "player", "text": "hi"})) == "not_seated"

@@ -86,3 +86,15 @@ def test_the_setting_page_turns_the_chat_off_and_on(django_user_model):
     strict.force_login(dave)
     assert strict.post(url, {"chat": "off"}).status_code == 403
     assert Client().get(url).status_code == 302  # to the log-in
+
+
+def test_the_profile_settings_page_links_to_the_chat_setting(django_user_model):
+    """The people app's settings page shows the chat's link (its ``settings.links`` fragment),
+    with the setting's state, and the chat page comes back to it."""
+    erin = django_user_model.objects.create_user("erin", "erin@example.com")
+    client = logged_in(erin)
+    page = client.get(reverse("people_settings")).content.decode()
+    link = f'href="{reverse("chat:settings")}?next=/settings/profile/"'
+    assert link in page and "chat on" in page
+    services.set_enabled(erin, False)
+    assert "chat off" in client.get(reverse("people_settings")).content.decode()

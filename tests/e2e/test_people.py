@@ -1,6 +1,6 @@
 """Players among players, as people see it (games/people/): two players follow each other, one
 sees the other online in the lobby's friends and challenges them with a tap, and the challenge
-is accepted; once blocked, a challenge never reaches the one who blocked, while another
+is accepted (one tap sends it with the lobby's defaults); once blocked, a challenge never reaches the one who blocked, while another
 player's does. Seeded players with a session cookie (``seed.py players``), not sign-ups."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def friend_shown(page: Page, username: str) -> None:
 
 
 def send_challenge(page: Page) -> None:
-    """On a profile opened at ``#challenge`` (the lobby's tap): a casual match to 11."""
+    """On a profile opened at ``#challenge`` (the lobby's "Other settings"): a casual match to 11."""
     expect(page.locator("#challenge-form")).to_be_visible()
     page.check('input[name="challenge-mode"][value="casual"]')
     page.check('input[name="challenge-move_seconds"][value="none"]')
@@ -63,8 +63,12 @@ def test_a_friend_online_is_challenged_from_the_lobby_and_a_block_keeps_challeng
         bassem.goto("/")
         notices_live(bassem)
         friend_shown(amira, b)
+        # The row, its Challenge and "Other settings", fits the 360 px phone.
+        assert amira.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+        # One tap sends it with the lobby's defaults, back in the lobby.
         amira.locator(f'#friends-online [data-friend="{b}"] .people-challenge').click()
-        send_challenge(amira)
+        expect(amira.locator(".challenge-notice.sent")).to_be_visible()
+        assert amira.url.rstrip("/") == site_url.rstrip("/")
         bassem.locator(".challenge-notice.received .challenge-accept").click()
         bassem.wait_for_url(TABLE)
         amira.wait_for_url(TABLE)

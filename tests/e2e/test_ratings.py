@@ -11,7 +11,9 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, signed_in, signed_up
+from tests.e2e.pages import (
+    SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, signed_in, signed_up, with_session,
+)
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -57,6 +59,8 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(request, new_page, seed
     loser.locator("#confirm-yes").click()
     expect(winner.locator("#result-banner")).to_be_visible()
     expect(winner.locator("#result-banner")).to_contain_text("You won!")
+    # The chances were a forecast: gone the moment the match ends, without a reload.
+    expect(winner.locator("#win-chances")).to_be_hidden()
     # Every name's change, for both players, the moment the match ends.
     for page in (winner, loser):
         line = page.locator("#result-ratings")
@@ -283,14 +287,32 @@ def test_the_arabic_result_of_four_keeps_names_and_ratings_whole(browser, site_u
     chances broke between a rating, its colon and its percentage. Now each name is a unit of
     its own, whole on one line, the joining "و" outside it; every rating is a left-to-right
     isolate with its "?" after the digits; each side's chances is a box of its own, its last
-    rating, colon and percentage on one line; and nothing scrolls sideways."""
+    rating, colon and percentage on one line (the chances shown while the match is played:
+    a table of the same names played on); and nothing scrolls sideways."""
     tag = uuid.uuid4().hex[:4]
     names = [f"محمد{tag}", f"فاطمة-Z{tag}", f"Sara.سارة{tag}", f"أحمد_Ahmed-Z{tag}"]
     table = json.loads(seed("rated", 4, 101, *names))  # side 1 (seats 1 and 3) resigned
-    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+    playing = json.loads(seed("played", 4, *[f"{name}p" for name in names]))
+    context = signed_in(browser, site_url, playing["sessions"][0], "ar",
                         viewport={"width": width, "height": 844}, device_scale_factor=1)
     try:
         page = context.new_page()
+        page.goto(f"/table/{playing['match']}/")
+        chances = page.locator("#win-chances .side-chance")
+        expect(chances).to_have_count(2)
+        for text, after, direction in page.evaluate(
+                f"s => ({MARKS})([...document.querySelectorAll(s)])", "#win-chances .rating"):
+            assert after and direction == "ltr", (text, after, direction)
+        # Each side one box (the line wraps between the sides only), its last rating, colon
+        # and percentage on one line.
+        for boxes, rating, percent in page.evaluate("""() => [...document.querySelectorAll(
+                '#win-chances .side-chance')].map(c => [
+                c.getClientRects().length, [...c.querySelectorAll('.rating')].pop().getBoundingClientRect().top,
+                c.querySelector('strong').getBoundingClientRect().top])"""):
+            assert boxes == 1 and abs(rating - percent) < 4, (boxes, rating, percent)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        # The ended match: its result, the chances gone (a forecast).
+        with_session(context, site_url, table["sessions"][0], "ar")
         page.goto(f"/table/{table['match']}/")
         expect(page.locator("#result-banner")).to_be_visible()
         line = page.locator("#result-banner .result-line")
@@ -303,21 +325,12 @@ def test_the_arabic_result_of_four_keeps_names_and_ratings_whole(browser, site_u
             "() => [...document.querySelectorAll('#result-banner .result-line bdi')]"
             ".map(b => b.getClientRects().length)")
         assert lines == [1, 1, 1, 1], lines
-        numbers = "#result-ratings .rating-before, #result-ratings .rating-after, #win-chances .rating"
-        expect(page.locator(numbers)).to_have_count(12)
+        numbers = "#result-ratings .rating-before, #result-ratings .rating-after"
+        expect(page.locator(numbers)).to_have_count(8)
         for text, after, direction in page.evaluate(
                 f"s => ({MARKS})([...document.querySelectorAll(s)])", numbers):
             assert after and direction == "ltr", (text, after, direction)
-
-        chances = page.locator("#win-chances .side-chance")
-        expect(chances).to_have_count(2)
-        # Each side one box (the line wraps between the sides only), its last rating, colon
-        # and percentage on one line.
-        for boxes, rating, percent in page.evaluate("""() => [...document.querySelectorAll(
-                '#win-chances .side-chance')].map(c => [
-                c.getClientRects().length, [...c.querySelectorAll('.rating')].pop().getBoundingClientRect().top,
-                c.querySelector('strong').getBoundingClientRect().top])"""):
-            assert boxes == 1 and abs(rating - percent) < 4, (boxes, rating, percent)
+        expect(page.locator("#win-chances")).to_have_count(0)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= width
         banner = page.locator("#result-banner")
         assert banner.evaluate("b => b.scrollWidth <= b.clientWidth")

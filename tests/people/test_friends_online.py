@@ -157,3 +157,41 @@ def test_the_lobby_offers_no_challenge_to_a_friend_taking_none():
     assert [(f.username, f.challengeable) for f in doing.friends_online(me.pk)] == [("a", False), ("b", True)]
     page = client_of(me).get(reverse("lobby")).content.decode()
     assert page.count("people-challenge") == 1 and page.count('class="people-no-challenge"') == 1
+
+
+def test_challenge_in_one_tap_with_the_lobby_s_defaults():
+    """The lobby's "Challenge" is a form that sends the challenge at once (``quick``: the
+    lobby's defaults, whatever else is posted) and comes back to the lobby; the profile's
+    form stays for other settings."""
+    from games.core.models import Challenge
+
+    me, a = users("me", "a")
+    befriend(me, a)
+    online(a)
+    client = client_of(me)
+    page = client.get(reverse("lobby")).content.decode()
+    action = reverse("challenge_create", args=["a"])
+    assert f'action="{action}"' in page and 'name="quick"' in page
+    assert 'href="/players/a/#challenge"' in page
+    response = client.post(action, {"quick": "1", "next": "/", "client_seed": "s" * 16,
+                                    "challenge-mode": "rated", "challenge-target": "31"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    challenge = Challenge.objects.get(challenger=me, challenged=a)
+    assert (challenge.rated, challenge.rules["target"], challenge.move_seconds) == (False, 101, 30)
+    assert challenge.challenger_seed == "s" * 16
+    again = client.post(action, {"quick": "1", "next": "//evil.example/"}, follow=True)
+    assert again.redirect_chain[-1][0] == "/"
+    assert "challenge" in [m.message for m in again.context["messages"]][0].lower()
+
+
+def test_the_friends_online_block_is_drawn_again_from_its_endpoint():
+    me, a = users("me", "a")
+    befriend(me, a)
+    url = reverse("people_friends_online")
+    assert 'data-friend="a"' not in client_of(me).get(url).content.decode()
+    online(a)
+    html = client_of(me).get(url).content.decode()
+    assert 'id="friends-online"' in html and 'data-friend="a"' in html and "<html" not in html
+    assert Client().get(url).status_code == 403
+    lobby = client_of(me).get(reverse("lobby")).content.decode()
+    assert f'data-refresh="{url}"' in lobby and "people/friends_online.js" in lobby

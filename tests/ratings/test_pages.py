@@ -224,6 +224,21 @@ def test_the_table_page_of_a_rated_match_shows_each_sides_win_chance(client):
     assert 'id="win-chances"' not in client.get(reverse("lobby")).content.decode()
 
 
+def test_the_win_chances_leave_the_table_once_the_match_is_over(client):
+    """A forecast: the page and the ``state``'s ``extras`` show it while the match is played,
+    neither once it ended (the result and the rating changes say what came of it)."""
+    from games.core.for_apps import table_state
+
+    amira, karim = make_user("amira"), make_user("karim")
+    match = rated_match([amira, karim])
+    url = reverse("table", args=[match.pk])
+    assert 'id="win-chances"' in client.get(url).content.decode()
+    assert table_state(match_id=match.pk, user=None)["extras"]["ratings"]["chances"] is not None
+    actions.resign(user=karim, match_id=match.pk)
+    assert 'id="win-chances"' not in client.get(url).content.decode()
+    assert table_state(match_id=match.pk, user=None)["extras"]["ratings"]["chances"] is None
+
+
 def test_the_navigation_bar_in_english_and_arabic(client):
     amira = make_user("amira")
     html = client.get(reverse("lobby")).content.decode()

@@ -6,13 +6,15 @@ signal.
   once for their side (:func:`~games.core.actions.endings.resign` with ``alone``: in a match of
   four the partner is not asked), so the other side wins, as after any resignation;
 - a table waiting for players: the player leaves it (``leave_table``);
-- a challenge waiting for its answer, sent or received: cancelled or declined.
+- a challenge waiting for its answer, sent or received: cancelled or declined;
+- once closed, the seatings kept of its started matches are dropped (:func:`rename_seats_of`).
 
 A seat the computer took over from the absent player stays the computer's: that match goes on.
 """
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.db.models import Q
@@ -54,3 +56,12 @@ def end_play_of(sender: Any, user: Any, **kwargs: Any) -> None:
                 decline_challenge(user=user, challenge_id=challenge_id, now=now)
         except GameError:
             continue
+
+
+def rename_seats_of(sender: Any, user: Any, **kwargs: Any) -> None:
+    """``account_closed``'s receiver: every started match ``user`` sat at gets a new
+    ``Match.seating_token``, so the seatings kept per process (``games.core.state.cache``) are
+    read again and name the seat "Closed account" (a seat change does the same)."""
+    Match.objects.filter(seats__user_id=user.pk).exclude(status=Match.Status.OPEN).update(
+        seating_token=uuid.uuid4()
+    )

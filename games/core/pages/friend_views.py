@@ -12,6 +12,7 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
+from django.forms import BooleanField
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -69,6 +70,30 @@ def _answer(request: HttpRequest, back: str, ok: dict | None, error: GameError |
     return redirect(ok.get("url") if ok and ok.get("url") else back)
 
 
+def _safe_next(request: HttpRequest, default: str) -> str:
+    """The post's ``next`` when it is a path of this site, else ``default``."""
+    back = request.POST.get("next") or default
+    return back if back.startswith("/") and not back.startswith("//") else default
+
+
+def _default_challenge(request: HttpRequest) -> dict:
+    """A one-tap challenge's form data: every :class:`ChallengeForm` field at its initial value
+    (the lobby's defaults: a casual match to 101 points, 30 seconds a play, the usual points),
+    and the post's ``client_seed`` (the seed the browser drew; none: the server draws one)."""
+    form = ChallengeForm(prefix=CHALLENGE_PREFIX)
+    data = {}
+    for name, field in form.fields.items():
+        value = form.get_initial_for_field(field, name)
+        if isinstance(field, BooleanField):
+            if value:
+                data[form.add_prefix(name)] = "on"
+        elif value is not None:
+            data[form.add_prefix(name)] = str(value)
+    if request.POST.get("client_seed"):
+        data[form.add_prefix("client_seed")] = request.POST["client_seed"]
+    return data
+
+
 @require_POST
 def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     """Challenge ``username`` with the profile's :class:`ChallengeForm`; back to the profile
@@ -78,11 +103,20 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
     (status 400) with the form open, filled in, each error beside its field as the lobby's form
     shows them (:func:`_challenge_refused`); a script asking for JSON gets ``{"error",
     "message"}`` for the action's refusal.
+
+    A post with ``quick`` (a friend's "Challenge" button in the lobby) is a one-tap challenge
+    with the lobby's defaults (:func:`_default_challenge`), its other fields ignored; it goes
+    back to ``next`` (a path of the site; the lobby without one), a refusal as a message there.
     """
+    quick = "quick" in request.POST
     back = reverse("profile", kwargs={"username": username})
+    if quick:
+        back = _safe_next(request, reverse("lobby"))
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={back}")
-    form = ChallengeForm(request.POST, prefix=CHALLENGE_PREFIX)
+    form = ChallengeForm(
+        _default_challenge(request) if quick else request.POST, prefix=CHALLENGE_PREFIX
+    )
     if not form.is_valid():
         return _challenge_refused(request, username, form)
     try:
@@ -91,7 +125,7 @@ def challenge_create(request: HttpRequest, username: str) -> HttpResponse:
             move_seconds=form.clock(), client_seed=form.cleaned_data["client_seed"],
         )
     except GameError as error:
-        if _wants_json(request):
+        if _wants_json(request) or quick:
             return _answer(request, back, None, error)
         # The action's own refusal of a field goes beside that field, the rest over the form.
         field = "target" if error.code == ErrorCode.RATED_TARGET_TOO_LOW else None
@@ -115,9 +149,7 @@ def _challenge_refused(request: HttpRequest, username: str, form: ChallengeForm)
 
 
 def _challenge_post(request: HttpRequest, challenge_id: int, action, **kwargs) -> HttpResponse:
-    back = request.POST.get("next") or reverse("lobby")
-    if not back.startswith("/") or back.startswith("//"):
-        back = reverse("lobby")
+    back = _safe_next(request, reverse("lobby"))
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={back}")
     try:

@@ -39,6 +39,8 @@ registered, so a misspelt slot fails at start-up rather than showing nothing):
   finished ``Match`` (an imported record has none: nothing is shown).
 - ``account.close`` (``templates/accounts/close.html``, before the confirmation): what closing
   the signed-in player's account ends for them now (their table, their events): ``user``.
+- ``settings.links`` (the profile-and-settings page, ``/settings/profile/``, under its form):
+  one ``<li>`` each, a link to an app's own settings page (the chat's): ``user``.
 
 The pages scripts are loaded for (``PAGES``): ``table``, and ``notices`` (every page of a
 signed-in player, before the site's notice socket, ``static/games/notices.js``, opens).
@@ -69,6 +71,7 @@ SLOTS = {
     "rules.sections": "templates/games/rules.html: after 'Leaving a table'",
     "replay.match": "the replay page of a match played here: under the replay",
     "account.close": "templates/accounts/close.html: what closing the account ends, for this player",
+    "settings.links": "the profile-and-settings page: links to the apps' own settings pages",
 }
 
 #: The pages an app's scripts and their configs are loaded on.

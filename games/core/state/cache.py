@@ -137,7 +137,9 @@ class SeatRow:
     ``resign_offered``: offered to resign, waiting for the partner; ``client_seed``: the
     person's seed for the fair shuffle (``games.core.models.Seat``), never in :meth:`to_dict`: a
     ``state`` message shows it to its own seat only, and to everyone once the match started
-    (``Match.client_seeds``).
+    (``Match.client_seeds``). ``closed``: the person's account is closed (``is_active`` false:
+    ``accounts.closing``): the ``state`` message then names nobody (``username`` null, ``closed``
+    true; the table shows "Closed account").
     """
 
     seat: int
@@ -148,13 +150,15 @@ class SeatRow:
     timeouts: int = 0
     resign_offered: bool = False
     client_seed: str = ""
+    closed: bool = False
     title: str | None = None
 
     def to_dict(self) -> dict:
         """The seat's object in a ``state`` message (``docs/protocol.md`` "state")."""
         return {
             "seat": self.seat,
-            "username": self.username,
+            "username": None if self.closed else self.username,
+            "closed": self.closed,
             "side": self.seat % 2,
             "bot": self.bot or None,
             "absent": self.absent,
@@ -193,7 +197,9 @@ def seat_rows(match: Match) -> tuple[SeatRow, ...]:
     asked once per read, for all its seats.
     """
     def read() -> tuple[SeatRow, ...]:
-        rows = [SeatRow(*values) for values in seat_values(match.pk)]
+        rows = [
+            SeatRow(*values[:-1], closed=values[-1] is False) for values in seat_values(match.pk)
+        ]
         marks = titles.titles(row.user_id for row in rows)
         return tuple(
             dataclasses.replace(row, title=marks[row.user_id]) if row.user_id in marks else row

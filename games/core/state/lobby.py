@@ -23,7 +23,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from games.core import signals, titles
-from games.core.models import Match, Seat, seat_display_names
+from games.core.models import Match, Seat, seat_account, seat_display_names
 from games.core.state import liveness, reads, watching
 
 #: How many matches the lobby lists in each of its two match lists at most.
@@ -47,8 +47,9 @@ def age_text(created_at: datetime | str, now: datetime | None = None) -> str:
 
 
 def seat_entries(players: int, seats: list[dict]) -> list[dict]:
-    """Every seat of a table in order, ``{"seat", "side", "username", "bot", "name",
-    "online", "rating", "title"}``; an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
+    """Every seat of a table in order, ``{"seat", "side", "username", "bot", "closed", "name",
+    "online", "rating", "title"}`` (``closed``: a closed account's seat, whose ``username`` is
+    ``None`` and ``name`` "Closed account"); an empty seat has ``username``, ``bot`` ``None``, ``name`` "Empty seat" and
     ``online`` false. ``rating`` is the seat's ``rating`` as given (an app's, see
     ``signals.lobby_matches_read``), ``None`` without one; ``title`` the account's
     (``games.core.titles``), ``None`` without one. ``side`` is 0 or 1 (RULES.md "Four players": partners opposite, seats 0
@@ -61,6 +62,7 @@ def seat_entries(players: int, seats: list[dict]) -> list[dict]:
             "side": number % 2,
             "username": by_seat.get(number, {}).get("username"),
             "bot": by_seat.get(number, {}).get("bot"),
+            "closed": bool(by_seat.get(number, {}).get("closed")),
             "name": names.get(number, _("Empty seat")),
             "online": bool(by_seat.get(number, {}).get("online")),
             "rating": by_seat.get(number, {}).get("rating"),
@@ -127,7 +129,7 @@ def _seats_of(match: Match, marks: dict[int, str]) -> list[dict]:
     return [
         {
             "seat": s.seat,
-            "username": s.user.get_username() if s.user_id is not None else None,
+            **seat_account(s),
             "bot": s.bot or None,
             "title": marks.get(s.user_id),
         }

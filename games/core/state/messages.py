@@ -37,7 +37,9 @@ class TableInfo:
     (``None``: no play yet); the engine's replay knows the cards but not that the server played
     them. ``extras``: what the apps add (``games.core.state.cache.table_extras``). ``missed``:
     after a rated match aborted early, the seats of the persons who never played a card of the
-    first deal themselves (``match_end``'s ``missed``), else ``None``.
+    first deal themselves (``match_end``'s ``missed``), else ``None``. ``aborted_by``: after a
+    match a player called off (``endings.abort_match``), their seat (the ``abort`` event's),
+    else ``None``.
     """
 
     id: int
@@ -55,6 +57,7 @@ class TableInfo:
     shuffle: dict | None = None
     extras: dict | None = None
     missed: tuple[int, ...] | None = None
+    aborted_by: int | None = None
 
 
 def play_by(seat: int | None, payload: dict) -> dict:
@@ -185,6 +188,9 @@ def state_messages(
             "scores": list(live.scores) if live is not None else list(info.scores),
             "reason": info.result or Match.Result.TARGET.value,
         }
+        if info.aborted_by is not None:
+            # Called off by a player: every seat and spectator is told who.
+            base["result"]["by"] = info.aborted_by
         if info.missed is not None:
             # Aborted early: who never played, for every seat and spectator to be told.
             base["result"].update(

@@ -13,10 +13,11 @@ from games.core.models import Match, Seat
 
 _match_row = Compiled(lambda pk: Match.objects.filter(pk=pk))
 
-#: The columns of ``games.core.state.cache.SeatRow``, in its order.
+#: The columns of ``games.core.state.cache.SeatRow``, in its order (``user__is_active``, ``None``
+#: for a computer seat, is read as its ``closed``: ``is False``).
 SEAT_COLUMNS = (
     "seat", "user_id", "user__username", "bot", "absent", "timeouts", "resign_offered",
-    "client_seed",
+    "client_seed", "user__is_active",
 )
 _seat_values = Compiled(
     lambda match_id: Seat.objects.filter(match_id=match_id).order_by("seat").values_list(

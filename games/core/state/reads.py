@@ -70,8 +70,9 @@ def table_info(
     :param played: ``False`` when the current round has no play yet: no message shows who made
         the match's last play then (``messages._mark_last_play``), so it is not read.
 
-    ``missed`` comes from the ``match_end`` event (of ``events``, or one query) of a rated
-    match that was aborted, the only ending that can have it: a finished table is read rarely.
+    ``missed`` and ``aborted_by`` come from the ``match_end`` and ``abort`` events (of
+    ``events``, or one query) of a match that was aborted, the only ending that has them: a
+    finished table is read rarely.
     """
     scores = match.scores if len(match.scores or ()) == 2 else (0, 0)
     last = next(
@@ -94,29 +95,32 @@ def table_info(
         last_play_by=last or (last_play_by(match) if played else None),
         shuffle=shuffle_info(match),
         extras=table_extras(match, ordered),
-        missed=_missed(match, events),
+        **_abort_facts(match, events),
     )
 
 
-def _missed(match: Match, events: Sequence[Event]) -> tuple[int, ...] | None:
-    """``match_end``'s ``missed`` (``endings.finish``) of a rated match that was aborted early,
-    else ``None``; from ``events`` when one is the ``match_end``, else one query."""
-    if not (
-        match.rated and match.status == Match.Status.FINISHED
-        and match.result == Match.Result.ABORT
-    ):
-        return None
-    end = next((e.payload for e in events if e.kind == Event.Kind.MATCH_END), None)
-    if end is None:
-        end = (
-            Event.objects.filter(match_id=match.pk, kind=Event.Kind.MATCH_END)
-            .values_list("payload", flat=True)
-            .first()
+def _abort_facts(match: Match, events: Sequence[Event]) -> dict:
+    """``{"missed", "aborted_by"}`` of an aborted match (``{}`` for any other): ``match_end``'s
+    ``missed`` (``endings.finish``) when a rated match was aborted early, and the seat of the
+    ``abort`` event when a player called it off (``endings.abort_match``), each ``None``
+    otherwise. From ``events`` when they hold the ``match_end``, else one query."""
+    if match.status != Match.Status.FINISHED or match.result != Match.Result.ABORT:
+        return {}
+    ending = [(e.kind, e.seat, e.payload) for e in events
+              if e.kind in (Event.Kind.ABORT, Event.Kind.MATCH_END)]
+    if not any(kind == Event.Kind.MATCH_END for kind, _seat, _payload in ending):
+        ending = list(
+            Event.objects.filter(
+                match_id=match.pk, kind__in=(Event.Kind.ABORT, Event.Kind.MATCH_END)
+            ).values_list("kind", "seat", "payload")
         )
-    if not end or not end.get("early"):
-        return None
-    # A match aborted early before ``missed`` was kept has none to name.
-    return tuple(end.get("missed") or ())
+    end = next((payload for kind, _seat, payload in ending if kind == Event.Kind.MATCH_END), None)
+    by = next((seat for kind, seat, _payload in ending if kind == Event.Kind.ABORT), None)
+    missed = None
+    if match.rated and end and end.get("early"):
+        # A match aborted early before ``missed`` was kept has none to name.
+        missed = tuple(end.get("missed") or ())
+    return {"missed": missed, "aborted_by": by}
 
 
 def table_state(

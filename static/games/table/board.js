@@ -114,7 +114,7 @@ function seatBox(seat) {
   var isViewer = seat === getState().you;
   var found = seatOf(seat);
   // A computer seat shows its level next to the computer badge (the full name is long).
-  var name = found && !found.username && found.bot ? botShortName(seat)
+  var name = found && !found.username && !found.closed && found.bot ? botShortName(seat)
     : seatName(seat) || L.emptySeat;
   var size = r ? r.hand_sizes[seat] : 0;
   var badges = [];

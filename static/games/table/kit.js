@@ -26,7 +26,7 @@ export function seatOf(seat) {
 /** 1, 2, … among the computer seats (no person) when the table has more than one, else null:
  * two computer seats never read the same ("Computer 1 (Greedy)", games.core.models.seat_display_names). */
 function botNumber(seat) {
-  var bots = (getState().seats || []).filter(function (s) { return !s.username && s.bot; })
+  var bots = (getState().seats || []).filter(function (s) { return !s.username && !s.closed && s.bot; })
     .map(function (s) { return s.seat; }).sort();
   return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
 }
@@ -39,10 +39,12 @@ export function botShortName(seat) {
   return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
 }
 
-/** The name shown for a seat: the person's, or "Computer (level)" for a computer seat. */
+/** The name shown for a seat: the person's, "Closed account" for a closed account's (``closed``:
+ * its ``username`` is null, docs/protocol.md "state"), or "Computer (level)" for a computer seat. */
 export function seatName(seat) {
   var found = seatOf(seat);
   if (!found) return null;
+  if (found.closed) return L.closedAccount;
   if (found.username) return found.username;
   if (!found.bot) return null;
   var number = botNumber(seat);
@@ -71,7 +73,7 @@ export function sideNames(side) {
  * person's name, titled with it. */
 export function shortSeatName(seat, nameClass, botClass) {
   var found = seatOf(seat);
-  if (found && !found.username && found.bot) {
+  if (found && !found.username && !found.closed && found.bot) {
     return el("bdi", {class: botClass}, [botBadge(), botShortName(seat)]);
   }
   var name = seatName(seat) || L.emptySeat;

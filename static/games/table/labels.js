@@ -7,6 +7,7 @@ import {cards, common} from "../labels.js";
 
 export var L = Object.assign({}, common, cards, {
   finished: gettext("Finished"),
+  closedAccount: gettext("Closed account"),
   botShort: gettext("%(level)s %(number)s"),
   leaveConfirm: gettext("Leave this table while the match goes on? Your seat stays yours, but your time runs, and if you stay away the computer may take your seat or your opponent may claim the win."),
   leaveConfirmNoClock: gettext("Leave this table while the match goes on? Your seat stays yours, but if you stay away the computer may take your seat or your opponent may claim the win."),
@@ -67,6 +68,7 @@ export var L = Object.assign({}, common, cards, {
   abortConfirm: gettext("Call this match off before the first play? Nobody wins and it is not rated."),
   abortYes: gettext("Abort"),
   matchAborted: gettext("Aborted: nobody won, and it is not rated."),
+  matchAbortedBy: gettext("Aborted by %(name)s before the first play: nobody won, and it is not rated."),
   // A rated match aborted at once (issue 35): who never played a card of the first deal.
   matchAbortedEarlyOne: gettext("Aborted: %(name)s did not play a card of the first deal. Nobody won, and it is not rated."),
   matchAbortedEarlyMany: gettext("Aborted: %(names)s did not play a card of the first deal. Nobody won, and it is not rated."),

@@ -15,6 +15,7 @@ var asked = false;
 function names(seats, state) {
   return seats.map(function (seat) {
     var found = (state.seats || []).filter(function (s) { return s.seat === seat; })[0];
+    if (found && found.closed) return L.closedAccount;
     return found ? (found.username || cfg.bots[found.bot] || found.bot) : "?";
   }).join(", ");
 }

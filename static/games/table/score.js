@@ -202,6 +202,12 @@ function abortedEarly(result) {
     : B.fmt(L.matchAbortedEarlyMany, {names: joined});
 }
 
+/** Who called the match off before its first play (``result.by``, a seat), or null. */
+function abortedBy(result) {
+  if (result.reason !== "abort" || result.by === null || result.by === undefined) return null;
+  return B.fmt(L.matchAbortedBy, {name: B.isolate(seatName(result.by) || L.emptySeat)});
+}
+
 export function renderResult() {
   var banner = $("result-banner");
   var result = getState().result;
@@ -212,7 +218,7 @@ export function renderResult() {
     banner.dataset.winner = "";
     banner.dataset.reason = result.reason;
     var nobody = {decided: L.matchDecidedNobody, abandoned: L.matchAbandoned}[result.reason] ||
-      abortedEarly(result) || L.matchAborted;
+      abortedEarly(result) || abortedBy(result) || L.matchAborted;
     banner.replaceChildren(
       el("strong", {class: "result-title", text: L.matchOver + " · " + nobody}),
       el("a", {class: "button", href: url("lobby"), text: L.backToLobby}));

@@ -163,6 +163,21 @@ def test_a_refused_action_sends_nothing(users, receiver):
     assert len(receiver.calls) == 1
 
 
+def test_the_abort_s_broadcast_names_who_called_it_off(users, django_assert_num_queries):
+    """The state sent after the change reads the seat from the change's own events."""
+    from games.core.models import Event
+    from games.core.state.cache import seat_rows
+
+    match = seated_match(users[:2])
+    actions.abort_match(user=users[0], match_id=match.pk)
+    match.refresh_from_db()
+    events = list(Event.objects.filter(match=match, kind__in=["abort", "match_end"]))
+    seats = seat_rows(match)
+    with django_assert_num_queries(0):
+        info = reads.table_info(match, seats, events, played=False)
+    assert (info.aborted_by, info.missed) == (0, None)
+
+
 def test_abort_only_before_the_first_play(users):
     match = seated_match(users[:2])
     play_turn(match)
@@ -186,7 +201,9 @@ def test_an_aborted_match_has_no_winner_and_says_so(users):
     assert (match.status, match.winner_side, match.result) == ("finished", None, "abort")
     assert event_kinds(match)[-2:] == ["abort", "match_end"]
     state = reads.table_state(match_id=match.pk, user=users[0])
-    assert state["result"] == {"winner": None, "scores": [0, 0], "reason": "abort"}
+    # Who called it off: their seat, for every seat and spectator (the table names them).
+    assert state["result"] == {"winner": None, "scores": [0, 0], "reason": "abort", "by": 1}
+    assert reads.table_state(match_id=match.pk, user=None)["result"]["by"] == 1
     assert state["deadline"] is None
     with pytest.raises(GameError) as error:
         play_turn(match)

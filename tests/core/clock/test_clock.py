@@ -74,8 +74,9 @@ def test_two_players_against_the_computer_start_at_once(users, known_decks):
     assert before + timedelta(seconds=0.6) <= match.deadline
     assert match.deadline <= timezone.now() + timedelta(seconds=1.5)
     public = reads.table_state(match_id=match.pk, user=None)
-    assert public["seats"][1] == {"seat": 1, "username": None, "side": 1, "bot": "greedy",
-                                  "absent": False, "resign_offer": False, "title": None}
+    assert public["seats"][1] == {"seat": 1, "username": None, "closed": False, "side": 1,
+                                  "bot": "greedy", "absent": False, "resign_offer": False,
+                                  "title": None}
     assert public["deadline"] == match.deadline.isoformat()
     assert public["move_seconds"] == 30
 
@@ -404,8 +405,9 @@ def test_three_timeouts_in_four_players_hand_the_seat_to_the_computer(users, kno
     assert (row.user_id, row.bot, row.absent) == (by_seat[seat].pk, "greedy", True)
     # The partner is told: the state shows the seat played by the computer, still named.
     shown = reads.table_state(match_id=match.pk, user=partner)["seats"][seat]
-    assert shown == {"seat": seat, "username": by_seat[seat].username, "side": seat % 2,
-                     "bot": "greedy", "absent": True, "resign_offer": False, "title": None}
+    assert shown == {"seat": seat, "username": by_seat[seat].username, "closed": False,
+                     "side": seat % 2, "bot": "greedy", "absent": True, "resign_offer": False,
+                     "title": None}
     # From now on the computer plays the seat after its short delay, and the person cannot.
     while (turn := turn_of(match)) != seat:
         play_human(match, by_seat[turn])

@@ -67,9 +67,9 @@ async def test_lobby_lists_open_tables_live(make_player, open_socket):
     assert row["id"] == match.pk and row["target"] == 61 and row["rated"] is True
     # Every seat, with its side and the name to show; alice's socket-less seat was just taken.
     assert row["seats"] == [
-        {"seat": 0, "side": 0, "username": "alice", "bot": None, "name": "alice", "online": True,
-         "rating": "1500?", "title": None},
-        {"seat": 1, "side": 1, "username": None, "bot": None, "name": "Empty seat",
+        {"seat": 0, "side": 0, "username": "alice", "bot": None, "closed": False, "name": "alice",
+         "online": True, "rating": "1500?", "title": None},
+        {"seat": 1, "side": 1, "username": None, "bot": None, "closed": False, "name": "Empty seat",
          "online": False, "rating": None, "title": None},
     ]
     assert row["mine"] is False and row["taken"] == 1 and row["age"] == "created just now"
@@ -118,10 +118,10 @@ async def test_anonymous_socket_spectates_but_cannot_play(make_player, open_sock
     assert view["type"] == "state" and view["you"] is None and view["prev_seq"] is None
     assert view["round"]["hand"] == [] and view["round"]["hand_sizes"] == [4, 4]
     assert view["seats"] == [
-        {"seat": 0, "username": "alice", "side": 0, "bot": None, "absent": False,
-         "resign_offer": False, "title": None},
-        {"seat": 1, "username": "bob", "side": 1, "bot": None, "absent": False,
-         "resign_offer": False, "title": None},
+        {"seat": 0, "username": "alice", "closed": False, "side": 0, "bot": None,
+         "absent": False, "resign_offer": False, "title": None},
+        {"seat": 1, "username": "bob", "closed": False, "side": 1, "bot": None,
+         "absent": False, "resign_offer": False, "title": None},
     ]
     before = await log_size(match.pk)
     hand_of_mover = known_decks[0][0:4]  # dealer 0: seat 1 moves first and holds deck[0:4]
@@ -185,8 +185,8 @@ async def test_open_table_state(make_player, open_socket):
     seat = await db(lambda: match.seats.get(seat=0))()
     assert view["client_seed"] == seat.client_seed and len(seat.client_seed) == 16
     assert view["round"] is None and view["seats"] == [
-        {"seat": 0, "username": "alice", "side": 0, "bot": None, "absent": False,
-         "resign_offer": False, "title": None}]
+        {"seat": 0, "username": "alice", "closed": False, "side": 0, "bot": None,
+         "absent": False, "resign_offer": False, "title": None}]
     assert view["deadline"] is None
     await comm.send_json_to({"type": "play", "card": "5D", "seq": view["seq"]})
     await expect_error(comm, "not_started")

@@ -153,7 +153,8 @@ async def test_abort_over_the_socket(make_player, open_socket, known_decks):
     await a.send_json_to({"type": "abort"})
     for comm in (a, watcher):
         over = await comm.receive_json_from()
-        assert over["result"] == {"winner": None, "scores": [0, 0], "reason": "abort"}
+        # Every socket is told who called it off: alice's seat.
+        assert over["result"] == {"winner": None, "scores": [0, 0], "reason": "abort", "by": 0}
     finished = await reload(match)
     assert (finished.status, finished.winner_side, finished.result) == ("finished", None, "abort")
     await a.send_json_to({"type": "abort"})

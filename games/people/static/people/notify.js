@@ -2,7 +2,7 @@
 // started a rated match ("friend_rated"), a friend entered a tournament ("friend_tournament").
 // No socket of its own: it listens to the site's notice socket (static/games/notices.js); each
 // is a short notice linking to the table or the event. A link to a profile's "#challenge" (the
-// lobby's friends online) opens its challenge form.
+// lobby's friends online: "Other settings") opens its challenge form.
 import {flash} from "../games/notices.js";
 import {fmt} from "../games/live.js";
 
