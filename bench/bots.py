@@ -191,9 +191,8 @@ def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
     if name == "strong":
         return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
     if name in ("expert", "cheat"):
-        tuning = {"exploration": args.exploration} if args.exploration is not None else {}
-        if args.horizon is not None:
-            tuning["horizon"] = args.horizon
+        tuning = {key: getattr(args, key) for key in ("exploration", "horizon", "likelihood", "final")
+                  if getattr(args, key) is not None}
         return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations, **tuning)
     return BOTS[name](seed=seed, time_limit=args.time_limit)
 
@@ -297,6 +296,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="expert and cheat: UCB1 constant in round points (default: the bot's)")
     parser.add_argument("--horizon", type=int, default=None,
                         help="expert and cheat: playout horizon in plays (default: the bot's)")
+    parser.add_argument("--likelihood", type=float, default=None,
+                        help="expert: weight of a deal per play of another seat against the greedy policy")
+    parser.add_argument("--final", choices=("mean", "visits"), default=None,
+                        help="expert and cheat: the card of best mean or the most visited")
     parser.add_argument("--time-limit", type=float, default=1.0,
                         help="seconds per move, every bot (default 1.0, at most 1.0)")
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
