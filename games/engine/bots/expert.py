@@ -41,6 +41,14 @@ Why this design (issue 42):
   floor), and each determinization swaps them out of that seat's hand for stock cards
   (:func:`_respect`): a weight of 0 or 1. In games of the strong and greedy bots it fires at
   about one view in five, two or three cards each time, and was never wrong.
+- **Softer inference, built and not switched on.** A seat that played a card while holding
+  one the greedy policy values above it on that floor (more cards taken, not leaving a lone
+  card) played against the greedy policy; ``likelihood`` weights each deal by that, per such
+  play (:func:`passed_over`). Against the strong bot the evidence is weak: in 805 of its plays
+  (30 rounds against itself, 400 samples) its hand held such a card 28% of the time where a
+  random hand of the same size would 43% of the time, a likelihood ratio of about 0.5; a
+  screen on decision regret (``bench/expert_regret.py``) found no gain at 0.3 or 0.1, so the
+  default leaves it off until matches say otherwise.
 - **Only what a walk can reach is dealt at random.** A walk from the root makes at most
   ``horizon`` plays, so only the other hands and the stock's top ``ceil(horizon / 4n)`` deals
   are shuffled (a partial Fisher-Yates shuffle in :func:`~games.engine.bots.playout._sample_world`):
@@ -55,7 +63,11 @@ first 60 alone: 34, 56.7%). Better than the strong bot by its round margin, but 
 60% of matches is not shown (the interval holds 50%), and the ceiling, a search that sees every
 hand with the same budget, wins every match by about 29 round points a round: half that gap
 is not closed. A larger exploration constant (30 instead of 15; rewards have a standard
-deviation of about 26 points) changed nothing measurable.
+deviation of about 26 points) changed nothing measurable. At the whole 0.1 s (2,400 iterations,
+the cap equivalent to 0.1 s of CPU with two players, measured with ``bench/bots.py
+--calibrate``: 23,500-25,000 iterations a CPU second on a quiet core), the same 60 matches
+(seeds 0-29) were won 35 times (58.3%, CI 45.7-69.9%; +3.5 round points a round, CI
+-1.0..+8.0): no measurable change from 1,500, and the targets are still not reached.
 
 Values are in round points for the seat's side, the same unit as the strong bot's
 :meth:`~games.engine.bots.StrongBot.evaluate`, so the analysis may call either.
@@ -111,7 +123,11 @@ class ExpertBot(SearchBot):
     constant, in round points (rewards are not scaled to [0, 1]); ``danger``, ``spread``: the
     playout policy's, as :class:`~games.engine.bots.StrongBot`'s; ``inference``: whether the
     determinizations keep out of each other seat's hand the cards :func:`unlikely_cards` says
-    it lacks (``False``: uniform deals, as Cowling et al.'s plain SO-ISMCTS).
+    it lacks (``False``: uniform deals, as Cowling et al.'s plain SO-ISMCTS). ``likelihood``
+    (0 to 1; 1, the default, turns it off): the weight of a determinization for each play of
+    another seat in this deal that passed over a card the deal gives it (:func:`passed_over`),
+    drawn by rejection sampling, at most eight deals a determinization. ``final``: ``"mean"``
+    plays the card of best mean value, ``"visits"`` the most visited (ties to the mean).
 
     :raises ValueError: ``iterations`` below 1 or ``time_limit`` not positive.
     """
