@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> None:
             diffs = [a - b for a, b in zip(regrets, base)]
             d = sum(diffs) / n
             sd = math.sqrt(sum((x - d) ** 2 for x in diffs) / (n - 1))
-            line += f"; vs first {d:+.3f} (95% CI {d - 1.96 * sd / math.sqrt(n):+.3f}..{d + 1.96 * sd / math.sqrt(n):+.3f})"
+            half = 1.96 * sd / math.sqrt(n)
+            line += f"; vs first {d:+.3f} (95% CI {d - half:+.3f}..{d + half:+.3f})"
         print(line, flush=True)
 
 

@@ -67,7 +67,8 @@ deviation of about 26 points) changed nothing measurable. At the whole 0.1 s (2,
 the cap equivalent to 0.1 s of CPU with two players, measured with ``bench/bots.py
 --calibrate``: 23,500-25,000 iterations a CPU second on a quiet core), the same 60 matches
 (seeds 0-29) were won 35 times (58.3%, CI 45.7-69.9%; +3.5 round points a round, CI
--1.0..+8.0): no measurable change from 1,500, and the targets are still not reached.
+-1.0..+8.0), no measurable change from 1,500; with seeds 30-42, 86 matches: 50 won (58.1%, CI
+47.6-68.0%; +3.6 a round, CI -0.1..+7.2). The targets are still not reached.
 
 Values are in round points for the seat's side, the same unit as the strong bot's
 :meth:`~games.engine.bots.StrongBot.evaluate`, so the analysis may call either.
