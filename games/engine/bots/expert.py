@@ -41,6 +41,14 @@ Why this design (issue 42):
   floor), and each determinization swaps them out of that seat's hand for stock cards
   (:func:`_respect`): a weight of 0 or 1. In games of the strong and greedy bots it fires at
   about one view in five, two or three cards each time, and was never wrong.
+- **Softer inference, built and not switched on.** A seat that played a card while holding
+  one the greedy policy values above it on that floor (more cards taken, not leaving a lone
+  card) played against the greedy policy; ``likelihood`` weights each deal by that, per such
+  play (:func:`passed_over`). Against the strong bot the evidence is weak: in 805 of its plays
+  (30 rounds against itself, 400 samples) its hand held such a card 28% of the time where a
+  random hand of the same size would 43% of the time, a likelihood ratio of about 0.5; a
+  screen on decision regret (``bench/expert_regret.py``) found no gain at 0.3 or 0.1, so the
+  default leaves it off until matches say otherwise.
 - **Only what a walk can reach is dealt at random.** A walk from the root makes at most
   ``horizon`` plays, so only the other hands and the stock's top ``ceil(horizon / 4n)`` deals
   are shuffled (a partial Fisher-Yates shuffle in :func:`~games.engine.bots.playout._sample_world`):
@@ -55,7 +63,12 @@ first 60 alone: 34, 56.7%). Better than the strong bot by its round margin, but 
 60% of matches is not shown (the interval holds 50%), and the ceiling, a search that sees every
 hand with the same budget, wins every match by about 29 round points a round: half that gap
 is not closed. A larger exploration constant (30 instead of 15; rewards have a standard
-deviation of about 26 points) changed nothing measurable.
+deviation of about 26 points) changed nothing measurable. At the whole 0.1 s (2,400 iterations,
+the cap equivalent to 0.1 s of CPU with two players, measured with ``bench/bots.py
+--calibrate``: 23,500-25,000 iterations a CPU second on a quiet core), the same 60 matches
+(seeds 0-29) were won 35 times (58.3%, CI 45.7-69.9%; +3.5 round points a round, CI
+-1.0..+8.0), no measurable change from 1,500; with seeds 30-42, 86 matches: 50 won (58.1%, CI
+47.6-68.0%; +3.6 a round, CI -0.1..+7.2). The targets are still not reached.
 
 Values are in round points for the seat's side, the same unit as the strong bot's
 :meth:`~games.engine.bots.StrongBot.evaluate`, so the analysis may call either.
@@ -72,11 +85,11 @@ from typing import Any
 from ..capture import capture
 from ..cards import Card
 from ..rules import Rules
-from .playout import _World, _play, _playout, _sample_world
+from .playout import _FULL, _World, _capture_code, _play, _playout, _sample_world
 from .seat import hidden_cards
 from .strong import SearchBot, _class_key, _distinct, _view_key
 
-__all__ = ["ExpertBot", "solve", "unlikely_cards"]
+__all__ = ["ExpertBot", "passed_over", "solve", "unlikely_cards"]
 
 
 class _Node:
@@ -111,7 +124,11 @@ class ExpertBot(SearchBot):
     constant, in round points (rewards are not scaled to [0, 1]); ``danger``, ``spread``: the
     playout policy's, as :class:`~games.engine.bots.StrongBot`'s; ``inference``: whether the
     determinizations keep out of each other seat's hand the cards :func:`unlikely_cards` says
-    it lacks (``False``: uniform deals, as Cowling et al.'s plain SO-ISMCTS).
+    it lacks (``False``: uniform deals, as Cowling et al.'s plain SO-ISMCTS). ``likelihood``
+    (0 to 1; 1, the default, turns it off): the weight of a determinization for each play of
+    another seat in this deal that passed over a card the deal gives it (:func:`passed_over`),
+    drawn by rejection sampling, at most eight deals a determinization. ``final``: ``"mean"``
+    plays the card of best mean value, ``"visits"`` the most visited (ties to the mean).
 
     :raises ValueError: ``iterations`` below 1 or ``time_limit`` not positive.
     """
@@ -130,6 +147,8 @@ class ExpertBot(SearchBot):
         danger: float | None = None,
         spread: float = 1.0,
         inference: bool = True,
+        likelihood: float = 1.0,
+        final: str = "mean",
     ) -> None:
         super().__init__(seed=seed, time_limit=time_limit)
         if iterations < 1:
@@ -141,7 +160,15 @@ class ExpertBot(SearchBot):
         self.danger = danger
         self.spread = spread
         self.inference = inference
+        if not 0.0 <= likelihood <= 1.0:
+            raise ValueError(f"likelihood must be in [0, 1], not {likelihood!r}")
+        self.likelihood = likelihood
+        if final not in ("mean", "visits"):
+            raise ValueError(f"final must be 'mean' or 'visits', not {final!r}")
+        self.final = final
         self._absent: dict[int, set[Card]] = {}
+        self._passed: list[tuple[int, int]] = []
+        self._visits: dict[Card, int] = {}
         self._depth: int | None = None
         #: Whether the last :meth:`evaluate` solved the position exactly (then ``last_samples``
         #: is 1; else it is the ISMCTS iterations run).
@@ -158,7 +185,7 @@ class ExpertBot(SearchBot):
 
         :raises ValueError: if the hand is empty or ``view`` is not the seat to move's.
         """
-        deadline = self._clock() + self.time_limit * 0.9
+        deadline = self._clock() + self.time_limit * 0.95
         hand = self._check(view)
         if view.turn != view.seat:
             raise ValueError("the search runs for the seat to move only")
@@ -174,10 +201,20 @@ class ExpertBot(SearchBot):
             return {c: solve(exact, c, rules, side, memo) for c in candidates}
         root = self._search(view, rng, memo, deadline)
         out = {}
+        self._visits = {}
         for card in candidates:
             kid = root.kids.get(_class_key(card, rules))
             out[card] = kid.total / kid.visits if kid is not None and kid.visits else 0.0
+            self._visits[card] = kid.visits if kid is not None else 0
         return out
+
+    def _ranking(self, totals: dict[Card, float]) -> dict[Card, Any]:
+        """The mean value (``final="mean"``), or the visits and then the mean (``"visits"``,
+        the "robust child" of Chaslot et al., "Progressive strategies for Monte-Carlo tree
+        search", 2008); a solved position by its exact value."""
+        if self.final == "mean" or self.last_exact:
+            return totals
+        return {c: (self._visits.get(c, 0), v) for c, v in totals.items()}
 
     # --- the two ways to know the rest of the round; the bench's cheating search overrides them
 
@@ -193,9 +230,24 @@ class ExpertBot(SearchBot):
     def _determinize(self, view: Any, hidden: list[Card], rng: random.Random) -> _World:
         """One deal of the hidden cards consistent with the view and with what the other seats'
         plays of this deal tell (:func:`unlikely_cards`, ``self._absent``), at random."""
-        world = _sample_world(view, hidden, rng, self._depth)
-        if self._absent:
-            _respect(world, view, self._absent, rng)
+        for _ in range(_TRIES):
+            world = _sample_world(view, hidden, rng, self._depth)
+            if self._absent:
+                _respect(world, view, self._absent, rng)
+            if not self._passed:
+                return world
+            # Rejection sampling: a deal in which a seat held a card its play passed over is
+            # kept with probability ``likelihood`` for each such play.
+            against = 0
+            bits = {}
+            for seat, passed in self._passed:
+                mask = bits.get(seat)
+                if mask is None:
+                    mask = bits[seat] = _bits(world.hands[seat])
+                if mask & passed:
+                    against += 1
+            if not against or rng.random() < self.likelihood**against:
+                return world
         return world
 
     # --- the search
@@ -207,6 +259,7 @@ class ExpertBot(SearchBot):
         hidden = hidden_cards(view)
         self._absent = unlikely_cards(view) if self.inference else {}
         danger = self.danger if self.danger is not None else rules.basra_points * 0.3
+        self._passed = passed_over(view, danger, memo) if self.inference and self.likelihood < 1 else []
         horizon = (self.horizon if self.horizon is not None else 4 * n) + 1
         # A walk from the root makes at most ``horizon`` plays: it reaches no deal after the
         # ceil(horizon / 4n)-th, so only that many deals' worth of the stock is drawn at random.
@@ -267,6 +320,33 @@ class ExpertBot(SearchBot):
         self.last_samples = done
         return root
 
+def _deal_floors(view: Any) -> list[tuple[int, Card, list[Card]]] | None:
+    """The plays of the current deal by the other seats, each with the floor it was played on:
+    ``(seat, card, floor before)``, replayed from ``view.initial_floor`` and ``view.played`` with
+    :func:`~games.engine.capture.capture`; ``None`` when the view lacks the first floor or the
+    replay disagrees with ``view.floor``."""
+    initial = getattr(view, "initial_floor", None)
+    if initial is None:
+        return None
+    rules: Rules = view.rules
+    n = view.players
+    played = view.played
+    start = len(played) // (4 * n) * (4 * n)
+    floor = list(initial)
+    out: list[tuple[int, Card, list[Card]]] = []
+    for i, (seat, card) in enumerate(played):
+        if i >= start and seat != view.seat:
+            out.append((seat, card, list(floor)))
+        taken = capture(card, floor, rules).taken if floor else ()
+        if taken:
+            floor = [c for c in floor if c not in taken]
+        else:
+            floor.append(card)
+    if set(floor) != set(view.floor):
+        return None
+    return out
+
+
 def unlikely_cards(view: Any) -> dict[int, set[Card]]:
     """The cards each other seat very likely does not hold, from its plays of the current deal.
 
@@ -274,8 +354,7 @@ def unlikely_cards(view: Any) -> dict[int, set[Card]]:
     still holds. When a seat played a card that made no basra although the floor then lay so
     that a card ``c`` would have made one (a basra or a jack basra: ``basra_points`` or more
     for one play), it is taken not to hold ``c``: every bot of the site takes a basra when it
-    has one, and so do players who know the rule. The floor before each play is replayed from
-    ``view.initial_floor`` and ``view.played`` with :func:`~games.engine.capture.capture`.
+    has one, and so do players who know the rule. The floors come from :func:`_deal_floors`.
 
     Returns ``{seat: cards}`` for the seats with such cards (only cards hidden from ``view``'s
     seat), ``{}`` when the view lacks the first floor or its replay disagrees with ``view.floor``.
@@ -284,33 +363,63 @@ def unlikely_cards(view: Any) -> dict[int, set[Card]]:
     tree search for the card game Dou Di Zhu", IEEE CIG 2011; Cowling et al. 2012, section VIII);
     here the weight is 0 or 1, for a play no bot of the site makes.
     """
-    initial = getattr(view, "initial_floor", None)
-    if initial is None:
+    plays = _deal_floors(view)
+    if not plays:
         return {}
     rules: Rules = view.rules
-    n = view.players
-    played = view.played
-    start = len(played) // (4 * n) * (4 * n)
-    floor = list(initial)
-    basras: list[tuple[int, list[Card]]] = []
-    for i, (seat, card) in enumerate(played):
-        if i >= start and seat != view.seat and floor:
-            basras.append((seat, list(floor)) if capture(card, floor, rules).basra is None else (seat, []))
-        taken = capture(card, floor, rules).taken if floor else ()
-        if taken:
-            floor = [c for c in floor if c not in taken]
-        else:
-            floor.append(card)
-    if set(floor) != set(view.floor):
-        return {}
-    hidden = set(hidden_cards(view))
+    hidden = hidden_cards(view)
     out: dict[int, set[Card]] = {}
-    for seat, before in basras:
-        if before:
+    for seat, card, before in plays:
+        if before and capture(card, before, rules).basra is None:
             for c in hidden:
                 if capture(c, before, rules).basra is not None:
                     out.setdefault(seat, set()).add(c)
     return out
+
+
+def passed_over(view: Any, danger: float, memo: dict) -> list[tuple[int, int]]:
+    """For each play of the current deal by another seat, the hidden cards it passed over.
+
+    A card is passed over when the playout policy (:func:`~games.engine.bots.playout._policy`,
+    ``danger`` as there) values it strictly above the card played on that floor: more cards
+    taken, a basra, or not leaving a lone card to sweep. That value depends on the card and the
+    floor only, so a seat that held such a card played against the greedy policy, which a seat
+    of the site's bots does in a minority of plays. Returns ``(seat, cards as bits)`` pairs
+    (bit ``card.index``; pairs with no card left out); ``[]`` without the first floor. The
+    expert weights each determinization by ``likelihood`` to the power of the plays its deal
+    makes against the policy (:meth:`ExpertBot._determinize`).
+    """
+    plays = _deal_floors(view)
+    if not plays:
+        return []
+    rules: Rules = view.rules
+    hidden = hidden_cards(view)
+    out = []
+    for seat, card, before in plays:
+        mask = 0
+        for c in before:
+            mask |= 1 << c.index
+        mine = _policy_value(card, before, mask, rules, danger, memo)
+        bits = 0
+        for c in hidden:
+            if _policy_value(c, before, mask, rules, danger, memo) > mine:
+                bits |= 1 << c.index
+        if bits:
+            out.append((seat, bits))
+    return out
+
+
+def _policy_value(card: Card, floor: list[Card], mask: int, rules: Rules, danger: float, memo: dict) -> float:
+    """The value :func:`~games.engine.bots.playout._policy` gives ``card`` on ``floor`` (before
+    its tie-breaks): cards taken with it, a basra's bonus, less ``danger`` for a lone card left."""
+    code = _capture_code(card, floor, mask, rules, memo) if floor else 0
+    taken = (code & _FULL).bit_count()
+    value = taken + 1 if code else 0
+    kind = code >> 52
+    if kind:
+        value += rules.basra_points if kind == 1 else rules.jack_basra_points
+    left = len(floor) - taken if code else len(floor) + 1
+    return value - danger if left == 1 else value
 
 
 def _respect(world: _World, view: Any, absent: dict[int, set[Card]], rng: random.Random) -> None:
@@ -337,6 +446,16 @@ def _respect(world: _World, view: Any, absent: dict[int, set[Card]], rng: random
 
 
 _ALL = tuple(Card(rank, suit) for rank in range(1, 14) for suit in "CDHS")
+
+#: Deals drawn at most per determinization by the rejection sampling of ``likelihood``.
+_TRIES = 8
+
+
+def _bits(cards: list[Card]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
+    return mask
 
 
 def solve(world: _World, first: Card, rules: Rules, side: int, memo: dict | None = None) -> float:

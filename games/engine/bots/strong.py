@@ -74,10 +74,16 @@ class SearchBot(Bot):
         if not self.last_samples:
             return GreedyBot().choose(view)
         order = greedy_values(view)
+        rank = self._ranking(totals)
         return max(
             candidates,
-            key=lambda c: (totals[c], round(order[c], 9), _negate(_keep_value(c, rules))),
+            key=lambda c: (rank[c], round(order[c], 9), _negate(_keep_value(c, rules))),
         )
+
+    def _ranking(self, totals: dict[Card, float]) -> dict[Card, Any]:
+        """What :meth:`choose` maximizes for each card, from the last :meth:`evaluate`'s
+        ``totals``: the values themselves here."""
+        return totals
 
     def _memo_for(self, rules: Rules) -> dict:
         """The capture memo for ``rules``: kept from move to move (later floors were often met in
