@@ -147,16 +147,16 @@ def test_history_gives_each_reader_the_rooms_they_may_read(players4):
 
 
 def test_the_moderators_read_a_player_s_lines(players4):
-    from games.moderation.for_apps import _chat
+    # Through the readers the chat registered with the moderation app (its games/moderation/chat.py).
+    from games.moderation import chat as registered
 
     alice, bob = players4[0].user, players4[1].user
     match = seated_match([alice, bob])
     first, second = say(alice, match, "one"), say(alice, match, "two")
-    assert _chat["lines_by"] is services.lines_by and _chat["line"] is services.line
-    lines = _chat["lines_by"](alice.pk, 10)
+    lines = registered.lines_by(alice.pk, 10)
     assert [l["text"] for l in lines] == ["two", "one"]
     assert set(lines[0]) == {"id", "user_id", "match_id", "room", "text", "created"}
-    assert _chat["line"](first["id"])["match_id"] == match.pk and _chat["line"](10**9) is None
+    assert registered.line(first["id"])["match_id"] == match.pk and registered.line(10**9) is None
     assert second["id"] != first["id"]
 
 
