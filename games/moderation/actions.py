@@ -4,12 +4,19 @@ chat ban, ranked ban (no rated play, no queues, no tournaments: ``games.core.sta
 lifting a sanction, closing the account (for cheating too: the cheat flag and the rating
 refund, ``games.moderation.refund``), and closing a report without action.
 
-An action on a player with an open report closes it, its outcome the action; its reporters
-are told that their report was acted on (not when it is closed without action).
+An action on a player with an open report closes the entries whose reason it answers
+(:data:`ANSWERS`: a chat sanction answers insults and spam, a ranked ban boosting and
+cheating, the others every entry), each with the action as its outcome; the reporters of
+those entries are told that their report was acted on (not when it is closed without
+action). The report stays open while any entry is; it closes, its outcome the action, with
+its last open entry.
 
-Every action takes a moderator (``is_staff``) and a reason (at most 500 characters).
-:raises ModerationError: ``mod_not_staff``; ``mod_reason_required``; ``mod_bad_action`` (a
-timeout reason or a sanction kind not listed); ``mod_already_closed``; ``mod_nothing_to_lift``.
+Every action takes a moderator (``is_staff``, never acting on their own account) and a
+reason (at most 500 characters); on a closed account only a lift, closing the report without
+action, and closing for cheating (once) are taken.
+:raises ModerationError: ``mod_not_staff``; ``mod_self``; ``mod_reason_required``;
+``mod_bad_action`` (a timeout reason or a sanction kind not listed); ``mod_bad_minutes``;
+``mod_already_closed``; ``mod_nothing_to_lift``.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.closing import AlreadyClosed, close_account
 from games.moderation import refund, sanctions, told
 from games.moderation.errors import Code, ModerationError
-from games.moderation.models import ModLog, Report, Sanction
+from games.moderation.models import ModLog, Reason, Report, Sanction
 from games.moderation.reports import clean_text
 from games.queues import for_apps as queues
 from games.tournaments import for_apps as tournaments
@@ -39,13 +46,25 @@ TIMEOUT_REASONS = {
     "shaming": _("Public shaming"),
     "other": _("Other"),
 }
+#: The report entries' reasons each action answers (``None``: every entry).
+ANSWERS: dict[str, tuple[str, ...] | None] = {
+    ModLog.Action.CHAT_TIMEOUT: (Reason.INSULT, Reason.SPAM),
+    ModLog.Action.CHAT_BAN: (Reason.INSULT, Reason.SPAM),
+    ModLog.Action.RANKED_BAN: (Reason.BOOST, Reason.CHEAT),
+    ModLog.Action.WARN: None, ModLog.Action.CLOSE: None, ModLog.Action.CLOSE_CHEAT: None,
+    ModLog.Action.RESOLVE: None,
+}
 #: The sanctions that can be lifted.
 LIFTABLE = (Sanction.Kind.CHAT_TIMEOUT, Sanction.Kind.CHAT_BAN, Sanction.Kind.RANKED_BAN)
 
 
-def _check(moderator: Any, reason: Any) -> str:
+def _check(moderator: Any, reason: Any, user: Any = None, closed_ok: bool = False) -> str:
     if moderator is None or not getattr(moderator, "is_staff", False):
         raise ModerationError(Code.NOT_STAFF)
+    if user is not None and user.pk == moderator.pk:
+        raise ModerationError(Code.SELF_ACTION)
+    if user is not None and not closed_ok and not user.is_active:
+        raise ModerationError(Code.ALREADY_CLOSED)
     try:
         reason = clean_text(reason)
     except ModerationError:
@@ -57,16 +76,24 @@ def _check(moderator: Any, reason: Any) -> str:
 
 def _log(moderator: Any, user: Any, action: str, reason: str, now: datetime, tell: bool = True,
          **details: Any) -> ModLog:
-    """Log the action and close the player's open report with it (its reporters told)."""
+    """Log the action and close the entries of the player's open report it answers
+    (:data:`ANSWERS`; their reporters told), the report with its last open entry."""
     report = Report.objects.select_for_update().filter(reported_id=user.pk, status=Report.Status.OPEN).first()
     if report is not None:
-        report.status, report.closed_at, report.closed_by, report.outcome = (
-            Report.Status.CLOSED, now, moderator, action,
-        )
-        report.save(update_fields=["status", "closed_at", "closed_by", "outcome"])
-        details["report"] = report.pk
+        answered = report.entries.filter(closed_at__isnull=True)
+        if ANSWERS.get(action) is not None:
+            answered = answered.filter(reason__in=ANSWERS[action])
+        reporters = set(answered.values_list("reporter_id", flat=True))
+        if reporters:
+            answered.update(closed_at=now, outcome=action)
+            details["report"] = report.pk
+        if not report.entries.filter(closed_at__isnull=True).exists():
+            report.status, report.closed_at, report.closed_by, report.outcome = (
+                Report.Status.CLOSED, now, moderator, action,
+            )
+            report.save(update_fields=["status", "closed_at", "closed_by", "outcome"])
         if tell:
-            for reporter in set(report.entries.values_list("reporter_id", flat=True)):
+            for reporter in sorted(reporters):
                 told.tell(reporter, "report_outcome", {"reported": user.get_username()}, now=now)
     return ModLog.objects.create(
         moderator=moderator, target=user, action=action, reason=reason, details=details, created_at=now,
@@ -75,7 +102,7 @@ def _log(moderator: Any, user: Any, action: str, reason: str, now: datetime, tel
 
 def warn(*, moderator: Any, user: Any, reason: Any, now: datetime | None = None) -> ModLog:
     """Warn ``user``: they are told, with the reason."""
-    reason = _check(moderator, reason)
+    reason = _check(moderator, reason, user)
     now = timezone.now() if now is None else now
     with transaction.atomic():
         told.tell(user.pk, "warning", {"reason": reason}, now=now)
@@ -94,9 +121,11 @@ def chat_timeout(
 ) -> ModLog:
     """No chat from ``user`` for ``minutes`` (1 to :data:`TIMEOUT_MAX_MINUTES`; the chat refuses
     their lines with ``chat_timeout``), for one of :data:`TIMEOUT_REASONS`."""
-    reason = _check(moderator, reason)
-    if timeout_reason not in TIMEOUT_REASONS or not isinstance(minutes, int) or not 1 <= minutes <= TIMEOUT_MAX_MINUTES:
+    reason = _check(moderator, reason, user)
+    if timeout_reason not in TIMEOUT_REASONS:
         raise ModerationError(Code.BAD_ACTION)
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= TIMEOUT_MAX_MINUTES:
+        raise ModerationError(Code.BAD_MINUTES, most=TIMEOUT_MAX_MINUTES)
     now = timezone.now() if now is None else now
     return _sanction(moderator, user, Sanction.Kind.CHAT_TIMEOUT, reason, now,
                      until=now + timedelta(minutes=minutes), minutes=minutes, timeout_reason=timeout_reason)
@@ -104,7 +133,7 @@ def chat_timeout(
 
 def chat_ban(*, moderator: Any, user: Any, reason: Any, now: datetime | None = None) -> ModLog:
     """No chat from ``user`` until lifted (``chat_banned``)."""
-    reason = _check(moderator, reason)
+    reason = _check(moderator, reason, user)
     return _sanction(moderator, user, Sanction.Kind.CHAT_BAN, reason, timezone.now() if now is None else now)
 
 
@@ -112,7 +141,7 @@ def ranked_ban(*, moderator: Any, user: Any, reason: Any, now: datetime | None =
     """No rated play for ``user`` until lifted: no rated tables, challenges or rematches
     (``ranked_banned``), no queues, no tournaments (they leave the queue they wait in and are
     withdrawn from the events not over they entered); off the ladders."""
-    reason = _check(moderator, reason)
+    reason = _check(moderator, reason, user)
     entry = _sanction(moderator, user, Sanction.Kind.RANKED_BAN, reason, timezone.now() if now is None else now)
     # Out of what would seat them at a rated table: the queue they wait in, the events they
     # entered (each in its own app's transaction, once the ban is written).
@@ -123,7 +152,7 @@ def ranked_ban(*, moderator: Any, user: Any, reason: Any, now: datetime | None =
 
 def lift(*, moderator: Any, user: Any, kind: Any, reason: Any, now: datetime | None = None) -> ModLog:
     """End ``user``'s running sanctions of ``kind`` (one of :data:`LIFTABLE`)."""
-    reason = _check(moderator, reason)
+    reason = _check(moderator, reason, user, closed_ok=True)
     if kind not in LIFTABLE:
         raise ModerationError(Code.BAD_ACTION)
     now = timezone.now() if now is None else now
@@ -150,7 +179,7 @@ def close(*, moderator: Any, user: Any, reason: Any, cheat: bool = False, now: d
     :raises ModerationError: ``mod_already_closed`` (closed, and flagged already or ``cheat``
         not asked).
     """
-    reason = _check(moderator, reason)
+    reason = _check(moderator, reason, user, closed_ok=True)
     now = timezone.now() if now is None else now
     if not user.is_active:
         if not cheat or Sanction.objects.filter(user=user, kind=Sanction.Kind.CHEAT).exists():
@@ -169,8 +198,9 @@ def close(*, moderator: Any, user: Any, reason: Any, cheat: bool = False, now: d
 
 
 def resolve(*, moderator: Any, user: Any, reason: Any, now: datetime | None = None) -> ModLog:
-    """Close ``user``'s open report without action (its reporters are not told)."""
-    reason = _check(moderator, reason)
+    """Close ``user``'s open report without action (its reporters are not told); taken on a
+    closed account too, so that its report does not stay in the queue."""
+    reason = _check(moderator, reason, user, closed_ok=True)
     now = timezone.now() if now is None else now
     if not Report.objects.filter(reported_id=user.pk, status=Report.Status.OPEN).exists():
         raise ModerationError(Code.BAD_ACTION)

@@ -24,6 +24,9 @@ class Code(StrEnum):
     BAD_MATCH = "report_bad_match"
     BAD_LINE = "report_bad_line"
     NOT_STAFF = "mod_not_staff"
+    SELF_ACTION = "mod_self"
+    BAD_MINUTES = "mod_bad_minutes"
+    NOT_CONFIRMED = "mod_not_confirmed"
     REASON_REQUIRED = "mod_reason_required"
     BAD_ACTION = "mod_bad_action"
     ALREADY_CLOSED = "mod_already_closed"
@@ -52,6 +55,11 @@ class ModerationError(Refusal):
         Code.BAD_MATCH: _("This player did not play that match: nothing was sent."),
         Code.BAD_LINE: _("This player did not write that chat line: nothing was sent."),
         Code.NOT_STAFF: _("Only the moderators may do this."),
+        Code.SELF_ACTION: _(
+            "You cannot act on your own account: another moderator handles reports about you."
+        ),
+        Code.BAD_MINUTES: _("A chat timeout lasts from 1 to %(most)s minutes: nothing was done."),
+        Code.NOT_CONFIRMED: _("Closing an account cannot be undone: confirm it first. Nothing was done."),
         Code.REASON_REQUIRED: _("Say why: every action is logged with its reason."),
         Code.BAD_ACTION: _("That is not an action the moderators can take here."),
         Code.ALREADY_CLOSED: _("This account is closed already."),

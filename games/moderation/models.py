@@ -30,6 +30,15 @@ class Reason(models.TextChoices):
     OTHER = "other", _("Something else")
 
 
+#: What closed a report or an entry (the values of ``ModLog.Action``, repeated here because
+#: ``Report`` comes first).
+OUTCOMES = [
+    ("warn", _("Warning")), ("chat_timeout", _("Chat timeout")), ("chat_ban", _("Chat ban")),
+    ("ranked_ban", _("Ranked ban")), ("lift", _("Sanction lifted")), ("close", _("Account closed")),
+    ("close_cheat", _("Closed for cheating")), ("resolve", _("Report closed without action")),
+]
+
+
 class Report(models.Model):
     """The report of one player: open until a moderator resolves it; each reporter adds an
     :class:`ReportEntry`. At most one open report per reported player (a constraint)."""
@@ -50,7 +59,7 @@ class Report(models.Model):
         verbose_name=_("closed by"),
     )
     #: What closed it: a :class:`ModLog.Action` value (``resolve``: no action).
-    outcome = models.CharField(_("outcome"), max_length=20, blank=True, default="")
+    outcome = models.CharField(_("outcome"), max_length=20, blank=True, default="", choices=OUTCOMES)
 
     class Meta:
         verbose_name = _("report")
@@ -83,6 +92,9 @@ class ReportEntry(models.Model):
     line_room = models.CharField(_("chat room"), max_length=20, blank=True, default="")
     line_text = models.CharField(_("chat line's text"), max_length=LINE_MAX, blank=True, default="")
     created_at = models.DateTimeField(_("reported at"), db_index=True)
+    #: When an action answering its reason closed it (``None``: open), and that action.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=20, blank=True, default="", choices=OUTCOMES)
 
     class Meta:
         verbose_name = _("report entry")

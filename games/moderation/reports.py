@@ -148,7 +148,7 @@ def _add_entry(reporter, reported, reason, text, match, line, now) -> ReportEntr
                 ).first()
                 if report is None:
                     report = Report.objects.create(reported_id=reported.pk, created_at=now, updated_at=now)
-                elif report.entries.filter(reporter_id=reporter.pk, reason=reason).exists():
+                elif report.entries.filter(reporter_id=reporter.pk, reason=reason, closed_at__isnull=True).exists():
                     raise ModerationError(Code.TWICE)
                 else:
                     report.updated_at = now
@@ -166,11 +166,12 @@ def _add_entry(reporter, reported, reason, text, match, line, now) -> ReportEntr
     raise ModerationError(Code.RATE_LIMITED)
 
 
-def open_queue(limit: int = 100) -> list[dict]:
+def open_queue(limit: int = 100, moderator_id: int | None = None) -> list[dict]:
     """The open reports, the most reporters first, then the oldest: ``{"report", "reporters",
-    "reasons", "last"}`` each (two queries)."""
+    "reasons", "last"}`` each (two queries); not the report of ``moderator_id`` (a moderator
+    does not act on their own account)."""
     reports = list(
-        Report.objects.filter(status=Report.Status.OPEN).select_related("reported")
+        Report.objects.filter(status=Report.Status.OPEN).exclude(reported_id=moderator_id).select_related("reported")
         .annotate(reporters=Count("entries__reporter", distinct=True), last=Max("entries__created_at"))
         .order_by("-reporters", "created_at")[:limit]
     )

@@ -27,16 +27,21 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core.for_apps import Match, Seat, match_ending, seat_person, titles
-from games.moderation import actions, chat, reports, sanctions, told
+from games.moderation import actions, chat, refund, reports, sanctions, told
 from games.moderation.errors import ModerationError
 from games.moderation.models import ModLog, Reason, Report, ReportEntry, Sanction
 from games.ratings import for_apps as ratings
 
 #: Recent matches, chat lines and rating history rows the staff's page shows.
 SHOWN = 20
+#: The actions that cannot be undone, sent only with the confirmation ``static/site.js`` adds
+#: (the hidden ``confirmed`` field set to :data:`CONFIRMED` once the moderator said yes).
+CONFIRM = ("close", "close_cheat")
+CONFIRMED = "yes"
 
 
 @login_required
@@ -67,14 +72,17 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
                 return redirect("profile", username=reported.get_username())
             return redirect("lobby")
     match_id, line = None, None
+    closed = not reported.is_active
+    if closed:
+        error = error or ModerationError("report_closed_account").message
     try:
         match_id, line = reports.check_attachments(reported, values["match"], values["line"])
     except ModerationError as refusal:
         error = error or refusal.message
     return render(request, "moderation/report.html", {
         "reported": reported, "values": values, "reasons": Reason.choices, "line": line,
-        "match_id": match_id, "error": error,
-    }, status=400 if error else 200)
+        "match_id": match_id, "error": error, "closed": closed,
+    }, status=400 if error and not (closed and request.method == "GET") else 200)
 
 
 def staff_only(view):
@@ -93,7 +101,7 @@ def staff_only(view):
 @staff_only
 def queue(request: HttpRequest) -> HttpResponse:
     """The open reports, the most reporters first."""
-    return render(request, "moderation/queue.html", {"queue": reports.open_queue()})
+    return render(request, "moderation/queue.html", {"queue": reports.open_queue(moderator_id=request.user.pk)})
 
 
 def _recent_matches(player: Any) -> list[dict]:
@@ -130,7 +138,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     target = _player(username)
     open_report = Report.objects.filter(reported=target, status=Report.Status.OPEN).first()
     entries = (
-        ReportEntry.objects.filter(report=open_report).select_related("reporter", "match").order_by("created_at")
+        ReportEntry.objects.filter(report=open_report).select_related("reporter", "match")
+        .order_by("-closed_at", "created_at")
         if open_report else []
     )
     earlier = (
@@ -139,7 +148,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         .order_by("-created_at")[:SHOWN]
     )
     return render(request, "moderation/player.html", {
-        "target": target, "report": open_report, "entries": entries, "earlier": earlier,
+        "target": target, "own": target.pk == request.user.pk, "report": open_report, "entries": entries, "earlier": earlier,
         "matches": _recent_matches(target), "lines": chat.lines_by(target.pk, SHOWN),
         "ratings": ratings.rating_history(target.pk, SHOWN),
         "sanctions": sanctions.of(target.pk), "running": {s.kind for s in sanctions.running().filter(user=target)},
@@ -156,6 +165,25 @@ def _minutes(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         return -1
+
+
+def _done(entry: ModLog) -> str:
+    """What the page says after ``entry``: the action, and for a close for cheating the points
+    given back (``refund.give_back``), or why none were."""
+    done = _("Done: %(action)s.") % {"action": entry.get_action_display()}
+    if entry.action != ModLog.Action.CLOSE_CHEAT:
+        return done
+    given = entry.details.get("refunds") or []
+    if not given:
+        return done + " " + _(
+            "No rating points were given back: no opponent lost rating to this player while not "
+            "provisional, over their last %(games)s rated matches of the last %(days)s days."
+        ) % {"games": refund.GAMES, "days": refund.DAYS}
+    victims = len({row["user"] for row in given})
+    return done + " " + ngettext(
+        "%(victims)s victim got %(points)s rating points back in all.",
+        "%(victims)s victims got %(points)s rating points back in all.", victims,
+    ) % {"victims": victims, "points": sum(row["points"] for row in given)}
 
 
 @staff_only
@@ -183,11 +211,13 @@ def act(request: HttpRequest, username: str) -> HttpResponse:
     try:
         if action not in calls:
             raise ModerationError("mod_bad_action")
+        if action in CONFIRM and post.get("confirmed") != CONFIRMED:
+            raise ModerationError("mod_not_confirmed")
         entry = calls[action]()
     except ModerationError as refusal:
         messages.error(request, refusal.message)
     else:
-        messages.success(request, _("Done: %(action)s.") % {"action": entry.get_action_display()})
+        messages.success(request, _done(entry))
     return redirect("moderation:player", username=target.get_username())
 
 

@@ -58,12 +58,15 @@ def test_a_chat_timeout_lasts_15_minutes_by_default(people):
     assert sanctions.chat_refusal(ali.pk, now + timedelta(minutes=15)) is None
 
 
-@pytest.mark.parametrize("timeout_reason, minutes", [("rudeness", 15), ("insult", 0), ("insult", 1441), ("insult", "15")])
-def test_a_chat_timeout_needs_a_listed_reason_and_a_length(people, timeout_reason, minutes):
+@pytest.mark.parametrize("timeout_reason, minutes, code", [
+    ("rudeness", 15, "mod_bad_action"), ("insult", 0, "mod_bad_minutes"), ("insult", -5, "mod_bad_minutes"),
+    ("insult", 1441, "mod_bad_minutes"), ("insult", "15", "mod_bad_minutes"), ("insult", True, "mod_bad_minutes"),
+])
+def test_a_chat_timeout_needs_a_listed_reason_and_a_length(people, timeout_reason, minutes, code):
     with pytest.raises(ModerationError) as caught:
         actions.chat_timeout(moderator=people["mod"], user=people["ali"], reason="r",
                              timeout_reason=timeout_reason, minutes=minutes)
-    assert caught.value.code == "mod_bad_action"
+    assert caught.value.code == code
     assert not ModLog.objects.exists()
 
 
