@@ -10,7 +10,7 @@ core never imports an app (``import-linter``, ``pyproject.toml``); so the core a
 Where the core asks (:func:`check_rated`, refusing with ``ranked_banned``): a rated table
 opened or started (``actions.seating.create_table``, which challenges and rematches go
 through too), a seat taken at a rated table (``actions.seating.join_table``), a rated
-challenge sent (``actions.challenges.create_challenge``) and a rematch of a rated match asked
+challenge sent by or to a barred player (``actions.challenges.create_challenge``) and a rematch of a rated match asked
 (``actions.rematch.ask_rematch``). The queues and the tournaments ask the same question
 through ``games.core.for_apps.standing`` (``queue_ranked_banned``,
 ``tournament_ranked_banned``).

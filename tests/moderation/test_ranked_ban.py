@@ -41,13 +41,17 @@ def test_no_rated_table_for_a_banned_player(banned, people):
     assert code_of(lambda: core.join_table(user=banned, match_id=theirs.pk)) == "ranked_banned"
 
 
-def test_no_rated_challenge_either_way(banned, people):
-    sent = lambda: core.create_challenge(user=banned, username="bea", rules={}, rated=True, move_seconds=30)
+def test_no_rated_challenge_either_way(people):
+    ali, bea = people["ali"], people["bea"]
+    earlier = core.create_challenge(user=bea, username="ali", rules={}, rated=True, move_seconds=30)
+    actions.ranked_ban(moderator=people["mod"], user=ali, reason="sandbagging")
+    sent = lambda: core.create_challenge(user=ali, username="bea", rules={}, rated=True, move_seconds=30)
     assert code_of(sent) == "ranked_banned"
-    to_banned = core.create_challenge(user=people["bea"], username="ali", rules={}, rated=True, move_seconds=30)
-    accept = lambda: core.accept_challenge(user=banned, challenge_id=to_banned.pk)
+    to_banned = lambda: core.create_challenge(user=bea, username="ali", rules={}, rated=True, move_seconds=30)
+    assert code_of(to_banned) == "ranked_banned"  # refused when sent, not only when accepted
+    accept = lambda: core.accept_challenge(user=ali, challenge_id=earlier.pk)
     assert code_of(accept) == "ranked_banned"
-    core.create_challenge(user=banned, username="cem", rules={}, rated=False, move_seconds=30)
+    core.create_challenge(user=ali, username="cem", rules={}, rated=False, move_seconds=30)
 
 
 def test_no_rematch_of_a_rated_match(people):

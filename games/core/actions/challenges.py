@@ -111,9 +111,9 @@ def create_challenge(
     :returns: the pending :class:`Challenge`; the challenged player is sent a ``challenge``
         notice after the commit.
     :raises GameError: ``login_required``; ``player_not_found`` (no such active player);
-        ``challenge_self``; ``ranked_banned`` (a rated challenge from a player barred from rated
-        play, ``games.core.standing``; accepting a rated one refuses it for either player:
-        ``create_table``); ``challenge_two_players``; ``bad_rules``; ``rated_target_too_low``
+        ``challenge_self``; ``ranked_banned`` (a rated challenge from or to a player barred
+        from rated play, ``games.core.standing``; accepting a rated one sent before the ban
+        refuses it for either player: ``create_table``); ``challenge_two_players``; ``bad_rules``; ``rated_target_too_low``
         (a rated match to under 61 points, ``seating.check_rated_target``); ``bad_clock``;
         ``challenge_pending`` (a challenge of ``user`` to that player still waits);
         ``challenge_too_many`` (:func:`check_challenge_rate`); a ``client_seed_*`` code;
@@ -140,7 +140,7 @@ def create_challenge(
         raise GameError("player_not_found")
     if other.pk == user.pk:
         raise GameError("challenge_self")
-    standing.check_rated(bool(rated), [user.pk])
+    standing.check_rated(bool(rated), [user.pk, other.pk])
     verdict = relations.barred("challenge", user.pk, (other.pk,)).get(other.pk)
     if verdict == relations.REFUSED:
         raise GameError("challenge_not_accepted")
