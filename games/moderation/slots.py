@@ -30,4 +30,6 @@ def profile_section(request: HttpRequest, page: Mapping[str, Any]) -> dict | Non
 def nav(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
     if not (request.user.is_authenticated and request.user.is_staff):
         return None
-    return {"moderation_open": Report.objects.filter(status=Report.Status.OPEN).count()}
+    # Not their own report: a moderator does not act on their own account.
+    mine = Report.objects.filter(status=Report.Status.OPEN).exclude(reported_id=request.user.pk)
+    return {"moderation_open": mine.count()}
