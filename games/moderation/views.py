@@ -68,7 +68,9 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
             return redirect("lobby")
     match_id, line = None, None
     try:
-        match_id, line = reports.check_attachments(reported, values["match"], values["line"])
+        match_id, line = reports.check_attachments(
+            reported, values["match"], values["line"], reporter=request.user
+        )
     except ModerationError as refusal:
         error = error or refusal.message
     return render(request, "moderation/report.html", {
