@@ -88,3 +88,16 @@ def test_a_table_for_registered_watchers_keeps_visitors_out(players4):
     Match.objects.filter(pk=match.pk).update(watchers=Match.Watchers.REGISTERED)
     say(carol, match, "nice", room="spectator", seat=None)
     assert texts(None, match) == [] and texts(carol, match) == ["nice"]
+
+
+@pytest.mark.parametrize("code", ["chat_timeout", "chat_banned"])
+def test_the_history_tells_a_sanctioned_reader_their_sanction(players4, monkeypatch, code):
+    from games.chat import frames
+
+    alice, bob = (p.user for p in players4[:2])
+    match = seated_match([alice, bob])
+    monkeypatch.setattr(frames, "chat_refusal", lambda user: code if user == alice else None)
+    [answer] = frames.on_history(user=alice, match_id=match.pk, seat=0, message={})
+    assert answer["sanction"] == code
+    [answer] = frames.on_history(user=bob, match_id=match.pk, seat=1, message={})
+    assert answer["sanction"] is None
