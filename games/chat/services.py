@@ -154,7 +154,9 @@ def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text:
         # ``retry_after``: the longest wait until the window ends (the API's Retry-After).
         raise ChatError("chat_rate_limited", retry_after=RATE_SECONDS)
     with transaction.atomic():
-        row = ChatLine.objects.create(match_id=match_id, user=user, room=room, text=chat_text.mask(cleaned))
+        row = ChatLine.objects.create(
+            match_id=match_id, user=user, room=room, text=chat_text.mask(cleaned), original=cleaned
+        )
         line = as_frame_line(row, user.get_username())
         table_frames.send(
             match_id, {"type": LINE_FRAME, "line": line}, sender=user.pk, kind="chat",
@@ -218,13 +220,14 @@ def replay_lines(match_id: int, viewer: Any) -> list[dict] | None:
 def _plain(row: ChatLine) -> dict:
     return {
         "id": row.pk, "user_id": row.user_id, "match_id": row.match_id, "room": row.room,
-        "text": row.text, "created": row.created,
+        "text": row.text, "original": row.original or row.text, "created": row.created,
     }
 
 
 def lines_by(user_id: int, limit: int) -> list[dict]:
     """The moderators' reader: the latest ``limit`` lines of ``user_id``, newest first
-    (``games.moderation.for_apps.provide_chat``)."""
+    (``games.moderation.for_apps.provide_chat``), each ``{"id", "user_id", "match_id", "room",
+    "text" (as shown), "original" (as written, before the word filter), "created"}``."""
     return [_plain(row) for row in ChatLine.objects.filter(user_id=user_id).order_by("-id")[:limit]]
 
 
