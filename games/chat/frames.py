@@ -5,7 +5,9 @@
   comes back to its writer as to everyone who may read the room, as ``{"type": "chat",
   "line": {…}}``; a refusal is an ``error`` frame.
 - ``{"type": "chat_history"}``: answered to this socket only with ``{"type": "chat_lines",
-  "lines": [...], "on": bool}``, the lines its reader may read (``on``: their chat is on).
+  "lines": [...], "on": bool, "sanction": code or null}``, the lines its reader may read
+  (``on``: their chat is on; ``sanction``: ``chat_timeout`` or ``chat_banned`` when a
+  moderator's sanction refuses their lines now, ``games.moderation.for_apps.chat_refusal``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chat import services
+from games.moderation.for_apps import chat_refusal
 
 
 def on_line(*, user: Any, match_id: int, seat: int | None, message: dict) -> None:
@@ -24,4 +27,4 @@ def on_line(*, user: Any, match_id: int, seat: int | None, message: dict) -> Non
 def on_history(*, user: Any, match_id: int, seat: int | None, message: dict) -> list[dict]:
     on = user is None or services.chat_enabled(user.pk)
     lines = services.history(user=user, match_id=match_id, seat=seat)
-    return [{"type": services.LINES_FRAME, "lines": lines, "on": on}]
+    return [{"type": services.LINES_FRAME, "lines": lines, "on": on, "sanction": chat_refusal(user)}]

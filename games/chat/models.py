@@ -19,7 +19,7 @@ class Room(models.TextChoices):
 
 class ChatLine(models.Model):
     """One line said at a table: who, in which room, what (already cleaned and filtered,
-    ``games.chat.text``), when. Kept with the match (deleted with it); never part of its
+    ``games.chat.text``; ``original``, cleaned but not filtered, for the moderators), when. Kept with the match (deleted with it); never part of its
     ``basra-record/1`` record. Read per match (the table's history, the replay) and per player
     (the moderators' queue), each through its index."""
 
@@ -29,6 +29,8 @@ class ChatLine(models.Model):
     )
     room = models.CharField(_("room"), max_length=9, choices=Room.choices)
     text = models.CharField(_("text"), max_length=140)
+    #: The line as its writer wrote it (cleaned, before the word filter): for the moderators only.
+    original = models.CharField(_("as written"), max_length=140, blank=True, default="")
     created = models.DateTimeField(_("said at"), auto_now_add=True)
 
     class Meta:

@@ -5,8 +5,12 @@ Who may write where (``room``): while a match is not over, a seated player write
 ``player`` and a spectator in ``spectator``, and each side reads only its own room (lichess:
 the players do not read the spectators); at a running four-player table the seats have no free
 chat at all (partners could tell each other their hands: the quick phrases stay). Once the match
-is over both rooms are open to everyone at the table, to read and to write. A line of a player
-whom the reader blocked never reaches them (``games.core.relations``, kind ``chat``).
+is over the seats read and write both rooms; a spectator reads the spectators' room and, when
+logged in, the players' room, and writes only the spectators'. Someone not seated whom the table
+does not let watch (its "who may watch" setting, ``check_may_watch`` as while it is played: a
+finished table does not open its chat to those its setting kept out) reads and writes no room.
+A line of a player whom the reader blocked never reaches them (``games.core.relations``, kind
+``chat``).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from django.urls import reverse
 from games.chat import text as chat_text
 from games.chat.errors import ChatError
 from games.chat.models import ChatLine, ChatSetting, Room
-from games.core.for_apps import GameError, Match, Seat, relations, table_frames
+from games.core.for_apps import GameError, Match, Seat, check_may_watch, relations, table_frames
 from games.moderation.for_apps import chat_refusal
 
 #: The flood limit: at most :data:`RATE_LINES` lines in any :data:`RATE_SECONDS` window
@@ -78,6 +82,41 @@ def as_frame_line(row: ChatLine, username: str) -> dict:
     }
 
 
+def _logged_in(user: Any) -> bool:
+    return user is not None and user.is_authenticated
+
+
+def may_watch(watchers: str, user: Any) -> bool:
+    """Whether ``user``, not seated, may be at a table with this ``watchers`` setting at all
+    (the core's rule as while the match is played, whatever its status now)."""
+    try:
+        check_may_watch(watchers=watchers, status=Match.Status.PLAYING, seated=False, user=user)
+    except GameError:
+        return False
+    return True
+
+
+def readable_rooms(*, status: str, watchers: str, seated: bool, user: Any) -> set[str]:
+    """The rooms a reader may read at a table now (the module's docstring): none for someone
+    not seated whom the table does not let watch."""
+    over = status == Match.Status.FINISHED
+    if seated:
+        return set(Room.values) if over else {Room.PLAYER}
+    if not may_watch(watchers, user):
+        return set()
+    if over and _logged_in(user):
+        return set(Room.values)
+    return {Room.SPECTATOR}
+
+
+def _may_write(*, room: str, status: str, players: int, watchers: str, seated: bool, user: Any) -> bool:
+    if seated:
+        if status == Match.Status.FINISHED:
+            return True
+        return room == Room.PLAYER and not (players == 4 and status == Match.Status.PLAYING)
+    return room == Room.SPECTATOR and may_watch(watchers, user)
+
+
 def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text: object) -> dict:
     """Say ``text`` in ``room`` at table ``match_id`` as ``user`` sitting in ``seat`` (``None``:
     a spectator); returns the line as sent (:func:`as_frame_line`). Stored, then sent on commit
@@ -103,28 +142,40 @@ def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text:
         raise ChatError("chat_too_long", count=chat_text.MAX_LENGTH)
     if not cleaned:
         raise GameError("bad_message")
-    match = Match.objects.filter(pk=match_id).values_list("status", "players").first()
+    match = Match.objects.filter(pk=match_id).values_list("status", "players", "watchers").first()
     if match is None:
         raise GameError("not_found")
-    status, players = match
-    over = status == Match.Status.FINISHED
-    if not over and (
-        (room == Room.PLAYER) != (seat is not None)
-        or (seat is not None and players == 4 and status == Match.Status.PLAYING)
+    status, players, watchers = match
+    if not _may_write(
+        room=room, status=status, players=players, watchers=watchers, seated=seat is not None, user=user
     ):
         raise ChatError("chat_not_allowed")
     if not admit(user.pk):
         # ``retry_after``: the longest wait until the window ends (the API's Retry-After).
         raise ChatError("chat_rate_limited", retry_after=RATE_SECONDS)
     with transaction.atomic():
-        row = ChatLine.objects.create(match_id=match_id, user=user, room=room, text=chat_text.mask(cleaned))
+        row = ChatLine.objects.create(
+            match_id=match_id, user=user, room=room, text=chat_text.mask(cleaned), original=cleaned
+        )
         line = as_frame_line(row, user.get_username())
-        to = "everyone" if over else ("seats" if room == Room.PLAYER else "spectators")
         table_frames.send(
-            match_id, {"type": LINE_FRAME, "line": line}, to=to, sender=user.pk, kind="chat",
+            match_id, {"type": LINE_FRAME, "line": line}, sender=user.pk, kind="chat",
             hidden_from=chat_off_among(table_frames.people_at(match_id)),
+            **_audience(room=room, over=status == Match.Status.FINISHED, watchers=watchers),
         )
     return line
+
+
+def _audience(*, room: str, over: bool, watchers: str) -> dict:
+    """``table_frames.send``'s ``to`` and ``logged_in_only`` for a line of ``room``: those who
+    may read it (:func:`readable_rooms`)."""
+    if room == Room.PLAYER:
+        to = "everyone" if over and watchers != Match.Watchers.NOBODY else "seats"
+    elif watchers == Match.Watchers.NOBODY:
+        to = "seats"  # no spectator may read it: only the seats, once the match is over
+    else:
+        to = "everyone" if over else "spectators"
+    return {"to": to, "logged_in_only": room == Room.PLAYER or watchers == Match.Watchers.REGISTERED}
 
 
 def _visible(rows: list[ChatLine], viewer_id: int | None) -> list[dict]:
@@ -142,15 +193,16 @@ def history(*, user: Any, match_id: int, seat: int | None) -> list[dict]:
 
     :raises GameError: ``not_found``.
     """
-    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
-    if status is None:
+    match = Match.objects.filter(pk=match_id).values_list("status", "watchers").first()
+    if match is None:
         raise GameError("not_found")
-    viewer = user.pk if user is not None and user.is_authenticated else None
+    viewer = user.pk if _logged_in(user) else None
     if viewer is not None and not chat_enabled(viewer):
         return []
-    rows = ChatLine.objects.filter(match_id=match_id).select_related("user").order_by("-id")
-    if status != Match.Status.FINISHED:
-        rows = rows.filter(room=Room.PLAYER if seat is not None else Room.SPECTATOR)
+    rooms = readable_rooms(status=match[0], watchers=match[1], seated=seat is not None, user=user)
+    if not rooms:
+        return []
+    rows = ChatLine.objects.filter(match_id=match_id, room__in=rooms).select_related("user").order_by("-id")
     return _visible(list(rows[:HISTORY])[::-1], viewer)
 
 
@@ -168,13 +220,14 @@ def replay_lines(match_id: int, viewer: Any) -> list[dict] | None:
 def _plain(row: ChatLine) -> dict:
     return {
         "id": row.pk, "user_id": row.user_id, "match_id": row.match_id, "room": row.room,
-        "text": row.text, "created": row.created,
+        "text": row.text, "original": row.original or row.text, "created": row.created,
     }
 
 
 def lines_by(user_id: int, limit: int) -> list[dict]:
     """The moderators' reader: the latest ``limit`` lines of ``user_id``, newest first
-    (``games.moderation.for_apps.provide_chat``)."""
+    (``games.moderation.for_apps.provide_chat``), each ``{"id", "user_id", "match_id", "room",
+    "text" (as shown), "original" (as written, before the word filter), "created"}``."""
     return [_plain(row) for row in ChatLine.objects.filter(user_id=user_id).order_by("-id")[:limit]]
 
 

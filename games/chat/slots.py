@@ -33,12 +33,16 @@ def table_panel(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
 
 
 def replay_panel(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
-    """The match's lines for its players (none for anyone else: the fragment is not shown)."""
+    """The match's lines for its players (none for anyone else: the fragment is not shown), each
+    with ``own`` (the reader's: no report link)."""
     match = page.get("match")
     if match is None:
         return None
     lines = services.replay_lines(match.pk, request.user)
-    return None if lines is None else {"chat_lines": lines}
+    if lines is None:
+        return None
+    me = request.user.get_username()
+    return {"chat_lines": [{**line, "own": line["username"] == me} for line in lines]}
 
 
 def settings_link(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:

@@ -65,7 +65,8 @@ the site's own apps.
   (``relations.answer_with`` in its ``AppConfig.ready()``; ``relations.barriers(kind, actors,
   targets)``, kinds ``challenge``, ``rematch``, ``phrase``, ``chat``, ``see_online``, ``pair``; verdicts
   ``relations.SILENT``, ``relations.REFUSED``), who is online: ``online_among``
-  (``games.core.state.online``), and which table each of some players watches: ``watched_by``.
+  (``games.core.state.online``), and which table each of some players watches: ``watched_by``; who may watch a table:
+  ``check_may_watch(*, watchers, status, seated, user)`` (raises ``GameError``).
 - The one question the core asks about a name it shows, which an app answers: ``titles``
   (``titles.answer_with`` in its ``AppConfig.ready()``; ``titles.titles(user_ids)``: ``{user
   id: "BOT"}``, one query for a page; ``titles.is_bot(user_id)``, which quick pairing and
@@ -136,7 +137,7 @@ from games.core.state.outages import database as _database
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
 from games.core.state.online import online_among
-from games.core.state.watching import watched_by
+from games.core.state.watching import check_may_watch, watched_by
 
 create_table = functools.partial(actions.create_table, capped=False)
 join_table = functools.partial(actions.join_table, capped=False)
@@ -193,6 +194,7 @@ __all__ = [
     "match_started",
     "online_among",
     "watched_by",
+    "check_may_watch",
     "relations",
     "standing",
     "titles",

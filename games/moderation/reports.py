@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from games.core.for_apps import Match, Seat
+from games.core.for_apps import GameError, Match, Seat, check_may_watch
 from games.moderation import chat
 from games.moderation.errors import Code, ModerationError
 from games.moderation.models import LINE_MAX, TEXT_MAX, Reason, Report, ReportEntry
@@ -73,13 +73,35 @@ def reported_player(username: Any) -> Any:
     return other
 
 
-def check_attachments(reported: Any, match_id: Any, line_id: Any) -> tuple[int | None, dict | None]:
-    """The match and the chat line a report of ``reported`` carries, checked: the match one
-    ``reported`` played, the line one ``reported`` wrote (in that match when both are given).
+def _could_see(reporter: Any, line: dict) -> bool:
+    """Whether ``reporter`` could read ``line`` at its table: they sat at its match, or it was
+    said in the spectators' room of a table that lets them watch (its "who may watch" setting,
+    as while it is played)."""
+    match_id = line.get("match_id")
+    if reporter is None or not reporter.is_authenticated:
+        return False
+    if Seat.objects.filter(match_id=match_id, user_id=reporter.pk).exists():
+        return True
+    watchers = Match.objects.filter(pk=match_id).values_list("watchers", flat=True).first()
+    if line.get("room") != "spectator" or watchers is None:
+        return False
+    try:
+        check_may_watch(watchers=watchers, status=Match.Status.PLAYING, seated=False, user=reporter)
+    except GameError:
+        return False
+    return True
+
+
+def check_attachments(
+    reported: Any, match_id: Any, line_id: Any, *, reporter: Any
+) -> tuple[int | None, dict | None]:
+    """The match and the chat line a report of ``reported`` by ``reporter`` carries, checked:
+    the match one ``reported`` played, the line one ``reported`` wrote (in that match when both
+    are given) and one ``reporter`` could read (:func:`_could_see`).
 
     :returns: ``(match id or None, line dict or None)``; a line gives its match when none is.
     :raises ModerationError: ``report_bad_match``; ``report_bad_line`` (unknown, forged, not
-        theirs, or the chat is not installed).
+        theirs, not one the reporter could read, or the chat is not installed).
     """
     match_id, line_id = _int_or_none(match_id), _int_or_none(line_id)
     line = None
@@ -87,7 +109,7 @@ def check_attachments(reported: Any, match_id: Any, line_id: Any) -> tuple[int |
         line = chat.line(line_id) if line_id > 0 else None
         if line is None or line.get("user_id") != reported.pk or (
             match_id is not None and line.get("match_id") != match_id
-        ):
+        ) or not _could_see(reporter, line):
             raise ModerationError(Code.BAD_LINE)
         match_id = line.get("match_id") if match_id is None else match_id
     if match_id is not None and not Seat.objects.filter(match_id=match_id, user_id=reported.pk).exists():
@@ -127,7 +149,7 @@ def file_report(
     if reason not in Reason.values:
         raise ModerationError(Code.BAD_REASON)
     text = clean_text(text)
-    match, line = check_attachments(reported, match_id, line_id)
+    match, line = check_attachments(reported, match_id, line_id, reporter=reporter)
     now = timezone.now() if now is None else now
     entry = _add_entry(reporter, reported, reason, text, match, line, now)
     if reason == Reason.INSULT:

@@ -76,7 +76,9 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
     if closed:
         error = error or ModerationError("report_closed_account").message
     try:
-        match_id, line = reports.check_attachments(reported, values["match"], values["line"])
+        match_id, line = reports.check_attachments(
+            reported, values["match"], values["line"], reporter=request.user
+        )
     except ModerationError as refusal:
         error = error or refusal.message
     return render(request, "moderation/report.html", {

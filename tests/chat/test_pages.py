@@ -59,7 +59,8 @@ def test_the_replay_shows_the_chat_to_the_match_s_players_only(over):
         page = logged_in(player).get(url).content.decode()
         assert SECRET in page and 'id="chat-replay"' in page
         assert "&lt;b&gt;spectator&lt;/b&gt;" in page and "<b>spectator</b>" not in page
-        assert f"/players/alice/report/?match={match.pk}&amp;line=" in page
+        # A report link on the others' lines, none on one's own.
+        assert (f"/players/alice/report/?match={match.pk}&amp;line=" in page) == (player is bob)
     for reader in (Client(), logged_in(carol)):
         page = reader.get(url).content.decode()
         assert SECRET not in page and 'id="chat-replay"' not in page
@@ -99,3 +100,12 @@ def test_the_profile_settings_page_links_to_the_chat_setting(django_user_model):
     assert link in page and "chat on" in page
     services.set_enabled(erin, False)
     assert "chat off" in client.get(reverse("people_settings")).content.decode()
+
+
+def test_the_moderators_page_shows_a_masked_line_as_written(over, django_user_model):
+    match, alice, _bob, _carol = over
+    say(alice, match, "you b4stard")
+    staff = django_user_model.objects.create_user("mod", "mod@example.com", is_staff=True)
+    url = reverse("moderation:player", kwargs={"username": "alice"})
+    page = logged_in(staff).get(url).content.decode()
+    assert "you *******" in page and "you b4stard" in page

@@ -155,7 +155,12 @@ def test_the_moderators_read_a_player_s_lines(players4):
     first, second = say(alice, match, "one"), say(alice, match, "two")
     lines = registered.lines_by(alice.pk, 10)
     assert [l["text"] for l in lines] == ["two", "one"]
-    assert set(lines[0]) == {"id", "user_id", "match_id", "room", "text", "created"}
+    assert set(lines[0]) == {"id", "user_id", "match_id", "room", "text", "original", "created"}
+    say(alice, match, "you b4stard")
+    assert registered.lines_by(alice.pk, 1)[0] | {"created": None, "id": None} == {
+        "id": None, "user_id": alice.pk, "match_id": match.pk, "room": "player",
+        "text": "you *******", "original": "you b4stard", "created": None,
+    }
     assert registered.line(first["id"])["match_id"] == match.pk and registered.line(10**9) is None
     assert second["id"] != first["id"]
 

@@ -59,12 +59,17 @@ async def test_two_seats_talk_both_ways_and_spectators_in_their_own_room(make_pl
     await c.send_json_to({"type": "chat_history"})
     assert [l["text"] for l in (await c.receive_json_from())["lines"]] == ["go bob"]
 
-    await db(abort_match)(user=alice.user, match_id=match.pk)  # over: both rooms open to all
+    await db(abort_match)(user=alice.user, match_id=match.pk)  # over: both rooms read by all
     for comm in (a, b, c):
         assert (await comm.receive_json_from())["type"] == "state"
-    await c.send_json_to({"type": "chat", "room": "player", "text": "well played"})
+    await c.send_json_to({"type": "chat", "room": "player", "text": "let me in"})
+    await refusal(c, "chat_not_allowed")  # the players' room is the seats' to write
+    await c.send_json_to({"type": "chat", "room": "spectator", "text": "well played"})
     for comm in (a, b, c):
         assert (await line_of(comm))["text"] == "well played"
+    await b.send_json_to({"type": "chat", "room": "player", "text": "thanks"})
+    for comm in (a, b, c):
+        assert (await line_of(comm))["text"] == "thanks"
 
 
 async def test_a_running_table_of_four_refuses_free_chat_between_seats(make_player, open_socket):
@@ -135,4 +140,4 @@ async def test_a_player_whose_chat_is_off_is_sent_no_line(make_player, open_sock
     await b.send_json_to({"type": "chat", "room": "player", "text": "hi"})
     await refusal(b, "chat_off")
     await b.send_json_to({"type": "chat_history"})
-    assert await b.receive_json_from() == {"type": "chat_lines", "lines": [], "on": False}
+    assert await b.receive_json_from() == {"type": "chat_lines", "lines": [], "on": False, "sanction": None}

@@ -3,6 +3,8 @@ word lists masked whole words in Arabic, English and French, the lists' source a
 
 from __future__ import annotations
 
+import pytest
+
 from games.chat import text
 
 
@@ -37,3 +39,21 @@ def test_the_lists_name_their_source_and_licence():
     assert "Attribution 4.0 International" in (text.WORDLISTS / "LICENSE").read_text(encoding="utf-8")
     for language in text.LANGUAGES:
         assert len(text.words(language)) > 30
+
+
+@pytest.mark.parametrize("written", [
+    "fuuuck", "f u c k", "f*ck", "sh1t", "sh!t", "fu\u200bck", "f\u00aduck", "f\u0443ck", "SH1T",
+])
+def test_the_filter_sees_through_spellings_that_dodge_it(written):
+    cleaned = text.clean(f"oh {written} off")
+    assert text.mask(cleaned) == f"oh {'*' * len(cleaned[3:-4])} off"
+
+
+def test_format_characters_and_tatweel_are_stripped_from_the_line_itself():
+    assert text.clean("a\u200bb\u00adc\u200dd \u0637\u0640\u064a\u0632") == "abcd \u0637\u064a\u0632"
+    assert text.mask(text.clean("يا ط\u0640\u0640يز")) == "يا ***"
+
+
+def test_ordinary_words_stay():
+    for line in ("class is classy", "as i said", "passion assess", "I am ok", "bastardization"):
+        assert text.mask(line) == line

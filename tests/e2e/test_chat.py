@@ -1,7 +1,8 @@
 """The table's chat as people use it (games/chat/): two players at a table of two talk both ways
 on phones (one page in Arabic, right to left, portrait and landscape), a line's markup and link
 shown as text with a Report link; at a running table of
-four the seats have no free chat, and a line sent all the same is refused in the panel."""
+four the seats have no free chat, and a line sent all the same is refused in the panel; on a
+faked socket, a sanction shown at the panel's opening and the unread count of the shown room."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, TABLE_STORE, resize, signed_in
+from tests.e2e.pages import OUTSIDE, TABLE_STORE, open_table, resize, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -70,3 +71,31 @@ def test_chat_both_ways_at_two_and_refused_between_partners_at_four(browser, sit
         for context in contexts:
             context.close()
 
+
+
+def _line(number: int, room: str) -> dict:
+    return {"type": "chat", "line": {"id": number, "room": room, "username": "omar", "text": f"line {number}",
+                                     "created": "2026-11-29T12:31:00+00:00", "report": "/players/omar/report/"}}
+
+
+def test_a_sanction_shown_on_opening_and_unread_counts_the_shown_room(new_page, request):
+    fake = open_table(new_page, request, **PHONE)  # a phone: the panel starts folded
+    page = fake.page
+    fake.push(lambda state: state["match"].update(status="finished"))  # both rooms readable
+    fake.wait_sent({"type": "chat_history"})
+    fake.send({"type": "chat_lines", "lines": [], "on": True, "sanction": "chat_timeout"})
+    expect(page.locator("#chat-panel")).to_have_attribute("data-sanction", "chat_timeout")
+    expect(page.locator("#chat-panel")).to_have_attribute("data-rooms", "player spectator")
+    fake.send(_line(1, "spectator"))  # not the room the panel shows
+    fake.send(_line(2, "player"))
+    page.click("#chat-panel > summary")
+    expect(page.locator("#chat-note")).to_contain_text("moderator")
+    expect(page.locator("#chat-lines .chat-text")).to_have_text(["line 2"])
+    fake.send(_line(3, "spectator"))
+    fake.send(_line(4, "player"))
+    page.click("#chat-panel > summary")  # folded again: what comes now is unread
+    fake.send(_line(5, "spectator"))
+    fake.send(_line(6, "player"))
+    expect(page.locator("#chat-unread")).to_have_text(re.compile(r"\b1\b"))
+    page.click("#chat-panel > summary")
+    expect(page.locator("#chat-lines .chat-text")).to_have_text(["line 2", "line 4", "line 6"])

@@ -35,7 +35,10 @@ def test_the_profile_links_to_the_report_form_and_staff_to_their_page(people):
 
 
 def test_a_report_filed_from_the_form_reaches_the_queue(people, chat_lines):
-    line = chat_lines.say(people["ali"], "<b>rude</b> words")
+    from tests.ratings.helpers import rated_match
+
+    match = rated_match([people["ali"], people["bea"]], rated=False)
+    line = chat_lines.say(people["ali"], "<b>rude</b> words", match_id=match.pk)
     client = logged_in(people["bea"])
     form = client.get(report_url(line=line["id"]))
     assert form.status_code == 200

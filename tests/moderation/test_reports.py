@@ -7,8 +7,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
+from games.core.for_apps import Match
 from games.moderation import reports
 from games.moderation.errors import ModerationError
 from games.moderation.models import Report, ReportEntry
@@ -160,3 +163,21 @@ def test_a_reason_not_listed_is_refused(people, reason):
 def test_an_unknown_name_is_refused(people):
     refused("report_no_such_player", reporter=people["bea"], username="nobody", reason="cheat")
     refused("report_no_such_player", reporter=people["bea"], username="a\x00li", reason="cheat")
+
+
+def test_a_line_the_reporter_could_not_read_is_refused_and_not_quoted(people, chat_lines):
+    ali, bea, cem = people["ali"], people["bea"], people["cem"]
+    match = rated_match([ali, bea], rated=False)
+    players_line = chat_lines.say(ali, "players only", match_id=match.pk)
+    spectators_line = chat_lines.say(ali, "for the spectators", match_id=match.pk, room="spectator")
+    refused("report_bad_line", reporter=cem, username="ali", reason="insult", line_id=players_line["id"])
+    client = Client()
+    client.force_login(cem)
+    url = reverse("moderation:report", kwargs={"username": "ali"})
+    page = client.get(f"{url}?line={players_line['id']}").content.decode()
+    assert "players only" not in page
+    entry = reports.file_report(reporter=cem, username="ali", reason="spam", line_id=spectators_line["id"])
+    assert entry.line_text == "for the spectators"
+    Match.objects.filter(pk=match.pk).update(watchers=Match.Watchers.NOBODY)
+    refused("report_bad_line", reporter=cem, username="ali", reason="spam", line_id=spectators_line["id"])
+    assert reports.file_report(reporter=bea, username="ali", reason="insult", line_id=players_line["id"])

@@ -83,10 +83,11 @@ def people_at(match_id: int) -> set[int]:
 
 def send(
     match_id: int, frame: dict, *, to: str, sender: int | None = None, kind: str | None = None,
-    hidden_from: Iterable[int] = (),
+    hidden_from: Iterable[int] = (), logged_in_only: bool = False,
 ) -> None:
     """Send ``frame`` to the ``to`` sockets of table ``match_id`` (see the module's docstring),
-    but not to the users in ``hidden_from`` (the app's own reasons) nor those who bar ``sender``.
+    but not to the users in ``hidden_from`` (the app's own reasons) nor those who bar ``sender``;
+    with ``logged_in_only``, not to anonymous sockets either.
 
     :raises ValueError: ``to`` is not in :data:`AUDIENCES`, or ``kind`` not a relations kind.
     """
@@ -96,12 +97,16 @@ def send(
     if sender is not None and kind is not None and relations.answering():
         hidden.update(relations.barred(kind, sender, people_at(match_id) - {sender}))
     event = {"type": "table.app", "message": frame, "to": to, "hidden_from": sorted(hidden)}
+    if logged_in_only:
+        event["logged_in_only"] = True
     transaction.on_commit(lambda: broadcast.send_group(broadcast.table_group(match_id), event))
 
 
 def reaches(event: dict, seat: int | None, user_id: int | None) -> bool:
     """Whether a ``table.app`` message is for a socket with ``seat`` and ``user_id``."""
     if user_id is not None and user_id in event.get("hidden_from", ()):
+        return False
+    if user_id is None and event.get("logged_in_only"):
         return False
     to = event.get("to")
     return to == "everyone" or (to == "seats") == (seat is not None)

@@ -19,6 +19,8 @@ var L = {
   login: gettext("Log in to chat."),
   empty: gettext("No chat lines yet."),
   unread: gettext("Unread: %(count)s"),
+  chat_timeout: gettext("You may not chat for a while: a moderator timed your chat out."),
+  chat_banned: gettext("You may not chat: a moderator took your chat away."),
 };
 
 var cfg = B.config("chat-config");
@@ -33,11 +35,12 @@ var tabs = $("chat-rooms");
 var MAX_SHOWN = 200;
 
 var rooms = [];        // the rooms this reader may read now
-var writable = false;  // whether they may write in the current room
+var writable = [];     // the rooms they may write in now
 var room = null;       // the room the form writes in and the list shows
 var key = null;        // what the rooms were computed from, to ask again when it changes
 var lines = [];        // the lines of the readable rooms, oldest first
-var unread = 0;
+var unread = 0;        // the lines of the shown room come while the panel was closed
+var sanction = null;   // the moderators' sanction on this reader's chat (its code), if any
 var lastSent = "";
 
 $("chat-settings").href = cfg.settings + "?next=" + encodeURIComponent(location.pathname);
@@ -57,9 +60,12 @@ function drawUnread() {
 function roomsOf(state) {
   var over = state.match.status === "finished";
   var seated = state.you !== null && state.you !== undefined;
-  if (over) return {rooms: ["player", "spectator"], write: cfg.loggedIn, four: false};
+  var both = ["player", "spectator"];
+  if (over && seated) return {rooms: both, write: both, four: false};
+  if (over) return {rooms: cfg.loggedIn ? both : ["spectator"], write: cfg.loggedIn ? ["spectator"] : [], four: false};
   var four = seated && state.match.players === 4 && state.match.status === "playing";
-  return {rooms: [seated ? "player" : "spectator"], write: cfg.loggedIn && !four, four: four};
+  var mine = seated ? "player" : "spectator";
+  return {rooms: [mine], write: cfg.loggedIn && !four ? [mine] : [], four: four};
 }
 
 function lineNode(line) {
@@ -85,8 +91,12 @@ function drawTabs() {
     return B.el("button", {type: "button", class: "button chat-tab", role: "tab",
                            "aria-selected": String(name === room), dataset: {room: name},
                            text: name === "player" ? L.players : L.spectators,
-                           on: {click: function () { room = name; drawTabs(); drawLines(); }}});
+                           on: {click: function () { room = name; drawTabs(); drawForm(); drawLines(); }}});
   }));
+}
+
+function drawForm() {
+  form.hidden = !cfg.on || writable.indexOf(room) < 0;
 }
 
 function draw(state) {
@@ -95,8 +105,8 @@ function draw(state) {
   writable = now.write;
   if (rooms.indexOf(room) < 0) room = rooms[0];
   panel.dataset.rooms = rooms.join(" ");
-  form.hidden = !cfg.on || !writable;
-  showNote(!cfg.on ? L.off : now.four ? L.four : !cfg.loggedIn ? L.login : "");
+  showNote(!cfg.on ? L.off : sanction ? L[sanction] : now.four ? L.four : !cfg.loggedIn ? L.login : "");
+  drawForm();
   drawTabs();
   drawLines();
 }
@@ -115,12 +125,18 @@ onMessage(function (msg) {
   if (!cfg.on) return;
   if (msg.type === "chat_lines") {
     lines = msg.lines;
+    sanction = L[msg.sanction] ? msg.sanction : null;
+    if (sanction) panel.dataset.sanction = sanction; else delete panel.dataset.sanction;
     if (getState()) draw(getState());
   } else if (msg.type === "chat" && msg.line && rooms.indexOf(msg.line.room) >= 0) {
     if (lines.some(function (line) { return line.id === msg.line.id; })) return;
     lines.push(msg.line);
     if (msg.line.username === cfg.username) showError("");
-    if (!panel.open && msg.line.username !== cfg.username) { unread += 1; drawUnread(); }
+    // Counted only when the panel shows it: a line of the other room is not in the list.
+    if (!panel.open && msg.line.username !== cfg.username && msg.line.room === room) {
+      unread += 1;
+      drawUnread();
+    }
     drawLines();
   } else if (msg.type === "error" && (msg.frame === "chat" || msg.frame === "chat_history")) {
     showError(msg.message || msg.code);
