@@ -20,6 +20,11 @@ def provide(lines_by: Callable[[int, int], list[dict]], line: Callable[[int], di
     _readers["line"] = line
 
 
+def registered() -> tuple[Callable[[int, int], list[dict]], Callable[[int], dict | None]] | None:
+    """The readers registered, ``(lines_by, line)``, or ``None``."""
+    return (_readers["lines_by"], _readers["line"]) if _readers else None
+
+
 def forget() -> None:
     """Drop the registered readers (tests)."""
     _readers.clear()

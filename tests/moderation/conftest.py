@@ -10,10 +10,14 @@ from tests.moderation.helpers import fake_chat, users
 
 @pytest.fixture
 def chat_lines():
-    """A fake chat, registered for the test and forgotten after it."""
+    """A fake chat, registered for the test; the readers registered before it (the chat app's,
+    from its ``ready()``) are registered again after it, for the tests that follow."""
+    before = chat.registered()
     fake = fake_chat()
     yield fake
     chat.forget()
+    if before is not None:
+        chat.provide(*before)
 
 
 @pytest.fixture
