@@ -47,7 +47,7 @@ chromium:
 # TEST_WORKERS pytest-xdist workers (each with its own test database and Redis database,
 # tests/conftest.py); tests that share a server stay on one worker (--dist loadgroup). The 20
 # slowest tests are printed at the end. One area alone: README, "Tests".
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 3
 # The live-table tests (marked `live`: the sockets' room, tests/core/sockets, and the modules
 # that mark themselves), run a second time with the fast path off (games/core/fastpath.py): the
 # site must work on the libraries' public APIs alone. They all live in tests/core, which is all

@@ -376,13 +376,13 @@ E2E_DIR = Path(__file__).resolve().parent
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """The browser tests in four pytest-xdist groups (``make test``: ``--dist loadgroup`` on four
-    workers): each runs on one worker, one test after another, so the run starts four servers
-    (more, with a ``site_env``'s) and four Chromiums, and the groups, which mostly wait on the
-    server and the browser, run beside each other and beside the other tests. A module joins the
-    second, third or fourth group with ``pytest.mark.xdist_group(SECOND_GROUP)`` (…,
-    ``tests/e2e/pages.py``, which says what each holds) in its ``pytestmark``; every other
-    browser test is put in the first here, before xdist's own hook, which reads the marks."""
+    """The browser tests in two pytest-xdist groups (``make test``: ``--dist loadgroup``): each
+    runs on one worker, one test after another, so the run starts two servers (more, with a
+    ``site_env``'s) and two Chromiums, not one per worker, and the browser tests, which mostly
+    wait on the server and the browser, take half as long beside each other. A module joins the
+    second group with ``pytest.mark.xdist_group(SECOND_GROUP)`` (``tests/e2e/pages.py``) in its
+    ``pytestmark``; every other browser test is put in the first here, before xdist's own hook,
+    which reads the marks."""
     for item in items:
         path = Path(item.path).resolve()
         if E2E_DIR in path.parents and item.get_closest_marker("xdist_group") is None:

@@ -16,16 +16,15 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-#: The four pytest-xdist groups of the browser tests (tests/e2e/conftest.py), one a worker of
-#: ``make test``'s four, chosen so the four take about as long (each about 370 s of the modules'
-#: durations in a whole run beside other load, 2026-12-06): a group runs on one worker, which
-#: starts its servers once, so the longest group is the least the run can take. A module is in
-#: the first unless it marks itself ``pytest.mark.xdist_group(…)``: the second holds the table's
-#: whole matches and live states, the replay, the ratings, the CSP, the rules and the service
-#: worker's install; the third the table's layouts, the lobby and the API's example clients;
-#: the fourth the graceful stops, the zoomed pages, accessibility, friends, the header and the
-#: tournament.
-FIRST_GROUP, SECOND_GROUP, THIRD_GROUP, FOURTH_GROUP = "e2e-1", "e2e-2", "e2e-3", "e2e-4"
+#: The two pytest-xdist groups of the browser tests (tests/e2e/conftest.py), chosen so the two
+#: take about as long (about 1,800 s of the modules' durations each in a whole run beside other
+#: load, 2026-12-06): a group runs on one worker, which starts its servers once, and the third of
+#: ``make test``'s three workers runs the other tests meanwhile (four workers with four groups
+#: took longer: four Chromiums at once on two cores). A module is in the first unless it marks
+#: itself ``pytest.mark.xdist_group(SECOND_GROUP)``: the second holds the table's live states,
+#: layouts, keyboard and whole matches, the ratings, accessibility, the header, the tournament
+#: pages, the CSP, the account pages, moderation, French, the rules and the service worker.
+FIRST_GROUP, SECOND_GROUP = "e2e-1", "e2e-2"
 
 #: Where the layout tests keep their pictures of each viewport.
 SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
@@ -181,10 +180,21 @@ def play_the_computer(page: Page, *, clock: str) -> int:
     page.click("#play-computer-button")
     page.wait_for_url(re.compile(r"/table/\d+/$"))
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    socket_state_drawn(page)
     return int(re.search(r"/table/(\d+)/$", page.url).group(1))
 
 
 # The table
+
+
+def socket_state_drawn(page: Page) -> None:
+    """Wait for the table socket's own first state to be drawn: the page first draws the state
+    it was served with, and says "live" as the socket opens, before the socket's state comes;
+    what the seat may do (the phrases, the chat) and what is news to it start with that one."""
+    page.wait_for_function("""async () => {
+      const main = document.querySelector('script[src*="games/table/main"]').src;
+      const [store, kit] = await Promise.all([import(new URL("store.js", main)), import(new URL("kit.js", main))]);
+      return store.getState() !== kit.cfg.state; }""")
 
 
 def root(page: Page):

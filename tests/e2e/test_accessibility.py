@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import FOURTH_GROUP, create_table, signed_up
+from tests.e2e.pages import SECOND_GROUP, create_table, signed_up
 
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(FOURTH_GROUP)]
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 AXE = (Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 AXE_VERSION = "4.10.3"

@@ -10,9 +10,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import PASSWORD, SHOTS, sign_up
+from tests.e2e.pages import PASSWORD, SECOND_GROUP, SHOTS, sign_up
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 PHONE_360 = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2,
              "is_mobile": True, "has_touch": True}

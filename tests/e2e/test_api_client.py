@@ -20,10 +20,9 @@ import pytest
 import requests
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.pages import THIRD_GROUP
 
-# With the table's layouts and the lobby (tests/e2e/pages.py: the four groups' balance).
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(THIRD_GROUP)]
+# In the first group (tests/e2e/pages.py: the two groups' balance).
+pytestmark = pytest.mark.e2e
 
 #: Real seconds a whole match may take: only a bound on a hang.
 MATCH_SECONDS = 300

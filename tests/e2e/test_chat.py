@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, TABLE_STORE, open_table, resize, signed_in
+from tests.e2e.pages import OUTSIDE, TABLE_STORE, open_table, resize, signed_in, socket_state_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -25,6 +25,7 @@ def at_table(browser, site_url, session, match_id, contexts, lang=None):
     page = context.new_page()
     page.goto(f"/table/{match_id}/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+    socket_state_drawn(page)  # a line sent from now on reaches this page live
     expect(page.locator("#chat-panel")).to_have_attribute("data-rooms", "player")
     return page
 

@@ -15,11 +15,11 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.pages import (
-    MY_TURN_OR_END, open_lobby, play_the_computer, root, screenshot, signed_in, signed_up,
+    MY_TURN_OR_END, SECOND_GROUP, open_lobby, play_the_computer, root, screenshot, signed_in, signed_up,
 )
 
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 #: 2 players: 48 plays a round, half of them the human's; a target of 11 almost always ends in
 #: one round (a 26-26 split with no basra needs another).

@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, SHOTS, root, signed_in
+from tests.e2e.pages import OUTSIDE, SECOND_GROUP, SHOTS, root, signed_in
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 PHONE_360 = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2,
              "is_mobile": True, "has_touch": True}

@@ -11,10 +11,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import FOURTH_GROUP, open_lobby, root, signed_up
+from tests.e2e.pages import open_lobby, root, signed_up
 
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(FOURTH_GROUP)]
+pytestmark = pytest.mark.e2e
 
 TABLE = re.compile(r"/table/(\d+)/$")
 

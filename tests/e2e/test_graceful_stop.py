@@ -26,9 +26,9 @@ import websockets
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ROOT
-from tests.e2e.pages import FOURTH_GROUP, open_table, root, sign_up
+from tests.e2e.pages import open_table, root, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(FOURTH_GROUP)]
+pytestmark = pytest.mark.e2e
 
 #: Seconds a test waits for what must come: only a bound on a hang.
 HANG = 60.0

@@ -4,10 +4,10 @@ static/site.js); one tap, or Tab and Enter, opens it with every item inside the 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import FOURTH_GROUP, sign_up
+from tests.e2e.pages import SECOND_GROUP, sign_up
 
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(FOURTH_GROUP)]
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 PHONES = [{"width": 360, "height": 640}, {"width": 390, "height": 844}]
 MENU = {"en": "Menu", "ar": "القائمة", "fr": "Menu"}

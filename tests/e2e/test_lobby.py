@@ -12,10 +12,10 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import THIRD_GROUP, join_from_lobby, open_lobby, root, signed_up
+from tests.e2e.pages import join_from_lobby, open_lobby, root, signed_up
 
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(THIRD_GROUP)]
+pytestmark = pytest.mark.e2e
 
 ABANDON_SECONDS = "4"
 

@@ -12,9 +12,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, signed_in
+from tests.e2e.pages import OUTSIDE, SECOND_GROUP, signed_in
 
-pytestmark = [pytest.mark.e2e]
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def act(page, action: str, reason: str) -> None:

@@ -8,10 +8,10 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import FOURTH_GROUP, OUTSIDE, SHOTS, create_table, signed_in, signed_up, unfold
+from tests.e2e.pages import OUTSIDE, SHOTS, create_table, signed_in, signed_up, unfold
 
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(FOURTH_GROUP)]
+pytestmark = pytest.mark.e2e
 
 PAGES = ["/", "/rules/", "/tournaments/", "/ladder/", "/replays/", "/play/", "/account/api-tokens/"]
 

@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 
 from games import engine
 
-from tests.e2e.pages import SECOND_GROUP, open_lobby, play_one, root, screenshot, signed_up
+from tests.e2e.pages import open_lobby, play_one, root, screenshot, signed_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
+pytestmark = pytest.mark.e2e
 
 
 def viewer(page: Page):

@@ -4,10 +4,10 @@ seat is on, and to a seated player their seat, their partner's and the opponents
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import create_table, signed_up
+from tests.e2e.pages import SECOND_GROUP, create_table, signed_up
 
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
 def chip(page, seat: int):

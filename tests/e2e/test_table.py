@@ -17,8 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, create_table, floor, hand, join_from_lobby, open_lobby,
-    play_one, root, screenshot, signed_up,
+    PHONE, SECOND_GROUP, TABLE_STORE, create_table, floor, hand, join_from_lobby, open_lobby, play_one, root, screenshot, signed_up,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]

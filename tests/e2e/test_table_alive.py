@@ -17,8 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, at_a_new_table, open_table, play_the_computer,
-    root, screenshot, seat, settled, signed_in, signed_up,
+    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, at_a_new_table, open_table, play_the_computer, root, screenshot, seat, settled, signed_in, signed_up,
 )
 from tests.e2e.pages import TWO_PLAYING as PLAYING
 

@@ -14,10 +14,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import MY_TURN_OR_END, play_the_computer, root, screenshot, signed_up
+from tests.e2e.pages import (
+    MY_TURN_OR_END, SECOND_GROUP, play_the_computer, root, screenshot, signed_up,
+)
 
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 #: 2 players, a target of 11: one round (two if it ties), 24 plays of mine a round.
 MAX_MY_PLAYS = 24 * 4

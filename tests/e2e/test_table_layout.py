@@ -30,10 +30,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.pages import (
-    THIRD_GROUP, SHOTS, TABLE_STORE, FakeTable, at_a_new_table, resize, seat, signed_in,
+    SECOND_GROUP, SHOTS, TABLE_STORE, FakeTable, at_a_new_table, resize, seat, signed_in,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(THIRD_GROUP)]
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SHOTS, signed_in
+from tests.e2e.pages import SHOTS, signed_in, socket_state_drawn
 
 
 pytestmark = pytest.mark.e2e
@@ -29,12 +29,7 @@ def open_seat(browser, site_url, table: dict, seat: int, lang: str, width: int, 
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     expect(page.locator("#hand .card").first).to_be_visible()
-    # The socket's own first state, not only the page's (the hand above is drawn from the page's
-    # state, and "live" is said as the socket opens): what changes after it is news.
-    page.wait_for_function("""async () => {
-      const main = document.querySelector('script[src*="games/table/main"]').src;
-      const [store, kit] = await Promise.all([import(new URL("store.js", main)), import(new URL("kit.js", main))]);
-      return store.getState() !== kit.cfg.state; }""")
+    socket_state_drawn(page)
     return context, page
 
 

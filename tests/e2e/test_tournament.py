@@ -8,9 +8,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import FOURTH_GROUP, signed_up
+from tests.e2e.pages import signed_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(FOURTH_GROUP)]
+pytestmark = pytest.mark.e2e
 
 #: How long a pushed notice may take to show (ms): well under the 5 s and 10 s a poll would
 #: take, so the test fails if the notice has to wait for one.

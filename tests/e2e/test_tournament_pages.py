@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import resize, tasks_done
+from tests.e2e.pages import SECOND_GROUP, resize, tasks_done
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "tournament-pages"
