@@ -65,6 +65,9 @@ SITE_ENV = {
     "BASRA_SIGNUP_RATE_LIMIT": "10000/m/ip",
     "BASRA_BOT_DELAY_SECONDS": "0.1,0.3",
     "BASRA_ROUND_PAUSE_SECONDS": "1",
+    # One thinking process a server, not one a core: the computer seats of a test or two at a
+    # time need no more, and each process sets Django up (seconds of CPU beside the suite).
+    "BASRA_BOT_WORKERS": "1",
 }
 
 # Playwright's sync API runs an event loop in this thread; allow Django's sync-only calls anyway.
@@ -187,13 +190,21 @@ class Sites:
                          if database_url.startswith(("postgres://", "postgresql://")) else None)
         self.template: str | None = None  # the migrated database every server's is a copy of
         self.sites: dict[tuple, Site] = {}
+        self.started = 0  # servers started by :meth:`get`
         self.owned = 0  # servers started by :meth:`own`
 
     def get(self, overrides: dict[str, str]) -> Site:
         key = tuple(sorted(overrides.items()))
         if key not in self.sites:
-            self.sites[key] = self._start(overrides, len(self.sites) + 1)
+            self.started += 1  # never reused: a stopped server's number names its database
+            self.sites[key] = self._start(overrides, self.started)
         return self.sites[key]
+
+    def stop(self, overrides: dict[str, str]) -> None:
+        """Stop the server of ``overrides`` (:meth:`get` starts a new one if asked again)."""
+        site = self.sites.pop(tuple(sorted(overrides.items())), None)
+        if site is not None:
+            site.stop()
 
     def _migrated_template(self) -> None:
         env = dict(self.base_env)
@@ -314,7 +325,13 @@ def own_site(_sites):
 
 @pytest.fixture(scope="module")
 def site(_sites, site_env) -> Site:
-    return _sites.get(site_env)
+    """The server of this module's settings. One with settings of its own (a ``site_env``) is
+    stopped after the module: an idle server still ticks its clock (a few per cent of a core), and
+    the modules asking for the same settings run one after another (``--dist loadgroup`` sends
+    a group's tests in order), so it would mostly wait for the end of the run."""
+    yield _sites.get(site_env)
+    if site_env:
+        _sites.stop(site_env)
 
 
 @pytest.fixture(scope="module")

@@ -103,6 +103,14 @@ def at_a_new_table(request, page: Page, username: str) -> None:
     page.goto(f"/table/{table['match']}/")
 
 
+def wait_until(page: Page, expression: str, *, arg=None, timeout: float | None = None):
+    """``page.wait_for_function(expression)`` asked every 50 ms, not on every animation frame
+    (Playwright's default): a frame asked for is a frame drawn, and a test waiting seconds for a
+    computer's card or a round's end made Chromium draw sixty a second (about 17% of a core).
+    Not for a page whose clock the test holds still (``page.clock``): its frames still come."""
+    return page.wait_for_function(expression, arg=arg, timeout=timeout, polling=50)
+
+
 # Barriers: a check that something did not happen waits on one of these, never a fixed time.
 
 
@@ -191,7 +199,7 @@ def socket_state_drawn(page: Page) -> None:
     """Wait for the table socket's own first state to be drawn: the page first draws the state
     it was served with, and says "live" as the socket opens, before the socket's state comes;
     what the seat may do (the phrases, the chat) and what is news to it start with that one."""
-    page.wait_for_function("""async () => {
+    wait_until(page, """async () => {
       const main = document.querySelector('script[src*="games/table/main"]').src;
       const [store, kit] = await Promise.all([import(new URL("store.js", main)), import(new URL("kit.js", main))]);
       return store.getState() !== kit.cfg.state; }""")
@@ -343,8 +351,9 @@ def open_table(new_page, request, state=TWO_PLAYING, fake_clock=False, **context
     if fake_clock:
         page.clock.install()
     fake = FakeTable(page, state)
-    sign_up(page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
-    create_table(page, players=2, target=11)
+    # The table's page as the lobby opens it, reached in one load: the person and the table
+    # come from seed.py, as the socket's state comes from the test.
+    at_a_new_table(request, page, "u" + str(abs(hash(request.node.name + str(context))) % 10**8))
     expect(root(page)).to_have_attribute("data-seq", str(state["seq"]))
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     return fake

@@ -15,7 +15,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.pages import (
-    MY_TURN_OR_END, SECOND_GROUP, open_lobby, play_the_computer, root, screenshot, signed_in, signed_up,
+    MY_TURN_OR_END,
+    SECOND_GROUP,
+    open_lobby,
+    play_the_computer,
+    root,
+    screenshot,
+    signed_in,
+    signed_up,
+    wait_until,
 )
 
 
@@ -51,13 +59,13 @@ def test_a_whole_match_against_the_greedy_bot(request, new_page, seed):
     seq = seed("play", match_id, LEFT).split("seq=")[1].strip()
     page.reload()
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-    page.wait_for_function(f"() => Number(document.getElementById('table').dataset.seq) >= {seq}")
+    wait_until(page, f"() => Number(document.getElementById('table').dataset.seq) >= {seq}")
     my_plays = bot_plays = 0
     counted_down = False
     while True:
         assert my_plays < MAX_MY_PLAYS
         # The bot plays by itself after its delay: wait for my turn or the end.
-        page.wait_for_function(MY_TURN_OR_END, timeout=20_000)
+        wait_until(page, MY_TURN_OR_END, timeout=20_000)
         if table.get_attribute("data-finished") == "true":
             break
         if not counted_down:

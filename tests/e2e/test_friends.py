@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import open_lobby, root, signed_up
+from tests.e2e.pages import open_lobby, root, signed_up, wait_until
 
 
 pytestmark = pytest.mark.e2e
@@ -156,7 +156,7 @@ def test_the_invite_link_has_a_copy_button_and_a_share_button_where_the_browser_
     share = carol.get_by_role("button", name="مشاركة")
     expect(share).to_be_visible()
     share.click()
-    carol.wait_for_function("window.shared !== undefined")
+    wait_until(carol, "window.shared !== undefined")
     assert carol.evaluate("window.shared.url") == carol.locator("#invite-url").input_value()
 
 

@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 from playwright.sync_api import expect
-from tests.e2e.pages import SECOND_GROUP
+from tests.e2e.pages import SECOND_GROUP, wait_until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -42,10 +42,10 @@ def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser
         page.goto(address)
         expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
         # The worker registers after the page's load and claims the page once it is active.
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        wait_until(page, "() => navigator.serviceWorker.controller !== null")
         worker = page.evaluate("() => navigator.serviceWorker.controller.scriptURL")
         assert worker == f"{site_url}/sw.js"
-        page.wait_for_function(KEPT_LANGUAGE, arg="ar")
+        wait_until(page, KEPT_LANGUAGE, arg="ar")
         # Chromium's own verdict on the manifest, its icons and the worker (DevTools protocol).
         devtools = context.new_cdp_session(page)
         manifest = devtools.send("Page.getAppManifest")
@@ -81,7 +81,7 @@ def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser
             return [registration.active.scriptURL, registration.installing, registration.waiting,
                     navigator.serviceWorker.controller.scriptURL];
         }""") == [worker, None, None, worker]
-        page.wait_for_function(KEPT_LANGUAGE, arg="en")
+        wait_until(page, KEPT_LANGUAGE, arg="en")
         # Where the worker cannot read the language cookie, the page opened last's language: a
         # page opened before telling its language late (two pages' messages come in either
         # order) changes nothing.

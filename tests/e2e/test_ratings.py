@@ -12,7 +12,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    SECOND_GROUP, SHOTS, join_from_lobby, open_lobby, signed_in, signed_up, with_session,
+    SECOND_GROUP,
+    SHOTS,
+    join_from_lobby,
+    open_lobby,
+    signed_in,
+    signed_up,
+    wait_until,
+    with_session,
 )
 
 
@@ -45,7 +52,7 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(request, new_page, seed
     expect(chances).to_contain_text("1500?")
     expect(chances).to_contain_text("50%")
     winner.set_viewport_size({"width": 195, "height": 422})  # a phone at 200%
-    winner.wait_for_function("() => document.documentElement.clientWidth === 195")
+    wait_until(winner, "() => document.documentElement.clientWidth === 195")
     assert winner.evaluate("() => document.documentElement.scrollWidth") <= 195
     winner.set_viewport_size({"width": 1280, "height": 720})
 
@@ -263,7 +270,7 @@ def test_the_seat_picker_puts_a_space_between_a_name_and_its_rating(browser, sit
         assert digits < mark < named, (digits, mark, named)
         for width in (390, 360):
             host.set_viewport_size({"width": width, "height": 740})
-            host.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            wait_until(host, f"() => document.documentElement.clientWidth === {width}")
             assert host.evaluate("() => document.documentElement.scrollWidth") <= width
     finally:
         context.close()

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from games import engine
 
-from tests.e2e.pages import open_lobby, play_one, root, screenshot, signed_up
+from tests.e2e.pages import open_lobby, play_one, root, screenshot, signed_up, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -139,7 +139,7 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(request, new_page)
     page.select_option("#speed", "400")
     page.click("#autoplay")
     # Moves on by itself: at least two steps (watched for, not timed: a poll may miss a step).
-    page.wait_for_function("() => +document.getElementById('replay').dataset.ply >= 51")
+    wait_until(page, "() => +document.getElementById('replay').dataset.ply >= 51")
     page.click("#autoplay")
     screenshot(page, "replay-imported-ar-390")
 

@@ -17,7 +17,19 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, create_table, floor, hand, join_from_lobby, open_lobby, play_one, root, screenshot, signed_up,
+    PHONE,
+    SECOND_GROUP,
+    TABLE_STORE,
+    create_table,
+    floor,
+    hand,
+    join_from_lobby,
+    open_lobby,
+    play_one,
+    root,
+    screenshot,
+    signed_up,
+    wait_until,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -299,5 +311,5 @@ def test_a_logged_out_visitor_is_offered_to_log_in_only_beside_a_free_seat(reque
     expect(link).to_have_attribute("href", f"/accounts/login/?next=%2Ftable%2F{open_id}%2F")
     for width in (390, 360):
         visitor.set_viewport_size({"width": width, "height": 740})
-        visitor.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+        wait_until(visitor, f"() => document.documentElement.clientWidth === {width}")
         assert visitor.evaluate("() => document.documentElement.scrollWidth") <= width

@@ -17,7 +17,20 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    PHONE, SECOND_GROUP, TABLE_STORE, FakeTable, at_a_new_table, open_table, play_the_computer, root, screenshot, seat, settled, signed_in, signed_up,
+    PHONE,
+    SECOND_GROUP,
+    TABLE_STORE,
+    FakeTable,
+    at_a_new_table,
+    open_table,
+    play_the_computer,
+    root,
+    screenshot,
+    seat,
+    settled,
+    signed_in,
+    signed_up,
+    wait_until,
 )
 from tests.e2e.pages import TWO_PLAYING as PLAYING
 
@@ -529,7 +542,7 @@ def test_the_phrases_menu_is_inside_a_phones_screen(new_page, request, locale):
     outside = {}
     for width, height in [(390, 844), (640, 360), (844, 390), (360, 640)]:
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+        wait_until(page, f"() => document.documentElement.clientWidth === {width}")
         page.click("#talk-button")
         menu = page.locator("#talk-menu")
         expect(menu).to_be_visible()
@@ -775,3 +788,15 @@ def test_unavailable_is_shown_and_the_table_asked_for_again_in_a_moment(new_page
     page.clock.run_for(3500)
     fake.wait_sent(lambda m: m.get("type") == "sync" and m in fake.sent[before:])
     assert [m["type"] for m in fake.sent[before:]] == ["marker", "sync"]
+
+
+def test_nothing_on_the_table_animates_for_as_long_as_the_turn_lasts(new_page, request):
+    """The turn banner pulses when the turn comes, then stands still: no animation of the table
+    runs on endlessly (every frame drawn is a phone's battery)."""
+    fake = open_table(new_page, request)  # alice's turn
+    page = fake.page
+    expect(page.locator("#turn-banner")).to_have_class(re.compile(r"\bmine\b"))
+    endless = page.evaluate("""() => document.getAnimations()
+      .filter((a) => a.effect.getComputedTiming().iterations === Infinity)
+      .map((a) => a.animationName + " on #" + a.effect.target.id)""")
+    assert endless == []

@@ -15,7 +15,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
-    MY_TURN_OR_END, SECOND_GROUP, play_the_computer, root, screenshot, signed_up,
+    MY_TURN_OR_END,
+    SECOND_GROUP,
+    play_the_computer,
+    root,
+    screenshot,
+    signed_up,
+    wait_until,
 )
 
 
@@ -66,7 +72,7 @@ def test_a_whole_match_by_keyboard_alone(request, new_page):
     table = root(page)
     expect(table).to_have_attribute("data-status", "playing")
     page.evaluate(RECORD_SPEECH)
-    page.wait_for_function(MY_TURN_OR_END)
+    wait_until(page, MY_TURN_OR_END)
 
     # Every card of the hand is a button named in words, its suit drawn as a symbol too (not
     # by colour alone), and a target of at least 24 px.
@@ -95,7 +101,7 @@ def test_a_whole_match_by_keyboard_alone(request, new_page):
     while True:
         assert my_plays < MAX_MY_PLAYS
         # The computer plays after its delay; the focus stays in the hand meanwhile.
-        page.wait_for_function(MY_TURN_OR_END, timeout=20_000)
+        wait_until(page, MY_TURN_OR_END, timeout=20_000)
         if table.get_attribute("data-finished") == "true":
             break
         code = focused_card(page)
@@ -110,7 +116,7 @@ def test_a_whole_match_by_keyboard_alone(request, new_page):
         if my_plays == 1:
             # The play is told, then (after the computer's card) my turn.
             expect(page.locator("#table-speech")).to_contain_text(f"You played {words(code)}")
-            page.wait_for_function(MY_TURN_OR_END, timeout=20_000)
+            wait_until(page, MY_TURN_OR_END, timeout=20_000)
             expect(page.locator("#table-speech")).to_contain_text("Your turn")
             assert focused_card(page) not in (None, code)  # on to the next card
 
@@ -134,7 +140,7 @@ def test_the_reading_keys_speak_and_can_be_turned_off(request, new_page):
     signed_up(request, page, "kbd_sami")
     play_the_computer(page, clock="none")
     page.evaluate(RECORD_SPEECH)
-    page.wait_for_function(MY_TURN_OR_END)
+    wait_until(page, MY_TURN_OR_END)
     speech = page.locator("#table-speech")
     tab_into_the_hand(page)
     floor = page.locator("#floor .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
@@ -162,7 +168,7 @@ def test_the_reading_keys_speak_and_can_be_turned_off(request, new_page):
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     expect(page.locator("#shortcuts-on")).not_to_be_checked()
     page.evaluate(RECORD_SPEECH)
-    page.wait_for_function(MY_TURN_OR_END)
+    wait_until(page, MY_TURN_OR_END)
     tab_into_the_hand(page)
     code = focused_card(page)
     page.keyboard.press("f")
@@ -181,7 +187,7 @@ def test_in_arabic_on_a_phone_the_cards_are_named_and_the_arrows_follow_the_read
     page = new_page(viewport={"width": 360, "height": 740}, locale="ar")
     signed_up(request, page, "kbd_huda")
     play_the_computer(page, clock="none")
-    page.wait_for_function(MY_TURN_OR_END)
+    wait_until(page, MY_TURN_OR_END)
     cards = page.locator("#hand button.card").evaluate_all("bs => bs.map(b => b.dataset.card)")
     tree = page.locator("#hand").aria_snapshot()
     for code in cards:
@@ -214,7 +220,7 @@ def test_more_time_at_a_casual_table_with_a_clock(request, new_page):
     page = new_page()
     signed_up(request, page, "kbd_rana")
     play_the_computer(page, clock="60")
-    page.wait_for_function(MY_TURN_OR_END)
+    wait_until(page, MY_TURN_OR_END)
     button = page.locator("#more-time-button")
     expect(button).to_be_visible()
     button.focus()

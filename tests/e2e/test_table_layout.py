@@ -30,7 +30,15 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.pages import (
-    SECOND_GROUP, SHOTS, TABLE_STORE, FakeTable, at_a_new_table, resize, seat, signed_in,
+    SECOND_GROUP,
+    SHOTS,
+    TABLE_STORE,
+    FakeTable,
+    at_a_new_table,
+    resize,
+    seat,
+    signed_in,
+    wait_until,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -132,7 +140,7 @@ def open_table(browser, site_url, table: dict, lang: str):
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     # The state the socket's first answer brings is drawn: no redraw is still to come that
     # would undo what a test writes into the page.
-    page.wait_for_function(f"() => {TABLE_STORE}.then(m => m.store.firstState)")
+    wait_until(page, f"() => {TABLE_STORE}.then(m => m.store.firstState)")
     expect(page.locator("#hand .card").first).to_be_visible()
     return context, page
 
@@ -250,7 +258,7 @@ def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_ur
         cut = {}
         for width, height in [(360, 640)] + PHONES_ZOOMED:
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            wait_until(page, f"() => document.documentElement.clientWidth === {width}")
             page.wait_for_timeout(300)
             found = page.evaluate(LAST_PLAY_CUT)
             if found["cut"] or found["cards"] != 15:
@@ -366,9 +374,9 @@ def test_a_phone_turned_or_zoomed_mid_play_brings_the_table_back_into_view(brows
             page.evaluate("window.scrollTo({top: document.body.scrollHeight, behavior: 'instant'})")
             page.set_viewport_size({"width": width, "height": height})
             if tiny(width, height) or height < 560:
-                page.wait_for_function("() => Math.abs(document.getElementById('play-area').getBoundingClientRect().top) < 1")
+                wait_until(page, "() => Math.abs(document.getElementById('play-area').getBoundingClientRect().top) < 1")
             else:
-                page.wait_for_function("() => window.scrollY === 0")
+                wait_until(page, "() => window.scrollY === 0")
         page.evaluate("window.scrollTo({top: 40, behavior: 'instant'})")
         resize(page, 195, 380)
         assert page.evaluate(PLACE)["y"] == 40
@@ -391,10 +399,10 @@ def test_a_turn_brings_a_table_scrolled_away_back_into_view(browser, site_url, s
             expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
         expect(me.locator("#table")).to_have_attribute("data-my-turn", "false")
         me.evaluate("window.scrollTo({top: document.body.scrollHeight, behavior: 'instant'})")
-        me.wait_for_function("() => document.getElementById('play-area').getBoundingClientRect().top < -100")
+        wait_until(me, "() => document.getElementById('play-area').getBoundingClientRect().top < -100")
         other.locator("#hand .card").first.tap()
         expect(me.locator("#table")).to_have_attribute("data-my-turn", "true")
-        me.wait_for_function("() => Math.abs(document.getElementById('play-area').getBoundingClientRect().top) < 1")
+        wait_until(me, "() => Math.abs(document.getElementById('play-area').getBoundingClientRect().top) < 1")
     finally:
         waiting.close()
         playing.close()
@@ -430,7 +438,7 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
         for each in (page, other):
             each.set_viewport_size({"width": 195, "height": 422})
         for _ in range(2):
-            page.wait_for_function("() => document.getElementById('table').dataset.pending !== 'true'")
+            wait_until(page, "() => document.getElementById('table').dataset.pending !== 'true'")
             mover = page if page.locator("#table").get_attribute("data-my-turn") == "true" else other
             expect(mover.locator("#table")).to_have_attribute("data-my-turn", "true")
             seq = mover.locator("#table").get_attribute("data-seq")
@@ -451,7 +459,7 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
         for width, height in [(390, 844), (195, 422), (240, 427)]:
             page.set_viewport_size({"width": width, "height": height})
             expect(page.locator("#breakdown")).to_be_visible()
-            page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            wait_until(page, f"() => document.documentElement.clientWidth === {width}")
             page.locator("#breakdown-title").scroll_into_view_if_needed()
             assert page.evaluate(SCORE_FITS) == "", (width, height)
             # Each side headed by its names, on a tiny screen by its label (four names in a
@@ -535,7 +543,7 @@ def test_the_score_heads_wrap_between_whole_names_and_show_the_computer_whole(ne
         expect(page.locator("#breakdown")).to_be_visible()
         for width in (360, 390):
             page.set_viewport_size({"width": width, "height": 800})
-            page.wait_for_function(f"() => document.documentElement.clientWidth === {width}")
+            wait_until(page, f"() => document.documentElement.clientWidth === {width}")
             for head in page.evaluate(HEAD_NAMES):
                 # A side's words on as many lines as it has names at most (a computer's may
                 # wrap between its own words when three share the table).

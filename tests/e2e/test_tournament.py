@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import signed_up
+from tests.e2e.pages import signed_up, wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -86,7 +86,7 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(req
     organiser.evaluate("document.activeElement.blur()")
     # Until the page's next refresh (every 5 s) has swapped a fresh live part in.
     organiser.evaluate("window.__livePart = document.getElementById('event-live')")
-    organiser.wait_for_function(
+    wait_until(organiser, 
         "() => document.getElementById('event-live') !== window.__livePart", timeout=20_000)
     chooser = organiser.locator("form.organiser-result select[name=winner]").first
     assert chooser.input_value() == second

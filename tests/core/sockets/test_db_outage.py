@@ -151,6 +151,7 @@ async def test_a_socket_opened_while_the_database_fails_stays_and_gets_the_table
     assert state["you"] is not None and state["round"]["hand"]
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has no server to drop a connection")
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_kept_connection_the_database_dropped_is_replaced_before_the_play(
@@ -158,8 +159,6 @@ async def test_a_kept_connection_the_database_dropped_is_replaced_before_the_pla
 ):
     """PostgreSQL restarting ends every session (a FATAL message, then the close): the
     connection the sockets' database thread kept from before must not fail the first play."""
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite has no server to drop a connection")
     _match, _on_turn, hand, socket, view = await playing(make_player, open_socket)
 
     def backend() -> int:
