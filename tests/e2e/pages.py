@@ -26,9 +26,6 @@ from playwright.sync_api import Page, expect
 #: pages, the CSP, the account pages, moderation, French, the rules and the service worker.
 FIRST_GROUP, SECOND_GROUP = "e2e-1", "e2e-2"
 
-#: Where the layout tests keep their pictures of each viewport.
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "layout"
-
 #: Every element sticking out of the screen's width: what made the page scroll sideways
 #: (``page.evaluate(OUTSIDE)``: the page's scroll width, its width, the first five such elements).
 OUTSIDE = """() => { const w = document.documentElement.clientWidth, out = [];
@@ -230,12 +227,16 @@ def play_one(page: Page) -> tuple[str, str]:
     return code, root(page).get_attribute("data-seq")
 
 
-def screenshot(page: Page, name: str) -> None:
-    """Keep a picture for a human to look at when E2E_SCREENSHOTS names a folder."""
+def screenshot(target, name: str, *, full_page: bool = True) -> None:
+    """Keep a picture of ``target`` (a page, or a locator: that element) for a human to look at,
+    as ``<name>.png`` in the folder ``E2E_SCREENSHOTS`` names (``E2E_SCREENSHOTS=test-artifacts
+    make test``); without it none is taken (a whole page's costs Chromium about a quarter of a
+    second of CPU). ``full_page``: a page's whole length, not only what is in its viewport."""
     folder = os.environ.get("E2E_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+        options = {"full_page": full_page} if isinstance(target, Page) else {}
+        target.screenshot(path=str(Path(folder) / f"{name}.png"), **options)
 
 
 MY_TURN_OR_END = """() => {

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import PASSWORD, SECOND_GROUP, SHOTS, sign_up
+from tests.e2e.pages import PASSWORD, SECOND_GROUP, screenshot, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -38,11 +38,10 @@ def check(page, path: str, wrong: dict) -> None:
     found = page.evaluate(OUTSIDE)
     if found["scroll"] > found["width"] or found["outside"]:
         wrong[path] = found
-    page.screenshot(path=str(SHOTS / f"account{path.replace('/', '-')}ar-360.png"), full_page=True)
+    screenshot(page, f"account{path.replace('/', '-')}ar-360")
 
 
 def test_the_account_pages_in_arabic_at_360_pixels(new_page):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page = new_page(locale="ar", **PHONE_360)
     wrong: dict = {}
     for path in SIGNED_OUT:

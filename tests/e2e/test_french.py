@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, SECOND_GROUP, SHOTS, root, signed_in
+from tests.e2e.pages import OUTSIDE, SECOND_GROUP, root, screenshot, signed_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -42,7 +42,7 @@ def test_the_table_the_rules_and_the_account_pages_read_in_french_at_360_px(
         expect(page.locator("#stock-info")).to_have_text(re.compile(r"^Talon\u00a0: \d+$"))
         expect(page.locator("#live-status")).to_have_text("En direct")
         too_wide["table"] = wide(page)
-        page.screenshot(path=str(SHOTS / "table-4p-fr-360x640.png"))
+        screenshot(page, "table-4p-fr-360x640", full_page=False)
 
         page.goto("/rules/")
         expect(page.locator("h1")).to_have_text("Comment jouer à la Basra")
@@ -59,7 +59,7 @@ def test_the_table_the_rules_and_the_account_pages_read_in_french_at_360_px(
             page.goto(path)
             expect(page.locator("main")).to_contain_text(words)
             too_wide[path] = wide(page)
-            page.screenshot(path=str(SHOTS / f"account-{shot}-fr-360x640.png"))
+            screenshot(page, f"account-{shot}-fr-360x640", full_page=False)
     finally:
         context.close()
 

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, SHOTS, create_table, signed_in, signed_up, unfold
+from tests.e2e.pages import OUTSIDE, create_table, screenshot, signed_in, signed_up, unfold
 
 
 pytestmark = pytest.mark.e2e
@@ -33,7 +33,7 @@ def test_no_page_scrolls_sideways_on_a_phone_zoomed_to_200(request, new_page, lo
     found = page.evaluate(OUTSIDE)
     if found["scroll"] > found["width"] or found["outside"]:
         wide["waiting"] = found
-    page.screenshot(path=str(SHOTS / f"waiting-4p-{locale}-195x422.png"), full_page=True)
+    screenshot(page, f"waiting-4p-{locale}-195x422")
     assert not wide, wide
 
 
@@ -82,7 +82,7 @@ def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone
                 wide[path] = found
             if page.locator("#board").count():
                 page.locator("#board").scroll_into_view_if_needed()
-            page.screenshot(path=str(SHOTS / f"finished-4p-{name}-{locale}-195x422.png"))
+            screenshot(page, f"finished-4p-{name}-{locale}-195x422", full_page=False)
     finally:
         context.close()
     assert not wide, wide

@@ -13,9 +13,9 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.pages import (
     SECOND_GROUP,
-    SHOTS,
     join_from_lobby,
     open_lobby,
+    screenshot,
     signed_in,
     signed_up,
     wait_until,
@@ -162,7 +162,7 @@ def test_a_match_aborted_at_once_says_who_did_not_play(browser, site_url, seed, 
                 expect(title).to_contain_text("لم يلعب")
             assert page.evaluate("() => document.documentElement.scrollWidth") <= \
                 page.viewport_size["width"]
-        player.screenshot(path=str(SHOTS / f"aborted-early-{locale}-360x740.png"))
+        screenshot(player, f"aborted-early-{locale}-360x740", full_page=False)
     finally:
         context.close()
 

@@ -4,8 +4,9 @@ the scores and the player's actions lie inside the viewport and none overlaps an
 
 Each test loads a seeded table (``tests/e2e/seed.py table``: opened, a few plays made, a
 signed-in session per seat set as the browser's cookie: no match is played here) and turns the
-one page through every viewport, as a phone rotated and a window resized mid-play would. A
-screenshot of each layout is kept under ``test-artifacts/layout/`` for a person to look at.
+one page through every viewport, as a phone rotated and a window resized mid-play would. With
+``E2E_SCREENSHOTS``, a screenshot of each layout is kept for a person to look at
+(``tests/e2e/pages.py``, ``screenshot``).
 
 Zoom: Chromium's page zoom at 200% gives a page half the window's size in CSS pixels (the
 window's 1280×800 become a 640×400 layout viewport; ``devicePixelRatio`` doubles, which changes
@@ -31,11 +32,11 @@ from playwright.sync_api import expect
 
 from tests.e2e.pages import (
     SECOND_GROUP,
-    SHOTS,
     TABLE_STORE,
     FakeTable,
     at_a_new_table,
     resize,
+    screenshot,
     seat,
     signed_in,
     wait_until,
@@ -152,8 +153,7 @@ def to_play(table: dict) -> dict:
 
 def failures_at(page, viewports, players: int, name: str) -> list[str]:
     """What is wrong (:func:`problems`, cards too small on a phone) at each of ``viewports``,
-    turned to one after another; a screenshot of each under ``SHOTS`` as ``<name>-WxH.png``."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    turned to one after another; a picture of each as ``<name>-WxH`` (:func:`screenshot`)."""
     failures = []
     for width, height in viewports:
         page.set_viewport_size({"width": width, "height": height})
@@ -170,7 +170,7 @@ def failures_at(page, viewports, players: int, name: str) -> list[str]:
                 found.append(f"cards too small to read: {boxes['card']}")
             if not found:
                 break
-        page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}.png"))
+        screenshot(page, f"{name}-{width}x{height}", full_page=False)
         if tiny(width, height) and not found:
             found = actions_menu_problems(page, name, width, height)
         failures += [f"{width}x{height}: {p}" for p in found]
@@ -191,7 +191,7 @@ def actions_menu_problems(page, name: str, width: int, height: int) -> list[str]
     page.locator("#actions-button").click()
     expect(resign).to_be_visible()
     boxes = page.evaluate(MEASURE, {"menu": "#table-actions", "resign": "#resign-button"})
-    page.screenshot(path=str(SHOTS / f"{name}-{width}x{height}-actions.png"))
+    screenshot(page, f"{name}-{width}x{height}-actions", full_page=False)
     out += [f"the actions' {part} outside the viewport: {boxes[part]}"
             for part in ("menu", "resign") if not inside(boxes[part], boxes["view"])]
     resign.click()
@@ -263,7 +263,7 @@ def test_a_floor_of_fourteen_cards_is_in_view_at_every_viewport(browser, site_ur
             found = page.evaluate(LAST_PLAY_CUT)
             if found["cut"] or found["cards"] != 15:
                 cut[f"{width}x{height}"] = found
-            page.screenshot(path=str(SHOTS / f"sweep15-{players}p-{lang}-{width}x{height}.png"))
+            screenshot(page, f"sweep15-{players}p-{lang}-{width}x{height}", full_page=False)
         assert not cut, cut
     finally:
         context.close()
@@ -308,7 +308,7 @@ def test_a_long_name_in_the_last_play_never_pushes_a_seat_off_the_board(browser,
                           {"w": board["w"], "h": board["h"]})]
             if not found:
                 break
-        page.screenshot(path=str(SHOTS / "last-play-long-name-4p-ar-640x400.png"))
+        screenshot(page, "last-play-long-name-4p-ar-640x400", full_page=False)
         assert not found, "\n".join(found)
         # Cut at its own end, its start shown, on an Arabic page: the last play's name and the
         # scoreboard's (the whole line's cut took a Latin name's start: "…y_Abdelra").
@@ -448,9 +448,9 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
         for each in (page, other):
             expect(each.locator("#breakdown")).to_be_visible()
             each.locator("#breakdown-title").scroll_into_view_if_needed()
-            each.screenshot(path=str(SHOTS / "round-score-ar-195x422.png"))
+            screenshot(each, "round-score-ar-195x422", full_page=False)
             assert each.evaluate(SCORE_FITS) == ""
-        page.screenshot(path=str(SHOTS / "round-score-ar-195x422.png"))
+        screenshot(page, "round-score-ar-195x422", full_page=False)
         page.locator("#breakdown-close").click()
         page.locator("#actions-button").click()
         page.locator("#resign-button").click()
@@ -468,7 +468,7 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
             shown, hidden = ("label", "names") if width <= 260 else ("names", "label")
             expect(head.locator(f".score-side-{shown}")).to_be_visible()
             expect(head.locator(f".score-side-{hidden}")).to_be_hidden()
-            page.screenshot(path=str(SHOTS / f"finished-ar-{width}x{height}.png"), full_page=True)
+            screenshot(page, f"finished-ar-{width}x{height}")
     finally:
         context.close()
         other_context.close()
@@ -550,6 +550,6 @@ def test_the_score_heads_wrap_between_whole_names_and_show_the_computer_whole(ne
                 most = 99 if name == "three computers" else len(seats) // 2
                 if head["lines"] > most or head["cut"] or head["outside"]:
                     wrong.append((name, width, head))
-            page.locator("#breakdown").screenshot(
-                path=str(SHOTS / f"score-heads-{name.replace(' ', '-')}-{lang}-{width}.png"))
+            screenshot(page.locator("#breakdown"),
+                       f"score-heads-{name.replace(' ', '-')}-{lang}-{width}")
     assert not wrong, wrong

@@ -14,7 +14,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SHOTS, signed_in, socket_state_drawn
+from tests.e2e.pages import screenshot, signed_in, socket_state_drawn
 
 
 pytestmark = pytest.mark.e2e
@@ -56,7 +56,7 @@ def test_an_opponent_who_left_is_told_over_the_table(browser, site_url, seed, la
         expect(notice).to_be_in_viewport(ratio=1)
         expect(claim).to_be_in_viewport(ratio=1)
         no_sideways_scroll(page)
-        page.screenshot(path=str(SHOTS / f"opponent-left-{lang}-{width}x{height}.png"))
+        screenshot(page, f"opponent-left-{lang}-{width}x{height}", full_page=False)
         claim.click()
         if lang == "en":
             expect(page.locator("#confirm-text")).to_have_text("Your opponent has left. Claim the win now?")
@@ -91,7 +91,7 @@ def test_a_partner_who_left_no_longer_counts_for_the_rating(browser, site_url, s
                                       "ar": "كأنه خسر"}[lang])
         expect(told).not_to_contain_text(counts)
         no_sideways_scroll(opponent)
-        notice.screenshot(path=str(SHOTS / f"partner-left-notice-{lang}-360x640.png"))
+        screenshot(notice, f"partner-left-notice-{lang}-360x640")
 
         page.click("#resign-button")
         expect(page.locator("#confirm-text")).to_contain_text(
@@ -103,7 +103,7 @@ def test_a_partner_who_left_no_longer_counts_for_the_rating(browser, site_url, s
                                        "ar": "غير محتسب: غادر الشريك"}[lang])
         expect(entry.locator(".rating-change")).to_have_count(0)
         no_sideways_scroll(page)
-        page.locator("#result-banner").screenshot(path=str(SHOTS / f"partner-left-result-{lang}-360x640.png"))
+        screenshot(page.locator("#result-banner"), f"partner-left-result-{lang}-360x640")
     finally:
         partner_context.close()
         opponent_context.close()

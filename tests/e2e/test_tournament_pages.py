@@ -6,23 +6,19 @@ landscape, in English and in Arabic (right to left): the page never scrolls side
 the viewport's width. A wide table (standings, crosstable) scrolls inside its own box.
 
 The events are seeded through the tournaments' services (``tests/e2e/seed.py tournament``: no
-event is played through the pages); the organiser's session is set as the browser's cookie. A
-screenshot of each page is kept under ``test-artifacts/tournament-pages/``.
+event is played through the pages); the organiser's session is set as the browser's cookie. With ``E2E_SCREENSHOTS``, a screenshot of
+each page is kept (``tests/e2e/pages.py``, ``screenshot``).
 """
 
 import json
 import uuid
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SECOND_GROUP, resize, tasks_done
+from tests.e2e.pages import SECOND_GROUP, resize, screenshot, tasks_done
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
-
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-artifacts" / "tournament-pages"
 
 VIEWPORTS = [(360, 640), (640, 360)]
 
@@ -68,7 +64,6 @@ def seeded(seed) -> dict:
 def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
     """One seeding for both languages (it plays a round: the slow part of this test)."""
     host = site_url.split("//")[1].split(":")[0]
-    SHOTS.mkdir(parents=True, exist_ok=True)
     failures = []
     for lang in ("en", "ar"):
         context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640},
@@ -86,7 +81,7 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
                 for width, height in VIEWPORTS:
                     resize(page, width, height)
                     found = page.evaluate(MEASURE, selectors)
-                    page.screenshot(path=str(SHOTS / f"{name}-{lang}-{width}x{height}.png"), full_page=True)
+                    screenshot(page, f"{name}-{lang}-{width}x{height}")
                     where = f"{name} {lang} {width}x{height}"
                     if found["scroll"] > found["view"]:
                         failures.append(f"{where}: scrolls sideways ({found['scroll']} > {found['view']})")
