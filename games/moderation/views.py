@@ -33,7 +33,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.core.for_apps import Match, Seat, match_ending, seat_person, titles
 from games.moderation import actions, chat, refund, reports, sanctions, told
 from games.moderation.errors import ModerationError
-from games.moderation.models import ModLog, Reason, Report, ReportEntry, Sanction
+from games.moderation.models import TEXT_MAX, ModLog, Reason, Report, ReportEntry, Sanction
 from games.ratings import for_apps as ratings
 
 #: Recent matches, chat lines and rating history rows the staff's page shows.
@@ -83,7 +83,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
         error = error or refusal.message
     return render(request, "moderation/report.html", {
         "reported": reported, "values": values, "reasons": Reason.choices, "line": line,
-        "match_id": match_id, "error": error, "closed": closed,
+        "match_id": match_id, "error": error, "closed": closed, "text_max": TEXT_MAX,
     }, status=400 if error and not (closed and request.method == "GET") else 200)
 
 
