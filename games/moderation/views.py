@@ -26,6 +26,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -234,4 +235,8 @@ def log(request: HttpRequest) -> HttpResponse:
 @login_required
 def inbox(request: HttpRequest) -> HttpResponse:
     """What the moderators told the signed-in player (each marked read)."""
-    return render(request, "moderation/messages.html", {"notes": told.read_all(request.user.pk)})
+    notes = told.read_all(request.user.pk)
+    for note in notes:
+        until = note.data.get("until") if isinstance(note.data, dict) else None
+        note.until = parse_datetime(until) if isinstance(until, str) else None
+    return render(request, "moderation/messages.html", {"notes": notes})
