@@ -37,6 +37,13 @@ class AlreadyClosed(Exception):
     """The account was closed before."""
 
 
+def closed_by_others(user: Any) -> bool:
+    """Whether ``user``'s account was closed by someone else than its owner: the moderators
+    (its :class:`~accounts.models.Closure` names another closer, or none left)."""
+    closers = list(Closure.objects.filter(user_id=user.pk).values_list("by_id", flat=True)[:1])
+    return bool(closers) and closers[0] != user.pk
+
+
 def close_account(user: Any, *, by: Any, reason: str) -> Closure:
     """Close ``user``'s account, by ``by`` (the user themselves, or a moderator), for ``reason``
     (kept with the closing: ``"owner"`` for the owner's own, a moderator's words otherwise).

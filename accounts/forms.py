@@ -5,10 +5,12 @@ from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.socialaccount.forms import SignupForm as AllauthSocialSignupForm
 from django import forms
+from django.contrib.auth import get_user_model
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.adapter import USERNAME_MARKS, USERNAME_MAX_LENGTH
+from accounts.closing import closed_by_others
 
 #: The longest log-in (a username or an e-mail address) the log-in form looks up: an e-mail
 #: address has at most 254 characters (RFC 5321's path limit less its brackets, Django's
@@ -65,6 +67,32 @@ class LoginForm(AllauthLoginForm):
         remember = self.fields.get("remember")
         if remember is not None:  # allauth's "Remember Me", in the site's words
             remember.label = _("Stay logged in on this device")
+
+    def clean(self):
+        """Allauth's check; a refused log-in by the name of a closed account (whose password
+        no longer works: ``accounts.closing``) says the account is closed, and by whom, in
+        place of "username and/or password not correct". Only a name: a closed account's
+        profile says as much to anyone, but an e-mail address is never confirmed as
+        registered (allauth's enumeration prevention)."""
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            login = (self.cleaned_data.get("login") or "").strip() if isinstance(self.cleaned_data.get("login"), str) else ""
+            closed = (
+                get_user_model().objects.filter(username__iexact=login, is_active=False).first()
+                if login and "@" not in login else None
+            )
+            if closed is None:
+                raise
+            if closed_by_others(closed):
+                raise forms.ValidationError(_(
+                    "This account was closed by the moderators for breaking the site's rules: it "
+                    "can no longer log in."
+                ), code="account_closed_by_moderators") from None
+            raise forms.ValidationError(
+                _("This account is closed: its owner closed it, and it can no longer log in."),
+                code="account_closed",
+            ) from None
 
 
 class CloseAccountForm(forms.Form):

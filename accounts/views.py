@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from accounts.closing import close_account
+from accounts.closing import close_account, closed_by_others
 from accounts.forms import CloseAccountForm
 
 
@@ -34,7 +34,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             raise Http404("No such player")
         return redirect("profile", username=player.username, permanent=True)
     if not player.is_active:
-        return render(request, "accounts/closed.html", status=410)
+        return render(request, "accounts/closed.html", {"closed_by_moderators": closed_by_others(player)}, status=410)
     return render(request, "accounts/profile.html", {"player": player})
 
 

@@ -7,7 +7,8 @@
 - ``{"type": "chat_history"}``: answered to this socket only with ``{"type": "chat_lines",
   "lines": [...], "on": bool, "sanction": code or null}``, the lines its reader may read
   (``on``: their chat is on; ``sanction``: ``chat_timeout`` or ``chat_banned`` when a
-  moderator's sanction refuses their lines now, ``games.moderation.for_apps.chat_refusal``).
+  moderator's sanction refuses their lines now, ``games.moderation.for_apps.chat_refusal``;
+  ``sanction_until``: when a ``chat_timeout`` ends, an ISO time, else ``None``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chat import services
-from games.moderation.for_apps import chat_refusal
+from games.moderation.for_apps import chat_refusal, chat_timeout_until
 
 
 def on_line(*, user: Any, match_id: int, seat: int | None, message: dict) -> None:
@@ -27,4 +28,9 @@ def on_line(*, user: Any, match_id: int, seat: int | None, message: dict) -> Non
 def on_history(*, user: Any, match_id: int, seat: int | None, message: dict) -> list[dict]:
     on = user is None or services.chat_enabled(user.pk)
     lines = services.history(user=user, match_id=match_id, seat=seat)
-    return [{"type": services.LINES_FRAME, "lines": lines, "on": on, "sanction": chat_refusal(user)}]
+    sanction = chat_refusal(user)
+    until = chat_timeout_until(user) if sanction == "chat_timeout" else None
+    return [{
+        "type": services.LINES_FRAME, "lines": lines, "on": on, "sanction": sanction,
+        "sanction_until": until.isoformat() if until else None,
+    }]

@@ -26,7 +26,7 @@ from games.chat import text as chat_text
 from games.chat.errors import ChatError
 from games.chat.models import ChatLine, ChatSetting, Room
 from games.core.for_apps import GameError, Match, Seat, check_may_watch, relations, table_frames
-from games.moderation.for_apps import chat_refusal
+from games.moderation.for_apps import chat_refusal, chat_timeout_until
 
 #: The flood limit: at most :data:`RATE_LINES` lines in any :data:`RATE_SECONDS` window
 #: (fixed, starting at the first line) per player, over all their tables and tabs; one atomic
@@ -135,6 +135,8 @@ def post_line(*, user: Any, match_id: int, seat: int | None, room: object, text:
     if not chat_enabled(user.pk):
         raise ChatError("chat_off")
     sanction = chat_refusal(user)
+    if sanction == "chat_timeout":
+        raise ChatError(sanction, until=chat_timeout_until(user))
     if sanction is not None:
         raise ChatError(sanction)
     cleaned = chat_text.clean(text) if len(text) <= chat_text.MAX_RAW else text

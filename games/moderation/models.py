@@ -164,12 +164,16 @@ class ModLog(models.Model):
 class Message(models.Model):
     """What the moderators tell a player, kept for ``/moderation/messages/`` until read and
     after: ``kind`` and its ``data`` (``warning``: ``{"reason"}``; ``refund``: ``{"points",
-    "pool"}``; ``report_outcome``: ``{"reported"}``)."""
+    "pool"}``; ``report_outcome``: ``{"reported"}``; ``chat_timeout``: ``{"until"}``, an ISO
+    time; ``chat_ban`` and ``ranked_ban``: ``{}``)."""
 
     class Kind(models.TextChoices):
         WARNING = "warning", _("A warning")
         REFUND = "refund", _("Rating points given back")
         REPORT_OUTCOME = "report_outcome", _("Your report was acted on")
+        CHAT_TIMEOUT = "chat_timeout", _("Chat timeout")
+        CHAT_BAN = "chat_ban", _("Chat ban")
+        RANKED_BAN = "ranked_ban", _("Ranked ban")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("player")

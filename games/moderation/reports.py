@@ -37,11 +37,14 @@ _BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "
 
 
 def clean_text(text: Any) -> str:
-    """``text`` stripped, if a report may carry it.
+    """``text`` stripped, its line breaks ``\n`` (a form sends ``\r\n``: one character, as
+    the browser counts it), if a report may carry it.
 
     :raises ModerationError: ``report_bad_text`` (longer than ``TEXT_MAX``, NUL or another
         control character, a bidirectional override).
     """
+    if isinstance(text, str):
+        text = text.replace("\r\n", "\n")
     text = (text or "").strip() if isinstance(text, str) or text is None else None
     if text is None or len(text) > TEXT_MAX or any(
         (unicodedata.category(ch) == "Cc" and ch not in "\n\r\t") or ch in _BIDI for ch in text

@@ -36,6 +36,14 @@ def chat_refusal(user_id: int, now: datetime | None = None) -> str | None:
     return None
 
 
+def chat_timeout_until(user_id: int, now: datetime | None = None) -> datetime | None:
+    """When ``user_id``'s running chat timeouts end (the latest), or ``None``. One query."""
+    return max(
+        running(now).filter(user_id=user_id, kind=Sanction.Kind.CHAT_TIMEOUT).values_list("until", flat=True),
+        default=None,
+    )
+
+
 def off_rated_ids() -> QuerySet:
     """A query of the user ids barred from rated play now: a ranked ban, or closed for
     cheating (one subquery where it is used)."""

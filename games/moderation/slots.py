@@ -6,7 +6,10 @@
 - ``header.mine`` (order 90): for staff, "Moderation" with the number of open reports
   (``moderation/_nav.html``);
 - on every page of a signed-in player, ``static/moderation/notify.js`` (the moderators'
-  messages, ``games.moderation.told``).
+  messages, ``games.moderation.told``);
+- on the people app's notifications page (``games.people.for_apps``), a pointer to the
+  moderators' messages while the player has any (``moderation/_notifications.html``): the page
+  and the header's notice agree.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from games.moderation.models import Report
+from games.moderation.models import Message, Report
 
 
 def profile_section(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
@@ -33,3 +36,14 @@ def nav(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
     # Not their own report: a moderator does not act on their own account.
     mine = Report.objects.filter(status=Report.Status.OPEN).exclude(reported_id=request.user.pk)
     return {"moderation_open": mine.count()}
+
+
+def notifications_part(request: HttpRequest) -> dict | None:
+    """The notifications page's pointer to the moderators' messages: ``None`` without any."""
+    if not request.user.is_authenticated:
+        return None
+    mine = Message.objects.filter(user_id=request.user.pk)
+    unread = mine.filter(read=False).count()
+    if not unread and not mine.exists():
+        return None
+    return {"moderation_unread": unread}

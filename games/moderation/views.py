@@ -26,6 +26,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -33,7 +34,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.core.for_apps import Match, Seat, match_ending, seat_person, titles
 from games.moderation import actions, chat, refund, reports, sanctions, told
 from games.moderation.errors import ModerationError
-from games.moderation.models import ModLog, Reason, Report, ReportEntry, Sanction
+from games.moderation.models import TEXT_MAX, ModLog, Reason, Report, ReportEntry, Sanction
 from games.ratings import for_apps as ratings
 
 #: Recent matches, chat lines and rating history rows the staff's page shows.
@@ -83,7 +84,7 @@ def report(request: HttpRequest, username: str) -> HttpResponse:
         error = error or refusal.message
     return render(request, "moderation/report.html", {
         "reported": reported, "values": values, "reasons": Reason.choices, "line": line,
-        "match_id": match_id, "error": error, "closed": closed,
+        "match_id": match_id, "error": error, "closed": closed, "text_max": TEXT_MAX,
     }, status=400 if error and not (closed and request.method == "GET") else 200)
 
 
@@ -234,4 +235,8 @@ def log(request: HttpRequest) -> HttpResponse:
 @login_required
 def inbox(request: HttpRequest) -> HttpResponse:
     """What the moderators told the signed-in player (each marked read)."""
-    return render(request, "moderation/messages.html", {"notes": told.read_all(request.user.pk)})
+    notes = told.read_all(request.user.pk)
+    for note in notes:
+        until = note.data.get("until") if isinstance(note.data, dict) else None
+        note.until = parse_datetime(until) if isinstance(until, str) else None
+    return render(request, "moderation/messages.html", {"notes": notes})

@@ -51,7 +51,7 @@ export var cards = {
     S: gettext("spades"),
   },
   ranks: {
-    A: gettext("Ace"),
+    A: pgettext("card", "ace"),
     "2": pgettext("card", "two"),
     "3": pgettext("card", "three"),
     "4": pgettext("card", "four"),
@@ -61,8 +61,8 @@ export var cards = {
     "8": pgettext("card", "eight"),
     "9": pgettext("card", "nine"),
     "10": pgettext("card", "ten"),
-    J: gettext("Jack"),
-    Q: gettext("Queen"),
-    K: gettext("King"),
+    J: pgettext("card", "jack"),
+    Q: pgettext("card", "queen"),
+    K: pgettext("card", "king"),
   },
 };

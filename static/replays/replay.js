@@ -93,7 +93,7 @@ function analysisNote(pos) {
 function mistakeText(labels) {
   return (labels || []).map(function (label) {
     var template = L.mistakes[label.code === "missed_capture" && label.cards === 1 ? "missed_capture_one" : label.code];
-    // A card is named as the table names it ("Jack of hearts"), not by its code ("JH").
+    // A card is named as the table names it ("jack of hearts"), not by its code ("JH").
     var values = label.card ? Object.assign({}, label, {card: B.cardName(label.card, L)}) : label;
     return template ? B.fmt(template, values) : "";
   }).filter(Boolean).join(L.mistakeSeparator);
@@ -239,7 +239,7 @@ function buildMoves() {
         type: "button", class: classes, dataset: {ply: i, card: last.card},
         title: found && !found.forced ? B.fmt(L.bestWas, {card: B.cardName(found.best, L), loss: B.number(found.loss, 1)}) : null,
       }, [String(P[i].play) + ". ", el("bdi", {text: config.seatNames[last.seat]}), " ",
-          // The card by its name in the page's language ("Jack of clubs", "ولد سباتي").
+          // The card by its name in the page's language ("jack of clubs", "ولد سباتي").
           el("strong", {class: "move-card", text: B.cardName(last.card, L)}),
           last.taken.length ? " ×" + last.taken.length : "",
           last.basra ? " ★" : "", last.timeout ? " ⏱" : "",

@@ -140,4 +140,4 @@ async def test_a_player_whose_chat_is_off_is_sent_no_line(make_player, open_sock
     await b.send_json_to({"type": "chat", "room": "player", "text": "hi"})
     await refusal(b, "chat_off")
     await b.send_json_to({"type": "chat_history"})
-    assert await b.receive_json_from() == {"type": "chat_lines", "lines": [], "on": False, "sanction": None}
+    assert await b.receive_json_from() == {"type": "chat_lines", "lines": [], "on": False, "sanction": None, "sanction_until": None}

@@ -579,6 +579,10 @@ def run(argv: list[str]) -> None:
         from tests.e2e.seed_moderation import seeded_moderation
         print(json.dumps(seeded_moderation(args[0])))
         return
+    if command == "warned" and len(args) == 1:  # tests/e2e/seed_moderation.py
+        from tests.e2e.seed_moderation import seeded_warned
+        print(json.dumps(seeded_warned(args[0])))
+        return
     if command == "open" and len(args) >= 2:
         print(json.dumps(seeded_open(int(args[0]), args[1:])))
         return

@@ -28,3 +28,20 @@ def seeded_moderation(tag: str) -> dict:
     from tests.e2e.seed import session_of
 
     return {"mod": session_of(mod), "victim": session_of(victim)}
+
+
+def seeded_warned(tag: str) -> dict:
+    """``warned TAG``: a player (``warned_TAG``) warned by a moderator (``wmod_TAG``), the
+    warning not read yet (the moderators' notice bar on their next page).
+
+    :returns: ``{"warned": session}``."""
+    from django.contrib.auth import get_user_model
+
+    from games.moderation import actions
+    from tests.e2e.seed import session_of
+
+    model = get_user_model()
+    mod = model.objects.create_user(username=f"wmod_{tag}", email=f"wmod_{tag}@example.com", is_staff=True)
+    warned = model.objects.create_user(username=f"warned_{tag}", email=f"warned_{tag}@example.com")
+    actions.warn(moderator=mod, user=warned, reason="Be kind in the chat")
+    return {"warned": session_of(warned)}

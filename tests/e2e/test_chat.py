@@ -100,3 +100,20 @@ def test_a_sanction_shown_on_opening_and_unread_counts_the_shown_room(new_page, 
     expect(page.locator("#chat-unread")).to_have_text(re.compile(r"\b1\b"))
     page.click("#chat-panel > summary")
     expect(page.locator("#chat-lines .chat-text")).to_have_text(["line 2", "line 4", "line 6"])
+
+
+def test_a_chat_timeout_s_note_says_until_when(new_page, request):
+    """The note at the table says until when the timeout runs, as the site writes a time (the
+    24-hour clock, UTC), not only "for a while"."""
+    from datetime import datetime, timedelta, timezone
+
+    fake = open_table(new_page, request, **PHONE)
+    page = fake.page
+    fake.push(lambda state: state["match"].update(status="finished"))
+    fake.wait_sent({"type": "chat_history"})
+    end = (datetime.now(timezone.utc) + timedelta(minutes=30)).replace(second=0, microsecond=0)
+    fake.send({"type": "chat_lines", "lines": [], "on": True, "sanction": "chat_timeout",
+               "sanction_until": end.isoformat()})
+    page.click("#chat-panel > summary")
+    expect(page.locator("#chat-note")).to_contain_text(f"You may not chat until {end:%H:%M}")
+    expect(page.locator("#chat-note")).to_contain_text("a moderator timed your chat out")

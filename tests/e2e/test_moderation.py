@@ -71,8 +71,8 @@ def test_a_report_reaches_the_queue_and_a_close_for_cheating_refunds_the_victim(
 
     # Closing the cheater for cheating: the victim is told at once, and their history shows the
     # points given back and the match marked.
-    # The victim holds a phone sideways: the moderators' message is a short bar at the top of
-    # the page, which hides by itself.
+    # The victim holds a phone sideways: the moderators' message is a short bar right below the
+    # site's header, which hides by itself.
     victim.set_viewport_size({"width": 844, "height": 390})
     victim.goto(f"/players/victim_{tag}/matches/")
     expect(victim.locator(".rating-refunds")).to_have_count(0)
@@ -84,8 +84,8 @@ def test_a_report_reaches_the_queue_and_a_close_for_cheating_refunds_the_victim(
     expect(mod.locator("ul.messages")).to_contain_text(re.compile(r"1 victim got \d+ rating points back"))
     notice = victim.locator(".moderation-notice")
     expect(notice).to_contain_text("You have a message from the moderators.")
-    box = notice.bounding_box()
-    assert box["y"] <= 1 and box["height"] <= 48, box
+    box, header = notice.bounding_box(), victim.locator(".site-header").bounding_box()
+    assert box["y"] >= header["y"] + header["height"] - 1 and box["height"] <= 48, (box, header)
     expect(notice).to_be_hidden(timeout=15000)
     victim.reload()
     expect(victim.locator(".rating-refunds")).to_contain_text(re.compile(r"\+\d+"))
@@ -94,3 +94,35 @@ def test_a_report_reaches_the_queue_and_a_close_for_cheating_refunds_the_victim(
     mod.goto("/moderation/log/")
     expect(mod.locator(".moderation-log")).to_contain_text("Closed for cheating")
     expect(mod.locator(".moderation-log")).to_contain_text("Ranked ban")
+
+
+#: What is topmost at the centre of the header's Menu button, and the button itself.
+AT_MENU = """() => {
+  const button = document.querySelector(".nav-toggle");
+  const box = button.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return {menu: !!top && button.contains(top), top: top ? top.outerHTML.slice(0, 120) : null};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_moderators_notice_bar_never_covers_the_header_on_a_phone(browser, site_url, seed, lang):
+    tag = uuid.uuid4().hex[:6]
+    session = json.loads(seed("warned", tag))["warned"]
+    context = signed_in(browser, site_url, session, lang=lang, viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    page.goto("/rules/")
+    notice = page.locator(".moderation-notice")
+    expect(notice).to_be_visible()
+    menu = page.locator(".nav-toggle")
+    expect(menu).to_be_visible()
+    seen = page.evaluate(AT_MENU)
+    assert seen["menu"], seen
+    # Below the header, not over it: the header's bottom edge is above the bar's top.
+    header = page.locator(".site-header").bounding_box()
+    box = notice.bounding_box()
+    assert box["y"] >= header["y"] + header["height"] - 1, (box, header)
+    menu.click(timeout=2000)
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#site-nav")).to_be_visible()
+    context.close()

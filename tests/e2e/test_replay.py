@@ -230,7 +230,7 @@ def test_the_analysis_panel_progress_accuracy_and_a_labelled_mistake(request, ne
     expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
     mistake = summary.locator('.worst li[data-labels~="missed_basra"]')
     expect(mistake).to_have_count(1)
-    expect(mistake).to_contain_text("King of spades (best ten of hearts")
+    expect(mistake).to_contain_text("king of spades (best ten of hearts")
     expect(mistake.locator(".mistake-label")).to_contain_text("missed a basra worth 10 points")
     mistake.locator("a").click()
     at(page, 1)

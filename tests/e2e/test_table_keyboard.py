@@ -29,8 +29,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 #: 2 players, a target of 11: one round (two if it ties), 24 plays of mine a round.
 MAX_MY_PLAYS = 24 * 4
-RANKS = {"A": "Ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
-         "8": "eight", "9": "nine", "10": "ten", "J": "Jack", "Q": "Queen", "K": "King"}
+RANKS = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+         "8": "eight", "9": "nine", "10": "ten", "J": "jack", "Q": "queen", "K": "king"}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 

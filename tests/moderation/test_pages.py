@@ -157,3 +157,31 @@ def test_an_unread_message_waits_for_the_next_page(people):
     ]
     told.read_all(people["ali"].pk)
     assert told.pending(people["ali"]) == []
+
+
+
+def test_the_report_form_does_not_cut_a_long_text_but_says_the_limit(people):
+    """A browser cuts a pasted text at a textarea's ``maxlength`` without a word: the form has
+    none, says the limit, and the server refuses a longer text (below)."""
+    page = logged_in(people["bea"]).get(report_url()).content.decode()
+    textarea = page[page.index("<textarea"):page.index("</textarea>")]
+    assert "maxlength" not in textarea
+    assert "At most 1000 characters." in page
+
+
+@pytest.mark.parametrize("text", ["x" * 1001, "word " * 300, "\u0627" * 1200])
+def test_a_report_s_text_over_the_limit_is_refused_with_the_limit_and_nothing_stored(people, text):
+    page = logged_in(people["bea"]).post(report_url(), {"reason": "cheat", "text": text})
+    body = page.content.decode()
+    assert page.status_code == 400, page.status_code
+    assert "at most 1000 characters" in body
+    assert not Report.objects.exists() and not ReportEntry.objects.exists()
+    # The text comes back whole, for the reporter to shorten.
+    assert text.strip() in body
+
+
+def test_a_new_line_counts_as_one_character_as_the_browser_counts_it(people):
+    text = "a\r\n" * 499 + "a"  # 998 characters in the textarea, 1496 with CR LF
+    done = logged_in(people["bea"]).post(report_url(), {"reason": "cheat", "text": text})
+    assert done.status_code == 302
+    assert ReportEntry.objects.get().text == "a\n" * 499 + "a"

@@ -4,7 +4,8 @@ analysis, and the rules page's examples.
 
 A card is named by words in the reader's language ("seven of diamonds", "سبعة ديناري"), as a
 screen reader should say it and as players say it at the table (issue 22, "every card a button
-with an accessible name"); the court cards and the ace keep their capitals ("King of spades").
+with an accessible name"); every rank in lower case in English, the court cards and the ace too
+("king of spades", as "six of hearts").
 Translated when called, in the request's language.
 """
 
@@ -22,11 +23,12 @@ def card_labels() -> dict:
         "cardName": _("%(rank)s of %(suit)s"),
         "suits": {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")},
         "ranks": {
-            "A": _("Ace"), "2": pgettext("card", "two"), "3": pgettext("card", "three"),
+            "A": pgettext("card", "ace"), "2": pgettext("card", "two"), "3": pgettext("card", "three"),
             "4": pgettext("card", "four"), "5": pgettext("card", "five"), "6": pgettext("card", "six"),
             "7": pgettext("card", "seven"), "8": pgettext("card", "eight"),
             "9": pgettext("card", "nine"), "10": pgettext("card", "ten"),
-            "J": _("Jack"), "Q": _("Queen"), "K": _("King"),
+            "J": pgettext("card", "jack"), "Q": pgettext("card", "queen"),
+            "K": pgettext("card", "king"),
         },
     }
 

@@ -28,10 +28,20 @@ def test_the_names_in_english_and_in_arabic():
     with translation.override("en"):
         assert card_name("7D") == "seven of diamonds"
         assert card_name("10H") == "ten of hearts"
-        assert card_name("KS") == "King of spades"
+        # Every rank in lower case, the court cards and the ace too ("six of hearts" and
+        # "king of clubs", not "King of clubs").
+        assert card_name("KS") == "king of spades"
+        assert [card_name(code) for code in ("AH", "JC", "QD", "KC")] == [
+            "ace of hearts", "jack of clubs", "queen of diamonds", "king of clubs",
+        ]
     with translation.override("ar"):
         assert card_name("7D") == "سبعة ديناري"
         assert card_name("JC") == "ولد سباتي"
+        assert card_name("AH") == "آس كوبة" or card_name("AH").startswith("آس")
+    with translation.override("fr"):
+        assert [card_name(code).split()[0] for code in ("AH", "JC", "QD", "KC", "6H")] == [
+            "As", "Valet", "Dame", "Roi", "Six",
+        ]
 
 
 def test_the_scripts_name_cards_as_the_server_does():

@@ -20,6 +20,7 @@ var L = {
   empty: gettext("No chat lines yet."),
   unread: gettext("Unread: %(count)s"),
   chat_timeout: gettext("You may not chat for a while: a moderator timed your chat out."),
+  chat_timeout_until: gettext("You may not chat until %(until)s: a moderator timed your chat out."),
   chat_banned: gettext("You may not chat: a moderator took your chat away."),
 };
 
@@ -41,11 +42,29 @@ var key = null;        // what the rooms were computed from, to ask again when i
 var lines = [];        // the lines of the readable rooms, oldest first
 var unread = 0;        // the lines of the shown room come while the panel was closed
 var sanction = null;   // the moderators' sanction on this reader's chat (its code), if any
+var sanctionUntil = null;  // when a chat timeout ends (a Date), if the server said
 var lastSent = "";
 
 $("chat-settings").href = cfg.settings + "?next=" + encodeURIComponent(location.pathname);
 if (window.matchMedia("(min-width: 900px)").matches) panel.open = true;
 panel.addEventListener("toggle", function () { if (panel.open) { unread = 0; drawUnread(); } });
+
+// A time as the site's pages write one (basra_site/formats: the 24-hour clock, in UTC), with
+// its day and month when it is not today.
+function timeText(when) {
+  var lang = document.documentElement.lang || undefined;
+  var options = {hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC"};
+  if (when.toISOString().slice(0, 10) !== new Date().toISOString().slice(0, 10)) {
+    options.day = "numeric";
+    options.month = "short";
+  }
+  return new Intl.DateTimeFormat(lang, options).format(when);
+}
+
+function sanctionNote() {
+  if (sanction === "chat_timeout" && sanctionUntil) return B.fmt(L.chat_timeout_until, {until: timeText(sanctionUntil)});
+  return L[sanction];
+}
 
 function showNote(text) { note.textContent = text || ""; note.hidden = !text; }
 function showError(text) { errorBox.textContent = text || ""; errorBox.hidden = !text; }
@@ -105,7 +124,7 @@ function draw(state) {
   writable = now.write;
   if (rooms.indexOf(room) < 0) room = rooms[0];
   panel.dataset.rooms = rooms.join(" ");
-  showNote(!cfg.on ? L.off : sanction ? L[sanction] : now.four ? L.four : !cfg.loggedIn ? L.login : "");
+  showNote(!cfg.on ? L.off : sanction ? sanctionNote() : now.four ? L.four : !cfg.loggedIn ? L.login : "");
   drawForm();
   drawTabs();
   drawLines();
@@ -126,6 +145,8 @@ onMessage(function (msg) {
   if (msg.type === "chat_lines") {
     lines = msg.lines;
     sanction = L[msg.sanction] ? msg.sanction : null;
+    var until = msg.sanction_until ? new Date(msg.sanction_until) : null;
+    sanctionUntil = until && !isNaN(until.getTime()) ? until : null;
     if (sanction) panel.dataset.sanction = sanction; else delete panel.dataset.sanction;
     if (getState()) draw(getState());
   } else if (msg.type === "chat" && msg.line && rooms.indexOf(msg.line.room) >= 0) {

@@ -1,9 +1,10 @@
 // The moderators' messages on every page of a signed-in player (games/moderation/told.py): a
 // warning, rating points given back, a report acted on. No socket of its own: it listens to
-// the site's notice socket (static/games/notices.js). It says so in one short bar at the top of
-// the page (.site-bar, static/css/site.css), linking to the messages page, where the messages
-// stay to be read; the bar hides by itself after SHOWN_MS, so that it never covers a table's
-// buttons for long (a phone held sideways has 390 px of height).
+// the site's notice socket (static/games/notices.js). It says so in one short bar right below
+// the site's header (.site-bar, static/css/site.css: in the page's flow, so it never covers the
+// header's links or Menu button), linking to the messages page, where the messages stay to be
+// read; the bar hides by itself after SHOWN_MS, so that it never takes a table's room for long
+// (a phone held sideways has 390 px of height).
 const L = {
   message: gettext("You have a message from the moderators."),
   dismiss: gettext("Close"),
@@ -26,7 +27,9 @@ function show(url) {
     close.textContent = L.dismiss;
     close.addEventListener("click", () => { bar.hidden = true; });
     bar.append(link, close);
-    document.body.append(bar);
+    const header = document.querySelector(".site-header");
+    if (header) header.after(bar);
+    else document.body.prepend(bar);
   }
   bar.querySelector("a").href = url;
   bar.hidden = false;
