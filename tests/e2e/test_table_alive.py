@@ -800,3 +800,20 @@ def test_nothing_on_the_table_animates_for_as_long_as_the_turn_lasts(new_page, r
       .filter((a) => a.effect.getComputedTiming().iterations === Infinity)
       .map((a) => a.animationName + " on #" + a.effect.target.id)""")
     assert endless == []
+
+
+def test_a_bar_put_above_the_table_moves_the_play_area_down_with_it(new_page, request):
+    """Held sideways, the play area fills the screen below where it starts (--play-top): a bar
+    an app puts between the header and the table (the moderators' notices) moves that start,
+    and the play area follows, not running off the bottom of the screen."""
+    fake = open_table(new_page, request, viewport={"width": 844, "height": 390})
+    page = fake.page
+    follows = """(below) => {
+      const top = Math.round(document.getElementById('play-area').getBoundingClientRect().top + window.scrollY);
+      const playTop = parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--play-top'));
+      return top >= below && Math.abs(top - playTop) <= 1; }"""
+    top = page.evaluate("() => Math.round(document.getElementById('play-area').getBoundingClientRect().top + window.scrollY)")
+    wait_until(page, follows, arg=top)
+    page.evaluate("""() => { const bar = document.createElement('div'); bar.style.height = '40px';
+      document.querySelector('.site-header').after(bar); }""")
+    wait_until(page, follows, arg=top + 39)

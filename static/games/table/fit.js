@@ -229,6 +229,9 @@ if (actions) {
 
 var header = document.querySelector(".site-header");
 if (header && window.ResizeObserver) new ResizeObserver(measure).observe(header);
+// Something an app puts between the header and the table (the moderators' notice bar) moves
+// the play area down without resizing the header or the area: the page's height changes.
+if (window.ResizeObserver) new ResizeObserver(measure).observe(document.body);
 if (window.ResizeObserver) new ResizeObserver(measure).observe(area);
 window.addEventListener("resize", measure);
 window.addEventListener("orientationchange", measure);
