@@ -17,7 +17,6 @@ class ModerationConfig(AppConfig):
     def ready(self) -> None:
         from games.core.for_apps import add_fragment, add_module, register_pending, standing
         from games.moderation import sanctions, slots, told
-        from games.people import for_apps as people
         from games.ratings import for_apps as ratings
 
         standing.answer_with(sanctions.banned_from_rated)
@@ -27,4 +26,4 @@ class ModerationConfig(AppConfig):
         add_fragment("profile.sections", "moderation/_profile.html", slots.profile_section, order=90)
         add_fragment("header.mine", "moderation/_nav.html", slots.nav, order=90)
         add_module("notices", "moderation/notify.js")
-        people.add_notifications_part("moderation/_notifications.html", slots.notifications_part)
+        add_fragment("notifications.head", "moderation/_notifications.html", slots.notifications_part)

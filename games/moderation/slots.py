@@ -7,7 +7,7 @@
   (``moderation/_nav.html``);
 - on every page of a signed-in player, ``static/moderation/notify.js`` (the moderators'
   messages, ``games.moderation.told``);
-- on the people app's notifications page (``games.people.for_apps``), a pointer to the
+- on the people app's notifications page (the slot ``notifications.head``), a pointer to the
   moderators' messages while the player has any (``moderation/_notifications.html``): the page
   and the header's notice agree.
 """
@@ -38,7 +38,7 @@ def nav(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
     return {"moderation_open": mine.count()}
 
 
-def notifications_part(request: HttpRequest) -> dict | None:
+def notifications_part(request: HttpRequest, page: Mapping[str, Any]) -> dict | None:
     """The notifications page's pointer to the moderators' messages: ``None`` without any."""
     if not request.user.is_authenticated:
         return None

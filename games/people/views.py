@@ -22,7 +22,6 @@ from django.views.decorators.http import require_POST
 from games.core.for_apps import titles
 from games.people import doing, notices, profiles, services
 from games.people.errors import PeopleError
-from games.people.for_apps import notifications_parts
 from games.people.middleware import set_language_cookie
 from games.people.models import Block, Profile
 
@@ -109,7 +108,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
         notices.mark_read(request.user.pk)
         return redirect("people_notifications")
     return render(request, "people/notifications.html", {
-        "notices": notices.recent(request.user.pk), "parts": notifications_parts(request),
+        "notices": notices.recent(request.user.pk),
     })
 
 

@@ -41,6 +41,9 @@ registered, so a misspelt slot fails at start-up rather than showing nothing):
   the signed-in player's account ends for them now (their table, their events): ``user``.
 - ``settings.links`` (the profile-and-settings page, ``/settings/profile/``, under its form):
   one ``<li>`` each, a link to an app's own settings page (the chat's): ``user``.
+- ``notifications.head`` (the people app's notifications page, ``/notifications/``, above its
+  notices: the moderators' messages pointed to): ``user``. The page says "No notices" only
+  when nothing shows here either.
 
 The pages scripts are loaded for (``PAGES``): ``table``, and ``notices`` (every page of a
 signed-in player, before the site's notice socket, ``static/games/notices.js``, opens).
@@ -72,6 +75,7 @@ SLOTS = {
     "replay.match": "the replay page of a match played here: under the replay",
     "account.close": "templates/accounts/close.html: what closing the account ends, for this player",
     "settings.links": "the profile-and-settings page: links to the apps' own settings pages",
+    "notifications.head": "the notifications page (/notifications/): above the notices",
 }
 
 #: The pages an app's scripts and their configs are loaded on.
