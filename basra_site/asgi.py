@@ -72,7 +72,8 @@ class Serving:
         self.started = True
         server_beat.start()
         if settings.BASRA_CLOCK_IN_SERVER:
-            self.clock = clock.Runner()
+            # Every change of this process's tables is made here: they wake it (clock.run).
+            self.clock = clock.Runner(interval=clock.IN_SERVER_INTERVAL, woken=True)
             self.clock.start()
         # The apps' own work in this process (the tournaments': what follows a result; the tick without Redis).
         answers = server_started.send(Serving, in_process=settings.BASRA_CLOCK_IN_SERVER)

@@ -39,7 +39,7 @@ from games.core.actions import store
 from games.core.actions.store import write_transaction
 from games.core.errors import GameError, from_engine
 from games.core.models import Event, Match, Seat
-from games.core.state import broadcast, reads
+from games.core.state import broadcast, deadlines, reads
 from games.core.state.cache import SeatRow, cache, seat_rows
 from games.core.state.messages import state_messages
 from games.core.state.queries import match_row
@@ -256,8 +256,14 @@ class Change:
             info = reads.table_info(self.match, seats, self.events)
             seat_users = {s.seat: s.user_id for s in seats if s.user_id is not None}
         seq, prev_seq = self.match.seq, self.prev_seq
+        # A new deadline may come before the clock of this process meant to look again.
+        new_deadline = (
+            self.match.deadline is not None and self.match.deadline != self._row.deadline
+        )
 
         def after_commit() -> None:
+            if new_deadline:
+                deadlines.deadline_set()
             if live is not None:
                 cache.checkin(row, live, owned=True)
             if announce == "state":

@@ -3,8 +3,10 @@ who left as absent.
 
 Everything it acts on is in the database (``Match.deadline``, ``Seat.last_seen``), so it keeps no
 timer of its own: :func:`run` calls :func:`tick` every quarter second (sooner when a deadline
-comes first, :func:`next_wake`), and a clock that is stopped and started again (or a second one)
-simply finds the same deadlines. Each action is one ``games.core.actions`` write (row lock, ``seq``
+comes first, :func:`next_wake`; in the web server's process every :data:`IN_SERVER_INTERVAL`
+at most, and at once after each change there that sets a deadline:
+``games.core.state.deadlines``), and a clock that is stopped and started again (or a second
+one) simply finds the same deadlines. Each action is one ``games.core.actions`` write (row lock, ``seq``
 check, events, broadcast after the commit), so the clock and the players' own plays never both
 apply: whichever takes the row lock second finds the table changed and does nothing. The rules
 of what it does are ``docs/protocol.md`` "Clock, absence, claim and resign".
@@ -41,15 +43,22 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.core import actions
+
 from games.core.errors import GameError
 from games.core.models import Match, Seat
 from games.core.sockets.workers import in_worker
-from games.core.state import liveness, outages, watching
+from games.core.state import deadlines, liveness, outages, watching
 
 if TYPE_CHECKING:
     from games.core.clock.thinking import Thinking
 
 logger = logging.getLogger(__name__)
+
+#: Seconds between two ticks, at most, of a clock in the web server's process (:class:`Runner`
+#: ``woken``): that process's own changes wake it for each new deadline, so it waits only for the
+#: absences (a grace of a minute by default) and the sweeps (:data:`SWEEP_SECONDS`), and an idle
+#: server asks the database once a second instead of four times.
+IN_SERVER_INTERVAL = 1.0
 
 #: How many due tables one tick handles at most (the rest wait for the next tick, oldest first).
 BATCH = 200
@@ -342,10 +351,21 @@ def _tick_and_wait(
 
 
 async def run(
-    *, interval: float, thinking: Thinking | None = None, stopping: asyncio.Event | None = None
+    *,
+    interval: float,
+    thinking: Thinking | None = None,
+    stopping: asyncio.Event | None = None,
+    woken: bool = False,
 ) -> None:
     """Tick on the running event loop until ``stopping`` is set (then after the tick in hand) or
-    the task is cancelled, every ``interval`` seconds at most.
+    the task is cancelled, every ``interval`` seconds at most (sooner when a deadline comes
+    first, :func:`next_wake`).
+
+    ``woken``: the changes made in this process wake the clock when they set a deadline
+    (``games.core.state.deadlines``; a clock in the web server's process, where every change of
+    its tables is made), so ``interval`` need only be as short as the absences and sweeps ask.
+    Without it (``run_clock``, a process of its own) a deadline set elsewhere is seen at the
+    next tick.
 
     Each tick runs on the database worker thread (``games.core.sockets.workers.in_worker``), so the loop (a
     web server's, with its sockets) is never blocked, and the broadcasts of the tick's changes
@@ -358,30 +378,50 @@ async def run(
     since = timezone.now()  # the downtime before this is a start-up, not an outage (tick)
     step = in_worker(_tick_and_wait)
     stopping = stopping or asyncio.Event()
-    while not stopping.is_set():
-        try:
-            wait = await step(interval, outage, thinking, since)
-        except asyncio.CancelledError:
-            raise
-        except outages.UNAVAILABLE:
-            # The database is down or restarting: one WARNING for the outage, one INFO when a
-            # tick works again (``outages.database``, noted on the database thread), and the
-            # next tick as planned; the tables get the time back then (``tick``).
-            wait = interval
-        except Exception:  # noqa: BLE001 - a bug of one tick must not stop the clock
-            logger.exception("clock: tick failed")
-            wait = interval
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stopping.wait(), wait)
+    woke = asyncio.Event()
+    unlisten = deadlines.listen(woke) if woken else (lambda: None)
+    try:
+        while not stopping.is_set():
+            # Cleared before the tick reads the deadlines: one set while it runs ticks again.
+            woke.clear()
+            try:
+                wait = await step(interval, outage, thinking, since)
+            except asyncio.CancelledError:
+                raise
+            except outages.UNAVAILABLE:
+                # The database is down or restarting: one WARNING for the outage, one INFO when
+                # a tick works again (``outages.database``, noted on the database thread), and
+                # the next tick as planned; the tables get the time back then (``tick``).
+                wait = interval
+            except Exception:  # noqa: BLE001 - a bug of one tick must not stop the clock
+                logger.exception("clock: tick failed")
+                wait = interval
+            await _first_of(stopping, woke, timeout=wait)
+    finally:
+        unlisten()
+
+
+async def _first_of(*events: asyncio.Event, timeout: float) -> None:
+    """Return when one of ``events`` is set, or after ``timeout`` seconds."""
+    waiters = [asyncio.ensure_future(event.wait()) for event in events]
+    try:
+        await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
 
 
 class Runner:
     """The clock and its thinking workers on the running event loop (``run_clock``, or a web
-    server process when ``BASRA_CLOCK_IN_SERVER``: ``basra_site.asgi``)."""
+    server process when ``BASRA_CLOCK_IN_SERVER``: ``basra_site.asgi``, ``woken`` and every
+    :data:`IN_SERVER_INTERVAL` at most). ``interval``, ``woken``: :func:`run`'s."""
 
-    def __init__(self, *, interval: float = 0.25, workers: int | None = None) -> None:
+    def __init__(
+        self, *, interval: float = 0.25, workers: int | None = None, woken: bool = False
+    ) -> None:
         self.interval = interval
         self.workers = workers
+        self.woken = woken
         self.thinking: Thinking | None = None
         self.task: asyncio.Task | None = None
         self.stopping: asyncio.Event | None = None
@@ -395,7 +435,8 @@ class Runner:
             self.thinking = thinking.Thinking(make_executor=lambda: thinking.pool(count))
         self.stopping = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(
-            run(interval=self.interval, thinking=self.thinking, stopping=self.stopping)
+            run(interval=self.interval, thinking=self.thinking, stopping=self.stopping,
+                woken=self.woken)
         )
         logger.info("clock: ticking every %g s, %s thinking worker(s)", self.interval, count)
 

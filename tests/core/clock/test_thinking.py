@@ -354,3 +354,34 @@ async def test_a_starting_server_tells_the_apps_and_stops_their_work(settings):
         assert stopped == [True]
     finally:
         server_started.disconnect(dispatch_uid="test.server_started")
+
+
+async def test_a_clock_in_the_server_is_woken_by_a_table_made_while_it_sleeps(
+    make_player, known_decks, quick_delay, settings, monkeypatch
+):
+    """A clock in the server process sleeps up to its interval (an hour here) and is woken by
+    the changes made in its process that set a deadline (``games.core.state.deadlines``): the
+    computer of a table made while it slept plays at its delay, not an hour later."""
+    settings.BASRA_CLOCK_IN_SERVER = True
+    ticked = asyncio.Event()
+    real_next_wake = clock.next_wake
+    loop = asyncio.get_running_loop()
+
+    def next_wake(**kwargs):
+        wait = real_next_wake(**kwargs)
+        loop.call_soon_threadsafe(ticked.set)
+        return wait
+
+    monkeypatch.setattr(clock, "next_wake", next_wake)
+    monkeypatch.setattr(clock, "IN_SERVER_INTERVAL", 3600.0)
+    alice = await db(make_player)("alice")
+    asgi.serving.start()
+    try:
+        await asyncio.wait_for(ticked.wait(), 30)  # real seconds: only a bound on a hang
+        assert asgi.serving.clock.interval == 3600.0  # the first tick found nothing: asleep
+        match = await vs_computer(alice.user, "greedy")
+        await eventually(lambda: asgi.serving.clock.thinking.applied == 1)
+    finally:
+        await asgi.serving.stop()
+    assert await plays(match) == [(1, "greedy")]
+
