@@ -110,11 +110,11 @@ def warn(*, moderator: Any, user: Any, reason: Any, now: datetime | None = None)
 
 
 def _sanction(moderator, user, kind, reason, now, until=None, **details) -> ModLog:
-    """The sanction, logged; ``user`` is told of it (a message from the moderators, a timeout
-    with its end), as of a warning."""
+    """The sanction, logged; ``user`` is told of it as of a warning: a message from the
+    moderators with the reason (and a timeout's end)."""
     with transaction.atomic():
         Sanction.objects.create(user=user, kind=kind, reason=reason, by=moderator, created_at=now, until=until)
-        told.tell(user.pk, kind, {"until": until.isoformat()} if until else {}, now=now)
+        told.tell(user.pk, kind, {"reason": reason, **({"until": until.isoformat()} if until else {})}, now=now)
         return _log(moderator, user, kind, reason, now, **details)
 
 

@@ -35,6 +35,7 @@ def test_a_chat_timeout_is_listed_with_its_end(people):
     end = date_format(timezone.localtime(now + timedelta(minutes=30)), "TIME_FORMAT")
     page = inbox(people["ali"])
     assert "A moderator timed your chat out until" in page and end in page, page
+    assert "<bdi>rude</bdi>" in page
     with translation.override("fr"):
         french = inbox(people["ali"], "fr")
     assert "discussion" in french and end in french
@@ -47,6 +48,9 @@ def test_a_chat_ban_and_a_ranked_ban_are_listed(people):
     page = inbox(people["ali"])
     assert "A moderator took your chat away." in page
     assert "A moderator barred you from rated play." in page
+    # With the moderator's reason, as a warning is.
+    assert "The moderator's reason: <bdi>spam</bdi>" in page
+    assert "The moderator's reason: <bdi>boosting</bdi>" in page
 
 
 def test_the_notifications_page_points_to_the_moderators_messages(people):
