@@ -20,6 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_date
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -116,6 +117,18 @@ def _seat_titles(match: Match | None, players: int) -> list[str | None]:
     return [marks.get(users.get(seat)) for seat in range(players)]
 
 
+def _day(date: Any):
+    """The record's ``date`` header (ISO 8601, ``YYYY-MM-DD`` first) as a ``date`` the page
+    writes in the reader's language; ``None`` when it does not start with one (an imported
+    record may say anything)."""
+    if not isinstance(date, str):
+        return None
+    try:
+        return parse_date(date[:10])
+    except ValueError:
+        return None
+
+
 def _termination(record: dict) -> str:
     value = (record.get("headers") or {}).get("termination") or ""
     return str(dict(Match.Result.choices).get(value, value))
@@ -183,6 +196,7 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
         "winner_name": sides[data["winner"]] if data["winner"] is not None else None,
         "termination": _termination(record),
         "date": headers.get("date"),
+        "day": _day(headers.get("date")),
         "rated": headers.get("rated"),
         "rounds_count": len(data["rounds"]),
         "chart": totals_chart(data["rounds"], data["rules"]["target"]),

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import formats, translation
 
 from games import engine
 from games.core.models import Match
@@ -277,3 +278,15 @@ def test_the_chart_labels_the_top_when_a_total_passes_the_target():
     assert chart["top"] == 60 and chart["top_label"] and chart["top_y"] < chart["target_y"]
     assert not totals_chart([{"totals": [11, 5]}], target=11)["top_label"]
     assert not totals_chart([{"totals": [12, 5]}], target=11)["top_label"]  # too near to read apart
+
+
+def test_the_date_is_written_in_the_readers_language(played):
+    match = played[0]
+    day = match.finished_at.date()
+    url = reverse("replays:match", kwargs={"match_id": match.pk})
+    french = Client(headers={"accept-language": "fr"}).get(url).content.decode()
+    # The record's date (an ISO 8601 header), as the rest of the site writes a date in French.
+    with translation.override("fr"):
+        written = formats.date_format(day, "DATE_FORMAT")
+    assert f'<time datetime="{day.isoformat()}">{written}</time>' in french
+    assert written != day.isoformat()
