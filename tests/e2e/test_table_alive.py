@@ -93,6 +93,16 @@ def next_round(players: int):
     return change
 
 
+def match_over(state):
+    """The change of the match's last play: round 1 scored (``RESULT``), side 0 won."""
+    state["round"].update({"over": True, "turn": None, "hand": [], "floor": [], "stock_size": 0,
+                           "last_play": None})
+    state["round_results"] = [RESULT]
+    state["match"]["status"] = "finished"
+    state["scores"] = [40, 20]
+    state["result"] = {"winner": 0, "scores": [40, 20], "reason": "target"}
+
+
 def boxes(page: Page) -> dict:
     return page.evaluate("""() => Object.fromEntries(["breakdown", "board", "hand"].map(id => {
         const r = document.getElementById(id).getBoundingClientRect();
@@ -384,14 +394,6 @@ def test_long_names_in_the_score_boxes_and_the_round_s_score_are_cut_not_broken(
     fake = open_table(new_page, request, state=state, viewport={"width": 360, "height": 640},
                       locale="ar", extra_http_headers={"Accept-Language": "ar"})
     page = fake.page
-
-    def match_over(state):
-        state["round"].update({"over": True, "turn": None, "hand": [], "floor": [], "stock_size": 0,
-                               "last_play": None})
-        state["round_results"] = [RESULT]
-        state["match"]["status"] = "finished"
-        state["scores"] = [40, 20]
-        state["result"] = {"winner": 0, "scores": [40, 20], "reason": "target"}
     fake.push(match_over)
     expect(page.locator("#breakdown .score-table")).to_be_visible()
     boxes = page.locator(".side .side-member, #breakdown .score-side-names .cut-name")
@@ -817,3 +819,30 @@ def test_a_bar_put_above_the_table_moves_the_play_area_down_with_it(new_page, re
     page.evaluate("""() => { const bar = document.createElement('div'); bar.style.height = '40px';
       document.querySelector('.site-header').after(bar); }""")
     wait_until(page, follows, arg=top + 39)
+
+
+def test_a_refused_rematch_is_told_in_the_rematch_panel_on_a_phone(new_page, request):
+    """A tap on "Ask for a rematch" that the server refuses is answered where the player looks,
+    in the panel (the table's notice lies under the finished table, off a phone's screen); a
+    player who left first (``rematch_gone``) means no rematch, and no button any more."""
+    fake = open_table(new_page, request, **PHONE)
+    page = fake.page
+    fake.push(match_over)
+    panel = page.locator("#rematch")
+    page.locator("#rematch-button").click()
+    fake.wait_sent(lambda m: m.get("type") == "rematch")
+    fake.send({"type": "error", "code": "too_many_tables",
+               "message": "You are already playing at 5 tables."})
+    expect(panel.locator(".rematch-refused")).to_have_text("You are already playing at 5 tables.")
+    expect(panel.locator(".rematch-refused")).to_be_in_viewport()
+    expect(page.locator("#rematch-button")).to_be_enabled()
+
+    fake.sent.clear()
+    page.locator("#rematch-button").click()
+    fake.wait_sent(lambda m: m.get("type") == "rematch")
+    fake.send({"type": "error", "code": "rematch_gone",
+               "message": "No rematch: a player has left the table."})
+    expect(panel).to_have_attribute("data-state", "gone")
+    expect(panel).to_have_text("No rematch: a player has left the table.")
+    expect(panel).to_be_in_viewport()
+    expect(page.locator("#rematch-button")).to_have_count(0)
