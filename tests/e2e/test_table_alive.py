@@ -221,11 +221,21 @@ def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_p
     page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
     fake.push(lambda state: next_round(2)(state) or state["round"].update(turn=0))
     expect(page.locator("#breakdown")).to_be_visible()
-    page.locator('#hand button.card[data-card="3C"]').click()
+    # The player's turn, but the hand is held under the score: not drawn playable.
+    expect(page.locator("#table")).to_have_attribute("data-my-turn", "true")
+    expect(page.locator("#hand")).not_to_have_class(re.compile(r"\bactive\b"))
+    expect(page.locator('#hand button.card[data-card="3C"]')).to_have_attribute("aria-disabled", "true")
+    # force: Playwright waits for an aria-disabled button to be enabled; a finger does not.
+    page.locator('#hand button.card[data-card="3C"]').click(force=True)
     expect(page.locator("#breakdown")).to_be_hidden()
     notice = page.locator("#table-error")
     expect(notice).to_have_text("The floor is in view again: tap your card to play it.")
     expect(notice).to_be_in_viewport()
+    # Said just above the hand, where the finger is, not at the top of the screen.
+    said, hand = notice.bounding_box(), page.locator("#hand").bounding_box()
+    assert said["y"] + said["height"] <= hand["y"] + 1 and hand["y"] - (said["y"] + said["height"]) < 40, (said, hand)
+    expect(page.locator("#hand")).to_have_class(re.compile(r"\bactive\b"))
+    expect(page.locator('#hand button.card[data-card="3C"]')).to_have_attribute("aria-disabled", "false")
     assert not [m for m in fake.sent if m.get("type") == "play"]
     page.locator('#hand button.card[data-card="3C"]').click()
     assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "3C"
@@ -726,7 +736,7 @@ def test_a_card_pressed_while_the_round_score_covers_the_floor_shows_the_floor_f
     expect(breakdown).to_be_visible()
     card = page.locator("#hand button.card").first
     code = card.get_attribute("data-card")
-    card.click()
+    card.click(force=True)  # held under the score (aria-disabled), which a finger ignores
     expect(breakdown).to_be_hidden()
     # A phrase sent after the tap is a barrier: the socket keeps the page's frames in order, so
     # a play the tap had sent would have come before it.

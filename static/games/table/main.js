@@ -41,11 +41,12 @@ function render() {
   renderScoreboard();
   renderTurn();
   renderBoard();
+  // The round's score before the hand: the hand is held while the score is over the floor.
+  renderBreakdown();
   renderHand();
   if (root.dataset.myTurn === "true" && $("table-error").dataset.untilTurn === "true") hideError();
   talk.update(isSeated(), store.live);
   offerNotices(isSeated());
-  renderBreakdown();
   renderResult();
   renderFair();
   noteTimeout();
@@ -204,7 +205,9 @@ var offerNotices = fx.notifyButton($("notify-button"));
 
 // The store's one subscriber of the core: every state applied is drawn, then made alive.
 subscribe(function (state, old) {
-  noteServerTime(state);
+  // A state's "now" was the server's time when it came: a redraw of the same state (refresh(),
+  // an app's provide(), the round's score put away) must not take it for the time now.
+  if (old !== state) noteServerTime(state);
   render();
   if (old && old !== state) liven(snapshotBefore, old);
 });
