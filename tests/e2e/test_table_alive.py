@@ -241,6 +241,28 @@ def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_p
     assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "3C"
 
 
+def test_a_play_refused_as_stale_is_said_at_the_hand(new_page, request):
+    """The table moved on before the card reached it (``stale``) and the turn is still the
+    player's: the card was not played, and the player is told so just above the hand, not left
+    with a tap that did nothing (another tab's play is told by its state alone: below)."""
+    fake = open_table(new_page, request, fake_clock=True, **PHONE)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    page.locator('#hand button.card[data-card="4D"]').click()
+    fake.wait_sent(lambda m: m.get("type") == "play")
+    fake.send({"type": "error", "code": "stale", "message": "stale"})
+    # The fresh state that follows: a seat came back (no play), still alice's turn.
+    fake.push(lambda state: state.update(now=NOW))
+    notice = page.locator("#table-error")
+    expect(notice).to_have_text("Your card was not played: the table had just changed. Tap again.")
+    said, hand = notice.bounding_box(), page.locator("#hand").bounding_box()
+    assert said["y"] + said["height"] <= hand["y"] + 1, (said, hand)
+    # The hand is playable again, and the next tap plays.
+    fake.sent.clear()
+    page.locator('#hand button.card[data-card="4D"]').click()
+    assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "4D"
+
+
 def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
     """Another seat to play: a tap on a card sends nothing and says who is to play, in view on a
     phone (a tap on the dimmed hand must not look like a stuck page)."""
