@@ -93,6 +93,16 @@ def next_round(players: int):
     return change
 
 
+def match_over(state):
+    """The change of the match's last play: round 1 scored (``RESULT``), side 0 won."""
+    state["round"].update({"over": True, "turn": None, "hand": [], "floor": [], "stock_size": 0,
+                           "last_play": None})
+    state["round_results"] = [RESULT]
+    state["match"]["status"] = "finished"
+    state["scores"] = [40, 20]
+    state["result"] = {"winner": 0, "scores": [40, 20], "reason": "target"}
+
+
 def boxes(page: Page) -> dict:
     return page.evaluate("""() => Object.fromEntries(["breakdown", "board", "hand"].map(id => {
         const r = document.getElementById(id).getBoundingClientRect();
@@ -211,14 +221,46 @@ def test_a_tap_on_a_card_under_the_round_score_shows_the_floor_and_says_so(new_p
     page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
     fake.push(lambda state: next_round(2)(state) or state["round"].update(turn=0))
     expect(page.locator("#breakdown")).to_be_visible()
-    page.locator('#hand button.card[data-card="3C"]').click()
+    # The player's turn, but the hand is held under the score: not drawn playable.
+    expect(page.locator("#table")).to_have_attribute("data-my-turn", "true")
+    expect(page.locator("#hand")).not_to_have_class(re.compile(r"\bactive\b"))
+    expect(page.locator('#hand button.card[data-card="3C"]')).to_have_attribute("aria-disabled", "true")
+    # force: Playwright waits for an aria-disabled button to be enabled; a finger does not.
+    page.locator('#hand button.card[data-card="3C"]').click(force=True)
     expect(page.locator("#breakdown")).to_be_hidden()
     notice = page.locator("#table-error")
     expect(notice).to_have_text("The floor is in view again: tap your card to play it.")
     expect(notice).to_be_in_viewport()
+    # Said just above the hand, where the finger is, not at the top of the screen.
+    said, hand = notice.bounding_box(), page.locator("#hand").bounding_box()
+    assert said["y"] + said["height"] <= hand["y"] + 1 and hand["y"] - (said["y"] + said["height"]) < 40, (said, hand)
+    expect(page.locator("#hand")).to_have_class(re.compile(r"\bactive\b"))
+    expect(page.locator('#hand button.card[data-card="3C"]')).to_have_attribute("aria-disabled", "false")
     assert not [m for m in fake.sent if m.get("type") == "play"]
     page.locator('#hand button.card[data-card="3C"]').click()
     assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "3C"
+
+
+def test_a_play_refused_as_stale_is_said_at_the_hand(new_page, request):
+    """The table moved on before the card reached it (``stale``) and the turn is still the
+    player's: the card was not played, and the player is told so just above the hand, not left
+    with a tap that did nothing (another tab's play is told by its state alone: below)."""
+    fake = open_table(new_page, request, fake_clock=True, **PHONE)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    page.locator('#hand button.card[data-card="4D"]').click()
+    fake.wait_sent(lambda m: m.get("type") == "play")
+    fake.send({"type": "error", "code": "stale", "message": "stale"})
+    # The fresh state that follows: a seat came back (no play), still alice's turn.
+    fake.push(lambda state: state.update(now=NOW))
+    notice = page.locator("#table-error")
+    expect(notice).to_have_text("Your card was not played: the table had just changed. Tap again.")
+    said, hand = notice.bounding_box(), page.locator("#hand").bounding_box()
+    assert said["y"] + said["height"] <= hand["y"] + 1, (said, hand)
+    # The hand is playable again, and the next tap plays.
+    fake.sent.clear()
+    page.locator('#hand button.card[data-card="4D"]').click()
+    assert fake.wait_sent(lambda m: m.get("type") == "play")["card"] == "4D"
 
 
 def test_a_tap_on_a_card_out_of_turn_says_whose_turn_it_is(new_page, request):
@@ -384,14 +426,6 @@ def test_long_names_in_the_score_boxes_and_the_round_s_score_are_cut_not_broken(
     fake = open_table(new_page, request, state=state, viewport={"width": 360, "height": 640},
                       locale="ar", extra_http_headers={"Accept-Language": "ar"})
     page = fake.page
-
-    def match_over(state):
-        state["round"].update({"over": True, "turn": None, "hand": [], "floor": [], "stock_size": 0,
-                               "last_play": None})
-        state["round_results"] = [RESULT]
-        state["match"]["status"] = "finished"
-        state["scores"] = [40, 20]
-        state["result"] = {"winner": 0, "scores": [40, 20], "reason": "target"}
     fake.push(match_over)
     expect(page.locator("#breakdown .score-table")).to_be_visible()
     boxes = page.locator(".side .side-member, #breakdown .score-side-names .cut-name")
@@ -724,7 +758,7 @@ def test_a_card_pressed_while_the_round_score_covers_the_floor_shows_the_floor_f
     expect(breakdown).to_be_visible()
     card = page.locator("#hand button.card").first
     code = card.get_attribute("data-card")
-    card.click()
+    card.click(force=True)  # held under the score (aria-disabled), which a finger ignores
     expect(breakdown).to_be_hidden()
     # A phrase sent after the tap is a barrier: the socket keeps the page's frames in order, so
     # a play the tap had sent would have come before it.
@@ -817,3 +851,30 @@ def test_a_bar_put_above_the_table_moves_the_play_area_down_with_it(new_page, re
     page.evaluate("""() => { const bar = document.createElement('div'); bar.style.height = '40px';
       document.querySelector('.site-header').after(bar); }""")
     wait_until(page, follows, arg=top + 39)
+
+
+def test_a_refused_rematch_is_told_in_the_rematch_panel_on_a_phone(new_page, request):
+    """A tap on "Ask for a rematch" that the server refuses is answered where the player looks,
+    in the panel (the table's notice lies under the finished table, off a phone's screen); a
+    player who left first (``rematch_gone``) means no rematch, and no button any more."""
+    fake = open_table(new_page, request, **PHONE)
+    page = fake.page
+    fake.push(match_over)
+    panel = page.locator("#rematch")
+    page.locator("#rematch-button").click()
+    fake.wait_sent(lambda m: m.get("type") == "rematch")
+    fake.send({"type": "error", "code": "too_many_tables",
+               "message": "You are already playing at 5 tables."})
+    expect(panel.locator(".rematch-refused")).to_have_text("You are already playing at 5 tables.")
+    expect(panel.locator(".rematch-refused")).to_be_in_viewport()
+    expect(page.locator("#rematch-button")).to_be_enabled()
+
+    fake.sent.clear()
+    page.locator("#rematch-button").click()
+    fake.wait_sent(lambda m: m.get("type") == "rematch")
+    fake.send({"type": "error", "code": "rematch_gone",
+               "message": "No rematch: a player has left the table."})
+    expect(panel).to_have_attribute("data-state", "gone")
+    expect(panel).to_have_text("No rematch: a player has left the table.")
+    expect(panel).to_be_in_viewport()
+    expect(page.locator("#rematch-button")).to_have_count(0)

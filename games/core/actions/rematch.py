@@ -12,7 +12,8 @@ would make the shuffle's check fail; that was the choice.
 The offer lives as long as every seated person is still at the table: when a seated person's
 table socket closes after the end (they left or reloaded the page; :func:`left`), or a person's
 seat is away or played by the computer, no rematch is possible any more (``rematch_gone``), and
-the table's sockets are told (``rematch`` with ``gone``).
+the table's sockets are told at once (``rematch`` with ``gone``), whether or not anyone had
+asked: the one who stays is not left with a button that can only be refused.
 
 A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rated tables had
 to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
@@ -173,7 +174,9 @@ def left(*, user: Any, match_id: int) -> None:
 
     Does nothing when ``user`` is not seated, the match is not finished, or its rematch has
     started already. Otherwise the table's ``Rematch`` is marked ``gone`` (created if nobody
-    had asked yet) and, if someone had asked, the sockets are sent ``rematch`` with ``gone``.
+    had asked yet) and the sockets are sent ``rematch`` with ``gone``, whether or not someone
+    had asked: the people still there learn at once that no rematch can be made, rather than
+    from a refusal (``rematch_gone``) after they ask.
     """
     if user is None or not user.is_authenticated:
         return
@@ -189,7 +192,6 @@ def left(*, user: Any, match_id: int) -> None:
             return
         rematch.gone = True
         rematch.save(update_fields=["gone"])
-        if rematch.accepted:
-            _announce(change, rematch, change.seat_models())
+        _announce(change, rematch, change.seat_models())
 
     funnel.run(match_id, body)

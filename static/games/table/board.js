@@ -207,7 +207,9 @@ export function renderHand() {
     return;
   }
   hand.hidden = false;
-  var canPlay = isMyTurn() && !store.pending && store.live;
+  // Under the round's score (the pause between rounds) a tap shows the floor and plays
+  // nothing (play()): the hand is not drawn playable then, or its first tap reads as lost.
+  var canPlay = isMyTurn() && !store.pending && store.live && !scoreOverTable();
   root.dataset.myTurn = String(isMyTurn());
   root.dataset.pending = String(store.pending);
   hand.classList.toggle("active", canPlay);
@@ -234,15 +236,17 @@ function play(code) {
     if (Date.now() - store.playedAt < DOUBLE_TAP_MS) return;
     // Another seat to play: said, not a dead tap (a dimmed hand alone looks stuck).
     var r = getState().round;
-    if (r && !r.over && !getState().result) T.showError(B.fmt(L.waitTurn, {name: B.isolate(seatName(r.turn) || "")}), true);
+    if (r && !r.over && !getState().result) T.showError(B.fmt(L.waitTurn, {name: B.isolate(seatName(r.turn) || "")}), true, $("hand"));
     return;
   }
   // The round's score is over the floor (the pause between rounds): the first tap shows the
   // floor again; the card is played only once the player can see what it takes, and the
   // player is told so (an unplayed card alone reads as a lost click).
   if (scoreOverTable()) {
-    closeScore();
-    T.showError(L.scoreClosed, true);
+    closeScore();  // the hand is drawn playable again
+    // Said just above the hand, where the finger and the eyes are: at the top of a phone's
+    // screen the notice went unread, and the tap looked lost.
+    T.showError(L.scoreClosed, true, $("hand"));
     return;
   }
   if (!send({type: "play", card: code, seq: getState().seq})) return;

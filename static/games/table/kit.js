@@ -145,15 +145,21 @@ export function sideLabel(side) {
 var errorTimer = null;
 
 /** A refusal for 6 s, or with ``notice`` a word on what a tap did for 3 s: in play over the
- * top of the screen (games.css), where the player looks, not under the table. It covers the
- * scores or a seat meanwhile, so a tap on it puts it away, and a notice given while another
- * seat was to play ("Not your turn yet") goes as soon as the turn is the player's. */
-export function showError(message, notice) {
+ * top of the screen (games.css), where the player looks, not under the table; with ``above``
+ * (the hand, for a tap on a card) just above that element instead, where the finger is. It
+ * covers the scores or a seat meanwhile, so a tap on it puts it away, and a notice given while
+ * another seat was to play ("Not your turn yet") goes as soon as the turn is the player's. */
+export function showError(message, notice, above) {
   var box = $("table-error");
   box.textContent = message;
   box.classList.toggle("notice", !!notice);
   box.dataset.untilTurn = String(!!notice && root.dataset.myTurn !== "true");
+  box.style.top = "";
   box.hidden = false;
+  if (above && getComputedStyle(box).position === "fixed") {
+    var gap = 8;
+    box.style.top = Math.max(gap, above.getBoundingClientRect().top - box.offsetHeight - gap) + "px";
+  }
   window.clearTimeout(errorTimer);
   errorTimer = window.setTimeout(hideError, notice ? 3000 : 6000);
 }

@@ -155,6 +155,9 @@ export var L = Object.assign({}, common, cards, {
   partner: gettext("Partner"),
   // A tap on a card while the round's score covers the floor shows the floor instead.
   scoreClosed: gettext("The floor is in view again: tap your card to play it."),
+  // A play of this page refused as stale: the table moved on (another tab, a seat's return)
+  // before the card reached it; the fresh state follows.
+  playStale: gettext("Your card was not played: the table had just changed. Tap again."),
   // A tap on a card while another seat is to play.
   waitTurn: gettext("Not your turn yet: %(name)s is to play."),
   // The phrases' menu while the next phrase must wait (the server's own refusal's words).

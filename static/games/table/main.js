@@ -41,11 +41,12 @@ function render() {
   renderScoreboard();
   renderTurn();
   renderBoard();
+  // The round's score before the hand: the hand is held while the score is over the floor.
+  renderBreakdown();
   renderHand();
   if (root.dataset.myTurn === "true" && $("table-error").dataset.untilTurn === "true") hideError();
   talk.update(isSeated(), store.live);
   offerNotices(isSeated());
-  renderBreakdown();
   renderResult();
   renderFair();
   noteTimeout();
@@ -71,6 +72,11 @@ function showClosed(message) {
 }
 
 var opening = false;  // the socket just opened and no state came through it yet
+// This page's play was refused as stale, and the fresh state the server sends after it has not
+// come yet. If that state leaves the turn the player's (a seat came back, the clock gave time:
+// the table changed, not by a play of this seat), the card simply was not played: said at the
+// hand, or the tap reads as lost.
+var staleTap = false;
 var snapshotBefore = null;  // fx.snapshot() taken before the state being applied
 
 /** What the new state brings that a person should see or hear happen: the card played
@@ -175,12 +181,14 @@ function onMessage(msg) {
   } else if (msg.type === "error" && (msg.code === "bad_phrase" || msg.code === "phrase_too_soon")) {
     showError(msg.message || msg.code);  // about a phrase: the table itself is as it was
   } else if (msg.type === "error") {
+    var played = store.pending;  // this page's play was waiting for its answer
     store.pending = false;
     if (msg.code === "login_required" && cfg.username) store.loggedOut = true;
     if (getState()) { renderHand(); renderBanners(); }
-    // "stale": another tab (or a double click) played first; the fresh state that follows
-    // is the whole answer, nothing went wrong.
-    if (msg.code !== "stale") showError(msg.message || msg.code);
+    // "stale": the table moved on before the card reached it; the fresh state that follows
+    // says the rest (staleTap). Another tab having played, it is the whole answer.
+    if (msg.code === "stale") staleTap = played;
+    else showError(msg.message || msg.code);
     // After "stale" and "timed_out" the server sends the fresh state by itself; after
     // "unavailable" (the server's database cannot answer now) the page asks in a moment.
     if (msg.code === "unavailable") store.socket.sendSoon({type: "sync"});
@@ -204,9 +212,15 @@ var offerNotices = fx.notifyButton($("notify-button"));
 
 // The store's one subscriber of the core: every state applied is drawn, then made alive.
 subscribe(function (state, old) {
-  noteServerTime(state);
+  // A state's "now" was the server's time when it came: a redraw of the same state (refresh(),
+  // an app's provide(), the round's score put away) must not take it for the time now.
+  if (old !== state) noteServerTime(state);
   render();
   if (old && old !== state) liven(snapshotBefore, old);
+  if (staleTap && old !== state) {
+    staleTap = false;
+    if (isMyTurn()) showError(L.playStale, true, $("hand"));
+  }
 });
 applyState(cfg.state);
 store.socket = new B.LiveSocket(cfg.wsPath, {

@@ -11,6 +11,10 @@ import {getState, onMessage, send} from "./store.js";
 var box = document.getElementById("rematch");
 var offer = null;  // the last "rematch" message
 var asked = false;
+// The refusal of this page's last ask, shown in the panel: the table's own notice (kit.js
+// showError) lies under the finished table, off a phone's screen, and a button that stays as
+// it was reads as a tap that did nothing.
+var refusal = null;
 
 function names(seats, state) {
   return seats.map(function (seat) {
@@ -47,6 +51,7 @@ function render() {
   var accepted = offer ? offer.accepted : [];
   var mine = seated && accepted.indexOf(state.you) >= 0;
   var parts = [];
+  if (refusal) parts.push(B.el("span", {class: "rematch-refused", text: refusal}));
   if (mine) {
     box.dataset.state = "asked";
     parts.push(B.el("span", {text: B.fmt(L.rematchAsked, {names: names(offer.waiting, state)})}));
@@ -64,6 +69,7 @@ function render() {
       on: {click: function () {
         if (send({type: "rematch", client_seed: B.randomSeed()})) {
           asked = true;
+          refusal = null;
           render();
         }
       }},
@@ -78,6 +84,7 @@ onMessage(function (msg) {
   if (msg.type === "rematch") {
     offer = msg;
     asked = false;
+    refusal = null;
     render();
     // Once: a second assign (the start told again) would abort the first navigation.
     if (msg.url && window.location.pathname !== msg.url && going !== msg.url) {
@@ -87,6 +94,13 @@ onMessage(function (msg) {
   } else if (msg.type === "state") {
     window.setTimeout(render, 0);  // after main.js has taken the new state
   } else if (msg.type === "error") {
+    var mineToo = asked && !msg.frame && msg.code !== "bad_phrase" && msg.code !== "phrase_too_soon";
+    if (mineToo && msg.code === "rematch_gone") {
+      // A player left before the ask reached the table: no rematch, as its frame would say.
+      offer = Object.assign({accepted: [], waiting: [], url: null}, offer, {gone: true});
+    } else if (mineToo) {
+      refusal = msg.message || msg.code;
+    }
     asked = false;
     window.setTimeout(render, 0);
   }

@@ -3,7 +3,7 @@
 import * as B from "../live.js";
 import {remaining} from "./clock.js";
 import * as T from "./kit.js";
-import {getState, provided} from "./store.js";
+import {getState, provided, refresh} from "./store.js";
 
 var el = B.el;
 var cfg = T.cfg;
@@ -78,7 +78,9 @@ function cumulativeTotals(upTo) {
 function closeBreakdown() {
   breakdownOpen = false;
   window.clearTimeout(closeTimer);
-  renderBreakdown();
+  // The whole table, not the score alone: the hand, held while the score was over the floor
+  // (board.js renderHand), is drawn playable again.
+  refresh();
 }
 
 /** The last round's score over the table. A round just ended: it opens over the seats and the

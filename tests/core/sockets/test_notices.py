@@ -152,6 +152,26 @@ async def test_a_player_leaving_the_finished_table_ends_the_offer(make_player, o
     assert (await again.receive_json_from())["gone"] is True
 
 
+async def test_a_player_leaving_before_anyone_asked_is_told_at_once(make_player, open_socket):
+    """bob leaves the finished table (to its replay, say) before anyone asked: alice's page is
+    told at once that there is no rematch, not only by a refusal once she asks."""
+    alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
+    match = await db(seated_match)([alice.user, bob.user])
+    await db(actions.resign)(user=bob.user, match_id=match.pk)
+    a, b = await open_table(open_socket, match, alice), await open_table(open_socket, match, bob)
+    await b.disconnect()  # returns when the socket's disconnect work is done
+    # Barrier: a frame asked for after the close; the news of the close comes before its answer.
+    await a.send_json_to({"type": "watchers"})
+    frames = []
+    while not frames or frames[-1]["type"] != "watchers":
+        frames.append(await a.receive_json_from())
+    gone = [f for f in frames if f["type"] == "rematch"]
+    assert gone == [{"type": "rematch", "accepted": [], "waiting": [0, 1], "gone": True,
+                     "url": None}]
+    await a.send_json_to({"type": "rematch"})
+    await expect_error(a, "rematch_gone")
+
+
 async def test_bad_rematch_frames(make_player, open_socket):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
