@@ -6,7 +6,9 @@ so both partners show. The socket is answered by the test (``FakeTable``), at 36
 import copy
 
 import pytest
-from tests.e2e.pages import PLAYING, TWO_PLAYING, open_table, settled
+from playwright.sync_api import expect
+
+from tests.e2e.pages import PLAYING, TWO_PLAYING, open_table, seat, settled
 
 pytestmark = pytest.mark.e2e
 
@@ -56,3 +58,36 @@ def test_no_side_label_breaks_inside_a_word_at_360(new_page, request, lang, play
         assert len(labels) == 2
         wrong += [(moment, label) for label in labels if label["broken"] or label["cut"]]
     assert not wrong, wrong
+
+
+#: Each score box's names: the text, and each partner's name box (its width, what it shows).
+SIDE_NAMES = """() => Array.from(document.querySelectorAll('#scoreboard .side-name')).map((box) => {
+  const outer = box.getBoundingClientRect();
+  const members = Array.from(box.querySelectorAll('.side-member')).map((m) => {
+    const r = m.getBoundingClientRect();
+    return {width: r.width, inside: r.left >= outer.left - 0.5 && r.right <= outer.right + 0.5,
+            whole: m.scrollWidth <= m.clientWidth + 0.5};
+  });
+  return {text: box.textContent, members, cut: box.scrollWidth > box.clientWidth + 0.5};
+})"""
+
+
+def test_partners_are_joined_by_the_catalogue_s_words_and_both_show_in_arabic_at_360(new_page, request):
+    """A four-seat table against the computer in Arabic: the score boxes joined the names with
+    "&" where the result says "و", and cut the side's whole line, the second partner lost
+    ("خبير 1 & خبـ…")."""
+    state = copy.deepcopy(PLAYING)
+    state["seats"] = [seat(0, "Zeinab_ElShenawy_abcde"), seat(1, None, bot="expert"),
+                      seat(2, "abdelrahman_abcde"), seat(3, None, bot="expert")]
+    fake = open_table(new_page, request, state, locale="ar", **PHONE_360)
+    settled(fake.page)
+    sides = fake.page.evaluate(SIDE_NAMES)
+    assert len(sides) == 2
+    for side in sides:
+        assert "&" not in side["text"] and "و" in side["text"], side
+        assert len(side["members"]) == 2, side
+        # Both partners show, each at least a few letters wide, inside the box; what does not
+        # fit is cut at a name's own end, not at the box's.
+        assert all(m["inside"] and m["width"] >= 24 for m in side["members"]), side
+        assert not side["cut"], side
+    expect(fake.page.locator("#scoreboard .side-member").first).to_be_visible()
