@@ -24,12 +24,20 @@ class ApiConfig(AppConfig):
         register_bots(lambda: BotAccount.objects.values("user_id"))
         # On the player's own profile: the way to their API tokens.
         add_fragment("profile.sections", "api/_profile.html", _own_profile, order=90)
+        # On the settings page, where a player looks for it: the same way, among "More settings".
+        add_fragment("settings.links", "api/_settings_link.html", _signed_in, order=50)
 
 
 def _own_profile(request, page) -> dict:
     """``profile.sections``: whether the profile is the reader's own (the tokens' link)."""
     user = getattr(request, "user", None)
     return {"api_own_profile": bool(user and user.is_authenticated and user.pk == page["player"].pk)}
+
+
+def _signed_in(request, page) -> dict | None:
+    """``settings.links``: the tokens' link, for a signed-in reader (the page's only reader)."""
+    user = getattr(request, "user", None)
+    return {} if user is not None and user.is_authenticated else None
 
 
 def _titles(user_ids: frozenset[int]) -> dict[int, str]:

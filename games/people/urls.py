@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games.people import views
 
@@ -11,4 +12,6 @@ urlpatterns = [
     path("friends/online/", views.friends_online, name="people_friends_online"),
     path("notifications/", views.notifications, name="people_notifications"),
     path("settings/profile/", views.settings_page, name="people_settings"),
+    # Where a player types the settings' address: the page that holds them and links the rest.
+    path("settings/", RedirectView.as_view(pattern_name="people_settings"), name="people_settings_root"),
 ]

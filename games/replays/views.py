@@ -384,7 +384,7 @@ def recent(request: HttpRequest) -> HttpResponse:
         seats = sorted(match.seats.all(), key=lambda s: s.seat)
         names = [s.display_name for s in seats]
         if match.players == 4 and len(names) == 4:
-            sides = [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
+            sides = [_("%(a)s & %(b)s") % {"a": names[s], "b": names[s + 2]} for s in (0, 1)]
         else:
             sides = names[:2] + [""] * (2 - len(names[:2]))
         rows.append({"match": match, "sides": sides,

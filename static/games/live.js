@@ -307,17 +307,28 @@ export function isolate(text) { return "\u2068" + text + "\u2069"; }
  * Arabic. An array of nodes, for el()'s children or replaceChildren(). */
 export function named(label, name) { return namedAll(label, {name: name}); }
 
-/** named() for every ``%(key)s`` of ``label`` that ``names`` gives ("%(a)s & %(b)s"). */
-export function namedAll(label, names) {
+/** ``label``'s words around the nodes ``parts`` gives for each of its ``%(key)s`` (an array of
+ * nodes each): the words joining partners ("%(a)s & %(b)s", "%(a)s و%(b)s") around richer
+ * nodes than a name. */
+export function joined(label, parts) {
   var nodes = [];
   var at = 0;
   String(label).replace(/%\((\w+)\)s/g, function (whole, key, offset) {
-    if (!(key in names)) return whole;
+    if (!(key in parts)) return whole;
     if (offset > at) nodes.push(document.createTextNode(label.slice(at, offset)));
-    nodes.push(el("bdi", {class: "cut-name", title: names[key], text: names[key]}));
+    nodes.push.apply(nodes, parts[key]);
     at = offset + whole.length;
     return whole;
   });
   if (at < label.length) nodes.push(document.createTextNode(label.slice(at)));
   return nodes;
+}
+
+/** named() for every ``%(key)s`` of ``label`` that ``names`` gives ("%(a)s & %(b)s"). */
+export function namedAll(label, names) {
+  var parts = {};
+  Object.keys(names).forEach(function (key) {
+    parts[key] = [el("bdi", {class: "cut-name", title: names[key], text: names[key]})];
+  });
+  return joined(label, parts);
 }

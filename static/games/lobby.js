@@ -79,14 +79,17 @@ function render(tables) {
   );
 }
 
-/** "alice (1520?) & carol (1498)" for one side of a match being played: names, and ratings where known. */
+/** "alice (1520?) & carol (1498)" for one side of a match being played: names, and ratings
+ * where known; partners joined by the catalogue's words (``L.and``, "و" in Arabic), as the
+ * table and the result join them. */
 function sideNode(side) {
-  var parts = [];
-  side.members.forEach(function (seat, i) {
-    if (i > 0) parts.push(" & ");
-    parts.push(el("bdi", {class: "player", text: seat.name}), B.titleMark(seat.title, L));
-    if (seat.rating) parts.push(" ", B.ratingNode(seat.rating));
-  });
+  var member = function (seat) {
+    var nodes = [el("bdi", {class: "player", text: seat.name}), B.titleMark(seat.title, L)];
+    if (seat.rating) nodes.push(" ", B.ratingNode(seat.rating));
+    return nodes.filter(Boolean);
+  };
+  var parts = side.members.length === 2 ? B.joined(L.and, {a: member(side.members[0]), b: member(side.members[1])})
+                                        : side.members.length ? member(side.members[0]) : [];
   return el("span", {class: "match-side", dataset: {side: side.side}}, parts);
 }
 

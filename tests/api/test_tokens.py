@@ -151,3 +151,14 @@ def test_one_s_own_profile_links_to_the_tokens_page_and_nobody_else_s():
     client.force_login(alice)
     assert "/account/api-tokens/" in client.get("/players/alice/").content.decode()
     assert "/account/api-tokens/" not in client.get("/players/bob/").content.decode()
+
+
+def test_the_settings_page_links_to_the_tokens_page_for_a_signed_in_player():
+    """The tokens page is found where a player looks for it: among the settings page's "More
+    settings" (the ``settings.links`` slot), which ``/settings/`` leads to."""
+    alice, _ = account("alice")
+    client = Client()
+    client.force_login(alice)
+    assert client.get("/settings/", follow=True).redirect_chain == [("/settings/profile/", 302)]
+    page = client.get("/settings/profile/").content.decode()
+    assert 'class="api-settings-link"><a href="/account/api-tokens/">API tokens</a>' in page

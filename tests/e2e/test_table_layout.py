@@ -312,11 +312,11 @@ def test_a_long_name_in_the_last_play_never_pushes_a_seat_off_the_board(browser,
         assert not found, "\n".join(found)
         # Cut at its own end, its start shown, on an Arabic page: the last play's name and the
         # scoreboard's (the whole line's cut took a Latin name's start: "…y_Abdelra").
-        for name in (page.locator("#last-play .cut-name"), page.locator(".side-name", has_text="abdelrahman_")):
+        for name in (page.locator("#last-play .cut-name"), page.locator(".side-member", has_text="abdelrahman_")):
             assert name.evaluate("n => [getComputedStyle(n).direction, n.scrollWidth > n.clientWidth]") == ["ltr", True]
-        # A side whose first name is Arabic reads right to left: the box takes its first name's
-        # direction, not the page's nor always Latin's.
-        arabic_first = page.locator(".side-name", has_text="سارة_")
+        # An Arabic name reads right to left: each name takes its own direction, not the
+        # page's nor always Latin's.
+        arabic_first = page.locator(".side-member", has_text="سارة_")
         assert arabic_first.evaluate("n => getComputedStyle(n).direction") == "rtl"
     finally:
         context.close()

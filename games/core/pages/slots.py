@@ -40,7 +40,7 @@ registered, so a misspelt slot fails at start-up rather than showing nothing):
 - ``account.close`` (``templates/accounts/close.html``, before the confirmation): what closing
   the signed-in player's account ends for them now (their table, their events): ``user``.
 - ``settings.links`` (the profile-and-settings page, ``/settings/profile/``, under its form):
-  one ``<li>`` each, a link to an app's own settings page (the chat's): ``user``.
+  one ``<li>`` each, a link to an app's own settings page (the chat's, the API tokens'): ``user``.
 - ``notifications.head`` (the people app's notifications page, ``/notifications/``, above its
   notices: the moderators' messages pointed to): ``user``. The page says "No notices" only
   when nothing shows here either.

@@ -31,30 +31,27 @@ export function renderMeta() {
   );
 }
 
-/** The side's names as nodes for the narrow score boxes, "a & b" for partners, wrapping
- * rather than cut; a computer seat is its badge and level. */
+/** The side's names as nodes for the narrow score boxes: one unit a seat, partners joined by
+ * the catalogue's words (``L.and``, "و" in Arabic, as the result says), each name cut at its
+ * own end in play (games.css) so that both partners show; a computer seat is its badge and
+ * level. */
 function sideMembers(side) {
   var nodes = [];
-  for (var seat = side; seat < players(); seat += 2) {
-    if (nodes.length) nodes.push(" & ");
-    nodes.push(T.shortSeatName(seat, "side-member", "side-member bot"));
-  }
+  T.sideNameNodes(side, "side-member", "side-member bot").forEach(function (unit, i) {
+    // The catalogue's space between the units, for the box's text (a screen reader's "carl &
+    // dina"); a flex box draws none, its gap does.
+    if (i) nodes.push(" ");
+    nodes.push(unit);
+  });
   return nodes;
 }
 
-/** The score box's names of ``side`` (sideMembers), in the direction of its first name. */
+/** The score box's names of ``side`` (sideMembers), in the page's direction, the joining
+ * words with it; each name a <bdi> of its own direction, so that cut short in play a Latin
+ * name loses its end, not its start, on an Arabic page. */
 function sideNameBox(side) {
-  var members = sideMembers(side);
-  return el("div", {class: "side-name", dir: firstStrongDir(members.length ? members[0].textContent : "")}, members);
+  return el("div", {class: "side-name"}, sideMembers(side));
 }
-
-/** "rtl" when the first letter of ``text`` is of a right-to-left script, else "ltr": the
- * Unicode bidi algorithm's rule P2 (its first strong character), as dir="auto" decides. */
-function firstStrongDir(text) {
-  var letter = /\p{L}/u.exec(text || "");
-  return letter && RTL_LETTER.test(letter[0]) ? "rtl" : "ltr";
-}
-var RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 
 export function renderScoreboard() {
   var r = getState().round;
@@ -73,10 +70,6 @@ export function renderScoreboard() {
       dataset: {side: side},
     }, [
       el("div", {class: "side-label", text: T.sideLabel(side)}),
-      // Its direction its first name's: cut short in play, a Latin name loses its end, not
-      // its start, on an Arabic page (the seats' names do the same). Written out, not
-      // dir="auto": that skips the <bdi> names inside, and Chromium then may take the page's
-      // direction ("rtl" for "abdelrahman_ & m_").
       sideNameBox(side),
       el("div", {class: "side-score", dataset: {score: getState().scores[side]}, text: String(getState().scores[side])}),
       el("div", {class: "side-stats"}, [

@@ -83,14 +83,15 @@ export function shortSeatName(seat, nameClass, botClass) {
 /** sideNames() as nodes for the score table's head: one <span class="name-unit"> a seat,
  * each kept on one line (games.css), so that partners wrap between their names, never word
  * by word ("Amira / & / Omar"). The words of ``L.and`` between the names go with the name
- * they are written against: "Amira &" then "Omar"; Arabic "Amira" then "وOmar". */
-export function sideNameNodes(side) {
+ * they are written against: "Amira &" then "Omar"; Arabic "Amira" then "وOmar". The score
+ * boxes (board.js) give their own classes for a person's name and a computer's. */
+export function sideNameNodes(side, nameClass, botClass) {
   var seats = [];
   for (var seat = side; seat < players(); seat += 2) seats.push(seat);
   var unit = function (before, seat, after) {
     var joint = function (text) { return text ? el("span", {class: "name-joint", text: text}) : null; };
     // A person's name is a cut-name (live.js named()): cut at its own end in a narrow column.
-    var name = shortSeatName(seat, "cut-name", "bot-name");
+    var name = shortSeatName(seat, nameClass || "cut-name", botClass || "bot-name");
     return el("span", {class: "name-unit"}, [joint(before), name, joint(after)].filter(Boolean));
   };
   if (seats.length === 1) return [unit("", seats[0], "")];

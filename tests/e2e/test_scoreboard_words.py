@@ -1,0 +1,93 @@
+"""The score boxes over a phone's table (static/games/table/board.js, renderScoreboard): a
+side's label ("ADVERSAIRE") is never broken inside a word, and partners' names are joined by
+the catalogue's words ("%(a)s & %(b)s", in Arabic "%(a)s و%(b)s"), each name cut at its own end
+so both partners show. The socket is answered by the test (``FakeTable``), at 360×640."""
+
+import copy
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.pages import PLAYING, TWO_PLAYING, open_table, seat, settled
+
+pytestmark = pytest.mark.e2e
+
+PHONE_360 = {"viewport": {"width": 360, "height": 640}}
+
+#: Each score box's label: its words, and the words its lines start with (a word broken
+#: across two lines starts a line with its tail, which is no word of the label).
+LABEL_LINES = """() => Array.from(document.querySelectorAll('#scoreboard .side-label')).map((label) => {
+  const text = label.textContent, node = label.firstChild, starts = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    const range = document.createRange();
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect || !rect.width) continue;
+    if (top === null || rect.top - top > rect.height / 2) { starts.push(i); top = rect.top; }
+  }
+  const wordStarts = [0];
+  for (let i = 1; i < text.length; i++) if (/\\s/.test(text[i - 1]) && !/\\s/.test(text[i])) wordStarts.push(i);
+  return {text, broken: starts.filter((i) => !wordStarts.includes(i)).length,
+          cut: label.scrollWidth > label.clientWidth + 0.5};
+})"""
+
+
+def over(state: dict) -> None:
+    """The match over, the opponents' side the winner with three digits (its score's column
+    the widest: "ADVERSAIRE" had the rest of the box, about 96 px, and broke as "ADVERSAIR / E")."""
+    players = state["match"]["players"]
+    state["match"]["status"] = "finished"
+    state["round"].update(over=True, turn=None, hand=[], hand_sizes=[0] * players)
+    state["scores"] = [100, 108]
+    state["result"] = {"winner": 1, "scores": [100, 108], "reason": "target"}
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar", "en"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_no_side_label_breaks_inside_a_word_at_360(new_page, request, lang, players):
+    state = copy.deepcopy(TWO_PLAYING if players == 2 else PLAYING)
+    state["scores"] = [100, 108]
+    fake = open_table(new_page, request, state, locale=lang, **PHONE_360)
+    wrong = []
+    for moment in ("playing", "over"):
+        if moment == "over":
+            fake.push(over)
+        settled(fake.page)
+        labels = fake.page.evaluate(LABEL_LINES)
+        assert len(labels) == 2
+        wrong += [(moment, label) for label in labels if label["broken"] or label["cut"]]
+    assert not wrong, wrong
+
+
+#: Each score box's names: the text, and each partner's name box (its width, what it shows).
+SIDE_NAMES = """() => Array.from(document.querySelectorAll('#scoreboard .side-name')).map((box) => {
+  const outer = box.getBoundingClientRect();
+  const members = Array.from(box.querySelectorAll('.side-member')).map((m) => {
+    const r = m.getBoundingClientRect();
+    return {width: r.width, inside: r.left >= outer.left - 0.5 && r.right <= outer.right + 0.5,
+            whole: m.scrollWidth <= m.clientWidth + 0.5};
+  });
+  return {text: box.textContent, members, cut: box.scrollWidth > box.clientWidth + 0.5};
+})"""
+
+
+def test_partners_are_joined_by_the_catalogue_s_words_and_both_show_in_arabic_at_360(new_page, request):
+    """A four-seat table against the computer in Arabic: the score boxes joined the names with
+    "&" where the result says "و", and cut the side's whole line, the second partner lost
+    ("خبير 1 & خبـ…")."""
+    state = copy.deepcopy(PLAYING)
+    state["seats"] = [seat(0, "Zeinab_ElShenawy_abcde"), seat(1, None, bot="expert"),
+                      seat(2, "abdelrahman_abcde"), seat(3, None, bot="expert")]
+    fake = open_table(new_page, request, state, locale="ar", **PHONE_360)
+    settled(fake.page)
+    sides = fake.page.evaluate(SIDE_NAMES)
+    assert len(sides) == 2
+    for side in sides:
+        assert "&" not in side["text"] and "و" in side["text"], side
+        assert len(side["members"]) == 2, side
+        # Both partners show, each at least a few letters wide, inside the box; what does not
+        # fit is cut at a name's own end, not at the box's.
+        assert all(m["inside"] and m["width"] >= 24 for m in side["members"]), side
+        assert not side["cut"], side
+    expect(fake.page.locator("#scoreboard .side-member").first).to_be_visible()
