@@ -8,7 +8,6 @@ server is started with ``BASRA_OPEN_TABLE_ABANDON_SECONDS=4``: ``site_env``).
 """
 
 import re
-import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -202,22 +201,3 @@ def test_a_phone_has_play_the_computer_in_its_first_screen(request, new_page, lo
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     expect(page.locator("#create-table-button")).to_be_visible()
     expect(page.locator("#play-computer-button")).to_be_visible()
-
-
-def test_an_invalid_create_form_comes_back_in_a_working_lobby(request, new_page):
-    """A target under 11 sent to the server (the browser's own check of the field's ``min``
-    turned off, as a browser without it, or a stale page, would send it) comes back as the
-    lobby with status 400: the error beside the target, the form kept open, and the page's
-    scripts and socket running, its status badge past "Connecting…"."""
-    page = new_page(viewport={"width": 360, "height": 640})
-    signed_up(request, page, f"low_{uuid.uuid4().hex[:5]}")
-    open_lobby(page)
-    page.fill('input[name="target"]', "5")
-    page.locator('form[action="/table/new/"]').evaluate("form => { form.noValidate = true; }")
-    with page.expect_response(lambda r: r.url.endswith("/table/new/")) as answer:
-        page.click("#create-table-button")
-    assert answer.value.status == 400
-    field = page.locator('form[action="/table/new/"] .field.has-error', has=page.locator('input[name="target"]'))
-    expect(field.locator(".errorlist")).to_be_visible()
-    expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
-    expect(page.locator("#create-fold")).to_have_attribute("open", "")
