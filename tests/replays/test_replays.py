@@ -287,6 +287,6 @@ def test_the_date_is_written_in_the_readers_language(played):
     french = Client(headers={"accept-language": "fr"}).get(url).content.decode()
     # The record's date (an ISO 8601 header), as the rest of the site writes a date in French.
     with translation.override("fr"):
-        written = formats.date_format(day, "DATE_FORMAT")
+        written = formats.date_format(day, "SHORT_DATE_FORMAT")
     assert f'<time datetime="{day.isoformat()}">{written}</time>' in french
     assert written != day.isoformat()

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games.core import actions
 from games.core.models import Match
+from games.core.state import broadcast
 from games.core.state.notices import send_notice
 from tests.conftest import communicator
 from tests.core.helpers import expect_error, seated_match, table_path
@@ -160,10 +161,14 @@ async def test_a_player_leaving_before_anyone_asked_is_told_at_once(make_player,
     await db(actions.resign)(user=bob.user, match_id=match.pk)
     a, b = await open_table(open_socket, match, alice), await open_table(open_socket, match, bob)
     await b.disconnect()  # returns when the socket's disconnect work is done
-    # Barrier: a frame asked for after the close; the news of the close comes before its answer.
-    await a.send_json_to({"type": "watchers"})
+    # Its broadcasts, sent on this loop without waiting, are in the channel layer once flushed;
+    # a message to the table sent after them reaches alice's socket after them (one channel's
+    # messages keep their order, over Redis too).
+    await broadcast.flush(30)
+    barrier = {"type": "barrier", "n": 0}
+    await db(broadcast.send_table_news)(match.pk, barrier)
     frames = []
-    while not frames or frames[-1]["type"] != "watchers":
+    while not frames or frames[-1] != barrier:
         frames.append(await a.receive_json_from())
     gone = [f for f in frames if f["type"] == "rematch"]
     assert gone == [{"type": "rematch", "accepted": [], "waiting": [0, 1], "gone": True,
