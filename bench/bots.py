@@ -113,6 +113,25 @@ Screened, not played: the soft inference (``--likelihood``), the most-visited ch
 (``--final visits``), the exploration constant and the horizon, on decision regret
 (``bench/expert_regret.py``, which tells why that screen is biased): none showed a gain.
 
+The run to 300 (2026-12-06, a quiet machine; the same budgets: expert 2,400 iterations (1,400
+with four players), strong 400 samples, cheat 2,400, ``--time-limit 1``, two processes under
+``nice -n 19``):
+
+| pairing | matches | A wins (95% Wilson CI) | A's round margin (95% CI), rounds |
+|---|---|---|---|
+| expert vs strong, seeds 43-149 | 214 | 129 = 60.3% (53.6-66.6%) | +4.5 (+2.2..+6.9), 868 |
+| **expert vs strong, seeds 0-149, pooled with the 86 above** | **300** | **179 = 59.7% (54.0-65.1%)** | about +4.3 (the two runs' margins weighted by rounds) |
+| cheat vs strong (the ceiling at 2,400) | 40 (seeds 0-19) | 39 = 97.5% (87.1-99.6%) | +27.3 (+22.7..+31.9), 144 |
+| expert vs greedy | 100 (seeds 0-49) | 79 = 79.0% (70.0-85.8%) | +12.5 (+9.3..+15.6), 404 |
+| expert vs strong, 4 players (pairs) | 60 (seeds 0-29) | 26 = 43.3% (31.6-55.9%) | -3.0 (-7.5..+1.5), 252 |
+
+Mean CPU a move: expert 61 ms and strong 23 ms with two players; expert 76 ms and strong 50 ms
+with four. So over 300 matches the expert is stronger than the strong bot (the interval
+excludes 50%) but is not shown to win 60% (59.7%), and its +4.3 a round is about a sixth of
+the gap to the ceiling's +27.3, not half. With four players the expert pair is not ahead of the
+strong pair (its round margin's interval holds 0, the point below it). Not run: the 50
+matches at the table's 1 s.
+
 Usage::
 
     .venv/bin/python bench/bots.py --matches 500 --samples 100
@@ -125,6 +144,10 @@ Usage::
     nice -n 19 .venv/bin/python bench/bots.py --calibrate 6 --iterations 2400
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --matches 300 \
         --iterations 2400 --time-limit 1 --workers 1 --each --likelihood 0.5
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --matches 214 --first-seed 43 \
+        --iterations 2400 --time-limit 1 --workers 2 --each
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 60 \
+        --iterations 1400 --time-limit 1 --workers 2 --each
 """
 
 from __future__ import annotations
