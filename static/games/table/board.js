@@ -237,8 +237,8 @@ function play(code) {
   // player is told so (an unplayed card alone reads as a lost click).
   if (scoreOverTable()) {
     closeScore();  // the hand is drawn playable again
-    // Said just above the hand, where the finger and the eyes are: at the top of a phone's
-    // screen the notice went unread, and the tap looked lost.
+    // Said just above the hand, where the finger and the eyes are, so the tap does not read
+    // as lost.
     T.showError(L.scoreClosed, true, $("hand"));
     return;
   }
