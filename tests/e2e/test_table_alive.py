@@ -317,22 +317,48 @@ def test_the_second_tap_of_a_double_tap_says_nothing(new_page, request):
     expect(notice).to_have_text(re.compile(r"^Not your turn yet: "))
 
 
-def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
+def thirty_seconds_to_play(new_page, request, pause: int = 0, **state):
+    """A table page whose clock stands still, where the turn is the page's with 30 s a play and
+    its deadline ``pause`` seconds beyond them; ``state``: more of the state pushed with it."""
     fake = open_table(new_page, request, fake_clock=True)
     page = fake.page
     # The page's time stands still from here on and moves only when the test moves it, by as
     # much as it says: what is shown at each moment does not depend on how fast this machine is.
     page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
     now = datetime(2026, 11, 29, 12, 30, 36, tzinfo=timezone.utc)
-    # The new round's deadline lies the pause (5 s) beyond the time per play (30 s).
-    fake.push(lambda state: state.update({
+    fake.push(lambda pushed: pushed.update({
         "move_seconds": 30, "now": now.isoformat(),
-        "deadline": (now + timedelta(seconds=35)).isoformat(), "round_results": [RESULT]}))
+        "deadline": (now + timedelta(seconds=30 + pause)).isoformat(), **state}))
     expect(page.locator("#my-clock")).to_have_text("30 s")
+    return page
+
+
+def test_the_first_play_of_a_round_keeps_its_full_time_during_the_pause(new_page, request):
+    # The new round's deadline lies the pause (5 s) beyond the time per play (30 s).
+    page = thirty_seconds_to_play(new_page, request, pause=5, round_results=[RESULT])
     page.clock.run_for(2500)
     expect(page.locator("#my-clock")).to_have_text("30 s")  # still paused
     page.clock.run_for(4500)  # 7 s in: the pause is over and 2 s of the 30 have gone
     expect(page.locator("#my-clock")).to_have_text("28 s")
+
+
+def test_the_countdowns_are_written_only_when_they_change(new_page, request):
+    """The clock is redrawn four times a second but its text changes once a second: the page is
+    written (and laid out again) only then."""
+    page = thirty_seconds_to_play(new_page, request)
+    page.evaluate("""() => {
+      window.clockWrites = 0;
+      const observer = new MutationObserver((records) => { window.clockWrites += records.length; });
+      for (const node of document.querySelectorAll("#my-clock, #board .countdown")) {
+        observer.observe(node, {childList: true, characterData: true, subtree: true});
+      }
+    }""")
+    page.clock.run_for(3000)  # twelve redraws, three changes of the text
+    expect(page.locator("#my-clock")).to_have_text("27 s")
+    page.clock.run_for(100)  # the observer's records are delivered
+    nodes = page.locator("#my-clock, #board .countdown").count()
+    # A write of new text is one record (the text replaced); every redraw writing would be 12.
+    assert 1 <= page.evaluate("window.clockWrites") <= 3 * nodes
 
 
 # --- moving, celebrating, sounding -------------------------------------------------------------
@@ -834,6 +860,14 @@ def test_nothing_on_the_table_animates_for_as_long_as_the_turn_lasts(new_page, r
       .filter((a) => a.effect.getComputedTiming().iterations === Infinity)
       .map((a) => a.animationName + " on #" + a.effect.target.id)""")
     assert endless == []
+    # The pulse is a ring's opacity, which the compositor animates alone; an animated
+    # box-shadow restyles and repaints the page every frame it lasts.
+    banner = page.locator("#turn-banner")
+    assert banner.evaluate("n => getComputedStyle(n, '::after').animationName") == "pulse"
+    animated = page.evaluate("""() => [...document.styleSheets].flatMap((sheet) => [...sheet.cssRules])
+      .filter((rule) => rule instanceof CSSKeyframesRule && rule.name === "pulse")
+      .flatMap((rule) => [...rule.cssRules].flatMap((frame) => [...frame.style]))""")
+    assert set(animated) == {"opacity"}
 
 
 def test_a_bar_put_above_the_table_moves_the_play_area_down_with_it(new_page, request):

@@ -79,15 +79,23 @@ export function tick() {
   if (left !== null && r && !r.over) {
     text = botTurn ? L.thinking : B.fmt(L.secondsLeft, {seconds: Math.max(0, Math.ceil(left / 1000))});
   }
+  var low = left !== null && left < 5000;
   document.querySelectorAll("#board .countdown").forEach(function (node) {
-    node.textContent = text;
-    node.classList.toggle("low", !botTurn && left !== null && left < 5000);
+    write(node, text, !botTurn && low);
   });
   var mine = $("my-clock");
-  mine.textContent = isMyTurn() && left !== null ? text : "";
-  mine.hidden = mine.textContent === "";
-  mine.classList.toggle("low", left !== null && left < 5000);
-  root.dataset.remaining = left === null ? "" : String(Math.max(0, Math.ceil(left / 1000)));
+  write(mine, isMyTurn() && left !== null ? text : "", low);
+  if (mine.hidden !== (mine.textContent === "")) mine.hidden = mine.textContent === "";
+  var seconds = left === null ? "" : String(Math.max(0, Math.ceil(left / 1000)));
+  if (root.dataset.remaining !== seconds) root.dataset.remaining = seconds;
+}
+
+// The countdowns are redrawn four times a second but change once a second: a node is written
+// only when its text or colour changes, so the page is laid out again only then (a phone's
+// battery, and the browser's CPU while a table stays open).
+function write(node, text, low) {
+  if (node.textContent !== text) node.textContent = text;
+  if (node.classList.contains("low") !== low) node.classList.toggle("low", low);
 }
 
 /** How far the server's clock is ahead of this browser's (ms), from a state's "now". */
