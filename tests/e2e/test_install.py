@@ -30,7 +30,8 @@ KEPT_LANGUAGE = """async (code) => {
 def test_offline_a_page_is_the_offline_page_and_online_the_table_is_live(browser, site_url, seed):
     tag = uuid.uuid4().hex[:6]
     table = json.loads(seed("table", 2, 1, f"sw_a_{tag}", f"sw_b_{tag}"))
-    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844})
+    context = browser.new_context(base_url=site_url, viewport={"width": 390, "height": 844},
+                                  service_workers="allow")
     try:
         host = site_url.split("//")[1].split(":")[0]
         context.add_cookies([
