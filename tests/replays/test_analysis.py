@@ -4,6 +4,7 @@ accuracy, luck, the job."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 
@@ -149,9 +150,13 @@ def test_the_experts_own_plays_score_100():
 
 
 @pytest.mark.django_db
-def test_an_analysis_runs_in_the_background_and_is_stored(played, users, settings,
+def test_an_analysis_runs_in_the_background_and_is_stored(played, users, settings, monkeypatch,
                                                           django_capture_on_commit_callbacks):
     settings.BASRA_ANALYSIS_IN_SERVER = False  # the test runs the worker's step itself
+    # The job is what is tested, not the judge's strength: 100 iterations a play instead of the
+    # site's 4,000 (a quarter of a second a play, tens of seconds for this match).
+    monkeypatch.setattr(jobs.analysis, "analyse_record",
+                        functools.partial(analysis.analyse_record, iterations=100))
     match = played[1]  # four players to 31
     client = Client()
     client.force_login(users[0])
