@@ -179,6 +179,10 @@ class CheatBot(ExpertBot):
 
     name = "cheat"
 
+    def __init__(self, **kwargs) -> None:
+        # The tree at four players too: the expert's four-player search samples its deals.
+        super().__init__(**{**kwargs, "four": "ismcts"})
+
     def see(self, round_) -> None:
         self._truth = round_
 
@@ -253,8 +257,8 @@ def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
     if name == "strong":
         return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
     if name in ("expert", "cheat"):
-        tuning = {key: getattr(args, key) for key in ("exploration", "horizon", "likelihood", "final")
-                  if getattr(args, key) is not None}
+        keys = ("exploration", "horizon", "likelihood", "final") + (("four",) if name == "expert" else ())
+        tuning = {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
         return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations, **tuning)
     return BOTS[name](seed=seed, time_limit=args.time_limit)
 
@@ -363,7 +367,7 @@ def calibrate(rounds: int, args: argparse.Namespace) -> None:
             if len(_distinct(view.hand, view.rules)) > 1 and (args.players == 4 or view.stock_size):
                 views.append(view)
             m.play(strong.choose(view))
-    bot = ExpertBot(seed=1, time_limit=1.0, iterations=args.iterations)
+    bot = ExpertBot(seed=1, time_limit=1.0, iterations=args.iterations, **({"four": args.four} if args.four else {}))
     start = time.process_time()
     for view in views:
         bot.choose(view)
@@ -392,6 +396,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="expert: weight of a deal per play of another seat against the greedy policy")
     parser.add_argument("--final", choices=("mean", "visits"), default=None,
                         help="expert and cheat: the card of best mean or the most visited")
+    parser.add_argument("--four", choices=("pimc", "ismcts"), default=None,
+                        help="expert: the search with four players (default: the bot's, pimc)")
     parser.add_argument("--time-limit", type=float, default=1.0,
                         help="seconds per move, every bot (default 1.0, at most 1.0)")
     parser.add_argument("--players", type=int, choices=(2, 4), default=2)
