@@ -217,9 +217,12 @@ class ExpertBot(SearchBot):
 
         The value is the round points the seat's side makes from here on less the other side's
         (the majority estimated from the pile lead at the playouts' horizon): exact when a
-        two-player round's last deal is solved (:attr:`last_exact`), else the mean over the
-        ISMCTS playouts through that card (``last_samples`` iterations in all; a card never
-        tried scores 0.0, and every value is 0.0 when the time ran out before the first).
+        two-player round's last deal is solved (:attr:`last_exact`); with four players (``four=
+        "pimc"``) the mean over ``last_samples`` sampled deals, as
+        :meth:`~games.engine.bots.StrongBot.evaluate`; else the mean over the ISMCTS playouts
+        through that card (``last_samples`` iterations in all; a card never tried scores 0.0).
+        Every value is 0.0 when the time ran out before the first deal or iteration.
+        :attr:`last_search` says which.
 
         :raises ValueError: if the hand is empty or ``view`` is not the seat to move's.
         """
