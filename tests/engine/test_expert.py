@@ -386,3 +386,13 @@ def test_with_four_players_no_deal_gives_a_seat_a_card_it_passed_up_a_basra_with
     dealt.clear()
     ExpertBot(seed=2, iterations=120, clock=still, inference=False).evaluate(view)
     assert any(cards & set(hands[seat]) for hands in dealt for seat, cards in absent.items())
+
+
+def test_with_four_players_the_expert_stops_within_its_time_limit():
+    view, _ = four_player_view_with_inference()
+    clock = FakeClock(0.0005)  # every rollout reads the clock once: half a millisecond each
+    bot = ExpertBot(seed=1, time_limit=0.05, iterations=10**6, clock=clock)
+    start = clock.now
+    assert bot.choose(view) in view.hand
+    assert clock.now - start <= 0.05
+    assert bot.last_search == "pimc" and 0 < bot.last_samples < 10**6 // 2
