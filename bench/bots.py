@@ -157,6 +157,19 @@ better, within the noise of 60 matches (the two intervals overlap widely). Not m
 700 deals beat 400 at four players on their own (strong against strong at 700 and 400), and
 the inference alone.
 
+The table's 1 s, two players, a first 20 matches (2026-12-07, a quiet machine, load average
+0.6-2.4; two processes under ``nice -n 19``): ``--iterations 24000`` (about 1 s of CPU on a
+quiet core) with ``--time-limit 2``, which the bots cap at ``games.engine.bots.MAX_TIME_LIMIT``, 1 s (the
+expert stops at 95% of it), against the strong bot at its 400 samples:
+
+| pairing | matches | A wins (95% Wilson CI) | A's round margin (95% CI), rounds |
+|---|---|---|---|
+| expert (24,000 iterations, 1 s) vs strong (400), 2 players | 20 of the 50 asked (seeds 0-9) | 12 = 60.0% (38.7-78.1%) | +1.9 (-6.2..+10.0), 80 |
+
+Mean CPU a move: expert 533 ms (p99 955 ms: the time limit, not the cap, ended its longest
+searches), strong 24 ms. Twenty matches say only that the expert at 1 s is not behind; the 0.1 s
+expert on the same seeds 0-9 is inside the 300 above.
+
 Usage::
 
     .venv/bin/python bench/bots.py --matches 500 --samples 100
@@ -176,6 +189,8 @@ Usage::
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 40 \
         --first-seed 10 --iterations 1400 --time-limit 1 --workers 2 --each
     nice -n 19 .venv/bin/python bench/bots.py --calibrate 6 --players 4 --iterations 1400 --four ismcts
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 2 --matches 20 \
+        --iterations 24000 --time-limit 2 --workers 2 --each --progress 5
 """
 
 from __future__ import annotations
