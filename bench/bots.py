@@ -147,20 +147,25 @@ strong 400 samples, ``--time-limit 1``), two processes under ``nice -n 19``, loa
 |---|---|---|---|
 | expert (deals) vs strong, 4 players, seeds 0-9 (the screen) | 20 | 9 = 45.0% (25.8-65.8%) | -1.7 (-9.3..+5.9), 78 |
 | the same, seeds 10-29 | 40 | 21 = 52.5% (37.5-67.1%) | +1.6 (-4.3..+7.6), 155 |
-| **expert (deals) vs strong, 4 players, pooled** | **60 (seeds 0-29)** | **30 = 50.0% (37.7-62.3%)** | **+0.5 (-4.2..+5.2), 233** |
+| expert (deals) vs strong, 4 players, seeds 0-29 pooled | 60 | 30 = 50.0% (37.7-62.3%) | +0.5 (-4.2..+5.2), 233 |
 | expert (tree) vs strong, 4 players (the row above, for comparison) | 60 (seeds 0-29) | 26 = 43.3% (31.6-55.9%) | -3.0 (-7.5..+1.5), 252 |
+| expert (deals) vs strong, 4 players, seeds 30-49 | 40 | 23 = 57.5% (42.2-71.5%) | +3.1 (-2.2..+8.5), 160 |
+| the same, seeds 50-79 | 60 | 28 = 46.7% (34.6-59.1%) | -0.8 (-5.6..+4.0), 235 |
+| **expert (deals) vs strong, 4 players, pooled** | **160 (seeds 0-79)** | **81 = 50.6% (43.0-58.3%)** | **+0.7 (-2.2..+3.5), 628** |
 
-Mean CPU a move: expert 80-81 ms, strong 48-49 ms (wall 190-221 ms and 122-138 ms, p99 under
-a second, the load being up to 11). On the same deals the expert pair is now level with the
-strong pair (50.0%, +0.5 a round) where the tree was behind (43.3%, -3.0): 3.5 points a round
-better, within the noise of 60 matches (the two intervals overlap widely). Not measured: whether
-700 deals beat 400 at four players on their own (strong against strong at 700 and 400), and
-the inference alone.
+Mean CPU a move: expert 76-81 ms, strong 45-49 ms (wall 190-221 ms and 122-138 ms for seeds
+0-29, the load being up to 11, p99 under a second; 77 and 45 ms for seeds 30-79, load under
+2.5). On the seeds 0-29 the expert pair went from behind the strong pair (the tree: 43.3%,
+-3.0 a round) to level (50.0%, +0.5), within the noise of 60 matches; over 160 matches it is
+level (50.6%, +0.7 a round), the intervals holding 50% and 0: **not worse than the strong
+bot, not shown better.** Not measured: whether 700 deals beat 400 at four players on their
+own (strong against strong at 700 and 400), and the inference alone.
 
 The table's 1 s, two players, a first 20 matches (2026-12-07, a quiet machine, load average
 0.6-2.4; two processes under ``nice -n 19``): ``--iterations 24000`` (about 1 s of CPU on a
-quiet core) with ``--time-limit 2``, which the bots cap at ``games.engine.bots.MAX_TIME_LIMIT``, 1 s (the
-expert stops at 95% of it), against the strong bot at its 400 samples:
+quiet core) with ``--time-limit 2``, which the bots cap at
+``games.engine.bots.MAX_TIME_LIMIT``, 1 s (the expert stops at 95% of it), against the strong
+bot at its 400 samples:
 
 | pairing | matches | A wins (95% Wilson CI) | A's round margin (95% CI), rounds |
 |---|---|---|---|
@@ -188,6 +193,8 @@ Usage::
         --iterations 1400 --time-limit 1 --workers 2 --each
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 40 \
         --first-seed 10 --iterations 1400 --time-limit 1 --workers 2 --each
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 60 \
+        --first-seed 50 --iterations 1400 --time-limit 1 --workers 2 --each
     nice -n 19 .venv/bin/python bench/bots.py --calibrate 6 --players 4 --iterations 1400 --four ismcts
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 2 --matches 20 \
         --iterations 24000 --time-limit 2 --workers 2 --each --progress 5
@@ -410,7 +417,8 @@ def calibrate(rounds: int, args: argparse.Namespace) -> None:
             if len(_distinct(view.hand, view.rules)) > 1 and (args.players == 4 or view.stock_size):
                 views.append(view)
             m.play(strong.choose(view))
-    bot = ExpertBot(seed=1, time_limit=1.0, iterations=args.iterations, **({"four": args.four} if args.four else {}))
+    four = {"four": args.four} if args.four else {}
+    bot = ExpertBot(seed=1, time_limit=1.0, iterations=args.iterations, **four)
     start = time.process_time()
     for view in views:
         bot.choose(view)

@@ -68,8 +68,10 @@ Why this design (issue 42):
   (a node reached by the partner's play already scores for the seat's side). Measured:
   the same 60 matches (seeds 0-29, 1,400 iterations against 400 samples, ``--time-limit 1``)
   were won 30 times (50.0%, CI 37.7-62.3%; +0.5 round points a round, CI -4.2..+5.2, 233
-  rounds): level with the strong pair, and 3.5 points a round above the tree, a gain the
-  intervals do not show apart from noise. ``four="ismcts"`` keeps the tree, for the bench.
+  rounds): 3.5 points a round above the tree, a gain the intervals do not tell from noise;
+  over 160 matches (seeds 0-79) 81 won (50.6%, CI 43.0-58.3%; +0.7 a round, CI -2.2..+3.5,
+  628 rounds): level with the strong pair, not worse, not shown better. ``four="ismcts"``
+  keeps the tree, for the bench.
 - **Only what a walk can reach is dealt at random.** A walk from the root makes at most
   ``horizon`` plays, so only the other hands and the stock's top ``ceil(horizon / 4n)`` deals
   are shuffled (a partial Fisher-Yates shuffle in :func:`~games.engine.bots.playout._sample_world`):
@@ -197,8 +199,8 @@ class ExpertBot(SearchBot):
         self.four = four
         # The four-player search, kept from move to move for its capture memo.
         self._pimc = _InformedSearch(
-            seed=seed, time_limit=time_limit, samples=max(1, round(iterations * _SAMPLES_PER_ITERATION)),
-            danger=danger, clock=clock, horizon=horizon, spread=spread,
+            seed=seed, time_limit=time_limit, danger=danger, clock=clock, horizon=horizon,
+            spread=spread, samples=max(1, round(iterations * _SAMPLES_PER_ITERATION)),
         )
         self._absent: dict[int, set[Card]] = {}
         self._passed: list[tuple[int, int]] = []
