@@ -152,13 +152,16 @@ strong 400 samples, ``--time-limit 1``), two processes under ``nice -n 19``, loa
 | expert (deals) vs strong, 4 players, seeds 30-49 | 40 | 23 = 57.5% (42.2-71.5%) | +3.1 (-2.2..+8.5), 160 |
 | the same, seeds 50-79 | 60 | 28 = 46.7% (34.6-59.1%) | -0.8 (-5.6..+4.0), 235 |
 | **expert (deals) vs strong, 4 players, pooled** | **160 (seeds 0-79)** | **81 = 50.6% (43.0-58.3%)** | **+0.7 (-2.2..+3.5), 628** |
+| expert (tree, ``--four ismcts``) vs strong, 4 players, seeds 30-79 | 100 | 47 = 47.0% (37.5-56.7%) | -1.5 (-5.1..+2.1), 393 |
+| expert (tree) vs strong, 4 players, seeds 0-79 with the 60 above | 160 | 73 = 45.6% (38.1-53.4%) | about -2.1 (the two runs weighted by rounds), 645 |
 
 Mean CPU a move: expert 76-81 ms, strong 45-49 ms (wall 190-221 ms and 122-138 ms for seeds
 0-29, the load being up to 11, p99 under a second; 77 and 45 ms for seeds 30-79, load under
 2.5). On the seeds 0-29 the expert pair went from behind the strong pair (the tree: 43.3%,
 -3.0 a round) to level (50.0%, +0.5), within the noise of 60 matches; over 160 matches it is
 level (50.6%, +0.7 a round), the intervals holding 50% and 0: **not worse than the strong
-bot, not shown better.** Not measured: whether 700 deals beat 400 at four players on their
+bot, not shown better.** The tree on the same 160 deals: 45.6%, about -2.1 a round; the deals
+are about 2.8 points a round and 5 matches in 100 better than the tree, inside the noise. Not measured: whether 700 deals beat 400 at four players on their
 own (strong against strong at 700 and 400), and the inference alone.
 
 The table's 1 s, two players, a first 20 matches (2026-12-07, a quiet machine, load average
@@ -196,6 +199,8 @@ Usage::
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 60 \
         --first-seed 50 --iterations 1400 --time-limit 1 --workers 2 --each
     nice -n 19 .venv/bin/python bench/bots.py --calibrate 6 --players 4 --iterations 1400 --four ismcts
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 100 \
+        --first-seed 30 --iterations 1400 --time-limit 1 --workers 2 --each --four ismcts
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 2 --matches 20 \
         --iterations 24000 --time-limit 2 --workers 2 --each --progress 5
 """

@@ -70,8 +70,9 @@ Why this design (issue 42):
   were won 30 times (50.0%, CI 37.7-62.3%; +0.5 round points a round, CI -4.2..+5.2, 233
   rounds): 3.5 points a round above the tree, a gain the intervals do not tell from noise;
   over 160 matches (seeds 0-79) 81 won (50.6%, CI 43.0-58.3%; +0.7 a round, CI -2.2..+3.5,
-  628 rounds): level with the strong pair, not worse, not shown better. ``four="ismcts"``
-  keeps the tree, for the bench.
+  628 rounds): level with the strong pair, not worse, not shown better; the tree on the same
+  160 won 73 (45.6%, CI 38.1-53.4%; about -2.1 a round). ``four="ismcts"`` keeps the tree,
+  for the bench.
 - **Only what a walk can reach is dealt at random.** A walk from the root makes at most
   ``horizon`` plays, so only the other hands and the stock's top ``ceil(horizon / 4n)`` deals
   are shuffled (a partial Fisher-Yates shuffle in :func:`~games.engine.bots.playout._sample_world`):
