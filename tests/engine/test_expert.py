@@ -9,7 +9,8 @@ import random
 import pytest
 
 from games.engine import Card, Match, Round, Rules, capture, full_deck
-from games.engine.bots import ExpertBot, GreedyBot, hidden_cards, same_class, solve
+from games.engine.bots import ExpertBot, GreedyBot, StrongBot, hidden_cards, same_class, solve
+from games.engine.bots import strong as strong_module
 from games.engine.bots.expert import passed_over, unlikely_cards
 from games.engine.bots.playout import _sample_world
 from tests.engine.helpers import FakeClock, make_view, still
@@ -331,3 +332,67 @@ def test_a_passed_over_card_beats_the_card_played_on_that_floor():
                     )
         m.play(greedy.choose(view))
     assert found
+
+
+def four_player_view_with_inference() -> tuple:
+    """A four-player view (greedy plays, stock not empty) of a seat holding two classes of card
+    or more, in which :func:`unlikely_cards` names cards another seat lacks; with the match."""
+    for seed in range(30):
+        m = greedy_round(seed, players=4)
+        greedy = GreedyBot()
+        while m.round.stock:
+            view = m.view(m.round.turn)
+            if unlikely_cards(view) and len({c.rank for c in view.hand}) > 1:
+                return view, m
+            m.play(greedy.choose(view))
+    raise AssertionError("no four-player view with an inference")
+
+
+def test_with_four_players_the_expert_runs_the_strong_search_at_its_budget():
+    view, _ = four_player_view_with_inference()
+    expert = ExpertBot(seed=5, iterations=200, clock=still, inference=False)
+    strong = StrongBot(seed=5, samples=100, clock=still)
+    assert expert.evaluate(view) == strong.evaluate(view)
+    assert expert.last_search == "pimc" and expert.last_samples == 100
+    assert expert.choose(view) == strong.choose(view)
+    tree = ExpertBot(seed=5, iterations=200, clock=still, four="ismcts")
+    tree.evaluate(view)
+    assert tree.last_search == "ismcts" and tree.last_samples == 200
+    with pytest.raises(ValueError):
+        ExpertBot(four="tree")
+
+
+def test_with_four_players_no_deal_gives_a_seat_a_card_it_passed_up_a_basra_with(monkeypatch):
+    view, m = four_player_view_with_inference()
+    absent = unlikely_cards(view)
+    # The greedy bot takes every basra it has: the inference holds for the true hands.
+    assert all(not cards & set(m.round.hands[seat]) for seat, cards in absent.items())
+    dealt = []
+
+    def spy(world, *args):
+        dealt.append([list(hand) for hand in world.hands])
+        return rollout(world, *args)
+
+    rollout = strong_module._rollout
+    monkeypatch.setattr(strong_module, "_rollout", spy)
+    bot = ExpertBot(seed=2, iterations=120, clock=still)
+    bot.evaluate(view)
+    assert bot.last_search == "pimc" and bot.last_samples == 60
+    assert len(dealt) >= 60
+    for hands in dealt:
+        for seat, cards in absent.items():
+            assert not cards & set(hands[seat]), (seat, cards)
+    # Uniform deals do give some seat such a card: the inference changes the deals.
+    dealt.clear()
+    ExpertBot(seed=2, iterations=120, clock=still, inference=False).evaluate(view)
+    assert any(cards & set(hands[seat]) for hands in dealt for seat, cards in absent.items())
+
+
+def test_with_four_players_the_expert_stops_within_its_time_limit():
+    view, _ = four_player_view_with_inference()
+    clock = FakeClock(0.0005)  # every rollout reads the clock once: half a millisecond each
+    bot = ExpertBot(seed=1, time_limit=0.05, iterations=10**6, clock=clock)
+    start = clock.now
+    assert bot.choose(view) in view.hand
+    assert clock.now - start <= 0.05
+    assert bot.last_search == "pimc" and 0 < bot.last_samples < 10**6 // 2

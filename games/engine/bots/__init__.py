@@ -19,8 +19,10 @@ search), ``expert`` (Information Set MCTS, and a two-player round's last deal so
   deal's worth of plays with a fast greedy policy for every seat, and plays the card with the
   best average round-points difference for its side (the majority estimated from the pile lead).
 - :class:`ExpertBot` searches one tree over what the seat knows (Information Set MCTS, a new
-  deal of the hidden cards each iteration) and solves a two-player round's last deal exactly
-  (``games.engine.bots.expert`` argues the design; ``bench/bots.py`` measures it).
+  deal of the hidden cards each iteration) and solves a two-player round's last deal exactly;
+  with four players it runs the strong bot's search with more deals, each keeping out of a
+  seat's hand the cards that seat's plays say it lacks (``games.engine.bots.expert`` argues the
+  design; ``bench/bots.py`` measures it).
 
 Strength (bench/bots.py, 500 two-player matches to 101; the expert's runs are in that module's
 docstring: at 1,500 iterations a move it wins 57.5% of 80 matches against the strong bot,

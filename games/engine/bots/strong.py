@@ -9,7 +9,7 @@ from typing import Any
 
 from ..cards import SEVEN_OF_DIAMONDS, Card
 from ..rules import Rules
-from .playout import _rollout, _sample_world
+from .playout import _World, _rollout, _sample_world
 from .seat import _keep_value, greedy_values, hidden_cards
 from .simple import Bot, GreedyBot, _negate
 
@@ -177,7 +177,7 @@ class StrongBot(SearchBot):
         memo = self._memo_for(rules)
         done = 0
         while done < self.samples:
-            world = _sample_world(view, hidden, rng)
+            world = self._deal(view, hidden, rng)
             results = []
             for card in candidates:
                 results.append(
@@ -193,6 +193,11 @@ class StrongBot(SearchBot):
             break  # out of time in the middle of a sample: that sample is not counted
         self.last_samples = done
         return {card: total / done if done else 0.0 for card, total in totals.items()}
+
+    def _deal(self, view: Any, hidden: list[Card], rng: random.Random) -> _World:
+        """One deal of ``hidden`` consistent with ``view``, at random (:func:`_sample_world`); a
+        subclass may also make it consistent with what it infers (the expert's four-player search)."""
+        return _sample_world(view, hidden, rng)
 
 #: Captures remembered by a strong bot (about 100 bytes each).
 _MEMO_SIZE = 300_000
