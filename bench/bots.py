@@ -161,8 +161,9 @@ Mean CPU a move: expert 76-81 ms, strong 45-49 ms (wall 190-221 ms and 122-138 m
 -3.0 a round) to level (50.0%, +0.5), within the noise of 60 matches; over 160 matches it is
 level (50.6%, +0.7 a round), the intervals holding 50% and 0: **not worse than the strong
 bot, not shown better.** The tree on the same 160 deals: 45.6%, about -2.1 a round; the deals
-are about 2.8 points a round and 5 matches in 100 better than the tree, inside the noise. Not measured: whether 700 deals beat 400 at four players on their
-own (strong against strong at 700 and 400), and the inference alone.
+are about 2.8 points a round and 5 matches in 100 better than the tree, inside the noise. Not
+measured: whether 700 deals beat 400 at four players on their own (strong against strong at 700
+and 400), and the inference alone.
 
 The table's 1 s, two players, a first 20 matches (2026-12-07, a quiet machine, load average
 0.6-2.4; two processes under ``nice -n 19``): ``--iterations 24000`` (about 1 s of CPU on a
@@ -173,10 +174,13 @@ bot at its 400 samples:
 | pairing | matches | A wins (95% Wilson CI) | A's round margin (95% CI), rounds |
 |---|---|---|---|
 | expert (24,000 iterations, 1 s) vs strong (400), 2 players | 20 of the 50 asked (seeds 0-9) | 12 = 60.0% (38.7-78.1%) | +1.9 (-6.2..+10.0), 80 |
+| the same, seeds 10-24 (a second run, the same day and set-up) | 30 | 19 = 63.3% (45.5-78.1%) | +4.7 (-1.4..+10.8), 117 |
+| **the same, pooled: the 50 asked (seeds 0-24)** | **50** | **31 = 62.0% (48.2-74.1%)** | about +3.6 (the two runs' margins weighted by rounds), 197 |
 
-Mean CPU a move: expert 533 ms (p99 955 ms: the time limit, not the cap, ended its longest
-searches), strong 24 ms. Twenty matches say only that the expert at 1 s is not behind; the 0.1 s
-expert on the same seeds 0-9 is inside the 300 above.
+Mean CPU a move: expert 533 and 553 ms (p99 955 ms: the time limit, not the cap, ended its
+longest searches), strong 24-25 ms. At the table's 1 s the expert wins 62% of 50 matches, but
+the interval holds 50%: 50 matches cannot tell 62% from 50%, nor the 1 s expert from the 0.1 s
+one (59.7% of 300).
 
 Usage::
 
@@ -198,6 +202,8 @@ Usage::
         --first-seed 10 --iterations 1400 --time-limit 1 --workers 2 --each
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 60 \
         --first-seed 50 --iterations 1400 --time-limit 1 --workers 2 --each
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --matches 30 --first-seed 10 \
+        --iterations 24000 --time-limit 2 --workers 2 --each
     nice -n 19 .venv/bin/python bench/bots.py --calibrate 6 --players 4 --iterations 1400 --four ismcts
     nice -n 19 .venv/bin/python bench/bots.py --pair expert:strong --players 4 --matches 100 \
         --first-seed 30 --iterations 1400 --time-limit 1 --workers 2 --each --four ismcts
