@@ -9,8 +9,8 @@ given to the expert bot's search (:meth:`games.engine.bots.ExpertBot.evaluate`: 
 Set MCTS over the hidden cards dealt at random consistently with the view, and a two-player
 round's last deal solved exactly; with four players the strong bot's determinized search over
 ``ITERATIONS / 2`` deals, each keeping out of a seat's hand what its plays say it lacks), at
-most :data:`ITERATIONS` iterations and :data:`TIME_LIMIT` seconds a play. A card's *value* is the round points the seat's side makes from here on less
-the other side's; the expert's choice is the card of highest value; a play's *loss* in points
+most :data:`ITERATIONS` iterations and :data:`TIME_LIMIT` seconds a play. A card's *value* is
+the round points the seat's side makes from here on less the other side's; the expert's choice is the card of highest value; a play's *loss* in points
 is that value less the value of the card played (0 for a forced play).
 
 **The chance of winning the match** (:func:`win_chance`), for the seat's side, after a card of

@@ -207,13 +207,15 @@ class ExpertBot(SearchBot):
         self._passed: list[tuple[int, int]] = []
         self._visits: dict[Card, int] = {}
         self._depth: int | None = None
-        #: Whether the last :meth:`evaluate` solved the position exactly (then ``last_samples``
-        #: is 1; else it is the ISMCTS iterations run).
-        self.last_exact = False
-        #: How the last :meth:`evaluate` searched: ``"exact"``, ``"ismcts"`` or ``"pimc"``
-        #: (four players: the strong bot's search with the inference; ``last_samples`` is then
-        #: its deals).
+        #: How the last :meth:`evaluate` searched: ``"exact"`` (solved; ``last_samples`` is 1),
+        #: ``"ismcts"`` (``last_samples``: the iterations run) or ``"pimc"`` (four players: the
+        #: strong bot's search with the inference; ``last_samples``: its deals).
         self.last_search = ""
+
+    @property
+    def last_exact(self) -> bool:
+        """Whether the last :meth:`evaluate` solved the position exactly."""
+        return self.last_search == "exact"
 
     def evaluate(self, view: Any) -> dict[Card, float]:
         """Each card the rules tell apart in ``view.hand`` and its value, in round points.
@@ -238,7 +240,6 @@ class ExpertBot(SearchBot):
         rng = random.Random(f"{self.seed}|{_view_key(view)}")
         memo = self._memo_for(rules)
         exact = self._exact_world(view, rng)
-        self.last_exact = exact is not None
         if exact is not None:
             side = view.seat & 1
             self.last_samples = 1
@@ -388,7 +389,7 @@ class _InformedSearch(StrongBot):
         self.absent: dict[int, set[Card]] = {}
 
     def _deal(self, view: Any, hidden: list[Card], rng: random.Random) -> _World:
-        world = _sample_world(view, hidden, rng)
+        world = super()._deal(view, hidden, rng)
         if self.absent:
             _respect(world, view, self.absent, rng)
         return world
