@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
@@ -39,13 +40,31 @@ from pathlib import Path
 
 import dj_database_url
 import pytest
+from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from games.core.management.commands.serve import daphne_arguments
 from tests.e2e.pages import FIRST_GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+#: Chromium's features Playwright turns off (playwright-core's ``chromiumSwitches.ts``,
+#: ``disabledFeatures``): Chromium reads only the last ``--disable-features``, so
+#: :data:`CHROMIUM_ARGS`' repeats them (``tests/e2e/test_chromium.py`` fails when Playwright's
+#: list changes).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+    "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+#: Turned off here too: the address bar's pop-ups, which Chromium's headless mode builds as web
+#: pages in a renderer process of their own for every new browser context, though no test shows
+#: an address bar (about 0.17 s of CPU a context, 40% of a new context's cost; 2026-12-07).
+NO_OMNIBOX_POPUPS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES + NO_OMNIBOX_POPUPS)]
 
 # What must appear is waited for up to 15 s, as the pages' actions are (``new_page``), not
 # Playwright's 5 s: under a loaded machine (two CPU burners beside the suite) a page's answer
@@ -385,6 +404,7 @@ class _Chromium:
             finally:
                 self.playwright.stop()
                 self.playwright = self.browser = None
+                _POOL.clear()
 
 
 _CHROMIUM = _Chromium()
@@ -416,22 +436,191 @@ def pytest_runtest_teardown(item, nextitem):
 
 
 class _Browser:
-    """The test process's Chromium, whose new contexts block the site's service worker unless
-    asked otherwise (``service_workers="allow"``, ``tests/e2e/test_install.py``, the worker's
-    own test). Installed, the worker fetches the offline page in each language and the files it
-    uses in every new context, and it is started for every navigation after: work no other test
-    looks at (about 4% of the browser tests' CPU on pages that navigate). Everything else is the
-    Playwright ``Browser``'s."""
+    """The test process's Chromium, whose new contexts come from :data:`_POOL` and block the
+    site's service worker unless asked otherwise (``service_workers="allow"``,
+    ``tests/e2e/test_install.py``, the worker's own test). Installed, the worker fetches the
+    offline page in each language and the files it uses in every new context, and it is started
+    for every navigation after: work no other test looks at (about 4% of the browser tests' CPU
+    on pages that navigate). Everything else is the Playwright ``Browser``'s."""
 
     def __init__(self, browser):
         self._browser = browser
 
     def new_context(self, **options):
         options.setdefault("service_workers", "block")
-        return self._browser.new_context(**options)
+        return _POOL.take(self._browser, options)
 
     def __getattr__(self, name):
         return getattr(self._browser, name)
+
+
+# The pool of browser contexts
+
+#: What a test may do to a page or a context that the pool cannot undo: a context on which one of
+#: these was used is closed, not kept (:class:`_ContextPool`). Event handlers stay on the page
+#: object; scripts added before every page, bindings and a fake clock stay in the context.
+_PAGE_TAINTS = ("add_init_script", "add_locator_handler", "clock", "emulate_media",
+                "expose_binding", "expose_function", "on", "once", "route", "route_from_har",
+                "route_web_socket", "set_default_navigation_timeout", "set_default_timeout",
+                "set_extra_http_headers")
+_CONTEXT_TAINTS = ("add_init_script", "clock", "expose_binding", "expose_function",
+                   "grant_permissions", "new_cdp_session", "on", "once", "route",
+                   "route_from_har", "route_web_socket", "set_extra_http_headers",
+                   "set_geolocation", "set_offline", "tracing")
+
+
+def _tainting(base: type, names: tuple[str, ...]) -> dict:
+    """Overrides of ``base``'s methods and properties ``names`` that mark the object's context
+    as not to be kept, then do what ``base`` does."""
+
+    def override(name):
+        member = getattr(base, name)
+        if isinstance(member, property):
+            return property(lambda self: (_taint(self), member.fget(self))[1])
+
+        def method(self, *args, **kwargs):
+            _taint(self)
+            return member(self, *args, **kwargs)
+        return method
+
+    return {name: override(name) for name in names}
+
+
+def _origin(url: str) -> str | None:
+    """``http://127.0.0.1:8000`` of ``http://127.0.0.1:8000/table/3/``; None for ``about:blank``."""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else None
+
+
+def _taint(obj) -> None:
+    context = obj if isinstance(obj, BrowserContext) else obj.context
+    context.basra_kept = False
+
+
+class _PooledPage(Page):
+    """A page of a pooled context; what it may not keep marks the context (:func:`_taint`)."""
+
+
+class _PooledContext(BrowserContext):
+    """A context of the pool: ``close()`` gives it back (:meth:`_ContextPool.give_back`);
+    ``new_page()`` hands out the page it kept, if any."""
+
+    def new_page(self):
+        if self.basra_idle:
+            return self.basra_idle.pop()
+        page = BrowserContext.new_page(self)
+        page.__class__ = _PooledPage
+        # Where the page went, for the clean-up (``Page.on``: the pool's own listener).
+        Page.on(page, "framenavigated", lambda frame: self.basra_origins.add(_origin(frame.url)))
+        if page.viewport_size != self.basra_viewport:  # the context was made for another
+            page.set_viewport_size(self.basra_viewport)
+        return page
+
+    def close(self, reason=None):
+        if self.basra_out:  # a second close (the test's, then the fixture's) does nothing
+            self.basra_out = False
+            _POOL.give_back(self)
+
+
+for _name, _member in _tainting(Page, _PAGE_TAINTS).items():
+    setattr(_PooledPage, _name, _member)
+for _name, _member in _tainting(BrowserContext, _CONTEXT_TAINTS).items():
+    setattr(_PooledContext, _name, _member)
+
+
+class _ContextPool:
+    """Browser contexts (each with one page) kept between the browser tests of this process.
+
+    A new context's first page starts a renderer process, and its first load of a page costs
+    about 0.7 s of CPU more than the same load in a page that showed the site before (the lobby:
+    about 1.0 against 0.35 CPU-s, 2026-12-07). So a test's ``context.close()`` (the ``new_page``
+    fixture's too) gives the context back here: its page's session storage is cleared and the
+    page sent to ``about:blank`` (the site's sockets close, its timers stop), then the context's
+    cookies, permissions and the storage of every origin its pages went to (local storage,
+    IndexedDB, caches) are cleared. A later ``browser.new_context`` with the same options
+    (``base_url`` included; the viewport aside, which is set on the kept page) gets it back
+    instead of a new one. What stays is the HTTP cache of the static files, which do not change
+    during a run.
+
+    A context is closed for good instead when the test did something the pool cannot undo
+    (:data:`_CONTEXT_TAINTS`, :data:`_PAGE_TAINTS`), when it lets the service worker in, or
+    when its clean-up fails; a test that needs a browser as new (a first visit's requests)
+    opens it with ``fresh=True``, which :meth:`take` passes over. ``tests/e2e/test_chromium.py``
+    shows what a kept context comes back as.
+    """
+
+    #: Contexts kept at most (each holds an idle renderer process).
+    SIZE = 8
+
+    def __init__(self):
+        self.kept: list[tuple[str, _PooledContext]] = []  # (options' key, context), oldest first
+
+    def take(self, browser, options: dict):
+        fresh = options.pop("fresh", False)
+        if fresh or options.get("service_workers") != "block" or "no_viewport" in options:
+            return browser.new_context(**options)
+        # A page's viewport can be set at any time; the other options only with the context.
+        viewport = options.get("viewport", DEFAULT_VIEWPORT)
+        key = repr(sorted((k, v) for k, v in options.items() if k != "viewport"))
+        for i, (kept_key, context) in enumerate(self.kept):
+            if kept_key == key:
+                del self.kept[i]
+                context.basra_kept = context.basra_out = True
+                context.basra_viewport = viewport
+                for page in context.basra_idle:
+                    page.set_viewport_size(viewport)
+                return context
+        context = browser.new_context(**options)
+        context.__class__ = _PooledContext
+        context.basra_key, context.basra_idle, context.basra_viewport = key, [], viewport
+        context.basra_origins = set()
+        context.basra_kept = context.basra_out = True
+        return context
+
+    def give_back(self, context: _PooledContext) -> None:
+        if context.basra_kept and self._cleared(context):
+            self.kept.append((context.basra_key, context))
+            while len(self.kept) > self.SIZE:
+                BrowserContext.close(self.kept.pop(0)[1])
+        else:
+            BrowserContext.close(context)
+
+    @staticmethod
+    def _cleared(context: _PooledContext) -> bool:
+        """Reset ``context`` for another test; False if it cannot be (closed instead)."""
+        pages = context.pages
+        if not pages or not isinstance(pages[0], _PooledPage):
+            return False
+        page = pages[0]
+        try:
+            for extra in pages[1:]:
+                extra.close()
+            if page.url.startswith("http"):  # a tab keeps its session storage across pages
+                page.evaluate("() => sessionStorage.clear()")
+            page.goto("about:blank", timeout=5_000)
+            context.clear_cookies()
+            context.clear_permissions()
+            session = BrowserContext.new_cdp_session(context, page)
+            for origin in context.basra_origins - {None}:
+                session.send("Storage.clearDataForOrigin", {
+                    "origin": origin, "storageTypes": "local_storage,indexeddb,cache_storage"})
+            session.detach()
+            context.basra_origins.clear()
+            context.set_default_timeout(30_000)  # Playwright's own
+            context.set_default_navigation_timeout(30_000)
+        except PlaywrightError:
+            return False
+        context.basra_idle = [page]
+        return True
+
+    def clear(self) -> None:
+        """Forget every kept context (the browser is stopping)."""
+        self.kept.clear()
+
+
+#: Playwright's viewport for a context made without one.
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
+_POOL = _ContextPool()
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ def test_the_language_list_and_the_invite_box_work_under_the_policy(new_page):
 def test_the_api_documentation_renders_from_the_site_s_own_files(new_page, site_url):
     """``/api/docs``: django-ninja's Swagger UI, its script and style served by the site, renders
     the OpenAPI description with no violation of the policy."""
-    page = new_page()
+    page = new_page(fresh=True)  # every file fetched, none from the cache
     violations = watch_violations(page)
     outside: list[str] = []
     page.on("request", lambda request: outside.append(request.url)
