@@ -24,6 +24,7 @@ from tests.e2e.pages import (
     at_a_new_table,
     open_table,
     play_the_computer,
+    resize,
     root,
     screenshot,
     seat,
@@ -868,6 +869,68 @@ def test_nothing_on_the_table_animates_for_as_long_as_the_turn_lasts(new_page, r
       .filter((rule) => rule instanceof CSSKeyframesRule && rule.name === "pulse")
       .flatMap((rule) => [...rule.cssRules].flatMap((frame) => [...frame.style]))""")
     assert set(animated) == {"opacity"}
+
+
+#: Where the turn banner's ring is painted and what may show of it: the ring's box (the
+#: ``::after``'s, placed by its offsets in the banner) grown by every outer box-shadow and its
+#: outline, and the box that every ancestor clipping its overflow, and the viewport, leave
+#: visible ({left, top, right, bottom} in CSS px each).
+RING_AND_ITS_CLIP = r"""() => {
+  const banner = document.getElementById("turn-banner"), ring = getComputedStyle(banner, "::after");
+  const px = (v) => parseFloat(v) || 0, b = banner.getBoundingClientRect();
+  const box = {left: b.left + px(ring.left), top: b.top + px(ring.top),
+               right: b.right - px(ring.right), bottom: b.bottom - px(ring.bottom)};
+  const painted = {...box};
+  const grow = (x, y, reach) => {
+    painted.left = Math.min(painted.left, box.left + x - reach);
+    painted.right = Math.max(painted.right, box.right + x + reach);
+    painted.top = Math.min(painted.top, box.top + y - reach);
+    painted.bottom = Math.max(painted.bottom, box.bottom + y + reach);
+  };
+  if (ring.boxShadow !== "none") {
+    for (const shadow of ring.boxShadow.split(/,(?![^(]*\))/)) {
+      if (/\binset\b/.test(shadow)) continue;
+      const [x, y, blur = 0, spread = 0] = shadow.replace(/rgba?\([^)]*\)/, "").match(/-?[\d.]+px/g).map(px);
+      grow(x, y, blur + spread);
+    }
+  }
+  if (ring.outlineStyle !== "none") grow(0, 0, px(ring.outlineWidth) + px(ring.outlineOffset));
+  const clip = {left: 0, top: 0, right: document.documentElement.clientWidth, bottom: innerHeight};
+  for (let node = banner.parentElement; node; node = node.parentElement) {
+    const style = getComputedStyle(node);
+    if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+    const r = node.getBoundingClientRect();
+    const left = r.left + node.clientLeft, top = r.top + node.clientTop;
+    if (style.overflowX !== "visible") {
+      clip.left = Math.max(clip.left, left); clip.right = Math.min(clip.right, left + node.clientWidth);
+    }
+    if (style.overflowY !== "visible") {
+      clip.top = Math.max(clip.top, top); clip.bottom = Math.min(clip.bottom, top + node.clientHeight);
+    }
+  }
+  return {painted, clip, animation: ring.animationName};
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_the_turn_banners_ring_is_painted_whole_on_a_phone(new_page, request, locale):
+    """The ring that pulses round "your turn" lies whole inside what the play area shows (the
+    banner is as wide as the play area, which clips what overflows it), upright and sideways,
+    left to right and right to left."""
+    fake = open_table(new_page, request, **PHONE, locale=locale, extra_http_headers={"Accept-Language": locale})
+    page = fake.page
+    expect(page.locator("#turn-banner")).to_have_class(re.compile(r"\bmine\b"))
+    cut = {}
+    for width, height in [(360, 740), (390, 844), (740, 360), (844, 390)]:
+        resize(page, width, height)
+        found = page.evaluate(RING_AND_ITS_CLIP)
+        assert found["animation"] == "pulse"
+        painted, clip = found["painted"], found["clip"]
+        if (painted["left"] < clip["left"] - .5 or painted["right"] > clip["right"] + .5
+                or painted["top"] < clip["top"] - .5 or painted["bottom"] > clip["bottom"] + .5):
+            cut[f"{width}x{height}"] = found
+    screenshot(page, f"turn-ring-{locale}")
+    assert not cut, cut
 
 
 def test_a_bar_put_above_the_table_moves_the_play_area_down_with_it(new_page, request):
