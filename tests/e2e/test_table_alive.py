@@ -362,6 +362,42 @@ def test_the_countdowns_are_written_only_when_they_change(new_page, request):
     assert 1 <= page.evaluate("window.clockWrites") <= 3 * nodes
 
 
+#: A clock's low-time state as the reader sees it: [marked low, its colour, its background].
+LOOK = "(n) => [n.classList.contains('low'), getComputedStyle(n).color, getComputedStyle(n).backgroundColor]"
+
+
+def test_every_seats_clock_shows_low_time_as_the_hands_clock_does(new_page, request):
+    """Under 5 s to play, the clock on the name plate of the seat to play (each of the four, the
+    reader's own too) is marked low and looks as the clock by the hand then looks, its red; at
+    6 s neither is."""
+    fake = open_table(new_page, request, state=four_players(PLAYING), fake_clock=True)
+    page = fake.page
+    page.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
+    now = datetime(2026, 11, 29, 12, 30, 36, tzinfo=timezone.utc)
+    mine = page.locator("#my-clock")
+    hand_low = None
+    for turn in (0, 1, 2, 3):
+        fake.push(lambda state, turn=turn: (state["round"].update(turn=turn), state.update({
+            "move_seconds": 30, "now": now.isoformat(), "deadline": (now + timedelta(seconds=30)).isoformat()})))
+        plate = page.locator(f'.seat-box[data-seat="{turn}"] .countdown')
+        expect(plate).to_have_text("30 s")
+        page.clock.run_for(24_500)  # 5.5 s left
+        expect(plate).to_have_text("6 s")
+        calm = plate.evaluate(LOOK)
+        assert calm[0] is False
+        if turn == 0:
+            expect(mine).to_have_text("6 s")
+            assert mine.evaluate(LOOK)[0] is False
+        page.clock.run_for(1_000)  # 4.5 s left
+        expect(plate).to_have_text("5 s")
+        if turn == 0:
+            expect(mine).to_have_text("5 s")
+            hand_low = mine.evaluate(LOOK)
+            assert hand_low[0] is True
+        assert plate.evaluate(LOOK) == hand_low, turn
+        assert calm[1:] != hand_low[1:]
+
+
 # --- moving, celebrating, sounding -------------------------------------------------------------
 
 
