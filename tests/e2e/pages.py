@@ -275,7 +275,8 @@ PLAYING = {
 class FakeTable:
     """Plays the server's part of a table socket: answers every ``sync`` with ``self.state``
     (:data:`PLAYING` unless given) as a snapshot (``prev_seq`` null, docs/protocol.md); with
-    ``refuse`` set, closes every socket the page opens (the server is unreachable)."""
+    ``refuse`` set, closes every socket the page opens (the server is unreachable); with
+    ``held`` set, keeps the answers back until :meth:`answer_held` (a slow server)."""
 
     def __init__(self, page: Page, state: dict = PLAYING):
         self.page = page
@@ -283,6 +284,8 @@ class FakeTable:
         self.sent: list[dict] = []
         self.sockets = []
         self.refuse = False
+        self.held = False
+        self._unanswered = []
         page.route_web_socket(re.compile(r"/ws/table/\d+/$"), self._route)
 
     def _route(self, ws) -> None:
@@ -295,9 +298,22 @@ class FakeTable:
             data = json.loads(message)
             self.sent.append(data)
             if data.get("type") == "sync":
-                ws.send(json.dumps({**self.state, "prev_seq": None}))
+                if self.held:
+                    self._unanswered.append(ws)
+                else:
+                    self._answer(ws)
 
         ws.on_message(from_page)
+
+    def _answer(self, ws) -> None:
+        ws.send(json.dumps({**self.state, "prev_seq": None}))
+
+    def answer_held(self) -> None:
+        """Answer the syncs kept back while ``held`` was set, in order, and keep none back
+        from now on."""
+        self.held = False
+        while self._unanswered:
+            self._answer(self._unanswered.pop(0))
 
     def wait_sent(self, wanted) -> dict:
         """The first frame the page sent that is ``wanted`` (a message, or a predicate on one),

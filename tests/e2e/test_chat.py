@@ -2,16 +2,29 @@
 on phones (one page in Arabic, right to left, portrait and landscape), a line's markup and link
 shown as text with a Report link; at a running table of
 four the seats have no free chat, and a line sent all the same is refused in the panel; on a
-faked socket, a sanction shown at the panel's opening and the unread count of the shown room."""
+faked socket, a sanction shown at the panel's opening, the unread count of the shown room, and
+the room's lines asked for once a connection of the socket."""
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import OUTSIDE, TABLE_STORE, open_table, resize, signed_in, socket_state_drawn
+from tests.e2e.pages import (
+    OUTSIDE,
+    TABLE_STORE,
+    FakeTable,
+    open_table,
+    resize,
+    root,
+    signed_in,
+    socket_state_drawn,
+    with_session,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -120,3 +133,48 @@ def test_a_chat_timeout_s_note_says_until_when(new_page, request):
     page.click("#chat-panel > summary")
     expect(page.locator("#chat-note")).to_contain_text(f"You may not chat until {end:%H:%M}")
     expect(page.locator("#chat-note")).to_contain_text("a moderator timed your chat out")
+
+
+#: A frame the page sends after everything it sent so far: what a state or a redraw made it send
+#: has been sent before it.
+MARKER = {"type": "marker"}
+
+
+def _asked(frames: list[dict]) -> int:
+    return sum(1 for frame in frames if frame == {"type": "chat_history"})
+
+
+def test_the_rooms_lines_are_asked_for_once_a_connection(new_page, seed, site_url):
+    """The page asks for the chat's lines once each time its socket opens: once on a load whose
+    chat script comes after the socket opened (a slow network) and before the table's first
+    state, not again at a redraw of that state, and once more after a reconnection."""
+    # No service worker: the chat script's request must reach the route below.
+    page = new_page(service_workers="block", **PHONE)
+    held = []
+    page.route(re.compile(r"/static/chat/table_chat\b[^/]*\.js$"), lambda route: held.append(route))
+    fake = FakeTable(page)
+    fake.held = True
+    table = json.loads(seed("created", 2, 11, f"chat_{uuid.uuid4().hex[:8]}"))
+    with_session(page.context, site_url, table["session"])
+    # Not to the load: the page's load waits for the chat script, held until the socket is open.
+    page.goto(f"/table/{table['match']}/", wait_until="commit")
+    fake.wait_sent({"type": "sync"})  # the socket is open; its state is held back
+    for _ in range(100):  # the script's request reaches the route while Playwright waits
+        if held:
+            break
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    expect(page.locator("#chat-panel")).to_have_attribute("data-rooms", "player")
+    fake.answer_held()
+    expect(root(page)).to_have_attribute("data-seq", str(fake.state["seq"]))
+    # A redraw of the same state (the round's score put away, an app's part given) asks nothing.
+    page.evaluate(f"{TABLE_STORE}.then((store) => {{ store.refresh(); store.send({json.dumps(MARKER)}); }})")
+    fake.wait_sent(MARKER)
+    assert _asked(fake.sent) == 1, fake.sent
+
+    before = len(fake.sent)
+    fake.sockets[-1].close()  # the page opens a new socket and asks for the table again
+    fake.wait_sent(lambda frame: frame == {"type": "chat_history"} and frame in fake.sent[before:])
+    page.evaluate(f"{TABLE_STORE}.then((store) => store.send({json.dumps(MARKER)}))")
+    fake.wait_sent(lambda frame: frame == MARKER and frame in fake.sent[before:])
+    assert _asked(fake.sent[before:]) == 1, fake.sent[before:]

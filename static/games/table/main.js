@@ -224,7 +224,12 @@ subscribe(function (state, old) {
 });
 applyState(cfg.state);
 store.socket = new B.LiveSocket(cfg.wsPath, {
-  onOpen: function (s) { opening = true; s.send({type: "sync"}); s.send({type: "watchers"}); },
+  onOpen: function (s) {
+    store.connection += 1;
+    opening = true;
+    s.send({type: "sync"});
+    s.send({type: "watchers"});
+  },
   onMessage: onMessage,
   onStatus: function (status) {
     store.socketStatus = status;

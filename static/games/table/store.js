@@ -16,8 +16,8 @@
  *   applyState(message)    the funnel (see below); true when the state was applied.
  *   send(message)          sends on the table's socket; false when it is not open.
  *   store                  the page's flags: pending, live, firstState, loggedOut,
- *                          socketStatus, moreTimeTurn, socket; written only by the table's
- *                          modules (board.js sets pending, main.js the socket's).
+ *                          socketStatus, moreTimeTurn, socket, connection; written only by
+ *                          the table's modules (board.js sets pending, main.js the socket's).
  *   provide(name, fn)      an app's part of a view, drawn where the core asks for it (names:
  *                          "seatBadge" (seat) → node|null, beside a seat's name; "resultLine" ()
  *                          → node|null, under the result; "leavingNote" (kind) → text|null,
@@ -34,6 +34,8 @@ export const store = {
   socketStatus: "connecting",  // the socket's state, for the connection chip and banner
   moreTimeTurn: null,  // turnKey() (kit.js) of the turn that was given more time (speak.js)
   socket: null,        // the table's LiveSocket (main.js)
+  connection: 0,       // how many times the socket has opened (main.js): what an app asks for
+                       // once a connection (the chat's lines) it asks again when this grows
   playedAt: -Infinity, // when this page last sent a play of its own (Date.now(), board.js)
 };
 

@@ -1,9 +1,10 @@
 /* The table's chat panel (games/chat/templates/chat/_table_chat.html; docs/protocol.md, "Chat"):
  * the rooms this reader may read now, the lines as plain text (textContent: markup and links
  * are shown as written, never made live), a Report link on every other player's line, the
- * form to write. It asks the server for the room's lines ({"type": "chat_history"}) at each
- * socket opening and whenever the reader's rooms change (a seat taken, the match over), and
- * takes every {"type": "chat"} line and chat refusal the socket brings.
+ * form to write. It asks the server for the room's lines ({"type": "chat_history"}) once a
+ * connection of the socket (store.connection) and whenever the reader's rooms change (a seat
+ * taken, the match over), and takes every {"type": "chat"} line and chat refusal the socket
+ * brings.
  * An app's module on the core's table: it imports the core's published modules (store.js) and
  * the core imports nothing of it. */
 import * as B from "../games/live.js";
@@ -39,6 +40,7 @@ var rooms = [];        // the rooms this reader may read now
 var writable = [];     // the rooms they may write in now
 var room = null;       // the room the form writes in and the list shows
 var key = null;        // what the rooms were computed from, to ask again when it changes
+var asked = 0;         // the connection (store.connection) the lines were last asked on
 var lines = [];        // the lines of the readable rooms, oldest first
 var unread = 0;        // the lines of the shown room come while the panel was closed
 var sanction = null;   // the moderators' sanction on this reader's chat (its code), if any
@@ -133,9 +135,13 @@ function draw(state) {
 subscribe(function (state) {
   if (!cfg.on) { draw(state); return; }
   var next = [state.match.status === "finished", state.you].join(":");
-  if (next !== key || store.firstState) {
+  // A connection's first state asks unless this connection has asked already: this module
+  // may come after the socket opened (its first draw asked then), and the first state stays
+  // "first" through redraws of it (refresh(): an app's provide(), the round's score put away).
+  var fresh = store.firstState && asked !== store.connection;
+  if (next !== key || fresh) {
     key = next;
-    send({type: "chat_history"});
+    if (send({type: "chat_history"})) asked = store.connection;
   }
   draw(state);
 });
