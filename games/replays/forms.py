@@ -194,7 +194,20 @@ class ImportForm(forms.Form):
                 _("This is not JSON: %(error)s"), code="json",
                 params={"error": _("nested too deeply")},
             ) from None
-        except (UnicodeDecodeError, ValueError) as error:
+        except UnicodeDecodeError:
+            # The decoder's own words name its internals ("'utf-8' codec can't decode byte
+            # 0xff"), in English whatever the reader's language.
+            raise forms.ValidationError(
+                _("This file is not text: a record is JSON text (UTF-8)."), code="json"
+            ) from None
+        except json.JSONDecodeError as error:
+            # Where the JSON breaks off, in the reader's language; the parser's message
+            # ("Expecting value") is English only.
+            raise forms.ValidationError(
+                _("This is not JSON: it breaks off at line %(line)s, column %(column)s."),
+                code="json", params={"line": error.lineno, "column": error.colno},
+            ) from None
+        except ValueError as error:  # _small_int's, already in the reader's language
             raise forms.ValidationError(
                 _("This is not JSON: %(error)s"), code="json", params={"error": error}
             ) from error

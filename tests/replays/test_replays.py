@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from django.utils import formats, translation
@@ -197,6 +198,22 @@ def test_a_malformed_record_is_refused(db, text, words):
     response = importer().post(reverse("replays:import"), {"text": text})
     assert response.status_code == 400
     assert words in response.content.decode()
+    assert ImportedRecord.objects.count() == 0
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"\x89PNG\r\n\x1a\n\xff\xfe", "Ce fichier n&#x27;est pas du texte"),
+    (b'{"format": "basra-record/1",\n "seats": [}', "ligne 2, colonne 12"),
+])
+def test_a_file_that_is_not_a_record_is_refused_in_the_reader_s_words(db, content, words):
+    """Neither the decoder's nor the parser's own English message reaches the page."""
+    upload = SimpleUploadedFile("record.json", content, content_type="application/json")
+    response = importer().post(reverse("replays:import"), {"file": upload},
+                               HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert words in text
+    assert "codec" not in text and "Expecting" not in text
     assert ImportedRecord.objects.count() == 0
 
 
