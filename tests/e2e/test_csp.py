@@ -66,3 +66,18 @@ def test_the_api_documentation_renders_from_the_site_s_own_files(new_page, site_
     expect(page.locator('[data-path="/api/stream/event"]').first).to_be_attached()
     assert violations == []
     assert outside == []
+
+
+def test_the_api_documentation_fits_a_phone_and_leads_back_to_the_site(new_page):
+    """On a phone the documentation is laid out at the phone's width (a page without a
+    viewport is laid out 980 px wide and shrunk), and links back to the lobby in the reader's
+    language."""
+    page = new_page(viewport={"width": 360, "height": 640}, is_mobile=True, has_touch=True,
+                    locale="ar")
+    page.goto("/api/docs")
+    expect(page.locator(".swagger-ui .information-container")).to_be_visible()
+    assert page.evaluate("() => window.innerWidth") == 360
+    back = page.locator(".back-to-site a")
+    expect(back).to_have_text("العودة إلى الصالة")
+    back.click()
+    expect(page).to_have_url(re.compile(r"^http://[^/]+/$"))
