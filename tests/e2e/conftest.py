@@ -534,10 +534,10 @@ class _ContextPool:
     A new context's first page starts a renderer process, and its first load of a page costs
     about 0.7 s of CPU more than the same load in a page that showed the site before (the lobby:
     about 1.0 against 0.35 CPU-s, 2026-12-07). So a test's ``context.close()`` (the ``new_page``
-    fixture's too) gives the context back here: its page's session storage is cleared and the
-    page sent to ``about:blank`` (the site's sockets close, its timers stop), then the context's
-    cookies, permissions and the storage of every origin its pages went to (local storage,
-    IndexedDB, caches) are cleared. A later ``browser.new_context`` with the same options
+    fixture's too) gives the context back here: its page is sent to ``about:blank`` (the site's
+    sockets close, its timers stop), then the context's cookies, permissions and the storage of
+    every origin its pages went to (local and session storage, IndexedDB, caches: CDP's
+    ``Storage.clearDataForOrigin``) are cleared. A later ``browser.new_context`` with the same options
     (``base_url`` included; the viewport aside, which is set on the kept page) gets it back
     instead of a new one. What stays is the HTTP cache of the static files, which do not change
     during a run.
@@ -595,8 +595,6 @@ class _ContextPool:
         try:
             for extra in pages[1:]:
                 extra.close()
-            if page.url.startswith("http"):  # a tab keeps its session storage across pages
-                page.evaluate("() => sessionStorage.clear()")
             page.goto("about:blank", timeout=5_000)
             context.clear_cookies()
             context.clear_permissions()

@@ -199,6 +199,7 @@ class StrongBot(SearchBot):
         subclass may also make it consistent with what it infers (the expert's four-player search)."""
         return _sample_world(view, hidden, rng)
 
+
 #: Captures remembered by a strong bot (about 100 bytes each).
 _MEMO_SIZE = 300_000
 
