@@ -114,8 +114,10 @@ def test_a_whole_match_by_keyboard_alone(request, new_page):
         expect(table).not_to_have_attribute("data-seq", before)
         my_plays += 1
         if my_plays == 1:
-            # The play is told, then (after the computer's card) my turn.
-            expect(page.locator("#table-speech")).to_contain_text(f"You played {words(code)}")
+            # The play is told, then (after the computer's card) my turn. The computer's play
+            # may already have replaced it in the live region, so the record is read.
+            wait_until(page, "text => window.said.some(s => s.includes(text))",
+                       arg=f"You played {words(code)}")
             wait_until(page, MY_TURN_OR_END, timeout=20_000)
             expect(page.locator("#table-speech")).to_contain_text("Your turn")
             assert focused_card(page) not in (None, code)  # on to the next card
