@@ -87,6 +87,8 @@ SITE_ENV = {
     # One thinking process a server, not one a core: the computer seats of a test or two at a
     # time need no more, and each process sets Django up (seconds of CPU beside the suite).
     "BASRA_BOT_WORKERS": "1",
+    # Static files found once a server and cached by the browser (tests/settings.py says why).
+    "BASRA_TEST_STATIC_CACHED": "1",
 }
 
 # Playwright's sync API runs an event loop in this thread; allow Django's sync-only calls anyway.

@@ -1,5 +1,6 @@
-"""The browser the tests drive (``tests/e2e/conftest.py``): Chromium's flags, and the pool of
-browser contexts that a test's ``close()`` gives back and the next test gets clean."""
+"""The browser the tests drive (``tests/e2e/conftest.py``): Chromium's flags, the pool of
+browser contexts that a test's ``close()`` gives back and the next test gets clean, and the
+static files the browser keeps from one page to the next."""
 
 import re
 from pathlib import Path
@@ -21,6 +22,21 @@ def test_the_flags_keep_every_feature_playwright_turns_off():
     assert listed, f"Playwright's list of disabled features is no longer in {bundle}"
     theirs = set(re.findall(r'"(\w+)"', listed.group(1)))
     assert theirs and theirs <= set(PLAYWRIGHT_DISABLED_FEATURES)
+
+
+def test_a_page_loaded_again_asks_the_server_for_no_static_file(new_page):
+    """The browser tests' servers let the browser keep the static files (tests/settings.py,
+    ``BASRA_TEST_STATIC_CACHED``); ``make run`` has it ask again on every page. A file taken
+    from the browser's cache has a ``transferSize`` of 0 (Resource Timing); one asked again and
+    answered 304 has its headers' size."""
+    page = new_page()
+    page.goto("/accounts/login/")
+    page.reload(wait_until="load")
+    sizes = page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('resource')"
+        ".filter(e => e.name.includes('/static/')).map(e => [e.name, e.transferSize]))")
+    assert sizes, "the page loads no static file"
+    assert {name: size for name, size in sizes.items() if size} == {}
 
 
 def test_a_new_context_builds_no_address_bar_pop_up(browser):
