@@ -144,14 +144,15 @@ def serving(setup: str, migrated: Path, folder: Path):
 
 @pytest.fixture(params=sorted(SETUPS))
 def served(request, migrated, tmp_path):
-    """A ``manage.py serve`` of the test's own, for the tests that stop or kill it."""
+    """A ``manage.py serve`` of the test's own, for the test that kills its daphne."""
     with serving(request.param, migrated, tmp_path) as running:
         yield running.proc, running.port
 
 
 @pytest.fixture(scope="module", params=sorted(SETUPS))
 def watched(request, migrated, tmp_path_factory):
-    """One ``manage.py serve`` per set-up for the tests that only look at it running."""
+    """One ``manage.py serve`` per set-up for the tests that look at it running, and then for
+    the module's last test, which stops it with a signal."""
     with serving(request.param, migrated, tmp_path_factory.mktemp(request.param)) as running:
         yield running
 
@@ -168,16 +169,6 @@ async def lobby_close_code(port: int, stop) -> int | None:
                 await asyncio.wait_for(lobby.recv(), 60)
         except websockets.ConnectionClosed as closed:
             return closed.rcvd.code if closed.rcvd else None
-
-
-def test_a_signal_to_serve_stops_daphne_and_the_clock(served):
-    proc, port = served
-    kids = descendants_of(proc.pid)
-    # Gracefully (issue 36): daphne closes its sockets with 1001 "going away".
-    assert asyncio.run(lobby_close_code(port, lambda: proc.send_signal(signal.SIGTERM))) == 1001
-    # As long as wait_until's: a loaded machine (load 24 on two cores) took over 20 s.
-    assert proc.wait(timeout=60) == 0
-    assert wait_until(lambda: all(gone(pid) for pid in kids))
 
 
 def test_when_daphne_dies_the_clock_stops_too(served):
@@ -272,3 +263,15 @@ def test_the_tournament_scheduler_starts_events_in_either_set_up(watched):
 
     # The scheduler ticks every 5 s: the event starts and its first round's table is opened.
     assert wait_until(lambda: status() == "running", 60)
+
+
+def test_a_signal_to_serve_stops_daphne_and_the_clock(watched):
+    """Last in the module: it stops the server the tests above looked at (pytest runs a
+    module-scoped fixture's tests in the module's order), which saves starting one more."""
+    proc, port = watched.proc, watched.port
+    kids = descendants_of(proc.pid)
+    # Gracefully (issue 36): daphne closes its sockets with 1001 "going away".
+    assert asyncio.run(lobby_close_code(port, lambda: proc.send_signal(signal.SIGTERM))) == 1001
+    # As long as wait_until's: a loaded machine (load 24 on two cores) took over 20 s.
+    assert proc.wait(timeout=60) == 0
+    assert wait_until(lambda: all(gone(pid) for pid in kids))
