@@ -1,10 +1,11 @@
 """The site header on a phone: the navigation folds behind a Menu button (templates/base.html,
-static/site.js); one tap, or Tab and Enter, opens it with every item inside the screen."""
+static/site.js); one tap, or Tab and Enter, opens it with every item inside the screen. The
+people are made by seed.py (``signed_up``): signing up is test_account_entry's subject."""
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.pages import SECOND_GROUP, sign_up
+from tests.e2e.pages import SECOND_GROUP, signed_up
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -36,9 +37,11 @@ def _inside_the_screen(page: Page) -> None:
 
 @pytest.mark.parametrize("viewport", PHONES, ids=["360x640", "390x844"])
 @pytest.mark.parametrize("locale", ["en", "ar", "fr"])
-def test_one_tap_opens_a_menu_with_every_header_item_on_the_screen(new_page, viewport, locale):
+def test_one_tap_opens_a_menu_with_every_header_item_on_the_screen(new_page, request, viewport,
+                                                                 locale):
     page = new_page(viewport=viewport, locale=locale)
-    sign_up(page, f"menu{locale}{viewport['width']}")
+    signed_up(request, page, f"menu{locale}{viewport['width']}")
+    page.goto("/")
     toggle = page.get_by_role("button", name=MENU[locale])
     expect(toggle).to_have_attribute("aria-expanded", "false")
     expect(page.locator("#site-nav")).to_be_hidden()
@@ -52,12 +55,13 @@ def test_one_tap_opens_a_menu_with_every_header_item_on_the_screen(new_page, vie
 
 
 @pytest.mark.parametrize("locale", ["en", "ar", "fr"])
-def test_the_menu_opens_and_closes_by_keyboard(new_page, locale):
+def test_the_menu_opens_and_closes_by_keyboard(new_page, request, locale):
     page = new_page(viewport={"width": 360, "height": 640}, locale=locale)
-    sign_up(page, f"menukeys{locale}")
+    signed_up(request, page, f"menukeys{locale}")
+    page.goto("/")
     toggle = page.get_by_role("button", name=MENU[locale])
-    # From the brand (focused by hand: after the sign-up's redirect the page's focus may be
-    # anywhere), the next stop in the tab order is the menu button.
+    # From the brand (focused by hand: after the load the page's focus may be anywhere), the
+    # next stop in the tab order is the menu button.
     expect(toggle).to_be_visible()  # shown by site.js: until then the tab order skips it
     page.locator(".site-header .brand").focus()
     page.keyboard.press("Tab")
@@ -87,7 +91,7 @@ def _gap(page: Page, first: str, second: str) -> float:
 
 
 @pytest.mark.parametrize("locale", ["en", "ar", "fr"])
-def test_on_a_wide_screen_the_account_links_stand_apart(new_page, locale):
+def test_on_a_wide_screen_the_account_links_stand_apart(new_page, request, locale):
     """"Log in" and "Sign up", the name and "Log out": as far apart as the other links, so that
     "Omarعمر_Mix Log out" or "Log in Sign up" does not read as one."""
     page = new_page(viewport={"width": 1280, "height": 800}, locale=locale)
@@ -95,5 +99,6 @@ def test_on_a_wide_screen_the_account_links_stand_apart(new_page, locale):
     nav_gap = _gap(page, "#site-nav .nav-play", "#site-nav .nav-tournaments")
     out = "#site-nav [data-account-out]"
     assert _gap(page, f"{out} a >> nth=0", f"{out} a >> nth=1") >= nav_gap - 1
-    sign_up(page, f"omar_header_{locale}")
+    signed_up(request, page, f"omar_header_{locale}")
+    page.reload()
     assert _gap(page, "#site-nav .whoami", "#site-nav [data-account-in] button") >= nav_gap - 1
