@@ -59,3 +59,24 @@ if os.environ.get("BASRA_TEST_STATIC_CACHED") == "1":
     # tests keep the scan-free default.
     WHITENOISE_AUTOREFRESH = False
     WHITENOISE_MAX_AGE = 3600
+
+
+class _NoMigrations:
+    """``MIGRATION_MODULES`` naming no migrations for any app (pytest-django's
+    ``--no-migrations`` does the same): ``migrate --run-syncdb`` then makes every table from the
+    models at once."""
+
+    def __contains__(self, app_label: str) -> bool:
+        return True
+
+    def __getitem__(self, app_label: str) -> None:
+        return None
+
+
+if os.environ.get("BASRA_TEST_NO_MIGRATIONS") == "1":
+    # The empty databases the tests' processes make for themselves (the browser tests' servers'
+    # template, tests/e2e/conftest.py): their tables come from the models, as the unit tests'
+    # do (pyproject.toml's ``--no-migrations``), in about 2.5 CPU-s where running the
+    # migrations costs 7.5. The migrations themselves run in tests/site/test_serve.py, on
+    # ``make run``'s path, and are checked against the models in tests/site/test_migrations.py.
+    MIGRATION_MODULES = _NoMigrations()

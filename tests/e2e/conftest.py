@@ -14,7 +14,8 @@ shares a second server started with them. The tests therefore share a database: 
 users of its own and asserts nothing about what other tests may have left on the site (counts,
 whole lists).
 
-Each server's database is a copy of one migrated when the first server starts: of a temporary
+Each server's database is a copy of one made when the first server starts (its tables from the
+models, as the unit tests' are: ``BASRA_TEST_NO_MIGRATIONS``, tests/settings.py): of a temporary
 SQLite file, or, when ``DATABASE_URL`` names a PostgreSQL server, of a database
 ``<name>_e2e_<pid>`` on it (the copies ``<name>_e2e_<pid>_<n>``, made with ``CREATE DATABASE …
 TEMPLATE``), all dropped afterwards. The channel layer is the in-memory one (one server
@@ -235,8 +236,10 @@ class Sites:
         else:
             self.template = str(self.workdir / "template.sqlite3")
             env["DATABASE_URL"] = f"sqlite:///{self.template}"
+        # Its tables from the models (tests/settings.py, ``BASRA_TEST_NO_MIGRATIONS``).
+        env["BASRA_TEST_NO_MIGRATIONS"] = "1"
         subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
+            [sys.executable, "manage.py", "migrate", "--run-syncdb", "--noinput", "--verbosity", "0"],
             cwd=ROOT, env=env, check=True,
         )
 

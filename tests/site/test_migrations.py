@@ -1,9 +1,9 @@
 """The migrations hold every change of the models.
 
-The suite's own test databases are made from the models (``--no-migrations``, pyproject.toml:
-seconds of each worker's start), while the servers the tests start, ``make run`` and every
-deployment build theirs with the migrations (tests/e2e/conftest.py, tests/site/test_serve.py):
-this keeps the two the same schema.
+The suite's own test databases, and the browser tests' servers', are made from the models
+(``--no-migrations``, pyproject.toml; ``BASRA_TEST_NO_MIGRATIONS``, tests/settings.py: seconds of
+each worker's start), while ``make run`` and every deployment build theirs with the migrations
+(as tests/site/test_serve.py does): this keeps the two the same schema.
 """
 
 import pytest
