@@ -24,6 +24,7 @@ card, 40 CSS px on a phone, is 30 CSS px there: a CSS px is drawn twice as large
 card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 """
 
+import copy
 import uuid
 from pathlib import Path
 
@@ -31,6 +32,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.pages import (
+    PLAYING,
     SECOND_GROUP,
     TABLE_STORE,
     FakeTable,
@@ -553,3 +555,41 @@ def test_the_score_heads_wrap_between_whole_names_and_show_the_computer_whole(ne
             screenshot(page.locator("#breakdown"),
                        f"score-heads-{name.replace(' ', '-')}-{lang}-{width}")
     assert not wrong, wrong
+
+
+#: The last play's name, as drawn and as wide as it would be whole (px), and the taken cards
+#: still shown (not folded into "+N").
+LAST_NAME = """() => { const n = document.querySelector('#last-play .cut-name');
+  const taken = Array.from(document.querySelectorAll('#last-play .taken .card'))
+    .filter((c) => c.getClientRects().length);
+  return {shown: n.clientWidth, whole: n.scrollWidth, taken: taken.length}; }"""
+
+#: A cut name shows at least this much of itself (px: four or five letters and the ellipsis).
+NAME_SHOWN = 30
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar"])
+def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page, request, lang):
+    """At four players on a 360 px phone the last play's line has the least room, and the
+    name gave way first: "N… a joué" told nobody who played. Now the cards it took overlap
+    more, then fold into "+N", before a short name is cut; only with all of them folded is it
+    cut, still showing its first letters (table/fit.js). A long name is cut (test above)."""
+    page = new_page(viewport={"width": 360, "height": 640}, locale=lang)
+    state = copy.deepcopy(PLAYING)
+    state["seats"][3]["username"] = "Nourhan"
+    state["round"]["last_play"] = {"seat": 3, "card": "7D", "basra": None,
+                                   "taken": ["10D", "8H", "4H", "2C", "KS", "9C"]}
+    FakeTable(page, state)
+    at_a_new_table(request, page, f"lastname_{lang}_{uuid.uuid4().hex[:5]}")
+    expect(page.locator("#last-play .cut-name")).to_have_text("Nourhan")
+    found = {}
+    for width, height in [(360, 640), (390, 844), (640, 360)]:
+        page.set_viewport_size({"width": width, "height": height})
+        wait_until(page, f"() => document.documentElement.clientWidth === {width}")
+        wait_until(page, "() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+        name, cards = page.evaluate(LAST_NAME), page.evaluate(LAST_PLAY_CUT)
+        cut = name["shown"] + 1 < name["whole"]
+        if (cut and name["taken"]) or name["shown"] < NAME_SHOWN or cards["cut"] or cards["cards"] != 7:
+            found[f"{width}x{height}"] = {"name": name, "cards": cards}
+        screenshot(page, f"last-play-name-4p-{lang}-{width}x{height}", full_page=False)
+    assert not found, found

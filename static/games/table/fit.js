@@ -141,6 +141,8 @@ function search(lo, hi, largest, fits) {
 // 14 ran past a phone's edge), up to 70 %, each still showing its left edge with its rank;
 // past that the last ones fold into a "+N" that names them to a screen reader.
 var lastPlay = document.getElementById("last-play");
+// The width (in the name's em) up to which the last play's name is kept whole.
+var NAME_EMS = 6;
 function fitLastPlay() {
   if (!lastPlay) return;
   lastPlay.style.removeProperty("--taken-overlap");
@@ -151,9 +153,14 @@ function fitLastPlay() {
   var cards = Array.prototype.slice.call(taken.children);
   cards.forEach(function (card) { card.style.removeProperty("display"); });
   if (lastPlay.hidden || cards.length < 2) return;
+  // Who played comes before what was taken: the name shows whole up to NAME_EMS (about ten
+  // letters) while taken cards can still overlap or fold; a longer one is cut at its end.
+  var who = lastPlay.querySelector(".last-who .cut-name");
+  var nameCap = who ? NAME_EMS * parseFloat(getComputedStyle(who).fontSize) : 0;
+  var named = function () { return !who || who.clientWidth + 1 >= Math.min(who.scrollWidth, nameCap); };
   var fits = function () {
     var box = lastPlay.getBoundingClientRect();
-    return Array.prototype.every.call(lastPlay.children, function (part) { return inside(part, box); });
+    return named() && Array.prototype.every.call(lastPlay.children, function (part) { return inside(part, box); });
   };
   if (fits()) return;
   var width = cards[0].getBoundingClientRect().width;
@@ -169,7 +176,8 @@ function fitLastPlay() {
   more.setAttribute("role", "img");
   taken.appendChild(more);
   var folded = [];
-  for (var k = cards.length - 1; k > 0 && (!folded.length || !fits()); k--) {
+  // The first taken card folds too only when the name still needs its room: "took +6".
+  for (var k = cards.length - 1; k >= 0 && (!folded.length || !fits()) && (k > 0 || !named()); k--) {
     cards[k].style.display = "none";
     folded.unshift(cards[k].getAttribute("aria-label"));
     more.textContent = "+" + folded.length;
