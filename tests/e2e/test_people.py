@@ -101,6 +101,13 @@ def test_a_friend_online_is_challenged_from_the_lobby_and_a_block_keeps_challeng
             context.close()
 
 
+#: A button's look: its colour, its corners, and whether it is a finger's height (40 px).
+BUTTON_LOOK = """b => { const s = getComputedStyle(b);
+  return [s.backgroundColor, s.borderRadius, b.getBoundingClientRect().height >= 40]; }"""
+#: The site's button (css/site.css ``.button``): the felt's green, round corners.
+SITE_BUTTON = ["rgb(11, 107, 58)", "8px", True]
+
+
 @pytest.mark.parametrize("width, height", [(360, 740), (740, 360)])
 def test_the_people_pages_fit_a_phone_in_arabic(browser, site_url, seed, width, height):
     tag = uuid.uuid4().hex[:5]
@@ -110,6 +117,11 @@ def test_the_people_pages_fit_a_phone_in_arabic(browser, site_url, seed, width, 
     try:
         page = context.new_page()
         follow(page, b)
+        # The profile's buttons and the queues' are the site's, as in the lobby (they were the
+        # browser's grey ones where the page did not load the lobby's sheet).
+        assert page.locator("#people-block").evaluate(BUTTON_LOOK) == SITE_BUTTON
+        page.goto("/play/")
+        assert page.locator(".queues-button").first.evaluate(BUTTON_LOOK) == SITE_BUTTON
         for path in ("/settings/profile/", "/friends/", "/notifications/", f"/players/{b}/", "/"):
             page.goto(path)
             expect(page.locator("html")).to_have_attribute("dir", "rtl")
