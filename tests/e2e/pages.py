@@ -104,7 +104,9 @@ def wait_until(page: Page, expression: str, *, arg=None, timeout: float | None =
     """``page.wait_for_function(expression)`` asked every 50 ms, not on every animation frame
     (Playwright's default): a frame asked for is a frame drawn, and a test waiting seconds for a
     computer's card or a round's end made Chromium draw sixty a second (about 17% of a core).
-    Not for a page whose clock the test holds still (``page.clock``): its frames still come."""
+    Not for a page whose clock the test holds still (``page.clock``): its frames still come.
+    ``expression`` answers at once, never with a Promise (an ``async`` function, a ``.then``):
+    Playwright takes any Promise as a true answer and returns before it settles."""
     return page.wait_for_function(expression, arg=arg, timeout=timeout, polling=50)
 
 
@@ -196,10 +198,11 @@ def socket_state_drawn(page: Page) -> None:
     """Wait for the table socket's own first state to be drawn: the page first draws the state
     it was served with, and says "live" as the socket opens, before the socket's state comes;
     what the seat may do (the phrases, the chat) and what is news to it start with that one."""
-    wait_until(page, """async () => {
+    page.evaluate("""async () => {
       const main = document.querySelector('script[src*="games/table/main"]').src;
       const [store, kit] = await Promise.all([import(new URL("store.js", main)), import(new URL("kit.js", main))]);
-      return store.getState() !== kit.cfg.state; }""")
+      window.tableForTest = {store, kit}; }""")
+    wait_until(page, "() => window.tableForTest.store.getState() !== window.tableForTest.kit.cfg.state")
 
 
 def root(page: Page):

@@ -34,13 +34,13 @@ from playwright.sync_api import expect
 from tests.e2e.pages import (
     PLAYING,
     SECOND_GROUP,
-    TABLE_STORE,
     FakeTable,
     at_a_new_table,
     resize,
     screenshot,
     seat,
     signed_in,
+    socket_state_drawn,
     wait_until,
 )
 
@@ -143,7 +143,7 @@ def open_table(browser, site_url, table: dict, lang: str):
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     # The state the socket's first answer brings is drawn: no redraw is still to come that
     # would undo what a test writes into the page.
-    wait_until(page, f"() => {TABLE_STORE}.then(m => m.store.firstState)")
+    socket_state_drawn(page)
     expect(page.locator("#hand .card").first).to_be_visible()
     return context, page
 
@@ -584,9 +584,7 @@ def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page,
     expect(page.locator("#last-play .cut-name")).to_have_text("Nourhan")
     found = {}
     for width, height in [(360, 640), (390, 844), (640, 360)]:
-        page.set_viewport_size({"width": width, "height": height})
-        wait_until(page, f"() => document.documentElement.clientWidth === {width}")
-        wait_until(page, "() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+        resize(page, width, height)
         name, cards = page.evaluate(LAST_NAME), page.evaluate(LAST_PLAY_CUT)
         cut = name["shown"] + 1 < name["whole"]
         if (cut and name["taken"]) or name["shown"] < NAME_SHOWN or cards["cut"] or cards["cards"] != 7:
