@@ -85,11 +85,9 @@ SITE_ENV = {
     "BASRA_SIGNUP_RATE_LIMIT": "10000/m/ip",
     "BASRA_BOT_DELAY_SECONDS": "0.1,0.3",
     "BASRA_ROUND_PAUSE_SECONDS": "1",
-    # No thinking process: the computer seats of a test or two at a time think in the clock's
-    # tick (games/core/clock/thinking.py), where a process would set Django up again for each
-    # server (about 2 CPU-s). The processes are tested in tests/core/clock/test_thinking.py and
-    # tests/site/test_serve.py.
-    "BASRA_BOT_WORKERS": "0",
+    # One thinking process a server, not one a core: the computer seats of a test or two at a
+    # time need no more, and each process sets Django up (seconds of CPU beside the suite).
+    "BASRA_BOT_WORKERS": "1",
     # Static files found once a server and cached by the browser (tests/settings.py says why).
     "BASRA_TEST_STATIC_CACHED": "1",
 }
