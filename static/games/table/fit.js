@@ -146,15 +146,6 @@ var NAME_EMS = 6;
 function fitLastPlay() {
   if (!lastPlay) return;
   lastPlay.style.removeProperty("--taken-overlap");
-  // A card that took nothing stays on the floor, where it shows: when the name needs the
-  // room, "took nothing" is left to screen readers (the live region says the play too).
-  var nothing = lastPlay.querySelector(".took-nothing");
-  if (nothing) {
-    nothing.classList.remove("visually-hidden");
-    var who = lastPlay.querySelector(".last-who .cut-name");
-    var cap = who ? NAME_EMS * parseFloat(getComputedStyle(who).fontSize) : 0;
-    if (who && who.clientWidth + 1 < Math.min(who.scrollWidth, cap)) nothing.classList.add("visually-hidden");
-  }
   var taken = lastPlay.querySelector(".taken");
   if (!taken) return;
   var more = taken.querySelector(".taken-more");
