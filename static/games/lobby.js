@@ -71,12 +71,48 @@ function renderRow(row) {
   ]);
 }
 
+/** What a row's actions do: each link's or form's address and words, in order. */
+function actionsKey(actions) {
+  return Array.prototype.map.call(actions.querySelectorAll("a, form"), function (node) {
+    return (node.getAttribute("href") || node.getAttribute("action")) + " " + node.textContent.trim();
+  }).join("|");
+}
+
+/** The open tables, updated in place: a row already shown stays the same element, and so do
+ * its buttons while they do the same thing. The server sends the list whenever a table changes
+ * (and once as the socket opens, over the rows the page came with), and a tap on "Join" lands
+ * between its press and its release: a button replaced in between receives no click, and a
+ * focused one loses its focus. */
 function render(tables) {
-  list.replaceChildren(
-    tables.length
-      ? el("ul", {class: "table-list"}, tables.map(renderRow))
-      : el("p", {class: "empty-note", text: L.noTables})
-  );
+  if (!tables.length) {
+    list.replaceChildren(el("p", {class: "empty-note", text: L.noTables}));
+    return;
+  }
+  var ul = list.querySelector(".table-list");
+  if (!ul) {
+    ul = el("ul", {class: "table-list"});
+    list.replaceChildren(ul);
+  }
+  var shown = {};
+  Array.prototype.forEach.call(ul.children, function (li) { shown[li.dataset.matchId] = li; });
+  tables.forEach(function (row, i) {
+    var fresh = renderRow(row);
+    var li = shown[String(row.id)] || fresh;
+    if (li !== fresh) {
+      var kept = li.querySelector(":scope > .table-row-actions");
+      var made = fresh.querySelector(":scope > .table-row-actions");
+      if (kept && actionsKey(kept) === actionsKey(made)) {
+        while (li.firstChild !== kept) li.removeChild(li.firstChild);
+        while (kept.nextSibling) li.removeChild(kept.nextSibling);
+        made.remove();
+        while (fresh.firstChild) li.insertBefore(fresh.firstChild, kept);
+      } else {
+        li.replaceChildren.apply(li, Array.prototype.slice.call(fresh.childNodes));
+      }
+    }
+    if (ul.children[i] !== li) ul.insertBefore(li, ul.children[i] || null);
+  });
+  while (ul.children.length > tables.length) ul.lastElementChild.remove();
 }
 
 /** "alice (1520?) & carol (1498)" for one side of a match being played: names, and ratings

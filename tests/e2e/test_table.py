@@ -221,7 +221,16 @@ def test_four_players_take_the_seats_in_order(request, new_page):
     creator = pages["carl"]
     tap = SocketTap(creator)
     match_id = create_table(creator, players=4, target=101)
+    # omar, about to join, has the lobby open with his finger on "Join" (focused) while dina
+    # joins: the row is updated in place, the button the same element and still focused.
+    open_lobby(pages["omar"])
+    join = pages["omar"].locator(f'form[action="/table/{match_id}/join/"] button')
+    join.focus()
+    join.evaluate("button => { button.keptForTest = true; }")
     for name in names[1:]:
+        if name == "omar":
+            expect(pages[name].locator(f'.table-row[data-match-id="{match_id}"]')).to_contain_text("dina")
+            assert join.evaluate("button => button.keptForTest === true && document.activeElement === button")
         open_lobby(pages[name])
         join_from_lobby(pages[name], match_id)
         if name != names[-1]:
