@@ -25,6 +25,7 @@ card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 """
 
 import copy
+import re
 import uuid
 from pathlib import Path
 
@@ -579,7 +580,7 @@ def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page,
     state["seats"][3]["username"] = "Nourhan"
     state["round"]["last_play"] = {"seat": 3, "card": "7D", "basra": None,
                                    "taken": ["10D", "8H", "4H", "2C", "KS", "9C"]}
-    FakeTable(page, state)
+    fake = FakeTable(page, state)
     at_a_new_table(request, page, f"lastname_{lang}_{uuid.uuid4().hex[:5]}")
     expect(page.locator("#last-play .cut-name")).to_have_text("Nourhan")
     found = {}
@@ -591,3 +592,23 @@ def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page,
             found[f"{width}x{height}"] = {"name": name, "cards": cards}
         screenshot(page, f"last-play-name-4p-{lang}-{width}x{height}", full_page=False)
     assert not found, found
+    # A card that took nothing: no card to fold, so "took nothing" gives way (the card shows on
+    # the floor), kept for screen readers; the name shows whole.
+    fake.push(lambda s: s["round"].update(
+        last_play={"seat": 3, "card": "KS", "basra": None, "taken": []}, turn=0))
+    resize(page, 360, 640)
+    name = page.evaluate(LAST_NAME)
+    assert name["shown"] + 1 >= name["whole"], name
+    nothing = page.locator("#last-play .took-nothing")
+    expect(nothing).to_have_class(re.compile(r"\bvisually-hidden\b"))
+    expect(nothing).not_to_have_text("")
+    # One card taken: it folds into "+1" before the name is cut, as six did above.
+    fake.push(lambda s: s["round"].update(
+        last_play={"seat": 3, "card": "5S", "basra": None, "taken": ["5H"]}, turn=0))
+    expect(page.locator("#last-play .taken .card")).to_have_count(1)
+    resize(page, 390, 844)
+    resize(page, 360, 640)
+    name, cards = page.evaluate(LAST_NAME), page.evaluate(LAST_PLAY_CUT)
+    cut = name["shown"] + 1 < name["whole"]
+    assert not (cut and name["taken"]) and name["shown"] >= NAME_SHOWN, name
+    assert cards["cards"] == 2 and not cards["cut"], cards

@@ -171,7 +171,7 @@ function renderLastPlay(play) {
     // Cut short in play: the name, at its own end (games.css, .last-who).
     el("span", {class: "last-label last-who"}, B.named(L.played, seatName(play.seat) || "")),
     B.cardNode(play.card, L, {size: "mini", extraClass: "played"}),
-    el("span", {class: "last-label", text: taken.length ? L.took : L.tookNothing}),
+    el("span", {class: taken.length ? "last-label" : "last-label took-nothing", text: taken.length ? L.took : L.tookNothing}),
   ];
   // The cards taken, one group: in play they overlap, left to right in either
   // language as the floor's cards do, each showing its rank (games.css, "In play").

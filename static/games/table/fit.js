@@ -146,13 +146,22 @@ var NAME_EMS = 6;
 function fitLastPlay() {
   if (!lastPlay) return;
   lastPlay.style.removeProperty("--taken-overlap");
+  // A card that took nothing stays on the floor, where it shows: when the name needs the
+  // room, "took nothing" is left to screen readers (the live region says the play too).
+  var nothing = lastPlay.querySelector(".took-nothing");
+  if (nothing) {
+    nothing.classList.remove("visually-hidden");
+    var who = lastPlay.querySelector(".last-who .cut-name");
+    var cap = who ? NAME_EMS * parseFloat(getComputedStyle(who).fontSize) : 0;
+    if (who && who.clientWidth + 1 < Math.min(who.scrollWidth, cap)) nothing.classList.add("visually-hidden");
+  }
   var taken = lastPlay.querySelector(".taken");
   if (!taken) return;
   var more = taken.querySelector(".taken-more");
   if (more) more.remove();
   var cards = Array.prototype.slice.call(taken.children);
   cards.forEach(function (card) { card.style.removeProperty("display"); });
-  if (lastPlay.hidden || cards.length < 2) return;
+  if (lastPlay.hidden || !cards.length) return;
   // Who played comes before what was taken: the name shows whole up to NAME_EMS (about ten
   // letters) while taken cards can still overlap or fold; a longer one is cut at its end.
   var who = lastPlay.querySelector(".last-who .cut-name");
