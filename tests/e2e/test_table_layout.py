@@ -592,23 +592,24 @@ def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page,
             found[f"{width}x{height}"] = {"name": name, "cards": cards}
         screenshot(page, f"last-play-name-4p-{lang}-{width}x{height}", full_page=False)
     assert not found, found
-    # A card that took nothing: no card to fold, so "took nothing" gives way (the card shows on
-    # the floor), kept for screen readers; the name shows whole.
+    # A card that took nothing, and one that took one card: with the centre's room the line
+    # takes two lines, and the name, "took nothing" and the card taken all show.
     fake.push(lambda s: s["round"].update(
         last_play={"seat": 3, "card": "KS", "basra": None, "taken": []}, turn=0))
     resize(page, 360, 640)
     name = page.evaluate(LAST_NAME)
     assert name["shown"] + 1 >= name["whole"], name
     nothing = page.locator("#last-play .took-nothing")
-    expect(nothing).to_have_class(re.compile(r"\bvisually-hidden\b"))
-    expect(nothing).not_to_have_text("")
-    # One card taken: it folds into "+1" before the name is cut, as six did above.
+    expect(nothing).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
+    expect(nothing).to_be_visible()
+    expect(page.locator("#last-play")).to_have_class(re.compile(r"\btwo-lines\b"))
+    screenshot(page, f"last-play-nothing-4p-{lang}-360x640", full_page=False)
+    # One card taken: it shows, and so does the name.
     fake.push(lambda s: s["round"].update(
         last_play={"seat": 3, "card": "5S", "basra": None, "taken": ["5H"]}, turn=0))
     expect(page.locator("#last-play .taken .card")).to_have_count(1)
     resize(page, 390, 844)
     resize(page, 360, 640)
     name, cards = page.evaluate(LAST_NAME), page.evaluate(LAST_PLAY_CUT)
-    cut = name["shown"] + 1 < name["whole"]
-    assert not (cut and name["taken"]) and name["shown"] >= NAME_SHOWN, name
+    assert name["shown"] + 1 >= name["whole"] and name["taken"] == 1, name
     assert cards["cards"] == 2 and not cards["cut"], cards

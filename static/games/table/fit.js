@@ -194,14 +194,34 @@ function fitLastPlay() {
   }
 }
 
+// Whether the last play's line gave something up: its name cut, taken cards folded into "+N",
+// or "took nothing" left to screen readers.
+function lastPlayShort() {
+  if (!lastPlay || lastPlay.hidden) return false;
+  var who = lastPlay.querySelector(".last-who .cut-name");
+  return !!lastPlay.querySelector(".taken-more, .took-nothing.visually-hidden") ||
+    (!!who && who.clientWidth + 1 < who.scrollWidth);
+}
+
 function fitFloor() {
   if (!centre || fitting) return;
   fitting = true;  // our own changes below must not start another fit
+  if (lastPlay) lastPlay.classList.remove("two-lines");
   fitLastPlay();
   floor.style.removeProperty("--card-w-small");
   floor.style.removeProperty("--floor-overlap");
   floor.classList.remove("fanned");
   var card = floor.querySelector(".card");
+  // A line that gave something up takes two lines (who played what; what it took) where the
+  // floor leaves the centre that height; a floor that needs the room keeps the one line.
+  if (lastPlayShort() && centreFits()) {
+    lastPlay.classList.add("two-lines");
+    fitLastPlay();
+    if (!centreFits()) {
+      lastPlay.classList.remove("two-lines");
+      fitLastPlay();
+    }
+  }
   if (card && !centreFits()) {
     // First smaller cards, down to a size whose rank still reads; then the cards overlap,
     // each showing its left edge with the rank and suit (games.css, .floor.fanned).
