@@ -71,6 +71,12 @@ def test_register_withdraw_and_errors_on_the_event_page():
     client = client_for(a)
     page = client.get(reverse("tournament", args=[t.pk])).content.decode()
     assert 'id="register-button"' in page and "csrfmiddlewaretoken" in page
+    # No entrant yet: a note, not a numbered item of the list ("1. Nobody yet.").
+    assert '<p id="entrants" class="help">Nobody yet.</p>' in page and "<ol id=\"entrants\">" not in page
+    client.post(reverse("tournament_register", args=[t.pk]))
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    assert '<ol id="entrants">' in page and "Nobody yet." not in page
+    client.post(reverse("tournament_withdraw", args=[t.pk]))
     client.post(reverse("tournament_register", args=[t.pk]))
     assert Entrant.objects.filter(tournament=t, user=a).exists()
     again = client.post(reverse("tournament_register", args=[t.pk]), follow=True).content.decode()
