@@ -93,8 +93,16 @@ function render(tables) {
     ul = el("ul", {class: "table-list"});
     list.replaceChildren(ul);
   }
+  // The rows that went first: a row moved (taken out and put back) would lose its focus, and
+  // rows still there keep their order when the ones between them go.
+  var wanted = {};
+  tables.forEach(function (row) { wanted[String(row.id)] = true; });
   var shown = {};
-  Array.prototype.forEach.call(ul.children, function (li) { shown[li.dataset.matchId] = li; });
+  Array.prototype.slice.call(ul.children).forEach(function (li) {
+    if (wanted[li.dataset.matchId]) shown[li.dataset.matchId] = li;
+    else li.remove();
+  });
+  var focused = ul.contains(document.activeElement) ? document.activeElement : null;
   tables.forEach(function (row, i) {
     var fresh = renderRow(row);
     var li = shown[String(row.id)] || fresh;
@@ -112,7 +120,8 @@ function render(tables) {
     }
     if (ul.children[i] !== li) ul.insertBefore(li, ul.children[i] || null);
   });
-  while (ul.children.length > tables.length) ul.lastElementChild.remove();
+  // A row the new order moved takes its focused button with it.
+  if (focused && focused.isConnected && document.activeElement !== focused) focused.focus({preventScroll: true});
 }
 
 /** "alice (1520?) & carol (1498)" for one side of a match being played: names, and ratings
