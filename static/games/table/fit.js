@@ -143,6 +143,13 @@ function search(lo, hi, largest, fits) {
 var lastPlay = document.getElementById("last-play");
 // The width (in the name's em) up to which the last play's name is kept whole.
 var NAME_EMS = 6;
+// Whether the last play's name shows less of itself than ``cap`` px (all of it, without one).
+function nameCut(who, cap) {
+  return who.clientWidth + 1 < (cap ? Math.min(who.scrollWidth, cap) : who.scrollWidth);
+}
+function nameCap(who) {
+  return NAME_EMS * parseFloat(getComputedStyle(who).fontSize);
+}
 function fitLastPlay() {
   if (!lastPlay) return;
   lastPlay.style.removeProperty("--taken-overlap");
@@ -151,9 +158,8 @@ function fitLastPlay() {
   var nothing = lastPlay.querySelector(".took-nothing");
   if (nothing) {
     nothing.classList.remove("visually-hidden");
-    var who = lastPlay.querySelector(".last-who .cut-name");
-    var cap = who ? NAME_EMS * parseFloat(getComputedStyle(who).fontSize) : 0;
-    if (who && who.clientWidth + 1 < Math.min(who.scrollWidth, cap)) nothing.classList.add("visually-hidden");
+    var cut = lastPlay.querySelector(".last-who .cut-name");
+    if (cut && nameCut(cut, nameCap(cut))) nothing.classList.add("visually-hidden");
   }
   var taken = lastPlay.querySelector(".taken");
   if (!taken) return;
@@ -165,8 +171,8 @@ function fitLastPlay() {
   // Who played comes before what was taken: the name shows whole up to NAME_EMS (about ten
   // letters) while taken cards can still overlap or fold; a longer one is cut at its end.
   var who = lastPlay.querySelector(".last-who .cut-name");
-  var nameCap = who ? NAME_EMS * parseFloat(getComputedStyle(who).fontSize) : 0;
-  var named = function () { return !who || who.clientWidth + 1 >= Math.min(who.scrollWidth, nameCap); };
+  var cap = who ? nameCap(who) : 0;
+  var named = function () { return !who || !nameCut(who, cap); };
   var fits = function () {
     var box = lastPlay.getBoundingClientRect();
     return named() && Array.prototype.every.call(lastPlay.children, function (part) { return inside(part, box); });
@@ -200,7 +206,7 @@ function lastPlayShort() {
   if (!lastPlay || lastPlay.hidden) return false;
   var who = lastPlay.querySelector(".last-who .cut-name");
   return !!lastPlay.querySelector(".taken-more, .took-nothing.visually-hidden") ||
-    (!!who && who.clientWidth + 1 < who.scrollWidth);
+    (!!who && nameCut(who));
 }
 
 function fitFloor() {
