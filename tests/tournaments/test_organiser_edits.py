@@ -3,10 +3,12 @@ remove an entrant, set the seeds by hand."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -52,6 +54,20 @@ def test_cancel_is_refused_to_others_and_once_started():
     assert error.value.code == Code.ALREADY_STARTED
     assert refresh(t).status == Tournament.Status.RUNNING
     assert not t.audit.filter(action=AuditEntry.Action.CANCEL).exists()
+
+
+def test_the_cancel_button_wears_the_site_s_danger_style_and_the_harmless_ones_do_not():
+    org, a = users("org", "a")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, [a])
+    page = client_for(org).get(reverse("tournament", args=[t.pk])).content.decode()
+    classes = dict((found[1], found[0].split()) for found in re.findall(
+        r'<(?:button|a) [^>]*class="([^"]*)"[^>]*id="([^"]*)"', page))
+    assert "danger" in classes["cancel-button"]
+    assert "danger" not in classes["start-button"] and "danger" not in classes["edit-link"]
+    # The class is styled by the sheet every page loads, not by one app's.
+    sheet = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
+    assert re.search(r"^\.button\.danger\b[^{]*\{[^}]*background: var\(--accent\)", sheet, re.M)
 
 
 def test_the_organiser_removes_an_entrant_before_the_start_and_the_player_is_told(
