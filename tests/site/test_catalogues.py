@@ -12,7 +12,9 @@ import gettext
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
+import django
 import polib
 import pytest
 from django.conf import settings
@@ -171,3 +173,15 @@ def test_arabic_names_the_lobby_with_one_word(domain):
     for entry in catalogue("ar", domain):
         if "lobby" in entry.msgid.lower():
             assert "الردهة" not in entry.msgstr, entry.msgid
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_arabic_spells_very_as_django_does(domain):
+    """"جداً" (the tanwin on the alif), as Django's own Arabic messages the site shows beside
+    these (the password validators') write it, never "جدًا"."""
+    library = polib.pofile(str(Path(django.__file__).parent / "contrib" / "auth" / "locale" / "ar"
+                               / "LC_MESSAGES" / "django.po"))
+    assert any("جداً" in entry.msgstr for entry in library)
+    for entry in catalogue("ar", domain):
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]:
+            assert "جدًا" not in text, entry.msgid
