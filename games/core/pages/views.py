@@ -254,10 +254,11 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
 
     A ``seat`` that is not a number from 0 to players - 1 takes no seat: the table page comes
     back with the ``bad_seat`` message (an empty ``seat`` means no choice); a taken seat or a
-    second seat is the action's ``seat_taken`` or ``already_seated``, and nothing changes. ``client_seed``: the
-    person's seed for the fair shuffle (the browser draws one); a bad one takes no seat and
-    comes back as an error message; none at all: the server draws one. An unknown table is a
-    404.
+    full table (no empty seat, or the match started) comes back with the action's ``seat_taken``
+    or ``table_full`` message, and nothing changes. Someone already seated there just comes
+    back to the table, with no message. ``client_seed``: the person's seed for the fair shuffle
+    (the browser draws one); a bad one takes no seat and comes back as an error message; none at
+    all: the server draws one. An unknown table is a 404.
     """
     table_url = reverse("table", kwargs={"match_id": match_id})
     invite = request.GET.get("invite") or request.POST.get("invite")
@@ -290,7 +291,10 @@ def table_join(request: HttpRequest, match_id: int) -> HttpResponse:
             invite=invite,
         )
     except GameError as error:
-        error.flash(request)
+        # A second join (a lobby row or a join button still showing in another tab) asks for
+        # what the person has: their seat, on the page they come back to.
+        if error.code != errors.ErrorCode.ALREADY_SEATED:
+            error.flash(request)
     return redirect(table_url)
 
 

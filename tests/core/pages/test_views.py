@@ -309,14 +309,35 @@ def test_four_player_seating_order(alice, bob, make_user):
     assert match.status == "playing"
 
 
-def test_join_full_table_shows_the_service_error(alice, bob, make_user):
+def shown_messages(response) -> list[str]:
+    """The messages the page drew (base.html's ``ul.messages``), not only those queued."""
+    found = re.search(r'<ul class="messages">(.*?)</ul>', response.content.decode(), re.S)
+    return re.findall(r"<li[^>]*>(.*?)</li>", found.group(1)) if found else []
+
+
+@pytest.mark.parametrize("language, words", [("en", "This table is full."),
+                                             ("ar", "هذه الطاولة ممتلئة.")])
+def test_join_full_table_says_so_on_the_table_page(alice, bob, make_user, language, words):
     match = new_table(alice)
     actions.join_table(user=bob, match_id=match.id)
     carol = make_user("carol")
-    response = logged_in(carol).post(reverse("table_join", args=[match.id]), follow=True)
+    response = logged_in(carol, headers={"accept-language": language}).post(
+        reverse("table_join", args=[match.id]), follow=True)
     assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
     assert not Seat.objects.filter(match=match, user=carol).exists()
-    assert len(message_texts(response)) == 1
+    assert shown_messages(response) == [words]
+
+
+@pytest.mark.parametrize("seat", [None, "0", "3"])
+def test_join_when_already_seated_lands_on_the_table_without_an_error(alice, seat):
+    """A second join (a lobby row or a join button left showing in another tab): the person's
+    own seat, nothing to report, whichever seat the form asked for."""
+    match = new_table(alice, players=4)
+    response = logged_in(alice).post(reverse("table_join", args=[match.id]),
+                                     {} if seat is None else {"seat": seat}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("table", args=[match.id])
+    assert list(match.seats.values_list("seat", "user__username")) == [(0, "alice")]
+    assert shown_messages(response) == [] and message_texts(response) == []
 
 
 @pytest.mark.parametrize(
