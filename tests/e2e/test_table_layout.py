@@ -618,3 +618,57 @@ def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page,
     name, cards = page.evaluate(LAST_NAME), page.evaluate(LAST_PLAY_CUT)
     assert name["shown"] + 1 >= name["whole"] and name["taken"] == 1, name
     assert cards["cards"] == 2 and not cards["cut"], cards
+
+
+#: Each computer seat's name on the board: its text, and whether each of its digits (the seat's
+#: number) is drawn: inside every box that clips it, and clear of the "…" of a box cut short.
+BOT_SEAT_DIGITS = """() => Array.from(document.querySelectorAll('#board .seat-box.bot')).map((seatBox) => {
+  const name = seatBox.querySelector('.seat-name .name');
+  const clips = [];
+  for (let e = name; e && e !== seatBox.parentElement; e = e.parentElement) {
+    const style = getComputedStyle(e);
+    if (style.overflowX !== 'visible') clips.push(e);
+  }
+  const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+  const digits = [];
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    for (let k = 0; k < text.data.length; k++) {
+      if (!/[0-9\\u0660-\\u0669]/.test(text.data[k])) continue;
+      const range = document.createRange();
+      range.setStart(text, k);
+      range.setEnd(text, k + 1);
+      const r = range.getBoundingClientRect();
+      const shown = clips.every((e) => {
+        const b = e.getBoundingClientRect();
+        if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return false;
+        if (e.scrollWidth <= e.clientWidth + 0.5 || getComputedStyle(e).textOverflow !== 'ellipsis') return true;
+        const ellipsis = parseFloat(getComputedStyle(e).fontSize);  // the "…" and a letter's room
+        return getComputedStyle(e).direction === 'rtl' ? r.left >= b.left + ellipsis : r.right <= b.right - ellipsis;
+      });
+      digits.push(shown);
+    }
+  }
+  return {seat: seatBox.dataset.seat, text: name.textContent, title: name.title,
+          pos: seatBox.parentElement.dataset.pos, digits};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "fr"])
+def test_a_computer_side_seat_keeps_its_number_when_its_name_is_cut(new_page, request, lang):
+    """At four against the computer on a 360 px phone the side seats showed "Greed…": the
+    seat's number was cut, and the turn line's "Computer 3 (Greedy)" named no seat one could
+    see. The level is the part that gives way; the number always shows (table/board.js)."""
+    page = new_page(viewport={"width": 360, "height": 640}, locale=lang)
+    state = copy.deepcopy(PLAYING)
+    state["seats"] = [seat(0, "alice")] + [seat(k, None, bot="greedy") for k in (1, 2, 3)]
+    FakeTable(page, state)
+    at_a_new_table(request, page, f"botseats_{lang}_{uuid.uuid4().hex[:5]}")
+    expect(page.locator("#board .seat-box.bot")).to_have_count(3)
+    wrong = {}
+    for width, height in [(360, 640), (390, 844), (640, 360), (195, 422), (422, 195)]:
+        resize(page, width, height)
+        seats = page.evaluate(BOT_SEAT_DIGITS)
+        if len(seats) != 3 or not all(s["digits"] and all(s["digits"]) for s in seats):
+            wrong[f"{width}x{height}"] = seats
+        screenshot(page, f"bot-seats-4p-{lang}-{width}x{height}", full_page=False)
+    assert not wrong, wrong

@@ -14,7 +14,7 @@ var el = B.el;
 var L = T.L;
 var root = T.root;
 var $ = T.$;
-var botBadge = T.botBadge, titleMark = T.titleMark, botShortName = T.botShortName, isMyTurn = T.isMyTurn, mySide = T.mySide,
+var botBadge = T.botBadge, titleMark = T.titleMark, isMyTurn = T.isMyTurn, mySide = T.mySide,
     players = T.players, position = T.position, seatName = T.seatName, seatOf = T.seatOf;
 
 var baseTitle = document.title;
@@ -106,9 +106,9 @@ function seatBox(seat) {
   var r = getState().round;
   var isViewer = seat === getState().you;
   var found = seatOf(seat);
-  // A computer seat shows its level next to the computer badge (the full name is long).
-  var name = found && !found.username && !found.closed && found.bot ? botShortName(seat)
-    : seatName(seat) || L.emptySeat;
+  // A computer seat shows its level and number next to the computer badge (the full name is
+  // long), in parts: cut short, the level gives way and the number stays.
+  var computer = !!(found && !found.username && !found.closed && found.bot);
   var size = r ? r.hand_sizes[seat] : 0;
   var badges = [];
   // At four, the viewer's partner is named as such (seats 0+2 and 1+3 are partners).
@@ -132,7 +132,8 @@ function seatBox(seat) {
   }, [
     el("div", {class: "seat-name"}, [
       info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
-      el("bdi", {class: "name", title: seatName(seat) || null, text: name}),
+      computer ? el("bdi", {class: "name bot-parts", title: seatName(seat)}, T.botShortParts(seat))
+        : el("bdi", {class: "name", title: seatName(seat) || null, text: seatName(seat) || L.emptySeat}),
       titleMark(info),
       provided("seatBadge", seat)[0] || null,  // an app's badge (the ratings': "(1523?)")
       isViewer ? el("span", {class: "you-tag", text: " (" + L.you + ")"}) : null,

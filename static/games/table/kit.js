@@ -33,10 +33,23 @@ function botNumber(seat) {
 
 /** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
 export function botShortName(seat) {
+  return botShortParts(seat).map(function (part) { return part.textContent; }).join("");
+}
+
+/** botShortName() in parts, so that where the name must be cut the level gives way and the
+ * seat's number, which the turn line's "Computer 3 (Greedy)" names, stays (games.css, "Compact
+ * seats"): a <span class="bot-level">, the catalogue's words between, a <span class="bot-number">,
+ * in the catalogue's order. */
+export function botShortParts(seat) {
   var found = seatOf(seat);
   var level = cfg.botLevels[found.bot] || found.bot;
   var number = botNumber(seat);
-  return number ? B.fmt(L.botShort, {level: level, number: number}) : level;
+  if (!number) return [el("span", {class: "bot-level", text: level})];
+  return String(L.botShort).split(/(%\((?:level|number)\)s)/).filter(Boolean).map(function (part) {
+    if (part === "%(level)s") return el("span", {class: "bot-level", text: level});
+    if (part === "%(number)s") return el("span", {class: "bot-number", text: String(number)});
+    return el("span", {class: "bot-joint", text: part});
+  });
 }
 
 /** The name shown for a seat: the person's, "Closed account" for a closed account's (``closed``:
