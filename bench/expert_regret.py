@@ -33,38 +33,30 @@ import argparse
 import json
 import math
 import pickle
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots import CheatBot  # noqa: E402
+from bots import CheatBot, strong_rounds  # noqa: E402
 
-from games.engine import Match, Rules, full_deck  # noqa: E402
 from games.engine.bots import ExpertBot, StrongBot, _distinct, same_class  # noqa: E402
 
 
 def positions(rounds: int, reference: int) -> list[tuple]:
     """``(view, reference values by card)`` for every searched choice of ``rounds`` rounds."""
     out = []
-    for seed in range(rounds):
-        rng = random.Random(seed)
-        m = Match(Rules(), dealer=seed % 2)
-        deck = full_deck()
-        rng.shuffle(deck)
-        m.start_round(deck)
-        bots = [StrongBot(seed=seed * 10 + s, samples=400) for s in (0, 1)]
-        cheat = CheatBot(seed=seed, iterations=reference)
-        while not m.round.over:
-            seat = m.round.turn
-            view = m.view(seat)
-            if view.stock_size and len(_distinct(view.hand, view.rules)) > 1:
-                cheat.see(m.round)
-                out.append((view, cheat.evaluate(view)))
-            m.play(bots[seat].choose(view), seat=seat)
-        print(f"  round {seed}: {len(out)} positions", flush=True)
+    cheat = None
+    for seed, round_, view in strong_rounds(rounds):
+        if cheat is None or cheat.seed != seed:
+            if cheat is not None:
+                print(f"  round {cheat.seed}: {len(out)} positions so far", flush=True)
+            cheat = CheatBot(seed=seed, iterations=reference)
+        if view.stock_size and len(_distinct(view.hand, view.rules)) > 1:
+            cheat.see(round_)
+            out.append((view, cheat.evaluate(view)))
+    print(f"  {rounds} rounds: {len(out)} positions", flush=True)
     return out
 
 

@@ -85,8 +85,11 @@ two players, 60 matches (deal seeds 0-29, seats swapped): uniform deals won 28 (
 (seeds 0-39) won 46 (57.5%, CI 46.6-67.7%; +4.4 round points a round, CI +0.6..+8.1; the
 first 60 alone: 34, 56.7%). Better than the strong bot by its round margin, but the issue's
 60% of matches is not shown (the interval holds 50%), and the ceiling, a search that sees every
-hand with the same budget, wins every match by about 29 round points a round: half that gap
-is not closed. A larger exploration constant (30 instead of 15; rewards have a standard
+hand and the stock's order with the same budget, wins every match by about 29 round points a
+round: half that gap is not closed. (Later, 300 matches: 59.7%, about +4.3 a round; a search
+that sees every hand but not the stock's order, the issue's ceiling, +20.9 a round, so the
+expert closes about a fifth of that gap; ``bench/bots.py`` and ``bench/expert_inference.py``
+have the tables.) A larger exploration constant (30 instead of 15; rewards have a standard
 deviation of about 26 points) changed nothing measurable. At the whole 0.1 s (2,400 iterations,
 the cap equivalent to 0.1 s of CPU with two players, measured with ``bench/bots.py
 --calibrate``: 23,500-25,000 iterations a CPU second on a quiet core), the same 60 matches
