@@ -620,12 +620,13 @@ def test_a_short_name_in_the_last_play_gives_way_after_the_taken_cards(new_page,
     assert cards["cards"] == 2 and not cards["cut"], cards
 
 
-#: Each computer seat's name on the board: its text, and whether each of its digits (the seat's
-#: number) is drawn: inside every box that clips it, and clear of the "…" of a box cut short.
-BOT_SEAT_DIGITS = """() => Array.from(document.querySelectorAll('#board .seat-box.bot')).map((seatBox) => {
-  const name = seatBox.querySelector('.seat-name .name');
+#: Each computer's name of ``names`` (a selector), in its ``box`` (a selector of an ancestor):
+#: its text, and whether each of its digits (the seat's number) is drawn: not hidden, inside
+#: every box up to ``box`` that clips it, and clear of the "…" of a box cut short.
+BOT_DIGITS = """([names, box]) => Array.from(document.querySelectorAll(names)).map((name) => {
+  const stop = name.closest(box).parentElement;
   const clips = [];
-  for (let e = name; e && e !== seatBox.parentElement; e = e.parentElement) {
+  for (let e = name; e && e !== stop; e = e.parentElement) {
     const style = getComputedStyle(e);
     if (style.overflowX !== 'visible') clips.push(e);
   }
@@ -638,7 +639,7 @@ BOT_SEAT_DIGITS = """() => Array.from(document.querySelectorAll('#board .seat-bo
       range.setStart(text, k);
       range.setEnd(text, k + 1);
       const r = range.getBoundingClientRect();
-      const shown = clips.every((e) => {
+      const shown = r.width > 0 && clips.every((e) => {
         const b = e.getBoundingClientRect();
         if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return false;
         if (e.scrollWidth <= e.clientWidth + 0.5 || getComputedStyle(e).textOverflow !== 'ellipsis') return true;
@@ -648,16 +649,21 @@ BOT_SEAT_DIGITS = """() => Array.from(document.querySelectorAll('#board .seat-bo
       digits.push(shown);
     }
   }
-  return {seat: seatBox.dataset.seat, text: name.textContent, title: name.title,
-          pos: seatBox.parentElement.dataset.pos, digits};
+  return {text: name.textContent, title: name.title, digits};
 })"""
+#: The computer seats' names on the board, and in the score boxes over it.
+SEAT_NAMES = ["#board .seat-box.bot .seat-name .name", ".seat-box"]
+SCORE_NAMES = ["#scoreboard .side-member.bot", ".side"]
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "fr"])
-def test_a_computer_side_seat_keeps_its_number_when_its_name_is_cut(new_page, request, lang):
-    """At four against the computer on a 360 px phone the side seats showed "Greed…": the
-    seat's number was cut, and the turn line's "Computer 3 (Greedy)" named no seat one could
-    see. The level is the part that gives way; the number always shows (table/board.js)."""
+def test_a_computer_keeps_its_number_on_its_seat_and_in_the_scores_when_its_name_is_cut(
+        new_page, request, lang):
+    """At four against the computer on a 360 px phone the side seats showed "Greed…", and the
+    opponents' score box "G… & Gre…": the seats' numbers were cut, and the turn line's
+    "Computer 3 (Greedy)" named no seat one could see. The level is the part that gives way;
+    the number always shows (table/kit.js, botShortParts), on the seats and, where they name
+    the sides, in the score boxes."""
     page = new_page(viewport={"width": 360, "height": 640}, locale=lang)
     state = copy.deepcopy(PLAYING)
     state["seats"] = [seat(0, "alice")] + [seat(k, None, bot="greedy") for k in (1, 2, 3)]
@@ -667,8 +673,11 @@ def test_a_computer_side_seat_keeps_its_number_when_its_name_is_cut(new_page, re
     wrong = {}
     for width, height in [(360, 640), (390, 844), (640, 360), (195, 422), (422, 195)]:
         resize(page, width, height)
-        seats = page.evaluate(BOT_SEAT_DIGITS)
-        if len(seats) != 3 or not all(s["digits"] and all(s["digits"]) for s in seats):
-            wrong[f"{width}x{height}"] = seats
+        # Tiny, the score boxes show their sides' labels, not their names (games.css).
+        places = {"seats": SEAT_NAMES, **({} if tiny(width, height) else {"scores": SCORE_NAMES})}
+        for place, names in places.items():
+            found = page.evaluate(BOT_DIGITS, names)
+            if len(found) != 3 or not all(n["digits"] and all(n["digits"]) for n in found):
+                wrong[f"{place} {width}x{height}"] = found
         screenshot(page, f"bot-seats-4p-{lang}-{width}x{height}", full_page=False)
     assert not wrong, wrong

@@ -33,11 +33,12 @@ export function renderMeta() {
 
 /** The side's names as nodes for the narrow score boxes: one unit a seat, partners joined by
  * the catalogue's words (``L.and``, "و" in Arabic, as the result says), each name cut at its
- * own end in play (games.css) so that both partners show; a computer seat is its badge and
- * level. */
+ * own end in play (games.css) so that both partners show; a computer seat is its badge, level
+ * and number, the level the part cut (bot-parts) so that the number, which tells two
+ * computers apart, stays. */
 function sideMembers(side) {
   var nodes = [];
-  T.sideNameNodes(side, "side-member", "side-member bot").forEach(function (unit, i) {
+  T.sideNameNodes(side, "side-member", "side-member bot bot-parts").forEach(function (unit, i) {
     // The catalogue's space between the units, for the box's text (a screen reader's "carl &
     // dina"); a flex box draws none, its gap does.
     if (i) nodes.push(" ");

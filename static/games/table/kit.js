@@ -31,15 +31,11 @@ function botNumber(seat) {
   return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
 }
 
-/** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"). */
-export function botShortName(seat) {
-  return botShortParts(seat).map(function (part) { return part.textContent; }).join("");
-}
-
-/** botShortName() in parts, so that where the name must be cut the level gives way and the
- * seat's number, which the turn line's "Computer 3 (Greedy)" names, stays (games.css, "Compact
- * seats"): a <span class="bot-level">, the catalogue's words between, a <span class="bot-number">,
- * in the catalogue's order. */
+/** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"),
+ * in parts, so that where the name must be cut the level gives way and the seat's number, which
+ * the turn line's "Computer 3 (Greedy)" names, stays (games.css, "Compact seats"): a <span
+ * class="bot-level">, the catalogue's words between, a <span class="bot-number">, in the
+ * catalogue's order. */
 export function botShortParts(seat) {
   var found = seatOf(seat);
   var level = cfg.botLevels[found.bot] || found.bot;
@@ -81,13 +77,14 @@ export function sideNames(side) {
 }
 
 /** A seat's name for narrow places (the score boxes, the score table's head): a <bdi> of
- * ``botClass`` holding a computer seat's badge and level, short enough to stay whole (the
- * head's "Computer (Greedy)" would be cut to "Compute…"), else one of ``nameClass`` holding the
- * person's name, titled with it. */
+ * ``botClass`` holding a computer seat's badge and level and number (botShortParts: a
+ * ``botClass`` with "bot-parts" cuts the level, not the number), short enough to stay whole
+ * (the head's "Computer (Greedy)" would be cut to "Compute…"), else one of ``nameClass``
+ * holding the person's name; either titled with the seat's whole name. */
 export function shortSeatName(seat, nameClass, botClass) {
   var found = seatOf(seat);
   if (found && !found.username && !found.closed && found.bot) {
-    return el("bdi", {class: botClass}, [botBadge(), botShortName(seat)]);
+    return el("bdi", {class: botClass, title: seatName(seat)}, [botBadge()].concat(botShortParts(seat)));
   }
   var name = seatName(seat) || L.emptySeat;
   return el("bdi", {class: nameClass, title: name, text: name});
