@@ -12,7 +12,7 @@ WORDS = {
     "ar": {"dir": "rtl", "joined": "تاريخ الانضمام", "recent": "آخر المباريات",
            "log_in": "تسجيل الدخول", "brand": ">باصرة<", "reserved": "هذا الاسم محجوز",
            "subject": "[باصرة] ", "hello": "تحية من باصرة!", "have_one": "لديك حساب بالفعل؟",
-           "too_short": "كلمة المرور هذه قصيرة جدًا"},
+           "too_short": "كلمة المرور هذه قصيرة جداً"},
     "fr": {"dir": "ltr", "joined": "Inscrit depuis", "recent": "Parties récentes",
            "log_in": "Se connecter", "brand": ">Basra<", "reserved": "Ce nom est réservé",
            "subject": "[Basra] ", "hello": "Bonjour de la part de Basra\u202f!",
