@@ -659,11 +659,10 @@ SCORE_NAMES = ["#scoreboard .side-member.bot", ".side"]
 @pytest.mark.parametrize("lang", ["en", "ar", "fr"])
 def test_a_computer_keeps_its_number_on_its_seat_and_in_the_scores_when_its_name_is_cut(
         new_page, request, lang):
-    """At four against the computer on a 360 px phone the side seats showed "Greed…", and the
-    opponents' score box "G… & Gre…": the seats' numbers were cut, and the turn line's
-    "Computer 3 (Greedy)" named no seat one could see. The level is the part that gives way;
-    the number always shows (table/kit.js, botShortParts), on the seats and, where they name
-    the sides, in the score boxes."""
+    """At four against the computer on a phone, a computer's name cut short loses its level,
+    never its number ("Gre… 3"): the number is what matches a seat to the turn line's "Computer
+    3 (Greedy)" (table/kit.js, botShortParts), on the seats and, where they name the sides, in
+    the score boxes."""
     page = new_page(viewport={"width": 360, "height": 640}, locale=lang)
     state = copy.deepcopy(PLAYING)
     state["seats"] = [seat(0, "alice")] + [seat(k, None, bot="greedy") for k in (1, 2, 3)]
