@@ -12,7 +12,7 @@ WORDS = {
     "ar": {"dir": "rtl", "joined": "تاريخ الانضمام", "recent": "آخر المباريات",
            "log_in": "تسجيل الدخول", "brand": ">باصرة<", "reserved": "هذا الاسم محجوز",
            "subject": "[باصرة] ", "hello": "تحية من باصرة!", "have_one": "لديك حساب بالفعل؟",
-           "too_short": "كلمة المرور هذه قصيرة جداً"},
+           "too_short": "كلمة المرور هذه قصيرة جدًا"},
     "fr": {"dir": "ltr", "joined": "Inscrit depuis", "recent": "Parties récentes",
            "log_in": "Se connecter", "brand": ">Basra<", "reserved": "Ce nom est réservé",
            "subject": "[Basra] ", "hello": "Bonjour de la part de Basra\u202f!",
@@ -64,6 +64,21 @@ def test_every_password_error_in_the_readers_language(client, language):
     html = client.post(reverse("account_signup"), form, **asked(language)).content.decode()
     assert WORDS[language]["too_short"] in html
     assert "too short" not in html and "too common" not in html and "entirely numeric" not in html
+
+
+@pytest.mark.django_db
+def test_the_arabic_password_errors_write_the_tanwin_as_the_site_does(client):
+    """Django's validators' errors (too short, too common, entirely numeric, too similar) beside
+    the site's words write the tanwin before the alif ("جدًا"), never after it ("جداً")."""
+    pages = []
+    for username, password in [("short_pw", "123"), ("signup_user1", "signup_user1")]:
+        form = {"username": username, "email": "s@example.com", "password1": password,
+                "password2": password}
+        pages.append(client.post(reverse("account_signup"), form, **asked("ar")).content.decode())
+    html = "".join(pages)
+    for error in ["قصيرة جدًا", "شائعة جدًا", "تتكون من أرقام فقط", "مشابهة جدًا"]:
+        assert error in html
+    assert "\u0627\u064b" not in html
 
 
 @pytest.mark.django_db
