@@ -91,6 +91,18 @@ def test_password_reset_mail_in_the_readers_language(client, player, language):
 
 
 @pytest.mark.django_db
+def test_the_arabic_mail_to_an_unknown_address_has_no_stray_latin_letters(client):
+    """allauth's mail to an address no account has: Arabic words, and Latin letters only in
+    the addresses (the unknown address, the sign-up link, the site's domain)."""
+    client.post(reverse("account_reset_password"), {"email": "nobody@example.com"}, **asked("ar"))
+    (message,) = mail.outbox
+    assert "nobody@example.com" in message.body
+    words = re.sub(r"\S+@\S+|https?://\S+|^\S+\.\S+$", "", message.body, flags=re.MULTILINE)
+    assert re.findall(r"[A-Za-z]+", words) == []
+    assert not re.match(r"\s*O\b", message.body.split("\n\n", 1)[1])
+
+
+@pytest.mark.django_db
 def test_the_language_list_offers_french_in_its_own_name(client):
     html = client.get(reverse("account_login"), **asked("ar")).content.decode()
     assert re.search(r"<option value=\"fr\">\s*français\s*</option>", html)
