@@ -82,6 +82,15 @@ def test_the_arabic_password_errors_write_the_tanwin_as_the_site_does(client):
 
 
 @pytest.mark.django_db
+def test_the_arabic_password_mismatch_error_hides_no_bidi_control(client):
+    form = {"username": "two_pw", "email": "t@example.com", "password1": "seven-of-diamonds-77",
+            "password2": "seven-of-diamonds-78"}
+    html = client.post(reverse("account_signup"), form, **asked("ar")).content.decode()
+    assert "يجب عليك كتابة كلمة المرور نفسها في كل مرة." in html
+    assert not re.search("[\u202a-\u202e\u2066-\u2069]", html)
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_password_reset_mail_in_the_readers_language(client, player, language):
     client.post(reverse("account_reset_password"), {"email": player.email}, **asked(language))

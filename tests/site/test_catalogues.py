@@ -181,3 +181,16 @@ def test_the_tanwin_is_written_before_the_alif(language, domain):
     for entry in catalogue(language, domain):
         for text in [entry.msgstr, *entry.msgstr_plural.values()]:
             assert "\u0627\u064b" not in text, entry.msgid
+
+
+#: The invisible bidi controls: the embeddings and overrides (U+202A-U+202E) and the isolates
+#: (U+2066-U+2069), which a page's own direction (dir="rtl") makes needless.
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_translation_hides_a_bidi_control(language, domain):
+    for entry in catalogue(language, domain):
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]:
+            assert not BIDI_CONTROLS.search(text), entry.msgid
