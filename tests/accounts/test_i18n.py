@@ -112,6 +112,14 @@ def test_the_arabic_mail_to_an_unknown_address_has_no_stray_latin_letters(client
 
 
 @pytest.mark.django_db
+def test_the_arabic_log_in_box_is_labelled_with_what_it_takes(client):
+    """A name or an address, not "تسجيل الدخول" (the page's title and button)."""
+    html = client.get(reverse("account_login"), **asked("ar")).content.decode()
+    (label,) = re.findall(r'<label for="id_login">(.*?)</label>', html, re.S)
+    assert label.strip() == "اسم المستخدم أو البريد الإلكتروني:"
+
+
+@pytest.mark.django_db
 def test_the_language_list_offers_french_in_its_own_name(client):
     html = client.get(reverse("account_login"), **asked("ar")).content.decode()
     assert re.search(r"<option value=\"fr\">\s*français\s*</option>", html)
