@@ -154,7 +154,7 @@ def player_seen(*, match_id: int, user: Any, now: datetime | None = None) -> Non
 def seat_closed(*, match_id: int, user: Any, now: datetime | None = None) -> None:
     """A seated person's table socket closed: :func:`player_seen` (the grace before "absent"
     counts from the moment the last socket went away) and, when the match is over, no rematch
-    any more (``rematch.left``: leaving the table ends the offer).
+    any more (``rematch.left``: leaving a table of people ends the offer).
 
     One worker call for the close, and the match's status read with one small statement
     before anything about a rematch is asked (that question was an ORM query on every close,

@@ -13,7 +13,12 @@ The offer lives as long as every seated person is still at the table: when a sea
 table socket closes after the end (they left or reloaded the page; :func:`left`), or a person's
 seat is away or played by the computer, no rematch is possible any more (``rematch_gone``), and
 the table's sockets are told at once (``rematch`` with ``gone``), whether or not anyone had
-asked: the one who stays is not left with a button that can only be refused.
+asked: the one who stays is not left with a button that can only be refused. Against the
+computer (``liveness.against_computer``: one person, the other seats the computer's from the
+start) nobody stays to be told and computers never leave, so the person's own leaving ends
+nothing: back at the table, they may still ask. A person marked away at the end is back once
+they ask (an ask comes from the table): their absence refuses neither them nor, once they
+asked, the others.
 
 A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rated tables had
 to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
@@ -39,7 +44,13 @@ from games.core.actions.funnel import Change, require_login
 from games.core.actions.seating import _client_seed, check_rated_target, create_table
 from games.core.errors import GameError
 from games.core.models import Match, Rematch
-from games.core.state import broadcast
+from games.core.state import broadcast, liveness
+
+
+def _gone(rematch: Rematch, seats: list[Any]) -> bool:
+    """Whether a person's leaving ended the offer. Never against the computer: the only person
+    is the one who left, and coming back is theirs to do (rows marked before that rule too)."""
+    return rematch.gone and not liveness.against_computer(seats)
 
 
 def _message(rematch: Rematch, seats: list[Any]) -> dict:
@@ -56,7 +67,7 @@ def _message(rematch: Rematch, seats: list[Any]) -> dict:
         "type": "rematch",
         "accepted": accepted,
         "waiting": [seat for seat in people if seat not in accepted],
-        "gone": rematch.gone,
+        "gone": _gone(rematch, seats),
         "url": url,
     }
 
@@ -124,7 +135,11 @@ def ask_rematch(
             _announce(change, rematch, seats)  # a late click is told where it went
             return rematch.new_match
         people = [s for s in seats if s.user_id is not None]
-        if rematch.gone or any(s.absent or s.bot for s in people):
+        # An ask comes from the table: a person who asked is back, whatever ``absent`` says.
+        back = {*rematch.accepted, mine.seat}
+        if _gone(rematch, seats) or any(
+            s.bot or (s.absent and s.seat not in back) for s in people
+        ):
             raise GameError("rematch_gone")
         silent = tuple(
             target for target, verdict in relations.barred(
@@ -172,7 +187,8 @@ def ask_rematch(
 def left(*, user: Any, match_id: int) -> None:
     """A seated person's table socket closed after the end of the match: no rematch any more.
 
-    Does nothing when ``user`` is not seated, the match is not finished, or its rematch has
+    Does nothing when ``user`` is not seated, the match is not finished, it was against the
+    computer (nobody else to tell, and the offer waits for its person), or its rematch has
     started already. Otherwise the table's ``Rematch`` is marked ``gone`` (created if nobody
     had asked yet) and the sockets are sent ``rematch`` with ``gone``, whether or not someone
     had asked: the people still there learn at once that no rematch can be made, rather than
@@ -187,6 +203,8 @@ def left(*, user: Any, match_id: int) -> None:
 
     def body(change: Change) -> None:
         change.announce = None
+        if liveness.against_computer(change.seats):
+            return
         rematch, _created = Rematch.objects.get_or_create(match=change.match)
         if rematch.gone or rematch.new_match_id is not None:
             return

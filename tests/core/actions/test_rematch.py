@@ -124,6 +124,52 @@ def test_an_away_player_means_no_rematch(make_player):
     refused("rematch_gone", user=alice, match_id=old.pk)
 
 
+def against_the_computer(user, players: int) -> Match:
+    """A finished casual match of ``user`` against ``players - 1`` computer seats."""
+    match = actions.create_table(
+        user=user, players=players, rules={}, rated=False,
+        bots={seat: "greedy" for seat in range(1, players)},
+    )
+    actions.resign(user=user, match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_back_at_a_finished_match_against_the_computer_the_rematch_is_still_there(
+    make_player, news, django_capture_on_commit_callbacks, players
+):
+    """Computers never leave, and the one person is the one who went: nobody is told "gone",
+    and back at the table they may ask, also where an older close already marked it gone."""
+    alice = make_player("alice").user
+    old = against_the_computer(alice, players)
+    with django_capture_on_commit_callbacks(execute=True):
+        actions.rematch_left(user=alice, match_id=old.pk)
+    assert news == [] and actions.rematch_state(match_id=old.pk) is None
+    new = actions.ask_rematch(user=alice, match_id=old.pk)
+    assert new is not None and new.players == players and seats_of(new) == seats_of(old)
+    marked = against_the_computer(alice, players)
+    Rematch.objects.create(match=marked, gone=True)
+    assert actions.rematch_state(match_id=marked.pk)["gone"] is False
+    assert actions.ask_rematch(user=alice, match_id=marked.pk) is not None
+
+
+def test_a_person_back_from_being_away_is_not_blocked_by_it(make_player):
+    """Away at the end (the match ended while they were gone): asking is being back, so their
+    own absence does not refuse them, and once they asked it does not refuse the others."""
+    alice = make_player("alice").user
+    alone = against_the_computer(alice, 2)
+    Seat.objects.filter(match=alone, user=alice).update(absent=True)
+    assert actions.ask_rematch(user=alice, match_id=alone.pk) is not None
+    bob = make_player("bob").user
+    old = finished([alice, bob])
+    Seat.objects.filter(match=old, user=bob).update(absent=True)
+    refused("rematch_gone", user=alice, match_id=old.pk)
+    assert actions.ask_rematch(user=bob, match_id=old.pk) is None
+    assert actions.ask_rematch(user=alice, match_id=old.pk) is not None
+
+
 def test_computer_seats_accept_at_once(make_player):
     alice = make_player("alice").user
     old = actions.create_table(user=alice, players=2, rules={}, rated=False, bots={1: "greedy"})

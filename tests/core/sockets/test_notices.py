@@ -177,6 +177,27 @@ async def test_a_player_leaving_before_anyone_asked_is_told_at_once(make_player,
     await expect_error(a, "rematch_gone")
 
 
+@pytest.mark.parametrize("players", [2, 4])
+async def test_leaving_a_finished_match_against_the_computer_and_coming_back(
+    make_player, open_socket, players
+):
+    """alice, alone against the computer, goes elsewhere after the end and comes back: no
+    "gone", and her ask starts the rematch."""
+    alice = await db(make_player)("alice")
+    match = await db(actions.create_table)(
+        user=alice.user, players=players, rules={}, rated=False,
+        bots={seat: "greedy" for seat in range(1, players)},
+    )
+    await db(actions.resign)(user=alice.user, match_id=match.pk)
+    first = await open_table(open_socket, match, alice)
+    await first.disconnect()  # returns when the socket's disconnect work is done
+    again = await open_table(open_socket, match, alice)
+    await again.send_json_to({"type": "rematch"})
+    offer = await next_of(again, "rematch")
+    new = await db(lambda: Match.objects.exclude(pk=match.pk).get())()
+    assert offer["gone"] is False and offer["url"] == f"/table/{new.pk}/"
+
+
 async def test_bad_rematch_frames(make_player, open_socket):
     alice, bob = await db(make_player)("alice"), await db(make_player)("bob")
     match = await db(seated_match)([alice.user, bob.user])
