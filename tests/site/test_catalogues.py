@@ -194,3 +194,25 @@ def test_no_translation_hides_a_bidi_control(language, domain):
     for entry in catalogue(language, domain):
         for text in [entry.msgstr, *entry.msgstr_plural.values()]:
             assert not BIDI_CONTROLS.search(text), entry.msgid
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_french_table_buttons_begin_with_words_of_their_own(domain):
+    """At a two-player table "Abort" sits beside "Resign", and the resign dialog's "Cancel"
+    beside its "Resign": each French label begins with its own verb, so a glance tells them
+    apart."""
+    said = {entry.msgid: entry.msgstr for entry in catalogue("fr", domain)
+            if entry.msgctxt is None and entry.msgid in {"Abort", "Resign", "Cancel"}}
+    first = {msgid: text.split()[0].lower() for msgid, text in said.items()}
+    assert len(first) == 3 and len(set(first.values())) == 3, said
+
+
+def test_french_says_the_computer_plays_for_a_partner():
+    """A seat is played by the computer; a partner is not "joué": French says the computer
+    plays in their place (the table's resign dialogs, the script's catalogue)."""
+    told = [entry for entry in catalogue("fr", "djangojs")
+            if "partner is" in entry.msgid and "played by the computer" in entry.msgid]
+    assert told
+    for entry in told:
+        assert "joué par l'ordinateur" not in entry.msgstr, entry.msgid
+        assert "l'ordinateur joue à sa place" in entry.msgstr, entry.msgid
