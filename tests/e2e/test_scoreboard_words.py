@@ -91,3 +91,45 @@ def test_partners_are_joined_by_the_catalogue_s_words_and_both_show_in_arabic_at
         assert all(m["inside"] and m["width"] >= 24 for m in side["members"]), side
         assert not side["cut"], side
     expect(fake.page.locator("#scoreboard .side-member").first).to_be_visible()
+
+
+#: The result line's score and the names beside it: the score's element, its weight and frame,
+#: and the room between its box and the nearest name's box, in the score's ems, on each side.
+SCORE_APART = """() => {
+  const score = document.querySelector('#result-banner .result-line .result-score');
+  const names = Array.from(document.querySelectorAll('#result-banner .result-line bdi'));
+  const s = score.getBoundingClientRect(), em = parseFloat(getComputedStyle(score).fontSize);
+  const gaps = names.filter((n) => Math.abs(n.getBoundingClientRect().top - s.top) < s.height)
+    .map((n) => { const r = n.getBoundingClientRect();
+                  return Math.max(r.left - s.right, s.left - r.right) / em; });
+  const style = getComputedStyle(score);
+  return {tag: score.tagName, text: score.textContent, names: names.map((n) => n.textContent),
+          inName: names.some((n) => n.contains(score) || score.contains(n)),
+          weight: Number(style.fontWeight), border: parseFloat(style.borderInlineStartWidth),
+          gap: Math.min(...gaps), rtl: getComputedStyle(score.parentNode).direction === 'rtl'};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_result_s_score_stands_apart_from_a_computer_s_number_at_360(new_page, request, lang):
+    """A match of four against the computer, over at 0 – 50: the score is an element of its own,
+    no name's, bold in a frame and at least most of an em from the names beside it, so that
+    "Greedy 2" and "0 – 50" never read as "Greedy 20 – 50"."""
+    state = copy.deepcopy(PLAYING)
+    state["seats"] = [seat(0, "tester_ar"), seat(1, None, bot="greedy"),
+                      seat(2, None, bot="greedy"), seat(3, None, bot="greedy")]
+    fake = open_table(new_page, request, state, locale=lang, **PHONE_360)
+
+    def zero_to_fifty(state: dict) -> None:
+        over(state)
+        state["scores"] = [0, 50]
+        state["result"] = {"winner": 1, "scores": [0, 50], "reason": "target"}
+
+    fake.push(zero_to_fifty)
+    expect(fake.page.locator("#result-banner")).to_be_visible()
+    settled(fake.page)
+    found = fake.page.evaluate(SCORE_APART)
+    assert found["text"] == "0 – 50" and not found["inName"], found
+    assert len(found["names"]) == 4 and found["rtl"] == (lang == "ar"), found
+    assert found["tag"] == "STRONG" and found["weight"] >= 700 and found["border"] >= 1, found
+    assert found["gap"] >= 0.6, found

@@ -241,7 +241,9 @@ export function renderResult() {
     // outside the names (sideNameNodes): one <bdi> of "a & b" let an Arabic line carry the
     // "و" into "فاطمة-Z" and break the name at its hyphen.
     el("span", {class: "result-line"}, sideNameNodes(0).concat(
-      el("span", {class: "result-score", text: result.scores[0] + " – " + result.scores[1]}),
+      // The score a box of its own, apart from the names, so that a number in a name
+      // ("Greedy 2") never reads as part of it.
+      el("strong", {class: "result-score", text: result.scores[0] + " – " + result.scores[1]}),
       sideNameNodes(1))),
     provided("resultLine")[0] || null,  // an app's line (the ratings' changes)
     cfg.urls.replay ? el("a", {class: "button primary", id: "replay-link", href: url("replay"), text: L.watchReplay}) : null,
