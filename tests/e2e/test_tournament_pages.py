@@ -171,3 +171,56 @@ def test_each_confirmation_asks_once_and_a_double_click_posts_once(browser, site
         assert len([url for url in posts if "/forfeit" in url]) == 1, posts
     finally:
         context.close()
+
+
+#: The organiser's cancel button against a primary button drawn on the same page, and the room
+#: between each of the organiser's buttons and the next one on its line.
+DANGER_APART = """() => {
+  const primary = document.createElement('a');
+  primary.className = 'button primary';
+  primary.textContent = 'x';
+  document.querySelector('main').append(primary);
+  const cancel = document.querySelector('#cancel-button'), pick = (el) => {
+    const s = getComputedStyle(el);
+    return {background: s.backgroundColor, color: s.color, border: s.borderInlineStartColor};
+  };
+  const buttons = [...document.querySelectorAll('.organiser > .button, .organiser > form > .button')]
+    .map((el) => el.getBoundingClientRect());
+  const gaps = [];
+  for (let i = 1; i < buttons.length; i++) {
+    const a = buttons[i - 1], b = buttons[i];
+    gaps.push(Math.abs(a.top - b.top) < 2 ? Math.max(b.left - a.right, a.left - b.right) : b.top - a.bottom);
+  }
+  const found = {cancel: pick(cancel), primary: pick(primary), gaps};
+  primary.remove();
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_cancel_button_is_outlined_apart_from_a_primary_one_and_from_its_neighbours(
+    browser, site_url, seeded, lang
+):
+    """The organiser's "Cancel the event" is red on white in a red frame, where a primary button
+    ("Register") is filled with the red: it is not mistaken for a harmless one; and none of the
+    organiser's buttons touches the next, in a row or on the next line."""
+    host = site_url.split("//")[1].split(":")[0]
+    context = browser.new_context(base_url=site_url, viewport={"width": 360, "height": 640})
+    context.add_cookies([
+        {"name": "sessionid", "value": seeded["session"], "domain": host, "path": "/"},
+        {"name": "django_language", "value": lang, "domain": host, "path": "/"},
+    ])
+    try:
+        page = context.new_page()
+        page.goto(f"/tournaments/{seeded['upcoming']}/")
+        expect(page.locator("#cancel-button")).to_be_visible()
+        for width, height in VIEWPORTS:
+            resize(page, width, height)
+            found = page.evaluate(DANGER_APART)
+            cancel, primary = found["cancel"], found["primary"]
+            assert cancel["background"] == "rgb(255, 255, 255)", found
+            assert cancel["background"] != primary["background"], found
+            assert cancel["color"] == cancel["border"] == primary["background"], found
+            assert len(found["gaps"]) >= 2 and min(found["gaps"]) >= 6, found
+    finally:
+        context.close()

@@ -65,9 +65,17 @@ def test_the_cancel_button_wears_the_site_s_danger_style_and_the_harmless_ones_d
         r'<(?:button|a) [^>]*class="([^"]*)"[^>]*id="([^"]*)"', page))
     assert "danger" in classes["cancel-button"]
     assert "danger" not in classes["start-button"] and "danger" not in classes["edit-link"]
-    # The class is styled by the sheet every page loads, not by one app's.
+    # The class is styled by the sheet every page loads, not by one app's: outlined in the
+    # accent on white, where a primary button is filled with it.
     sheet = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
-    assert re.search(r"^\.button\.danger\b[^{]*\{[^}]*background: var\(--accent\)", sheet, re.M)
+    danger = re.search(r"^\.button\.danger\b[^{]*\{([^}]*)\}", sheet, re.M)[1]
+    primary = re.search(r"^\.button\.primary\s*\{([^}]*)\}", sheet, re.M)[1]
+    assert "background: var(--accent)" in primary
+    assert "background: #fff" in danger and "var(--accent)" not in danger.split("background:")[1].split(";")[0]
+    assert re.search(r"border: \d+px solid var\(--accent\)", danger) and "color: var(--accent)" in danger
+    # The organiser's buttons keep room between them.
+    own = (settings.BASE_DIR / "games" / "tournaments" / "static" / "tournaments" / "tournaments.css").read_text()
+    assert re.search(r"^\.tournaments \.organiser \{[^}]*display: flex[^}]*gap: \.5rem", own, re.M)
 
 
 def test_the_organiser_removes_an_entrant_before_the_start_and_the_player_is_told(
