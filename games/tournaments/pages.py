@@ -32,17 +32,19 @@ LIST_SIZE = 30
 
 def event_sections() -> list[tuple[str, list[Tournament]]]:
     """The events list: ``[(title, events)]`` for running (oldest start first), upcoming
-    (soonest first) and finished or cancelled events (latest first), at most
-    :data:`LIST_SIZE` each; each event has ``entrant_count`` (invited partnerships left out)."""
+    (soonest first), finished and cancelled events (latest first), at most :data:`LIST_SIZE`
+    each; each event has ``entrant_count`` (invited partnerships left out). A cancelled event
+    was never played, so it has a section of its own, not the finished one's; that section is
+    left out while it has no event."""
     events = Tournament.objects.annotate(
         entrant_count=Count("entrants", filter=~Q(entrants__status=Entrant.Status.INVITED))
     ).select_related("organiser")
-    over = [Tournament.Status.FINISHED, Tournament.Status.CANCELLED]
+    cancelled = list(events.filter(status=Tournament.Status.CANCELLED).order_by("-finished_at")[:LIST_SIZE])
     return [
         (_("Running"), events.filter(status=Tournament.Status.RUNNING).order_by("started_at")[:LIST_SIZE]),
         (_("Upcoming"), events.filter(status=Tournament.Status.UPCOMING).order_by("starts_at")[:LIST_SIZE]),
-        (_("Finished"), events.filter(status__in=over).order_by("-finished_at")[:LIST_SIZE]),
-    ]
+        (_("Finished"), events.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[:LIST_SIZE]),
+    ] + ([(_("Cancelled"), cancelled)] if cancelled else [])
 
 
 def with_changes(entries) -> list[AuditEntry]:

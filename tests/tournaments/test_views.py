@@ -3,6 +3,7 @@ leaderboard, audit trail), the CSRF-protected actions, and the header link."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -27,6 +28,51 @@ def test_list_shows_upcoming_running_and_finished_and_the_header_links_it():
     page = Client().get(reverse("tournaments")).content.decode()
     assert f'href="{reverse("tournaments")}"' in page  # the header's link
     assert page.index("Running") < page.index(running.name) < page.index("Upcoming") < page.index(upcoming.name)
+
+
+def test_list_puts_cancelled_events_under_their_own_heading_not_the_finished_one():
+    org, a = users("org", "a")
+    done, called_off = event(org, "swiss", swiss_rounds=3), event(org, "round_robin")
+    Tournament.objects.filter(pk=done.pk).update(
+        name="Played out", status=Tournament.Status.FINISHED, finished_at=timezone.now())
+    Tournament.objects.filter(pk=called_off.pk).update(name="Called off")
+    services.cancel(user=org, tournament_id=called_off.pk)
+    for language, finished, cancelled in (("en", "Finished", "Cancelled"), ("ar", "انتهت", "أُلغيت"),
+                                          ("fr", "Terminé", "Annulé")):
+        client = Client()
+        client.cookies["django_language"] = language
+        page = client.get(reverse("tournaments"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        headings = re.findall(r"<h2>([^<]*)</h2>", page)
+        assert headings[-2:] == [finished, cancelled], (language, headings)
+        sections = page.split(f"<h2>{cancelled}</h2>")
+        assert "Played out" in sections[0] and "Called off" not in sections[0]
+        assert "Called off" in sections[1] and "Played out" not in sections[1]
+    # With no cancelled event, no empty section for them.
+    Tournament.objects.filter(pk=called_off.pk).delete()
+    page = Client().get(reverse("tournaments")).content.decode()
+    assert "<h2>Cancelled</h2>" not in page
+
+
+@pytest.mark.parametrize("zone", ["UTC", "America/Indiana/Knox"])
+def test_list_names_the_time_zone_of_its_start_column_once_without_nested_brackets(zone):
+    """The start column's heading had the zone in brackets round a name that has its own:
+    "Starts at (Coordinated Universal Time (UTC))"."""
+    from games.tournaments import zones
+
+    (org,) = users("org")
+    event(org, "swiss", swiss_rounds=3)
+    client = Client()
+    client.cookies["basra_tz"] = zone
+    page = client.get(reverse("tournaments")).content.decode()
+    heading = next(h for h in re.findall(r"<th>(.*?)</th>", page) if "Starts at" in h)
+    text = re.sub(r"<[^>]+>", " ", heading)
+    name = zones.label(zone)
+    assert text.count(name) == 1, text
+    depth = deepest = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        deepest = max(deepest, depth)
+    assert deepest <= 1, text
 
 
 def test_create_form_makes_an_event_organised_by_the_player():
