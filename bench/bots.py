@@ -204,6 +204,20 @@ the half asked (+10.5 would be). ``bench/expert_inference.py`` measures the expe
 to the other hand, what that seat's plays of the deal tell of it: with the models tried,
 under 1% of what it does not know (its docstring has the table).
 
+A prototype of the route that screen points to (``expert-model``, :class:`ModelExpertBot`,
+2026-12-07): the expert's deals of the other hand drawn from a pool of 16 weighted by the strong
+bot's own choice (20 samples) at each of that seat's plays of the deal, against the strong bot,
+the same 60 matches as the expert's first row at 2,400 iterations (seeds 0-29), two processes
+under ``nice -n 5``:
+
+| pairing | matches | A wins (95% Wilson CI) | A's round margin (95% CI), rounds |
+|---|---|---|---|
+| expert-model (2,400, pool 16, model 20) vs strong (400) | 60 (seeds 0-29) | 33 = 55.0% (42.5-66.9%) | +4.1 (-0.2..+8.3), 247 |
+| expert (2,400) vs strong, the same seeds, above | 60 (seeds 0-29) | 35 = 58.3% (45.7-69.9%) | +3.5 (-1.0..+8.0), 248 |
+
+Mean CPU a move: expert-model 253 ms (the pool's weighting about 150 ms of it, over 0.1 s
+alone), strong 56 ms. No gain shown: 60 matches cannot tell +4.1 from +3.5 a round.
+
 Usage::
 
     .venv/bin/python bench/bots.py --matches 500 --samples 100
@@ -233,6 +247,8 @@ Usage::
         --iterations 24000 --time-limit 2 --workers 2 --each --progress 5
     nice -n 19 .venv/bin/python bench/bots.py --pair cheat-hands:strong --matches 40 \
         --iterations 2400 --time-limit 1 --workers 2 --each
+    nice -n 5 .venv/bin/python bench/bots.py --pair expert-model:strong --matches 60 \
+        --iterations 2400 --time-limit 1 --workers 2 --each
 """
 
 from __future__ import annotations
@@ -244,13 +260,13 @@ import random
 import sys
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import Match, Round, Rules, SeatView, full_deck  # noqa: E402
-from games.engine.bots import BOTS, Bot, ExpertBot, StrongBot, _distinct  # noqa: E402
+from games.engine.bots import BOTS, Bot, ExpertBot, StrongBot, _distinct, same_class  # noqa: E402
 from games.engine.bots.playout import _World  # noqa: E402
 
 
@@ -311,8 +327,70 @@ class HandsCheatBot(CheatBot):
         return world
 
 
-#: The bots a pairing may name: the site's, and the bench's cheating ceilings.
-PLAYERS: dict[str, type[Bot]] = {**BOTS, "cheat": CheatBot, "cheat-hands": HandsCheatBot}
+class ModelExpertBot(ExpertBot):
+    """A prototype: the expert whose deals of the other hand (two players) come from a pool
+    weighted by a model of the other seat's policy, the strong bot's own choice.
+
+    Before a search, ``pool`` deals are drawn as the expert draws them; each is weighted, for
+    each play of the other seat in this deal, by 1 where a strong bot (``model`` samples, a
+    seed of its own) given that seat's view then, with the hand the deal gives it (that hand
+    and the cards it played since), plays the card it played, else ``miss``
+    (``bench/expert_inference.py`` measures what this tells). Each iteration then takes a hand
+    from the pool by weight, the stock drawn at random around it. The other seat's past views
+    come from ``history`` (the bench's record of the round's views, public but for the hand,
+    which is replaced): the site's bot would rebuild them from its own view.
+    """
+
+    name = "expert-model"
+
+    def __init__(self, *, pool: int = 16, model: int = 20, miss: float = 0.1, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.pool, self.model, self.miss = pool, model, miss
+        self.history: list = []
+        self._hands: list | None = None
+        self._weights: list[float] = []
+
+    def evaluate(self, view):
+        self._hands = None
+        return super().evaluate(view)
+
+    def _determinize(self, view, hidden, rng):
+        world = super()._determinize(view, hidden, rng)
+        if view.players != 2:
+            return world
+        other = 1 - view.seat
+        if self._hands is None:
+            self._hands, self._weights = [], []
+            start = len(view.played) // 8 * 8
+            plays = [(self.history[i], card) for i, (seat, card) in enumerate(view.played)
+                     if i >= start and seat == other and i < len(self.history)]
+            judge = StrongBot(seed=f"model{self.seed}", samples=self.model)
+            for k in range(self.pool):
+                hand = tuple(world.hands[other]) if k == 0 else tuple(
+                    super()._determinize(view, hidden, rng).hands[other])
+                weight = 1.0
+                later = [card for _, card in plays]
+                for j, (then, card) in enumerate(plays):
+                    chosen = judge.choose(replace(then, hand=hand + tuple(later[j:])))
+                    if not same_class(chosen, card, view.rules):
+                        weight *= self.miss
+                self._hands.append(hand)
+                self._weights.append(weight)
+        hand = rng.choices(self._hands, self._weights)[0]
+        held = world.hands[other]
+        need = [c for c in hand if c not in held]
+        spare = [c for c in held if c not in hand]
+        stock = list(world.stock)
+        for card, out in zip(need, spare):
+            stock[stock.index(card)] = out
+        world.hands[other] = list(hand)
+        world.stock = stock
+        return world
+
+
+#: The bots a pairing may name: the site's, the bench's cheating ceilings and its prototype.
+PLAYERS: dict[str, type[Bot]] = {**BOTS, "cheat": CheatBot, "cheat-hands": HandsCheatBot,
+                                 "expert-model": ModelExpertBot}
 
 
 @dataclass
@@ -365,8 +443,8 @@ def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
     the run's iteration cap."""
     if name == "strong":
         return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
-    if name in ("expert", "cheat", "cheat-hands"):
-        keys = ("exploration", "horizon", "likelihood", "final") + (("four",) if name == "expert" else ())
+    if name in ("expert", "cheat", "cheat-hands", "expert-model"):
+        keys = ("exploration", "horizon", "likelihood", "final") + (("four",) if name != "cheat" else ())
         tuning = {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
         return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations, **tuning)
     return BOTS[name](seed=seed, time_limit=args.time_limit)
@@ -390,9 +468,14 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
         rng.shuffle(deck)
         m.start_round(deck)
         before = m.scores
+        history: list = []  # the view before each play of the round (ModelExpertBot)
+        for bot in bots:
+            if isinstance(bot, ModelExpertBot):
+                bot.history = history
         while not m.round.over:
             seat = m.round.turn
             view = m.view(seat)
+            history.append(view)
             if isinstance(bots[seat], CheatBot):
                 bots[seat].see(m.round)
             start, start_cpu = time.perf_counter(), time.process_time()
@@ -433,7 +516,7 @@ def report(a: str, b: str, outcomes: Iterable[Outcome], elapsed: float, args: ar
     budget = f"limit {args.time_limit:g} s/move"
     if "strong" in (a, b):
         budget += f"; strong: at most {args.samples} samples"
-    if {"expert", "cheat", "cheat-hands"} & {a, b}:
+    if {"expert", "cheat", "cheat-hands", "expert-model"} & {a, b}:
         budget += f"; expert/cheat: at most {args.iterations} iterations"
     print(f"{a} vs {b}: {args.players} players, target {args.target}, {n} matches  {budget}")
     print(f"  {a} wins {wins}/{n} = {wins / n:.1%}  (95% Wilson CI {low:.1%} .. {high:.1%})")

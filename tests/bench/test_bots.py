@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from bench.bots import CheatBot, HandsCheatBot
+from bench.bots import CheatBot, HandsCheatBot, ModelExpertBot
 from games.engine import Match, Rules, full_deck
+from games.engine.bots.seat import hidden_cards
 
 
 def a_round_in_its_second_deal(seed: int = 3) -> Match:
@@ -50,3 +51,25 @@ def test_the_full_ceiling_knows_the_stocks_order_too():
     bot.see(m.round)
     world = bot._determinize(view, [], random.Random(0))
     assert world.stock == list(m.round.stock)
+
+
+def test_the_model_prototype_deals_hands_from_its_weighted_pool_and_keeps_every_card():
+    m = a_round_in_its_second_deal()
+    history = []
+    # Two more plays of this deal, each view kept, as the bench keeps them.
+    for _ in range(2):
+        history.append(m.view(m.round.turn))
+        m.play(m.round.hands[m.round.turn][0], seat=m.round.turn)
+    view = m.view(m.round.turn)
+    history.append(view)
+    bot = ModelExpertBot(seed=1, iterations=10, pool=6, model=5)
+    bot.history = history
+    bot.evaluate(view)  # draws the pool and weights it
+    assert len(bot._hands) == 6 and all(0 < w <= 1 for w in bot._weights)
+    other = 1 - view.seat
+    hidden = hidden_cards(view)
+    rng = random.Random(0)
+    for _ in range(20):
+        world = bot._determinize(view, hidden, rng)
+        assert tuple(world.hands[other]) in bot._hands
+        assert sorted(world.hands[other] + list(world.stock)) == sorted(hidden)
