@@ -70,7 +70,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bots import strong_rounds  # noqa: E402
 
 from games.engine.bots import ExpertBot, StrongBot, same_class  # noqa: E402
-from games.engine.bots.expert import passed_over, unlikely_cards  # noqa: E402
 from games.engine.bots.seat import hidden_cards  # noqa: E402
 
 #: The settings screened unless others are given: the expert's keywords.
@@ -110,11 +109,7 @@ def score(view, true: tuple, plays: list, setting: dict, deals: int, seed: int) 
     model = setting.pop("model", 0)
     miss = setting.pop("miss", 0.1)
     bot = ExpertBot(seed=seed, **setting)
-    # What ExpertBot._search sets before it draws its deals.
-    danger = view.rules.basra_points * 0.3
-    bot._absent = unlikely_cards(view) if bot.inference else {}
-    bot._passed = passed_over(view, danger, {}) if bot.inference and bot.likelihood < 1 else []
-    bot._depth = None
+    bot._prepare(view, {})
     hidden = hidden_cards(view)
     rng = random.Random(seed)
     other = 1 - view.seat

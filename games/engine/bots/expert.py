@@ -310,11 +310,15 @@ class ExpertBot(SearchBot):
 
     # --- the search
 
-    def _search(self, view: Any, rng: random.Random, memo: dict, deadline: float) -> _Node:
+    def _prepare(self, view: Any, memo: dict) -> tuple[float, int]:
+        """Read what the other seats' plays tell (``self._absent``, ``self._passed``) and how
+        deep the deals must be drawn (``self._depth``), for :meth:`_determinize`.
+
+        :returns: ``(danger, horizon)``: the playout policy's danger, in round points, and the
+            plays a walk makes from the root (the root's own play included).
+        """
         rules: Rules = view.rules
         n = view.players
-        side = view.seat & 1
-        hidden = hidden_cards(view)
         self._absent = unlikely_cards(view) if self.inference else {}
         danger = self.danger if self.danger is not None else rules.basra_points * 0.3
         self._passed = passed_over(view, danger, memo) if self.inference and self.likelihood < 1 else []
@@ -323,6 +327,14 @@ class ExpertBot(SearchBot):
         # ceil(horizon / 4n)-th, so only that many deals' worth of the stock is drawn at random.
         deal = 4 * n
         self._depth = (horizon + deal - 1) // deal * deal
+        return danger, horizon
+
+    def _search(self, view: Any, rng: random.Random, memo: dict, deadline: float) -> _Node:
+        rules: Rules = view.rules
+        n = view.players
+        side = view.seat & 1
+        hidden = hidden_cards(view)
+        danger, horizon = self._prepare(view, memo)
         spread = self.spread
         c = self.exploration
         keys = {card: _class_key(card, rules) for card in _ALL}
