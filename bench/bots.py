@@ -388,9 +388,80 @@ class ModelExpertBot(ExpertBot):
         return world
 
 
-#: The bots a pairing may name: the site's, the bench's cheating ceilings and its prototype.
+def _index(card) -> int:
+    return card.index
+
+
+class OracleExpertBot(ModelExpertBot):
+    """A bound, not a player: the expert that knows the other seat's policy exactly, the strong
+    bot's code, seed and sample cap (two players).
+
+    Its deals of the other hand come from a pool of hands for which that very bot, given that
+    seat's view at each of its plays of this deal, plays what it played (the strong bot's card
+    is a function of its seed and the view): the exact posterior of the other hand given its
+    plays, which no seat can have and every inference from plays can at best approach. The
+    strong bot's random numbers are seeded by its view, the order of its hand included: in a
+    match with this bot the bench hands the strong bot its hand sorted (its play is as strong,
+    its card then a function of the set it holds), and the judge sorts the same way. Up to
+    ``tries`` hands are drawn as the expert draws them, until ``pool`` agree with every play;
+    when none does (the model cut short on a loaded machine), the hands that disagree least are
+    kept. The bench sets ``model_seed`` (the other seat's seed) and ``model`` (its sample cap)
+    before the match. What it wins against the strong bot is what inference could add to the
+    expert's search at most, against this opponent.
+    """
+
+    name = "expert-oracle"
+
+    def __init__(self, *, tries: int = 48, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.tries = tries
+        self.model_seed: int | str = 0
+
+    def _determinize(self, view, hidden, rng):
+        world = ExpertBot._determinize(self, view, hidden, rng)
+        if view.players != 2:
+            return world
+        other = 1 - view.seat
+        if self._hands is None:
+            start = len(view.played) // 8 * 8
+            plays = [(self.history[i], card) for i, (seat, card) in enumerate(view.played)
+                     if i >= start and seat == other and i < len(self.history)]
+            # A clock that never moves: the judge runs its whole sample cap, as the other seat did.
+            judge = StrongBot(seed=self.model_seed, samples=self.model, clock=lambda: 0.0)
+            agree, near = [], []
+            for k in range(self.tries):
+                hand = tuple(world.hands[other]) if k == 0 else tuple(
+                    ExpertBot._determinize(self, view, hidden, rng).hands[other])
+                later = [card for _, card in plays]
+                misses = 0
+                # The latest play first: a hand that fails it needs no other check.
+                for j in reversed(range(len(plays))):
+                    then, card = plays[j]
+                    held_then = tuple(sorted(hand + tuple(later[j:]), key=_index))
+                    if not same_class(judge.choose(replace(then, hand=held_then)), card, view.rules):
+                        misses += 1
+                        break
+                (near if misses else agree).append(hand)
+                if len(agree) >= self.pool or not plays:
+                    break
+            self._hands = agree or near
+            self._weights = [1.0] * len(self._hands)
+        hand = rng.choice(self._hands)
+        held = world.hands[other]
+        need = [c for c in hand if c not in held]
+        spare = [c for c in held if c not in hand]
+        stock = list(world.stock)
+        for card, out in zip(need, spare):
+            stock[stock.index(card)] = out
+        world.hands[other] = list(hand)
+        world.stock = stock
+        return world
+
+
+#: The bots a pairing may name: the site's, the bench's cheating ceilings, its prototype and
+#: its bound on inference.
 PLAYERS: dict[str, type[Bot]] = {**BOTS, "cheat": CheatBot, "cheat-hands": HandsCheatBot,
-                                 "expert-model": ModelExpertBot}
+                                 "expert-model": ModelExpertBot, "expert-oracle": OracleExpertBot}
 
 
 @dataclass
@@ -443,7 +514,7 @@ def make_bot(name: str, seed: int, args: argparse.Namespace) -> Bot:
     the run's iteration cap."""
     if name == "strong":
         return StrongBot(seed=seed, time_limit=args.time_limit, samples=args.samples)
-    if name in ("expert", "cheat", "cheat-hands", "expert-model"):
+    if name in ("expert", "cheat", "cheat-hands", "expert-model", "expert-oracle"):
         keys = ("exploration", "horizon", "likelihood", "final") + (("four",) if name != "cheat" else ())
         tuning = {key: getattr(args, key) for key in keys if getattr(args, key) is not None}
         return PLAYERS[name](seed=seed, time_limit=args.time_limit, iterations=args.iterations, **tuning)
@@ -460,6 +531,7 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
     bots = [make_bot(name, seed * 100 + seat, args) for seat, name in enumerate(names)]
     think: dict[str, list[float]] = {name: [] for name in (a, b)}
     cpu: dict[str, list[float]] = {name: [] for name in (a, b)}
+    oracle = any(isinstance(bot, OracleExpertBot) for bot in bots)
     rng = random.Random(seed)
     m = Match(rules, dealer=0)
     margins = []
@@ -469,15 +541,20 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
         m.start_round(deck)
         before = m.scores
         history: list = []  # the view before each play of the round (ModelExpertBot)
-        for bot in bots:
+        for seat, bot in enumerate(bots):
             if isinstance(bot, ModelExpertBot):
                 bot.history = history
+            if isinstance(bot, OracleExpertBot):
+                bot.model_seed = seed * 100 + (seat + 1) % args.players
+                bot.model = args.samples
         while not m.round.over:
             seat = m.round.turn
             view = m.view(seat)
             history.append(view)
             if isinstance(bots[seat], CheatBot):
                 bots[seat].see(m.round)
+            if oracle and isinstance(bots[seat], StrongBot):
+                view = replace(view, hand=tuple(sorted(view.hand, key=_index)))
             start, start_cpu = time.perf_counter(), time.process_time()
             card = bots[seat].choose(view)
             think[names[seat]].append(time.perf_counter() - start)

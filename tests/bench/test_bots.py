@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
-from bench.bots import CheatBot, HandsCheatBot, ModelExpertBot
+from dataclasses import replace
+
+from bench.bots import CheatBot, HandsCheatBot, ModelExpertBot, OracleExpertBot
 from games.engine import Match, Rules, full_deck
+from games.engine.bots import StrongBot, same_class
 from games.engine.bots.seat import hidden_cards
 
 
@@ -73,3 +76,52 @@ def test_the_model_prototype_deals_hands_from_its_weighted_pool_and_keeps_every_
         world = bot._determinize(view, hidden, rng)
         assert tuple(world.hands[other]) in bot._hands
         assert sorted(world.hands[other] + list(world.stock)) == sorted(hidden)
+
+
+def test_the_oracle_bound_keeps_only_hands_with_which_the_other_seats_bot_plays_as_it_did():
+    # A strong bot at seat 1, with its hand sorted as the bench hands it, plays against first
+    # cards at seat 0 into the second deal; the oracle at seat 0 then knows that bot's seed and
+    # cap. ``history`` holds the view before each play of the round, as the bench keeps it.
+    rng = random.Random(5)
+    m = Match(Rules(), dealer=0)
+    deck = full_deck()
+    rng.shuffle(deck)
+    m.start_round(deck)
+    other = StrongBot(seed=7, samples=5, clock=lambda: 0.0)
+    history = []
+    while len(history) < 11:
+        seat = m.round.turn
+        view = m.view(seat)
+        history.append(view)
+        if seat == 1:
+            card = other.choose(replace(view, hand=tuple(sorted(view.hand, key=lambda c: c.index))))
+        else:
+            card = m.round.hands[seat][0]
+        m.play(card, seat=seat)
+    view = m.view(0)
+    assert m.round.turn == 0 and any(s == 1 for s, _ in view.played[8:])
+    history.append(view)
+    bot = OracleExpertBot(seed=1, iterations=10, pool=40, model=5, tries=40)
+    bot.history, bot.model_seed = history, 7
+    bot.evaluate(view)
+    plays = [(history[i], c) for i, (s, c) in enumerate(view.played) if i >= 8 and s == 1]
+
+    def agrees(hand):
+        judge = StrongBot(seed=7, samples=5, clock=lambda: 0.0)
+        later = [c for _, c in plays]
+        for j, (then, card) in enumerate(plays):
+            held = tuple(sorted(tuple(hand) + tuple(later[j:]), key=lambda c: c.index))
+            if not same_class(judge.choose(replace(then, hand=held)), card, view.rules):
+                return False
+        return True
+
+    assert len(plays) == 2 and agrees(m.round.hands[1])  # the truth agrees with every play
+    # Of the 40 hands drawn some disagree and are left out; every hand kept agrees.
+    assert 0 < len(bot._hands) < 40
+    assert all(agrees(hand) for hand in bot._hands)
+    kept = {frozenset(h) for h in bot._hands}
+    # A judge with another seed keeps another pool: the seed is what it knows.
+    wrong = OracleExpertBot(seed=1, iterations=10, pool=40, model=5, tries=40)
+    wrong.history, wrong.model_seed = history, 8
+    wrong.evaluate(view)
+    assert {frozenset(h) for h in wrong._hands} != kept
