@@ -1,6 +1,7 @@
-"""The sign-up and log-in forms: allauth's, with bounds on what a box may hold; the form that
-closes an account."""
+"""The sign-up, log-in and change-password forms: allauth's, with bounds on what a box may hold
+and a new password that differs from the current one; the form that closes an account."""
 
+from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.socialaccount.forms import SignupForm as AllauthSocialSignupForm
@@ -93,6 +94,26 @@ class LoginForm(AllauthLoginForm):
                 _("This account is closed: its owner closed it, and it can no longer log in."),
                 code="account_closed",
             ) from None
+
+
+class ChangePasswordForm(AllauthChangePasswordForm):
+    """Allauth's ``ChangePasswordForm`` (``ACCOUNT_FORMS["change_password"]``) refusing a new
+    password that is the current one.
+
+    :raises ValidationError: (through ``is_valid``) on ``password1``, code ``"same_password"``.
+    """
+
+    def clean(self):
+        cleaned_data = super().clean()
+        # The current password is in cleaned_data only once allauth has checked it, so the
+        # refusal tells nothing to someone who does not know it; allauth would otherwise
+        # "change" the password to itself and say it was changed.
+        current = cleaned_data.get("oldpassword")
+        if current and cleaned_data.get("password1") == current:
+            self.add_error("password1", forms.ValidationError(
+                _("The new password must differ from the current one."), code="same_password",
+            ))
+        return cleaned_data
 
 
 class CloseAccountForm(forms.Form):

@@ -341,7 +341,8 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "manda
 ACCOUNT_RATE_LIMITS = {"signup": os.environ.get("BASRA_SIGNUP_RATE_LIMIT", "20/m/ip")}
 # Reserved usernames and the translated e-mail subject prefix (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm"}
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm", "login": "accounts.forms.LoginForm",
+                 "change_password": "accounts.forms.ChangePasswordForm"}
 # The confirmation link logs the player in when opened in the browser that signed up (allauth
 # does it only while the sign-up's log-in stage is in that session); elsewhere it confirms and
 # the log-in page says so (accounts/adapter.py).

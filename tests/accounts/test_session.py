@@ -9,6 +9,12 @@ from django.test import Client
 from django.urls import reverse
 
 NEW_PASSWORD = "ace-of-spades-takes-all"
+#: The change-password page's refusal of the current password as the new one, per language.
+SAME_PASSWORD = {
+    "en": "The new password must differ from the current one.",
+    "ar": "يجب أن تختلف كلمة المرور الجديدة عن كلمة المرور الحالية.",
+    "fr": "Le nouveau mot de passe doit différer du mot de passe actuel.",
+}
 
 
 def csrf_client() -> Client:
@@ -85,6 +91,23 @@ def test_password_change_needs_the_old_password(client, player, password):
     assert response.status_code == 200
     player.refresh_from_db()
     assert player.check_password(password)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", SAME_PASSWORD)
+def test_password_change_refuses_the_current_password(client, player, password, language):
+    client.force_login(player)
+    client.cookies["django_language"] = language
+    stored = player.password
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": password, "password1": password, "password2": password},
+    )
+    assert response.status_code == 200
+    assert SAME_PASSWORD[language] in response.content.decode()
+    player.refresh_from_db()
+    # Not even hashed again with a new salt: nothing changed.
+    assert player.password == stored
 
 
 @pytest.mark.django_db
