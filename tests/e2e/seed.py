@@ -19,6 +19,7 @@ for all of a run's seeding, not once a command. By hand::
     python tests/e2e/seed.py players NAME...
     python tests/e2e/seed.py user NAME
     python tests/e2e/seed.py created PLAYERS TARGET NAME
+    python tests/e2e/seed.py arbiters TAG
 
 plays on at table ``MATCH_ID`` until ``LEFT`` plays of its current round remain: a person's
 card through ``play_card`` (as that person, at the table's ``seq``, as their page would send
@@ -475,6 +476,23 @@ def seeded_tournaments(tag: str) -> dict:
             "session": session_of(org), "player_session": session_of(people[0])}
 
 
+def seeded_arbiters(tag: str) -> dict:
+    """An upcoming round robin of an organiser who has named two arbiters (a long Latin name and
+    an Arabic one), every name ending in ``tag``: the organiser's arbiters box without a round
+    played (:func:`seeded_tournaments` plays one).
+
+    :returns: ``{"event": id, "session": the organiser's signed-in session}``.
+    """
+    from games.tournaments import services
+    from tests.tournaments.helpers import event, users
+
+    org, *arbiters = users(f"organiser_{tag}", f"Abdelrahman_ElShenawy_arbiter_{tag}", f"حكم_{tag}")
+    upcoming = event(org, "round_robin")
+    for arbiter in arbiters:
+        services.add_arbiter(user=org, tournament_id=upcoming.pk, arbiter=arbiter)
+    return {"event": upcoming.pk, "session": session_of(org)}
+
+
 def table_log(match_id: int) -> dict:
     """What table ``match_id``'s log holds: ``{"seq": the table's seq, "plays": [[seq, seat,
     card], …]}``, every ``play`` event in order."""
@@ -538,6 +556,9 @@ def run(argv: list[str]) -> None:
     if command == "tournament" and len(args) == 1:
         print(json.dumps(seeded_tournaments(args[0])))
         return
+    if command == "arbiters" and len(args) == 1:
+        print(json.dumps(seeded_arbiters(args[0])))
+        return
     if command == "floor" and len(args) >= 3:
         print(json.dumps(seeded_big_floor(int(args[0]), args[1:])))
         return
@@ -594,7 +615,7 @@ def run(argv: list[str]) -> None:
                          "| seed.py played PLAYERS NAME... | seed.py leave MATCH_ID PLAYERS "
                          "| seed.py open PLAYERS NAME... | seed.py log MATCH_ID "
                          "| seed.py user NAME | seed.py created PLAYERS TARGET NAME "
-                         "| seed.py tournament TAG")
+                         "| seed.py tournament TAG | seed.py arbiters TAG")
     seq = play_until(int(args[0]), int(args[1]))
     print(f"seq={seq}")
 

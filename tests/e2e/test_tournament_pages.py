@@ -16,7 +16,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SECOND_GROUP, resize, screenshot, tasks_done
+from tests.e2e.pages import SECOND_GROUP, resize, screenshot, signed_in, tasks_done
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -222,5 +222,71 @@ def test_the_cancel_button_is_outlined_apart_from_a_primary_one_and_from_its_nei
             assert cancel["background"] != primary["background"], found
             assert cancel["color"] == cancel["border"] == primary["background"], found
             assert len(found["gaps"]) >= 2 and min(found["gaps"]) >= 6, found
+    finally:
+        context.close()
+
+
+#: The organiser's arbiters box (``#arbiters``) as drawn: its frame, its inner edges (inside the
+#: border and padding), and where its label, field, button and each arbiter's name and Remove lie.
+ARBITERS_BOX = """() => {
+  const box = document.querySelector('#arbiters'), style = getComputedStyle(box);
+  const r = box.getBoundingClientRect(), px = (v) => parseFloat(v);
+  const rect = (el) => {
+    if (!el) return null;
+    const q = el.getBoundingClientRect();
+    return {left: q.left, right: q.right, height: q.height};
+  };
+  const input = document.querySelector('#arbiter-form input[name="username"]');
+  return {
+    view: innerWidth, scroll: document.scrollingElement.scrollWidth,
+    border: `${style.borderTopStyle} ${px(style.borderTopWidth)}`, radius: px(style.borderTopLeftRadius),
+    background: style.backgroundColor,
+    inner: {left: r.left + px(style.borderLeftWidth) + px(style.paddingLeft),
+            right: r.right - px(style.borderRightWidth) - px(style.paddingRight)},
+    bullets: getComputedStyle(document.querySelector('.arbiter-list')).listStyleType,
+    label: rect(document.querySelector('#arbiter-form label')),
+    input: {...rect(input), font: px(getComputedStyle(input).fontSize)},
+    button: rect(document.querySelector('#add-arbiter-button')),
+    rows: [...document.querySelectorAll('.arbiter-list li')].map((li) => ({
+      name: rect(li.querySelector('bdi')), remove: rect(li.querySelector('.remove-arbiter button'))})),
+  };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_arbiters_box_is_drawn_as_a_box_of_the_page(browser, site_url, seed, lang):
+    """The organiser's arbiters box on a phone held upright (360 and 390 px), in English and in
+    Arabic: a framed white panel, as the site draws its boxes; its arbiters listed without
+    bullets, each name at the line's start and its Remove at the end (mirrored right to left);
+    the name's field as tall as the button beside it, in 16 px type (a phone's browser zooms into
+    a smaller field); nothing outside the box or the screen."""
+    seeded = json.loads(seed("arbiters", uuid.uuid4().hex[:5]))
+    context = signed_in(browser, site_url, seeded["session"], lang,
+                        viewport={"width": 360, "height": 640})
+    try:
+        page = context.new_page()
+        page.goto(f"/tournaments/{seeded['event']}/")
+        expect(page.locator(".arbiter-list li")).to_have_count(2)
+        start, end = ("right", "left") if lang == "ar" else ("left", "right")
+        for width, height in [(360, 640), (390, 844)]:
+            resize(page, width, height)
+            found = page.evaluate(ARBITERS_BOX)
+            screenshot(page.locator("#arbiters"), f"arbiters-{lang}-{width}x{height}")
+            inner = found["inner"]
+            assert found["scroll"] <= found["view"], found
+            assert found["border"] == "solid 1" and found["radius"] > 0, found
+            assert found["background"] == "rgb(255, 255, 255)", found
+            assert found["bullets"] == "none", found
+            assert found["input"]["font"] >= 16, found
+            assert abs(found["input"]["height"] - found["button"]["height"]) <= 1, found
+            inside = [found["label"], found["input"], found["button"]]
+            for row in found["rows"]:
+                inside += [row["name"], row["remove"]]
+                assert abs(row["name"][start] - inner[start]) <= 1, row
+                assert abs(row["remove"][end] - inner[end]) <= 1, row
+            assert abs(found["label"][start] - inner[start]) <= 1, found
+            for rect in inside:
+                assert inner["left"] - 0.5 <= rect["left"] and rect["right"] <= inner["right"] + 0.5, found
+            assert 0 <= inner["left"] and inner["right"] <= found["view"], found
     finally:
         context.close()
