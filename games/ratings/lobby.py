@@ -1,4 +1,5 @@
-"""The players' ratings on the lobby's lists (issues 10 and 21), read by the ratings app.
+"""The players' ratings on the lobby's lists (issues 10 and 21) at rated tables, read by the
+ratings app.
 
 The core's lobby (``games.core.state.lobby``: the open tables, your matches, the matches to
 watch) never imports this app: it sends ``games.core.signals.lobby_matches_read`` with its rows
@@ -24,8 +25,12 @@ def add_ratings(sender: Any, rows: list[dict], **kwargs: Any) -> None:
     (``Pool.of_players``: 1v1 for two, partnership for four) as shown at the table
     (``rating.shown``: rounded, "?" while provisional, the deviation widened for idle days as
     the win chances do), ``"1500?"`` for a person with none there yet. One query for all rows.
-    Computer seats (no ``username``) and empty seats get no key; a person the computer took over
-    keeps theirs."""
+    Computer seats (no ``username``), empty seats and every seat of a casual row get no key, as
+    the table shows no rating at a casual table (``games.ratings.table``); a person the computer
+    took over at a rated table keeps theirs."""
+    # A casual match (every match against the computer is one) moves nobody's rating: a rating
+    # beside its names, "(1500?)" for a newcomer, would read as what is at stake.
+    rows = [row for row in rows if row["rated"]]
     wanted: dict[str, set[str]] = {}
     for row in rows:
         pool = Pool.of_players(row["players"])

@@ -187,3 +187,30 @@ def test_the_lobby_lists_show_each_rating(users, client):
     client.force_login(bob)
     html = client.get(reverse("lobby")).content.decode()
     assert '<bdi class="player">bob</bdi> <bdi class="rating" dir="ltr">(1500?)</bdi>' in html
+
+
+def test_the_lobby_lists_show_no_rating_at_a_casual_table(users, client):
+    """A tester's casual match against the computer read "alice (1500?) 0 – 0 Computer (Greedy)"
+    in the lobby's "Your matches": a casual match moves no rating, and the table itself shows
+    none. No seat of a casual row has one (your matches, the matches to watch, the open
+    tables), whoever sits there; a rated row beside them keeps its ratings."""
+    from games.core.state import lobby
+
+    alice, bob, carol, dave = users
+    established(alice, "1v1", 1612.4)
+    computer = actions.create_table(user=alice, players=2, rules={}, rated=False, bots={1: "greedy"})
+    four = actions.create_table(user=bob, players=4, rules={}, rated=False,
+                                bots={1: "greedy", 2: "random", 3: "strong"})
+    casual_open = actions.create_table(user=carol, players=2, rules={}, rated=False)
+    rated_open = actions.create_table(user=dave, players=2, rules={}, rated=True)
+    rows = lobby.your_matches(alice) + lobby.live_matches(alice) + reads.open_tables()
+    shown = {row["id"]: [s.get("rating") for s in row["seats"]] for row in rows}
+    assert shown == {computer.pk: [None, None], four.pk: [None] * 4, casual_open.pk: [None],
+                     rated_open.pk: ["1500?"]}
+    client.force_login(alice)
+    html = client.get(reverse("lobby")).content.decode()
+    for match in (computer, four, casual_open):
+        row = html[html.index(f'data-match-id="{match.pk}"'):]
+        assert 'class="rating"' not in row[:row.index("</li>")], match
+    row = html[html.index(f'data-match-id="{rated_open.pk}"'):]
+    assert '<bdi class="rating" dir="ltr">(1500?)</bdi>' in row[:row.index("</li>")]

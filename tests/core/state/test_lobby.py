@@ -303,7 +303,7 @@ def test_your_matches_say_whose_turn_it_is(users, known_decks):
 
 
 def test_live_matches_follow_the_watching_rule_and_carry_ratings_and_watchers(users):
-    open_ = seated_match([users[0], users[1]])
+    open_ = seated_match([users[0], users[1]], rated=True)  # a casual match carries no rating
     members = seated_match([users[2], users[3]])
     Match.objects.filter(pk=members.pk).update(watchers="registered")
     hidden = seated_match([users[4], users[0]])
