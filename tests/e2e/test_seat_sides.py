@@ -1,10 +1,15 @@
 """The four-player seat picker names the sides (static/games/table/sides.js): whose side each
-seat is on, and to a seated player their seat, their partner's and the opponents'."""
+seat is on, and to a seated player their seat, their partner's and the opponents'; a picker
+only where there is a seat to choose (static/games/table/waiting.js)."""
+
+import json
+import re
+import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SECOND_GROUP, create_table, signed_up
+from tests.e2e.pages import SECOND_GROUP, create_table, root, signed_up
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -36,3 +41,28 @@ def test_the_seat_picker_shows_the_partner_seat_and_the_sides(request, new_page)
     expect(chip(bob, 1).locator(".seat-side")).to_have_text("الفريق 2")
     expect(chip(bob, 2).locator("form.seat-pick button")).to_be_visible()
     assert bob.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_one_free_seat_is_offered_once(request, new_page, seed):
+    """A tester, at a table for two with one seat taken: two buttons to take the one empty
+    seat ("Sit here" on its chip and "Join"). With one seat to take there is no choice to make:
+    only "Join" offers it, at two seats and at four alike."""
+    tag = uuid.uuid4().hex[:6]
+    two = json.loads(seed("open", 2, f"onea_{tag}"))
+    four = json.loads(seed("open", 4, f"oneb_{tag}", f"onec_{tag}", f"oned_{tag}"))
+    visitor = new_page(viewport={"width": 360, "height": 740})
+    signed_up(request, visitor, f"onev_{tag}")
+    visitor.goto(f"/table/{four['match']}/")
+    expect(visitor.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(chip(visitor, 3)).to_have_class(re.compile(r"\bempty\b"))
+    expect(visitor.locator("#waiting button")).to_have_count(1)
+    expect(visitor.locator("#waiting form.seat-pick")).to_have_count(0)
+
+    visitor.goto(f"/table/{two['match']}/")
+    expect(visitor.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(chip(visitor, 1)).to_have_class(re.compile(r"\bempty\b"))
+    expect(visitor.locator("#waiting button")).to_have_count(1)
+    expect(visitor.locator("#waiting form.seat-pick")).to_have_count(0)
+    visitor.click("#join-button")
+    expect(root(visitor)).to_have_attribute("data-you", "1")
+    expect(root(visitor)).to_have_attribute("data-status", "playing")

@@ -45,6 +45,11 @@ export function renderWaiting() {
   var seated = getState().you !== null && getState().you !== undefined;
   var taken = 0;
   var chips = [];
+  // A seat picker only where there is a choice: with one seat to take (the second seat of a
+  // table for two) the join box's button takes it, and a "Sit here" beside it would be a
+  // second button doing the same.
+  var free = 0;
+  for (var s = 0; s < n; s++) if (isBot(s) || !seatName(s)) free += 1;
   for (var seat = 0; seat < n; seat++) {
     var name = seatName(seat);
     var bot = isBot(seat);
@@ -57,7 +62,7 @@ export function renderWaiting() {
                          dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
                   [bot ? botBadge() : null, name ? el("bdi", {text: name}) : L.emptySeat].concat(
                     rated ? [" ", rated] : []));
-    if (!seated && cfg.username && (bot || !name)) {
+    if (!seated && cfg.username && free > 1 && (bot || !name)) {
       // Choose a seat: an empty one, or a computer's (a person may take it before the start).
       var form = B.joinForm(url("join"), cfg.csrfToken, bot ? L.takeSeat : L.sitHere, "secondary");
       form.classList.add("seat-pick");
