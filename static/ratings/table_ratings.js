@@ -161,7 +161,7 @@ function leavingNote(kind) {
 }
 
 /** The result's ratings, side by side as the scoreboard labels them (T.sideLabel: "Your
- * side", "Opponents"; "Side 1", "Side 2" to a spectator): "Rating changes: Your side: Amira
+ * side", "Opponents"; "Side 1", "Side 2" to a spectator, at two the players' names): "Rating changes: Your side: Amira
  * 1500? → 1741 +241, Samir 1500? → 1733 +233; Opponents: …" (games.css lays them out), or
  * null before anyone's is known. By side, not by seat: at four the seats take turns between
  * the sides, and partners read together. */

@@ -133,3 +133,37 @@ def test_the_result_s_score_stands_apart_from_a_computer_s_number_at_360(new_pag
     assert len(found["names"]) == 4 and found["rtl"] == (lang == "ar"), found
     assert found["tag"] == "STRONG" and found["weight"] >= 700 and found["border"] >= 1, found
     assert found["gap"] >= 0.6, found
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_spectator_of_two_reads_each_box_by_its_player_s_name(new_page, request, lang):
+    """A tester watching a match of two saw the boxes labelled "Side 1" and "Side 2" ("الفريق
+    1", "الفريق 2": teams, in Arabic), where a lone player is no side: each box is its player's
+    name, as the players' boxes name them, with no numbered label; at four the sides keep
+    their numbers."""
+    state = copy.deepcopy(TWO_PLAYING)
+    state.update(you=None, client_seed=None)
+    state["round"]["hand"] = None
+    fake = open_table(new_page, request, state, locale=lang, **PHONE_360)
+    board = fake.page.locator("#scoreboard")
+    for side, name in ((0, "alice"), (1, "omar")):
+        expect(board.locator(f'.side[data-side="{side}"] .side-name')).to_have_text(name)
+    expect(board.locator(".side-label")).to_have_count(0)
+    side_word = "الفريق" if lang == "ar" else "Side"
+    expect(board).not_to_contain_text(side_word)
+    # The name and the score on one line, not the score under a missing label's line.
+    settled(fake.page)
+    assert fake.page.evaluate("""() => {
+      const box = document.querySelector('#scoreboard .side[data-side="0"]');
+      const name = box.querySelector('.side-name').getBoundingClientRect();
+      const score = box.querySelector('.side-score').getBoundingClientRect();
+      return score.top < name.bottom && name.top < score.bottom; }""")
+
+    def four(state: dict) -> None:
+        state.update({k: copy.deepcopy(v) for k, v in PLAYING.items() if k not in ("seq", "prev_seq")})
+        state.update(you=None)
+        state["round"]["hand"] = None
+
+    fake.push(four)
+    expect(board.locator(".side-label")).to_have_count(2)
+    expect(board.locator('.side[data-side="1"] .side-label')).to_contain_text(side_word)

@@ -66,11 +66,14 @@ export function renderScoreboard() {
       ]);
     };
     var onTurn = r && !r.over && !getState().result && r.turn % 2 === side;
+    // A spectator of two players reads each box by its player's name (sideLabel): the names'
+    // line alone says it, without a label above it repeating the name.
+    var named = mySide() === null && players() === 2;
     return el("div", {
-      class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : ""),
+      class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : "") + (named ? " named" : ""),
       dataset: {side: side},
     }, [
-      el("div", {class: "side-label", text: T.sideLabel(side)}),
+      named ? null : el("div", {class: "side-label", text: T.sideLabel(side)}),
       sideNameBox(side),
       el("div", {class: "side-score", dataset: {score: getState().scores[side]}, text: String(getState().scores[side])}),
       el("div", {class: "side-stats"}, [

@@ -145,9 +145,11 @@ export function botBadge(title) {
   return B.botIcon(title || L.botBadge);
 }
 
-/** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator. */
+/** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator; at two
+ * the spectator's label is the player's name (a lone player is no side to number). */
 export function sideLabel(side) {
   var mine = mySide();
+  if (mine === null && players() === 2) return seatName(side) || L.emptySeat;
   if (mine === null) return B.fmt(L.side, {number: side + 1});
   if (players() === 2) return side === mine ? L.youLabel : L.opponent;
   return side === mine ? L.yourSide : L.opponents;
