@@ -530,15 +530,16 @@ class TableConsumer(AppFrames, SessionChecks, JsonSocket):
         await self._send_state_text(event["seq"], event["deadline"], text)
 
     async def follow_watchers(self) -> None:
-        """``{"type": "watchers"}``: the number of spectator sockets now, then again whenever it
-        changes (the socket joins ``broadcast.everyone_group``). Asked for, not pushed, so that a
+        """``{"type": "watchers"}``: the number of people watching now
+        (``watching.watcher_count``), then again whenever a spectator socket opens or closes
+        (the socket joins ``broadcast.everyone_group``). Asked for, not pushed, so that a
         client that does not show it gets nothing new."""
         await self.join(broadcast.everyone_group(self.match_id))
         count = await in_worker(watching.watcher_count)(self.match_id)
         await self.send_json({"type": "watchers", "count": count})
 
     async def table_watchers(self, event: dict) -> None:
-        """Group message: how many spectator sockets the table has (``{"count"}``)."""
+        """Group message: how many people watch the table (``{"count"}``)."""
         await self.send_json({"type": "watchers", "count": event["count"]})
 
     async def table_seating(self, event: dict) -> None:

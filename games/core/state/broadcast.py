@@ -361,7 +361,7 @@ def send_closed(match_id: int) -> None:
 
 
 async def send_watchers(match_id: int, count: int) -> None:
-    """Tell every socket of table ``match_id`` how many spectator sockets it has (from a
+    """Tell every socket of table ``match_id`` how many people watch it (from a
     consumer's event loop: a spectator's socket opened or closed). Sent as
     ``{"type": "table.watchers", "count": count}``."""
     layer = get_channel_layer()

@@ -196,8 +196,8 @@ def your_matches(user: Any) -> list[dict]:
 def live_matches(user: Any, now: datetime | None = None) -> list[dict]:
     """The matches being played that ``user`` (anyone, logged in or not) may watch and does not
     sit at, newest first (at most :data:`MATCHES_SHOWN`): each a row as in
-    :func:`your_matches` without ``you`` and ``turn``, with ``watchers`` (how many spectator
-    sockets it has, ``games.core.state.watching.watcher_counts``). In every list each seat of a
+    :func:`your_matches` without ``you`` and ``turn``, with ``watchers`` (how many people
+    watch it, ``games.core.state.watching.watcher_counts``). In every list each seat of a
     person may carry a ``rating`` (the text to show, "1523?") added by the receivers of
     ``signals.lobby_matches_read``.
     """

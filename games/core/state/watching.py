@@ -7,7 +7,7 @@ rule, used by the table page (``games.core.pages.views.table``) and the table so
 (``games.core.sockets.table.TableConsumer``), which refuses a spectator with the rule's error code.
 
 The count of watchers is kept in the database, one ``Watcher`` row per spectator socket, so every
-server process counts every socket: :func:`watch_started` on the socket's connect,
+server process counts every socket (a user watching in two tabs counted once): :func:`watch_started` on the socket's connect,
 :func:`watches_seen` on its process's heartbeat, :func:`watch_ended` on its disconnect. A row whose process
 died without the disconnect stops counting after :func:`stale_after` and the clock deletes it
 (:func:`sweep_watchers`). None of this is on a play's path: plays never read or write these rows.
@@ -21,7 +21,7 @@ from collections.abc import Collection
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.core.errors import GameError
@@ -101,23 +101,37 @@ def stale_after() -> timedelta:
     return timedelta(seconds=3 * liveness.heartbeat_seconds() + 5)
 
 
+#: What a table's watchers are counted by: each signed-in user once, however many tabs they
+#: watch it in, and each anonymous socket once (an anonymous visitor may have no session to
+#: tell their tabs apart by).
+_PEOPLE = {
+    "users": Count("user", distinct=True),
+    "anonymous": Count("id", filter=Q(user__isnull=True)),
+}
+
+
 def watcher_count(match_id: int, *, now: datetime | None = None) -> int:
-    """The spectator sockets of ``match_id`` seen within :func:`stale_after` (one indexed count)."""
+    """The people watching ``match_id`` (spectator sockets seen within :func:`stale_after`):
+    its signed-in users, each once, and its anonymous sockets (one indexed query)."""
     now = timezone.now() if now is None else now
-    return Watcher.objects.filter(match_id=match_id, last_seen__gte=now - stale_after()).count()
+    found = Watcher.objects.filter(
+        match_id=match_id, last_seen__gte=now - stale_after()
+    ).aggregate(**_PEOPLE)
+    return found["users"] + found["anonymous"]
 
 
 def watcher_counts(match_ids: list[int], *, now: datetime | None = None) -> dict[int, int]:
-    """``{match id: spectator sockets}`` of ``match_ids`` (one grouped query; 0 when none)."""
+    """``{match id: people watching}`` of ``match_ids``, counted as :func:`watcher_count`
+    counts them (one grouped query; 0 when none)."""
     now = timezone.now() if now is None else now
     counts = dict.fromkeys(match_ids, 0)
     rows = (
         Watcher.objects.filter(match_id__in=match_ids, last_seen__gte=now - stale_after())
         .values("match_id")
-        .annotate(count=Count("id"))
-        .values_list("match_id", "count")
+        .annotate(**_PEOPLE)
+        .values_list("match_id", "users", "anonymous")
     )
-    counts.update(dict(rows))
+    counts.update({match_id: users + anonymous for match_id, users, anonymous in rows})
     return counts
 
 

@@ -170,6 +170,23 @@ def test_watcher_rows_count_open_sockets_and_stale_ones_stop_counting(users):
     refused("not_found", watching.watch_started, match_id=999, channel="d", user=None)
 
 
+def test_a_user_watching_in_two_tabs_is_one_watcher(users):
+    """A tester watched a match in two tabs and the table said "2 watching": a signed-in user
+    counts once however many sockets they watch with; anonymous sockets count one each."""
+    match = seated_match([users[0], users[1]])
+    other = seated_match([users[2], users[3]])
+    now = timezone.now()
+    assert watching.watch_started(match_id=match.pk, channel="tab1", user=users[4], now=now) == 1
+    assert watching.watch_started(match_id=match.pk, channel="tab2", user=users[4], now=now) == 1
+    assert watching.watch_started(match_id=other.pk, channel="tab3", user=users[4], now=now) == 1
+    assert watching.watch_started(match_id=match.pk, channel="anon1", user=None, now=now) == 2
+    assert watching.watch_started(match_id=match.pk, channel="anon2", user=None, now=now) == 3
+    assert watching.watcher_counts([match.pk, other.pk], now=now) == {match.pk: 3, other.pk: 1}
+    # One of the user's tabs closes: they still watch.
+    assert watching.watch_ended(match_id=match.pk, channel="tab1", now=now) == 3
+    assert watching.watch_ended(match_id=match.pk, channel="tab2", now=now) == 2
+
+
 # --- abandoned open tables -------------------------------------------------------------------
 
 
