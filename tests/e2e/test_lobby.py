@@ -113,7 +113,7 @@ def test_four_players_choose_their_seat_and_see_the_sides(request, new_page):
     match_id = create(dana, players=4, target=101)
     # Each name isolated (U+2068 … U+2069) from the text around it (table_state.js, sideNames).
     expect(dana.locator('#waiting-sides .side-line[data-side="0"]')).to_have_text(
-        "Side 1: \u2068dana\u2069 & \u2068Empty seat\u2069")
+        "Side 1: \u2068dana\u2069 and an empty seat")
     emad.goto(f"/table/{match_id}/")
     expect(emad.locator("#live-status")).to_have_attribute("data-state", "live")
     # Every empty seat has its own button; emad chooses to partner dana, opposite her.
@@ -123,7 +123,7 @@ def test_four_players_choose_their_seat_and_see_the_sides(request, new_page):
     expect(dana.locator('#waiting-sides .side-line[data-side="0"]')).to_have_text(
         "Side 1: \u2068dana\u2069 & \u2068emad\u2069")
     expect(dana.locator('#waiting-sides .side-line[data-side="1"]')).to_have_text(
-        "Side 2: \u2068Empty seat\u2069 & \u2068Empty seat\u2069")
+        "Side 2: two empty seats")
     open_lobby(emad)
     row = emad.locator(f'.table-row[data-match-id="{match_id}"]')
     expect(row.locator('.side-line[data-side="0"]')).to_have_text("Side 1: dana & emad")

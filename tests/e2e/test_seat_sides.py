@@ -31,6 +31,11 @@ def test_the_seat_picker_shows_the_partner_seat_and_the_sides(request, new_page)
     for seat in (0, 2):
         assert "your-side" in chip(alice, seat).get_attribute("class")
     assert "your-side" not in chip(alice, 1).get_attribute("class")
+    # A tester read "Side 1: alice & Empty seat", the empty seat as a partner's name: it is
+    # said as a seat, each name isolated (U+2068 … U+2069) from the words around it.
+    sides = alice.locator("#waiting-sides .side-line")
+    expect(sides).to_have_text(["Side 1: \u2068sidesalice\u2069 and an empty seat",
+                                "Side 2: two empty seats"])
     assert alice.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Someone not seated, in Arabic, sees each seat's side beside its "Sit here".

@@ -72,17 +72,29 @@ def seat_entries(players: int, seats: list[dict]) -> list[dict]:
     ]
 
 
+def side_names(members: list[dict]) -> str:
+    """A side's names from its members' :func:`seat_entries`: "alice" alone, "alice & carol"
+    for partners; an empty seat is said as one ("alice and an empty seat", "two empty seats"),
+    never joined to a partner's name as if it were a name ("alice & Empty seat")."""
+    seated = [entry for entry in members if entry["username"] or entry["bot"] or entry["closed"]]
+    names = [entry["name"] for entry in seated]
+    if len(members) == 1:
+        return names[0] if names else _("Empty seat")
+    if len(names) == 2:
+        return _("%(a)s & %(b)s") % {"a": names[0], "b": names[1]}
+    if names:
+        return _("%(name)s and an empty seat") % {"name": names[0]}
+    return _("two empty seats")
+
+
 def sides(entries: list[dict]) -> list[dict]:
     """The two sides of a table from its :func:`seat_entries`: ``[{"number": 1, "side": 0,
     "seats": [0, 2], "members": [their entries], "names": "alice & carol", "label": "Side 1:
-    alice & carol"}, ...]``."""
+    alice & carol"}, ...]`` (``names``: :func:`side_names`)."""
     result = []
     for side in (0, 1):
         members = [entry for entry in entries if entry["side"] == side]
-        names = [entry["name"] for entry in members]
-        text = (
-            _("%(a)s & %(b)s") % {"a": names[0], "b": names[1]} if len(names) == 2 else names[0]
-        )
+        text = side_names(members)
         result.append({
             "number": side + 1,
             "side": side,

@@ -151,6 +151,9 @@ export var L = Object.assign({}, common, cards, {
   yourSeat: gettext("Your seat"),
   partnerSeat: gettext("Your partner's seat"),
   opponentSeat: gettext("Opponents' seat"),
+  // A side of four in the waiting room with a seat not taken yet (sides.js, waitingSideNames).
+  nameAndEmptySeat: gettext("%(name)s and an empty seat"),
+  twoEmptySeats: gettext("two empty seats"),
   // On the board at four: the viewer's partner's seat is marked (static/games/table/board.js).
   partner: gettext("Partner"),
   // A tap on a card while the round's score covers the floor shows the floor instead.

@@ -1,7 +1,8 @@
 /* The seat picker's sides at a four-player table (RULES.md "side": seats 0+2 and 1+3, partners
  * opposite): each seat chip of the waiting room says whose side it is on, and, to a seated
  * player, which seat is theirs, their partner's, or an opponent's; the player's side is marked
- * by its words and a solid border, never by colour alone. Read by waiting.js. */
+ * by its words and a solid border, never by colour alone; each side's line says who sits on
+ * it. Read by waiting.js. */
 import * as B from "../live.js";
 import * as T from "./kit.js";
 import {getState} from "./store.js";
@@ -27,4 +28,19 @@ export function tagChip(chip, seat) {
   chip.dataset.side = String(seat % 2);
   if (tag.mine) chip.classList.add("your-side");
   chip.insertBefore(B.el("span", {class: "seat-side", text: tag.text}), chip.firstChild);
+}
+
+/** Who sits on a side of four in the waiting room: partners "alice & carol"; an empty seat is
+ * said as one, "alice and an empty seat", "two empty seats", not joined to a partner's name as
+ * if it were a name ("alice & Empty seat"). The lobby's open tables say the same
+ * (games.core.state.lobby.side_names). */
+export function waitingSideNames(side) {
+  var names = [];
+  for (var seat = side; seat < T.players(); seat += 2) {
+    var name = T.seatName(seat);
+    if (name) names.push(B.isolate(name));
+  }
+  if (names.length === 2) return T.sideNames(side);
+  if (names.length === 1) return B.fmt(L.nameAndEmptySeat, {name: names[0]});
+  return L.twoEmptySeats;
 }

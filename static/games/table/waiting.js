@@ -4,7 +4,7 @@
 import * as B from "../live.js";
 import {loginUrl} from "./clock.js";
 import * as T from "./kit.js";
-import {tagChip} from "./sides.js";
+import {tagChip, waitingSideNames} from "./sides.js";
 import {getState, provided, send, store} from "./store.js";
 
 var el = B.el;
@@ -12,7 +12,7 @@ var cfg = T.cfg;
 var L = T.L;
 var $ = T.$;
 var botBadge = T.botBadge, isBot = T.isBot, players = T.players, seatName = T.seatName,
-    seatOf = T.seatOf, sideNames = T.sideNames, url = T.url;
+    seatOf = T.seatOf, url = T.url;
 
 var joinSeed = null;    // the client seed drawn here for joining this table (kept across redraws)
 var seedDraft = null;   // what the seated player typed in the seed box and did not send yet
@@ -76,7 +76,7 @@ export function renderWaiting() {
   // Four players: who partners whom ("Side 1: alice & carol"), partners sitting opposite.
   var sides = n === 4 ? el("ul", {class: "sides", id: "waiting-sides"}, [0, 1].map(function (side) {
     return el("li", {class: "side-line", dataset: {side: side},
-                     text: B.fmt(L.sideOf, {number: side + 1, names: sideNames(side)})});
+                     text: B.fmt(L.sideOf, {number: side + 1, names: waitingSideNames(side)})});
   })) : null;
   var actions = el("div", {class: "table-row-actions"});
   var seedBox = null;

@@ -281,7 +281,7 @@ def test_open_tables_show_age_presence_and_sides(users):
     [row] = lobby.open_table_rows(tables, username="bob", now=start + timedelta(seconds=10))
     assert row["mine"] and row["taken"] == 2 and row["age"] == "created just now"
     assert [side["label"] for side in row["sides"]] == [
-        "Side 1: alice & bob", "Side 2: Empty seat & Empty seat"]
+        "Side 1: alice & bob", "Side 2: two empty seats"]
     [row] = lobby.open_table_rows(tables, username="carol", now=start + timedelta(minutes=3))
     assert not row["mine"] and row["age"] == "created 3\xa0minutes ago"
     with translation.override("ar"):
@@ -293,6 +293,21 @@ def test_open_tables_show_age_presence_and_sides(users):
     [later] = reads.open_tables()
     assert later["created_by_online"] is False
     assert [s["online"] for s in later["seats"]] == [False, True]
+
+
+def test_an_empty_seat_is_never_named_as_a_partner():
+    """A tester read "Side 1: alice & Empty seat" on a table of four: an empty seat is said as a
+    seat, not joined to the partner's name as if it were one."""
+    entries = lobby.seat_entries(4, [{"seat": 0, "username": "alice"}, {"seat": 3, "bot": "greedy"}])
+    assert [side["label"] for side in lobby.sides(entries)] == [
+        "Side 1: alice and an empty seat", "Side 2: Computer (Greedy) and an empty seat"]
+    entries = lobby.seat_entries(4, [{"seat": 1, "username": "bob"}])
+    assert [side["names"] for side in lobby.sides(entries)] == ["two empty seats", "bob and an empty seat"]
+    with translation.override("fr"):
+        assert lobby.sides(entries)[1]["names"] == "bob et une place libre"
+    # Two seats: a lone player's side, or its empty seat.
+    entries = lobby.seat_entries(2, [{"seat": 0, "username": "alice"}])
+    assert [side["names"] for side in lobby.sides(entries)] == ["alice", "Empty seat"]
 
 
 def test_your_matches_say_whose_turn_it_is(users, known_decks):
