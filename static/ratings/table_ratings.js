@@ -87,8 +87,9 @@ function renderChances() {
     $("play-area").parentNode.insertBefore(line, $("invite-link") || $("table-tools"));
   }
   var parts = [R.winChances, " "];
-  [0, 1].forEach(function (side) {
-    if (side === 1) parts.push(" \u00B7 ");
+  // The sides in the table's order (kit.js sideOrder: the viewer's first).
+  T.sideOrder().forEach(function (side, i) {
+    if (i) parts.push(" \u00B7 ");
     var members = [];
     var seats = found.seats.filter(function (s) { return s.seat % 2 === side; });
     seats.forEach(function (s, i) {
@@ -170,7 +171,7 @@ function changesLine() {
   if (!found || !found.seats.some(function (s) { return s.change !== null; })) return null;
   // Said in words before the numbers: "+241" alone after the score read as points.
   var parts = R ? [el("span", {class: "result-ratings-label", text: R.changes + ": "})] : [];
-  [0, 1].forEach(function (side) {
+  T.sideOrder().forEach(function (side) {
     var entries = found.seats.filter(function (s) { return s.seat % 2 === side; }).map(changeEntry);
     if (!entries.length) return;
     parts.push(el("span", {class: "result-ratings-side", dataset: {side: side}}, [

@@ -1,7 +1,8 @@
 """The score boxes over a phone's table (static/games/table/board.js, renderScoreboard): a
 side's label ("ADVERSAIRE") is never broken inside a word, and partners' names are joined by
 the catalogue's words ("%(a)s & %(b)s", in Arabic "%(a)s و%(b)s"), each name cut at its own end
-so both partners show. The socket is answered by the test (``FakeTable``), at 360×640."""
+so both partners show; every score lists the viewer's side first (kit.js sideOrder). The socket
+is answered by the test (``FakeTable``), at 360×640."""
 
 import copy
 
@@ -167,3 +168,62 @@ def test_a_spectator_of_two_reads_each_box_by_its_player_s_name(new_page, reques
     fake.push(four)
     expect(board.locator(".side-label")).to_have_count(2)
     expect(board.locator('.side[data-side="1"] .side-label')).to_contain_text(side_word)
+
+
+#: The table's scores in the order they are drawn: the boxes (side, label, score), the round's
+#: score table's head and its total row, the result's score.
+SCORES_IN_ORDER = """() => ({
+  boxes: Array.from(document.querySelectorAll('#scoreboard .side')).map((box) => [
+    box.dataset.side, (box.querySelector('.side-label') || {}).textContent || null,
+    box.querySelector('.side-score').textContent]),
+  head: Array.from(document.querySelectorAll('#breakdown thead .score-side-label')).map((l) => l.textContent),
+  total: Array.from(document.querySelectorAll('#breakdown tr[data-row="total"] td')).map((td) => td.textContent),
+  result: (document.querySelector('#result-banner .result-score') || {}).textContent || null,
+})"""
+
+
+def test_each_player_sees_their_own_side_first_and_a_spectator_seat_order(new_page, request):
+    """A tester compared two players' phones: one saw their own score box first, the other
+    second (the boxes were in seat order, side 0 first, for everyone). Now every score of the
+    table lists the viewer's side first, labelled ("You", "Your side"): the boxes, the round's
+    score table, the result; a spectator's in seat order."""
+    state = copy.deepcopy(TWO_PLAYING)
+    state["you"] = 1
+    state["scores"] = [10, 30]
+    fake = open_table(new_page, request, state, **PHONE_360)
+    assert fake.page.evaluate(SCORES_IN_ORDER)["boxes"] == [["1", "You", "30"], ["0", "Opponent", "10"]]
+
+    def over(state: dict) -> None:
+        state["match"]["status"] = "finished"
+        state["round"].update(over=True, turn=None, hand=[], hand_sizes=[0, 0])
+        state["scores"] = [54, 101]
+        state["round_results"] = [{
+            "number": 1, "cards": [20, 32], "majority": [0, 30], "basras": [10, 20],
+            "jack_basras": [0, 0], "card_points": [0, 0], "total": [54, 101],
+            "leftover": {"side": None, "cards": []}}]
+        state["result"] = {"winner": 1, "scores": [54, 101], "reason": "target"}
+
+    fake.push(over)
+    expect(fake.page.locator("#breakdown")).to_be_visible()
+    drawn = fake.page.evaluate(SCORES_IN_ORDER)
+    assert drawn["boxes"] == [["1", "You", "101"], ["0", "Opponent", "54"]], drawn
+    assert drawn["head"] == ["You", "Opponent"] and drawn["total"] == ["101", "54"], drawn
+    assert drawn["result"] == "101 – 54", drawn
+
+    # At four, from seat 3: side 1 first; a spectator: side 0 first.
+    def four(you):
+        def change(state: dict) -> None:
+            state.update({k: copy.deepcopy(v) for k, v in PLAYING.items() if k not in ("seq", "prev_seq")})
+            state["you"] = you
+            state["scores"] = [10, 30]
+            if you is None:
+                state["round"]["hand"] = None
+        return change
+
+    fake.push(four(3))
+    expect(fake.page.locator("#scoreboard .side").first).to_have_attribute("data-side", "1")
+    assert fake.page.evaluate(SCORES_IN_ORDER)["boxes"] == [
+        ["1", "Your side", "30"], ["0", "Opponents", "10"]]
+    fake.push(four(None))
+    expect(fake.page.locator("#scoreboard .side").first).to_have_attribute("data-side", "0")
+    assert fake.page.evaluate(SCORES_IN_ORDER)["boxes"] == [["0", "Side 1", "10"], ["1", "Side 2", "30"]]

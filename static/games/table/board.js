@@ -58,7 +58,7 @@ export function renderScoreboard() {
   var r = getState().round;
   var board = $("scoreboard");
   if (getState().match.status === "open") { board.replaceChildren(); return; }
-  var sides = [0, 1].map(function (side) {
+  var sides = T.sideOrder().map(function (side) {
     var stat = function (label, value, key) {
       return el("div", {class: "stat", dataset: {stat: key}}, [
         el("span", {class: "stat-label", text: label}),

@@ -145,6 +145,18 @@ export function botBadge(title) {
   return B.botIcon(title || L.botBadge);
 }
 
+/** The order in which every score of the table lists the sides (the boxes, the round's and
+ * every round's score, the result, the ratings' lines, what the screen reader says): a
+ * player's own side first, as the board puts their seat at the bottom, each side labelled
+ * (sideLabel: "You", "Your side"); a spectator's in seat order, side 0 (the table's creator's)
+ * first. */
+export function sideOrder() { return mySide() === 1 ? [1, 0] : [0, 1]; }
+
+/** ``values`` (one per side, side 0's first) in :func:`sideOrder`. */
+export function inSideOrder(values) {
+  return sideOrder().map(function (side) { return values[side]; });
+}
+
 /** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator; at two
  * the spectator's label is the player's name (a lone player is no side to number). */
 export function sideLabel(side) {

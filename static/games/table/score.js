@@ -26,7 +26,7 @@ function breakdownTable(result, cumulative) {
   var rules = getState().match.rules;
   var row = function (label, values, key) {
     return el("tr", {dataset: {row: key}}, [el("th", {scope: "row", text: label})].concat(
-      values.map(function (v) { return el("td", {text: String(v)}); })));
+      T.inSideOrder(values).map(function (v) { return el("td", {text: String(v)}); })));
   };
   var counted = function (values, each) { return values.map(function (v) { return countCell(v, each); }); };
   var rows = [
@@ -53,7 +53,7 @@ function sidesHead() {
       el("span", {class: "score-side-label", text: T.sideLabel(side)}),
     ]);
   };
-  return el("thead", {}, [el("tr", {}, [el("td"), cell(0), cell(1)])]);
+  return el("thead", {}, [el("tr", {}, [el("td")].concat(T.sideOrder().map(cell)))]);
 }
 
 /** "The cards left on the floor (N) go to <side>", with the cards: the floor is empty at the
@@ -161,9 +161,9 @@ export function renderBreakdown() {
     var totals = cumulativeTotals(i);
     return el("tr", {}, [
       el("th", {scope: "row", text: B.fmt(L.round, {number: res.number})}),
-      el("td", {text: res.total[0] + " (" + totals[0] + ")"}),
-      el("td", {text: res.total[1] + " (" + totals[1] + ")"}),
-    ]);
+    ].concat(T.sideOrder().map(function (side) {
+      return el("td", {text: res.total[side] + " (" + totals[side] + ")"});
+    })));
   });
   var historyTable = function (rows) {
     return el("table", {class: "score-table"}, [sidesHead(), el("tbody", {}, rows)]);
@@ -233,6 +233,7 @@ export function renderResult() {
   banner.className = "result-banner" + (side === null ? "" : side === result.winner ? " won" : " lost");
   banner.dataset.winner = result.winner;
   var reason = resultReason(result, side);
+  var order = T.sideOrder();
   banner.dataset.reason = result.reason || "target";
   banner.replaceChildren.apply(banner, [
     el("strong", {class: "result-title", text: L.matchOver + " · " + headline}),
@@ -240,11 +241,11 @@ export function renderResult() {
     // Each name a unit of its own, whole on one line, the words joining partners ("&", "و")
     // outside the names (sideNameNodes): one <bdi> of "a & b" let an Arabic line carry the
     // "و" into "فاطمة-Z" and break the name at its hyphen.
-    el("span", {class: "result-line"}, sideNameNodes(0).concat(
+    el("span", {class: "result-line"}, sideNameNodes(order[0]).concat(
       // The score a box of its own, apart from the names, so that a number in a name
       // ("Greedy 2") never reads as part of it.
-      el("strong", {class: "result-score", text: result.scores[0] + " – " + result.scores[1]}),
-      sideNameNodes(1))),
+      el("strong", {class: "result-score", text: result.scores[order[0]] + " – " + result.scores[order[1]]}),
+      sideNameNodes(order[1]))),
     provided("resultLine")[0] || null,  // an app's line (the ratings' changes)
     cfg.urls.replay ? el("a", {class: "button primary", id: "replay-link", href: url("replay"), text: L.watchReplay}) : null,
     el("a", {class: "button", href: url("lobby"), text: L.backToLobby})

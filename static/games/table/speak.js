@@ -44,7 +44,7 @@ function roundSentence(old) {
   var results = getState().round_results || [];
   if (!old || results.length !== (old.round_results || []).length + 1) return null;
   var result = results[results.length - 1];
-  return [B.fmt(L.saidRoundOver, {number: result.number})].concat([0, 1].map(function (side) {
+  return [B.fmt(L.saidRoundOver, {number: result.number})].concat(T.sideOrder().map(function (side) {
     return B.fmt(L.saidScore, {side: T.sideLabel(side), score: result.total[side]});
   })).join(" ");
 }
@@ -107,7 +107,7 @@ export function hands() {
 }
 
 export function scores() {
-  var parts = [0, 1].map(function (side) {
+  var parts = T.sideOrder().map(function (side) {
     return B.fmt(L.saidScore, {side: T.sideLabel(side), score: getState().scores[side]});
   });
   parts.push(B.fmt(L.saidTarget, {target: getState().target}));
