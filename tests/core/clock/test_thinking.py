@@ -380,7 +380,9 @@ async def test_a_clock_in_the_server_is_woken_by_a_table_made_while_it_sleeps(
         await asyncio.wait_for(ticked.wait(), 30)  # real seconds: only a bound on a hang
         assert asgi.serving.clock.interval == 3600.0  # the first tick found nothing: asleep
         match = await vs_computer(alice.user, "greedy")
-        await eventually(lambda: asgi.serving.clock.thinking.applied == 1)
+        # The play waits for the thinking process to start (spawned, it imports the site): tens
+        # of seconds on a loaded machine. The bound only tells a hang from the hour it guards.
+        await eventually(lambda: asgi.serving.clock.thinking.applied == 1, within=180)
     finally:
         await asgi.serving.stop()
     assert await plays(match) == [(1, "greedy")]
