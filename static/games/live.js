@@ -17,15 +17,29 @@ export function ngettext(singular, plural, n) {
   return n === 1 ? singular : plural;
 }
 
+/** The page's language's decimal or thousands separator (``"DECIMAL_SEPARATOR"``,
+ * ``"THOUSAND_SEPARATOR"``) as the pages write them (basra_site/formats/, carried by the
+ * /jsi18n/ catalogue's get_format), or ``fallback`` without the catalogue. */
+function separator(name, fallback) {
+  var found = typeof window.get_format === "function" ? window.get_format(name) : null;
+  return typeof found === "string" && found !== name ? found : fallback;
+}
+
 /** ``value`` written as the page's language writes numbers (Intl.NumberFormat of
- * <html lang>: "88,4" in French, "88.4" in English), with ``digits`` decimals (0 when
- * omitted); ``options``: Intl's (``signDisplay: "exceptZero"`` for "+3,5", ``style: "percent"``
- * for a fraction as "50 %"). Every minus is U+2212, the sign the site's labels write
- * ("−2,8"), whatever the language's data gives. */
+ * <html lang>: "88,4" in French, "88.4" in English, "88٫4" in Arabic), with ``digits``
+ * decimals (0 when omitted); ``options``: Intl's (``signDisplay: "exceptZero"`` for "+3,5",
+ * ``style: "percent"`` for a fraction as "50 %"). The separators are the pages' own (Chromium's
+ * Arabic writes Western digits with the Latin "." and ",", which the pages do not), and every
+ * minus is U+2212, the sign the site's labels write ("−2,8"), whatever the language's data
+ * gives. */
 export function number(value, digits, options) {
   var format = new Intl.NumberFormat(document.documentElement.lang || undefined, Object.assign(
     {minimumFractionDigits: digits || 0, maximumFractionDigits: digits || 0}, options || {}));
-  return format.format(value).replace(/[-\u2010\u2011\u2012]/g, "\u2212");
+  return format.formatToParts(value).map(function (part) {
+    if (part.type === "decimal") return separator("DECIMAL_SEPARATOR", part.value);
+    if (part.type === "group") return separator("THOUSAND_SEPARATOR", part.value);
+    return part.value;
+  }).join("").replace(/[-\u2010\u2011\u2012]/g, "\u2212");
 }
 
 /** Create an element: el("div", {class: "x", text: "y"}, [children]). */

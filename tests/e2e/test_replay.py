@@ -267,6 +267,10 @@ def test_the_graded_analysis_at_360_px_in_arabic(request, new_page):
 @pytest.mark.parametrize(("lang", "wanted"), [
     ("fr", ["88,4", "\u221235,7", "+3,5", "50\u00a0%"]),
     ("en", ["88.4", "\u221235.7", "+3.5", "50%"]),
+    # The Arabic decimal separator (U+066B), the pages' own (basra_site/formats/ar/), with the
+    # Western digits Chromium's Arabic writes, as the pages do; not its Latin "88.4". The marks
+    # U+200E keep a sign and the percent beside their number in a right-to-left line.
+    ("ar", ["88\u066b4", "\u200e\u221235\u066b7", "\u200e+3\u066b5", "50\u200e%\u200e"]),
 ])
 def test_the_analysis_numbers_are_written_in_the_page_s_language(new_page, lang, wanted):
     # replay.js writes every number of the analysis through live.js's number(): the page's
@@ -277,9 +281,12 @@ def test_the_analysis_numbers_are_written_in_the_page_s_language(new_page, lang,
     written = page.evaluate("""async () => {
         const B = await import("/static/games/live.js");
         return [B.number(88.44, 1), B.number(-35.7, 1), B.number(3.5, 1, {signDisplay: "exceptZero"}),
-                B.number(0.5, 0, {style: "percent"})];
+                B.number(0.5, 0, {style: "percent"}), B.number(12345.5, 1)];
     }""")
-    assert written == wanted
+    assert written[:4] == wanted
+    # Thousands too: the separator the pages group with, never beside a different decimal mark.
+    assert written[4] == {"fr": "12\u202f345,5", "en": "12,345.5", "ar": "12\u066c345\u066b5"}[lang]
+
 
 
 def test_the_analysis_marks_and_counts_the_same_graded_plays(request, new_page):

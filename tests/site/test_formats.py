@@ -1,4 +1,4 @@
-"""Dates are written one way per language (basra_site/formats/), on every page."""
+"""Dates and numbers are written one way per language (basra_site/formats/), on every page."""
 
 import re
 from datetime import datetime, timezone
@@ -38,3 +38,19 @@ def test_templates_use_only_the_language_s_formats():
             if fmt not in allowed:
                 found.setdefault(str(path.relative_to(ROOT)), []).append(fmt)
     assert found == {}
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", "1.5|1.0|12,345.50"), ("fr", "1,5|1,0|12\u202f345,50"),
+     # Western digits, as everywhere on the site; the Arabic decimal and thousands separators
+     # (U+066B, U+066C), not Django's Latin "1,0" of the tester's phone.
+     ("ar", "1\u066b5|1\u066b0|12\u066c345\u066b50")],
+)
+def test_a_number_s_separators_are_the_language_s(language, written):
+    """A rating deviation, an accuracy, a half point: every float a template writes, as it is or
+    through ``floatformat``, takes the language's separators."""
+    with translation.override(language):
+        shown = Template('{{ value }}|{{ one|floatformat:1 }}|{{ big|floatformat:"2g" }}')
+        assert shown.render(Context({"value": 1.5, "one": 1, "big": 12345.5})) == written
+
