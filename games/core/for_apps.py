@@ -92,7 +92,8 @@ the site's own apps.
   by the relations ``kind``; ``games.core.sockets.table_frames``, ``docs/protocol.md`` "Apps'
   frames").
 - Names in a list sorted as a reader expects (accents with their letter): ``collation_key``
-  (the Unicode Collation Algorithm, ``pyuca``).
+  (the Unicode Collation Algorithm, ``pyuca``); joined as the reader's language joins a list
+  (``listing``: "A, B, and C", "A وB وC"; in templates ``{% load lists %}``).
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -115,6 +116,7 @@ from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import MOVE_SECONDS, Challenge, Event, Match, Seat, bot_display_name
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.collation import collation_key
+from games.core.pages.lists import listing
 from games.core.pages.endings import match_ending, match_score
 from games.core.pages.profile import Opponent, current_table
 from games.core.pages.profile import person as seat_person
@@ -190,6 +192,7 @@ __all__ = [
     "card_labels",
     "card_name",
     "collation_key",
+    "listing",
     "create_table",
     "match_started",
     "online_among",

@@ -51,7 +51,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy
 
-from games.core.for_apps import Refusal, first_deal_unplayed
+from games.core.for_apps import Refusal, first_deal_unplayed, listing
 from games.ratings import glicko2
 from games.ratings.models import NotRated, PlayerRating, Pool, RatedMatch, RatingChange, RatingRefund
 
@@ -98,7 +98,7 @@ class VoidRefused(Refusal):
         if "when" in params:
             params["when"] = date_format(timezone.localtime(params["when"]), "SHORT_DATETIME_FORMAT")
         if "later" in params:
-            params["later"] = ", ".join(str(m) for m in params["later"])
+            params["later"] = listing(str(m) for m in params["later"])
         return params
 
 

@@ -17,6 +17,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.core.for_apps import listing
 from games.ratings import for_apps as ratings
 from games.tournaments import bracket as knockout
 from games.tournaments import busy, organiser, registration, services, zones
@@ -237,7 +238,7 @@ def overlap_warning(others: list[Tournament]) -> str:
         "This event's time overlaps %(events)s, where you are registered too. You play one "
         "tournament table at a time: a table of either event waits until you are free, and "
         "your opponent waits with it."
-    ) % {"events": ", ".join(o.name for o in others)}
+    ) % {"events": listing(o.name for o in others)}
 
 
 def clash_warning(t: Tournament, users: list) -> str:

@@ -42,6 +42,13 @@ export function number(value, digits, options) {
   }).join("").replace(/[-\u2010\u2011\u2012]/g, "\u2212");
 }
 
+/** ``items`` (strings) joined as the page's language joins a list (Intl.ListFormat of
+ * <html lang>, CLDR's data as the pages' ``listing``, games/core/pages/lists.py): "3, 5, and 7",
+ * "3, 5 et 7", "3 و5 و7" (Arabic joins with "و", never the Latin comma). */
+export function list(items) {
+  return new Intl.ListFormat(document.documentElement.lang || undefined).format(items.map(String));
+}
+
 /** Create an element: el("div", {class: "x", text: "y"}, [children]). */
 export function el(tag, attrs, children) {
   var node = document.createElement(tag);

@@ -420,7 +420,7 @@ function renderFair() {
       }));
       var failed = checks.filter(function (c) { return !c.ok; });
       summary.dataset.ok = String(!failed.length);
-      summary.textContent = failed.length ? B.fmt(L.someDiffer, {rounds: failed.map(label).join(", ")}) : L.allMatch;
+      summary.textContent = failed.length ? B.fmt(L.someDiffer, {rounds: B.list(failed.map(label))}) : L.allMatch;
     }).catch(function (error) {
       summary.dataset.ok = "false";
       summary.textContent = B.fmt(L.verifyFailed, {error: error.message || String(error)});

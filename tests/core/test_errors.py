@@ -97,4 +97,4 @@ def test_a_refusal_crosses_processes_with_its_parameters():
 
     void = pickle.loads(pickle.dumps(VoidRefused(VoidCode.LATER_MATCHES, id=3, later=[5, 9])))
     assert isinstance(void, VoidRefused) and void.params == {"id": 3, "later": [5, 9]}
-    assert "(5, 9)" in void.message
+    assert "(5 and 9)" in void.message  # joined as the language joins a list

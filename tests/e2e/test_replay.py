@@ -264,6 +264,18 @@ def test_the_graded_analysis_at_360_px_in_arabic(request, new_page):
     screenshot(page, "replay-analysis-ar-360")
 
 
+def written_by_live_js(new_page, lang: str, expression: str):
+    """What ``expression`` gives, with ``B`` the page's live.js module, on a page in ``lang``
+    (the import page: the /jsi18n/ catalogue and <html lang> of that language)."""
+    page = new_page(extra_http_headers={"Accept-Language": lang})
+    page.goto("/replay/import/")
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    return page.evaluate(f"""async () => {{
+        const B = await import("/static/games/live.js");
+        return {expression};
+    }}""")
+
+
 @pytest.mark.parametrize(("lang", "wanted"), [
     ("fr", ["88,4", "\u221235,7", "+3,5", "50\u00a0%"]),
     ("en", ["88.4", "\u221235.7", "+3.5", "50%"]),
@@ -275,18 +287,26 @@ def test_the_graded_analysis_at_360_px_in_arabic(request, new_page):
 def test_the_analysis_numbers_are_written_in_the_page_s_language(new_page, lang, wanted):
     # replay.js writes every number of the analysis through live.js's number(): the page's
     # language's decimal mark and percent, and one minus sign (U+2212).
-    page = new_page(extra_http_headers={"Accept-Language": lang})
-    page.goto("/replay/import/")
-    expect(page.locator("html")).to_have_attribute("lang", lang)
-    written = page.evaluate("""async () => {
-        const B = await import("/static/games/live.js");
-        return [B.number(88.44, 1), B.number(-35.7, 1), B.number(3.5, 1, {signDisplay: "exceptZero"}),
-                B.number(0.5, 0, {style: "percent"}), B.number(12345.5, 1)];
-    }""")
+    written = written_by_live_js(new_page, lang, """[B.number(88.44, 1), B.number(-35.7, 1),
+        B.number(3.5, 1, {signDisplay: "exceptZero"}), B.number(0.5, 0, {style: "percent"}),
+        B.number(12345.5, 1)]""")
     assert written[:4] == wanted
     # Thousands too: the separator the pages group with, never beside a different decimal mark.
     assert written[4] == {"fr": "12\u202f345,5", "en": "12,345.5", "ar": "12\u066c345\u066b5"}[lang]
 
+
+@pytest.mark.parametrize(("lang", "wanted"), [
+    ("en", ["round 3 and round 5", "round 3, round 5, and round 7"]),
+    ("fr", ["round 3 et round 5", "round 3, round 5 et round 7"]),
+    # Arabic joins a list with "و", as CLDR writes it: no Latin comma between the items.
+    ("ar", ["round 3 \u0648round 5", "round 3 \u0648round 5 \u0648round 7"]),
+])
+def test_the_scripts_lists_are_joined_in_the_page_s_language(new_page, lang, wanted):
+    # Every list a script writes (the rounds whose deck does not match, the cards folded in the
+    # last play, the players of a rematch) goes through live.js's list().
+    written = written_by_live_js(new_page, lang, """[B.list(["round 3", "round 5"]),
+        B.list(["round 3", "round 5", "round 7"])]""")
+    assert written == wanted
 
 
 def test_the_analysis_marks_and_counts_the_same_graded_plays(request, new_page):

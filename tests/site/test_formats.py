@@ -1,4 +1,5 @@
-"""Dates and numbers are written one way per language (basra_site/formats/), on every page."""
+"""Dates and numbers are written one way per language (basra_site/formats/), on every page;
+lists are joined as the language joins them (games/core/pages/lists.py)."""
 
 import re
 from datetime import datetime, timezone
@@ -8,6 +9,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 from django.utils.formats import date_format
+
+from games.core.pages.lists import listing
 
 ROOT = Path(__file__).resolve().parents[2]
 MOMENT = datetime(2026, 12, 1, 18, 5, tzinfo=timezone.utc)
@@ -54,3 +57,20 @@ def test_a_number_s_separators_are_the_language_s(language, written):
         shown = Template('{{ value }}|{{ one|floatformat:1 }}|{{ big|floatformat:"2g" }}')
         assert shown.render(Context({"value": 1.5, "one": 1, "big": 12345.5})) == written
 
+
+@pytest.mark.parametrize(
+    ("language", "two", "four"),
+    [("en", "Amira and Omar", "Amira, Omar, Hala, and Nour"),
+     ("fr", "Amira et Omar", "Amira, Omar, Hala et Nour"),
+     ("ar", "Amira وOmar", "Amira وOmar وHala وNour")],
+)
+def test_a_list_is_joined_as_the_language_joins_one(language, two, four):
+    """The same list whether Python joins it (``listing``) or a template's loop over items with
+    markup does (``{% list_separator forloop %}``); never the Latin ", " in Arabic."""
+    names = ["Amira", "Omar", "Hala", "Nour"]
+    loop = Template("{% load lists %}{% for n in names %}<b>{{ n }}</b>{% list_separator forloop %}{% endfor %}")
+    with translation.override(language):
+        assert listing(names[:2]) == two and listing(names) == four
+        assert Template("{% load lists %}{{ names|listing }}").render(Context({"names": names})) == four
+        assert loop.render(Context({"names": names})).replace("<b>", "").replace("</b>", "") == four
+        assert loop.render(Context({"names": names[:1]})) == "<b>Amira</b>"

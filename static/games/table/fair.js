@@ -103,7 +103,7 @@ function runVerify() {
         .filter(function (r, i, all) { return all.indexOf(r) === i; }).join(",");
       if (!failed.length) summary.textContent = L.allMatch;
       else if (failed.length === 1 && failed[0].what === "commitment") summary.textContent = L.commitmentDiffers;
-      else summary.textContent = B.fmt(L.roundsDiffer, {rounds: failed.map(checkLabel).join(", ")});
+      else summary.textContent = B.fmt(L.roundsDiffer, {rounds: B.list(failed.map(checkLabel))});
     })
     .catch(function (error) {
       summary.dataset.ok = "false";

@@ -15,6 +15,8 @@
  * down to readableFloorCard() px wide; below that they overlap instead, as a hand is fanned
  * (--floor-overlap), each still showing its rank; with room again they are the size games.css
  * gives. The cards a last play took overlap more when they would not fit its line. */
+import {list} from "../live.js";
+
 var area = document.getElementById("play-area");
 var root = document.documentElement;
 var last = null;
@@ -196,7 +198,7 @@ function fitLastPlay() {
     cards[k].style.display = "none";
     folded.unshift(cards[k].getAttribute("aria-label"));
     more.textContent = "+" + folded.length;
-    more.setAttribute("aria-label", folded.join(", "));
+    more.setAttribute("aria-label", list(folded));
   }
 }
 

@@ -17,11 +17,11 @@ var asked = false;
 var refusal = null;
 
 function names(seats, state) {
-  return seats.map(function (seat) {
+  return B.list(seats.map(function (seat) {
     var found = (state.seats || []).filter(function (s) { return s.seat === seat; })[0];
     if (found && found.closed) return L.closedAccount;
     return found ? (found.username || cfg.bots[found.bot] || found.bot) : "?";
-  }).join(", ");
+  }));
 }
 
 function render() {

@@ -6,7 +6,7 @@
 // "basra:notice" on document; the kinds and payloads are in games/tournaments/news.py), and is
 // told on connect of the tables still being played (the pending provider).
 import {flash} from "../games/notices.js";
-import {fmt} from "../games/live.js";
+import {fmt, list} from "../games/live.js";
 
 // Loaded only beside its config (templates/base.html).
 const node = document.getElementById("tournament-notice-config");
@@ -80,7 +80,7 @@ function news(p, what) {
     // The changed settings by their labels, and the start in the reader's own zone.
     const lang = document.documentElement.lang || undefined;
     values = Object.assign({}, p, {
-      changes: (p.changes || []).map((f) => fields[f] || f).join(", "),
+      changes: list((p.changes || []).map((f) => fields[f] || f)),
       start: moment(new Date(p.starts_at), lang),
     });
   }
