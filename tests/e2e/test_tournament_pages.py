@@ -92,6 +92,54 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
     assert not failures, "\n".join(failures)
 
 
+#: Each word of the events list's headers drawn on more than one line (its text's client
+#: rectangles on more than one line): a header broken inside a word.
+BROKEN_HEADER_WORDS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll('table.events th')) {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_events_list_s_headers_wrap_only_between_words(browser, site_url, seeded):
+    """At 640 px the Arabic list broke a heading inside a word (the site's ``overflow-wrap:
+    anywhere`` let the table's columns shrink below a word): a heading wraps between its words
+    only, at a phone's widths and a phone held sideways, in Arabic and English, and the page
+    still never scrolls sideways (a wide table scrolls in its own box)."""
+    failures = []
+    for lang in ("en", "ar"):
+        context = signed_in(browser, site_url, seeded["session"], lang,
+                            viewport={"width": 360, "height": 640}, device_scale_factor=1)
+        try:
+            page = context.new_page()
+            page.goto("/tournaments/")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            expect(page.locator(f'table.events tr[data-tournament-id="{seeded["upcoming"]}"]')).to_have_count(1)
+            for width in (360, 390, 640):
+                resize(page, width, 640)
+                screenshot(page, f"list-headers-{lang}-{width}", full_page=False)
+                broken = page.evaluate(BROKEN_HEADER_WORDS)
+                if broken:
+                    failures.append(f"{lang} {width}px: words broken across lines: {broken}")
+                scroll = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
+                if scroll > 0:
+                    failures.append(f"{lang} {width}px: the page scrolls sideways by {scroll} px")
+        finally:
+            context.close()
+    assert not failures, "\n".join(failures)
+
+
 def test_an_entrant_is_told_live_what_the_organiser_changed(browser, site_url, seeded):
     """The organiser moves the upcoming event's start on its settings form; a player entered
     in it, on another page of the site, gets the notice (``tournaments/notify.js``) naming the
