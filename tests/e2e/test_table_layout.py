@@ -40,6 +40,7 @@ from tests.e2e.pages import (
     resize,
     screenshot,
     seat,
+    settled,
     signed_in,
     socket_state_drawn,
     wait_until,
@@ -414,6 +415,40 @@ def test_a_turn_brings_a_table_scrolled_away_back_into_view(browser, site_url, s
     finally:
         waiting.close()
         playing.close()
+
+
+#: The room (px) under the hand's lowest card, to the viewport's bottom edge, once the play area
+#: is at the screen's top (where the page is brought in play on a short screen, table/fit.js).
+HAND_ROOM = """() => {
+  if (Math.abs(document.getElementById('play-area').getBoundingClientRect().top) >= 1) return null;
+  const cards = [...document.querySelectorAll('#hand .card')].map((c) => c.getBoundingClientRect().bottom);
+  return cards.length ? innerHeight - Math.max(...cards) : null;
+}"""
+
+
+@pytest.mark.parametrize(("players", "lang"), [(2, "en"), (4, "ar")])
+def test_a_phone_held_sideways_leaves_room_under_the_hand(browser, site_url, seeded, players, lang):
+    """At 740×360 (a phone held sideways) the hand's cards ended exactly on the screen's bottom
+    edge: nothing hidden, but they read as cut. They keep a few px from it."""
+    table = seeded(players)
+    context = signed_in(browser, site_url, table["sessions"][table["turn"]], lang,
+                        viewport={"width": 740, "height": 360}, device_scale_factor=2,
+                        is_mobile=True, has_touch=True)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+        socket_state_drawn(page)
+        expect(page.locator("#hand .card").first).to_be_visible()
+        wait_until(page, f"() => ({HAND_ROOM})() !== null")
+        settled(page)
+        screenshot(page, f"hand-room-{players}p-{lang}-740x360", full_page=False)
+        room = page.evaluate(HAND_ROOM)
+        assert room is not None and room >= 4, f"{room} px under the hand"
+        boxes = page.evaluate(MEASURE, {**PARTS, **SHOWN_PARTS})
+        assert not problems(boxes, players), problems(boxes, players)
+    finally:
+        context.close()
 
 
 #: The round's score and the result: inside the screen's width, every cell of its tables
