@@ -92,12 +92,13 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
     assert not failures, "\n".join(failures)
 
 
-#: Each word of the events list's headers drawn on more than one line (its text's client
-#: rectangles on more than one line): a header broken inside a word.
-BROKEN_HEADER_WORDS = """() => {
+#: Each word of the events list's headers, formats, entrants and starts drawn on more than one
+#: line (its text's client rectangles on more than one line): a word broken inside. An event's
+#: and a player's names may break (one long word must, on a phone).
+BROKEN_WORDS = """() => {
   const broken = [];
-  for (const th of document.querySelectorAll('table.events th')) {
-    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (const cell of document.querySelectorAll('table.events :is(th, td:not(:first-child, :last-child))')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       for (const m of node.data.matchAll(/\\S+/g)) {
         const range = document.createRange();
@@ -112,11 +113,12 @@ BROKEN_HEADER_WORDS = """() => {
 }"""
 
 
-def test_the_events_list_s_headers_wrap_only_between_words(browser, site_url, seeded):
+def test_the_events_list_s_headers_and_formats_wrap_only_between_words(browser, site_url, seeded):
     """At 640 px the Arabic list broke a heading inside a word (the site's ``overflow-wrap:
-    anywhere`` let the table's columns shrink below a word): a heading wraps between its words
-    only, at a phone's widths and a phone held sideways, in Arabic and English, and the page
-    still never scrolls sideways (a wide table scrolls in its own box)."""
+    anywhere`` let the table's columns shrink below a word), and an event's format: a heading,
+    a format, a count and a start wrap between their words only, at a phone's widths and a
+    phone held sideways, in Arabic and English, and the page still never scrolls sideways (a
+    wide table scrolls in its own box)."""
     failures = []
     for lang in ("en", "ar"):
         context = signed_in(browser, site_url, seeded["session"], lang,
@@ -129,7 +131,7 @@ def test_the_events_list_s_headers_wrap_only_between_words(browser, site_url, se
             for width in (360, 390, 640):
                 resize(page, width, 640)
                 screenshot(page, f"list-headers-{lang}-{width}", full_page=False)
-                broken = page.evaluate(BROKEN_HEADER_WORDS)
+                broken = page.evaluate(BROKEN_WORDS)
                 if broken:
                     failures.append(f"{lang} {width}px: words broken across lines: {broken}")
                 scroll = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
