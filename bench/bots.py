@@ -392,6 +392,11 @@ def _index(card) -> int:
     return card.index
 
 
+def _still() -> float:
+    """A clock that never moves."""
+    return 0.0
+
+
 class OracleExpertBot(ModelExpertBot):
     """A bound, not a player: the expert that knows the other seat's policy exactly, the strong
     bot's code, seed and sample cap (two players).
@@ -402,7 +407,8 @@ class OracleExpertBot(ModelExpertBot):
     plays, which no seat can have and every inference from plays can at best approach. The
     strong bot's random numbers are seeded by its view, the order of its hand included: in a
     match with this bot the bench hands the strong bot its hand sorted (its play is as strong,
-    its card then a function of the set it holds), and the judge sorts the same way. Up to
+    its card then a function of the set it holds), and the judge sorts the same way; that bot
+    then runs its whole sample cap every move, as on a quiet machine, never cut by the clock. Up to
     ``tries`` hands are drawn as the expert draws them, until ``pool`` agree with every play;
     when none does (the model cut short on a loaded machine), the hands that disagree least are
     kept. The bench sets ``model_seed`` (the other seat's seed) and ``model`` (its sample cap)
@@ -412,7 +418,7 @@ class OracleExpertBot(ModelExpertBot):
 
     name = "expert-oracle"
 
-    def __init__(self, *, tries: int = 48, **kwargs) -> None:
+    def __init__(self, *, tries: int = 32, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tries = tries
         self.model_seed: int | str = 0
@@ -426,8 +432,8 @@ class OracleExpertBot(ModelExpertBot):
             start = len(view.played) // 8 * 8
             plays = [(self.history[i], card) for i, (seat, card) in enumerate(view.played)
                      if i >= start and seat == other and i < len(self.history)]
-            # A clock that never moves: the judge runs its whole sample cap, as the other seat did.
-            judge = StrongBot(seed=self.model_seed, samples=self.model, clock=lambda: 0.0)
+            # The judge runs its whole sample cap, as the other seat does.
+            judge = StrongBot(seed=self.model_seed, samples=self.model, clock=_still)
             agree, near = [], []
             for k in range(self.tries):
                 hand = tuple(world.hands[other]) if k == 0 else tuple(
@@ -532,6 +538,12 @@ def play_match(job: tuple[int, str, str, argparse.Namespace]) -> Outcome:
     think: dict[str, list[float]] = {name: [] for name in (a, b)}
     cpu: dict[str, list[float]] = {name: [] for name in (a, b)}
     oracle = any(isinstance(bot, OracleExpertBot) for bot in bots)
+    if oracle:
+        # The other seat's card must be the function of its view that the oracle knows: its
+        # whole sample cap every move, never cut by a loaded machine's clock.
+        for bot in bots:
+            if isinstance(bot, StrongBot):
+                bot._clock = _still
     rng = random.Random(seed)
     m = Match(rules, dealer=0)
     margins = []
