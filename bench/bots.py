@@ -411,14 +411,15 @@ class OracleExpertBot(ModelExpertBot):
     then runs its whole sample cap every move, as on a quiet machine, never cut by the clock. Up to
     ``tries`` hands are drawn as the expert draws them, until ``pool`` agree with every play;
     when none does (the model cut short on a loaded machine), the hands that disagree least are
-    kept. The bench sets ``model_seed`` (the other seat's seed) and ``model`` (its sample cap)
+    kept. Before the other seat's first play of a deal its hand is drawn as the expert draws it.
+    The bench sets ``model_seed`` (the other seat's seed) and ``model`` (its sample cap)
     before the match. What it wins against the strong bot is what inference could add to the
     expert's search at most, against this opponent.
     """
 
     name = "expert-oracle"
 
-    def __init__(self, *, tries: int = 32, **kwargs) -> None:
+    def __init__(self, *, tries: int = 48, **kwargs) -> None:
         super().__init__(**kwargs)
         self.tries = tries
         self.model_seed: int | str = 0
@@ -428,10 +429,15 @@ class OracleExpertBot(ModelExpertBot):
         if view.players != 2:
             return world
         other = 1 - view.seat
+        if self._hands == []:
+            return world  # no play of the other seat's to weigh: the expert's own deals
         if self._hands is None:
             start = len(view.played) // 8 * 8
             plays = [(self.history[i], card) for i, (seat, card) in enumerate(view.played)
                      if i >= start and seat == other and i < len(self.history)]
+            if not plays:
+                self._hands = []
+                return world
             # The judge runs its whole sample cap, as the other seat does.
             judge = StrongBot(seed=self.model_seed, samples=self.model, clock=_still)
             agree, near = [], []
@@ -448,7 +454,7 @@ class OracleExpertBot(ModelExpertBot):
                         misses += 1
                         break
                 (near if misses else agree).append(hand)
-                if len(agree) >= self.pool or not plays:
+                if len(agree) >= self.pool:
                     break
             self._hands = agree or near
             self._weights = [1.0] * len(self._hands)

@@ -125,3 +125,17 @@ def test_the_oracle_bound_keeps_only_hands_with_which_the_other_seats_bot_plays_
     wrong.history, wrong.model_seed = history, 8
     wrong.evaluate(view)
     assert {frozenset(h) for h in wrong._hands} != kept
+
+
+def test_the_oracle_bound_draws_as_the_expert_before_the_other_seat_has_played_in_the_deal():
+    m = a_round_in_its_second_deal()
+    view = m.view(m.round.turn)
+    assert all(i < 8 for i, _ in enumerate(view.played) if i >= 8) and len(view.played) == 8
+    bot = OracleExpertBot(seed=1, iterations=10, pool=4, model=5, tries=8)
+    bot.history = [view] * 9
+    bot.evaluate(view)
+    other = 1 - view.seat
+    hidden = hidden_cards(view)
+    rng = random.Random(0)
+    hands = {frozenset(bot._determinize(view, hidden, rng).hands[other]) for _ in range(20)}
+    assert len(hands) > 10  # a fresh deal each time, not one hand drawn once
