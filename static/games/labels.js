@@ -20,7 +20,6 @@ export var common = {
   tableNumber: gettext("Table %(id)s"),
   noTables: gettext("No open tables. Create one!"),
   createdBy: gettext("created by %(name)s"),
-  botNumbered: gettext("Computer %(number)s (%(level)s)"),
   botBadge: gettext("Computer player"),
   // A bot account's title beside its name (docs/protocol.md, the seats' "title").
   botTitle: gettext("BOT"),

@@ -76,7 +76,7 @@ def test_a_whole_match_against_the_greedy_bot(request, new_page, seed):
             counted_down = True
             screenshot(page, "computer-table")
         last = page.locator("#last-play")
-        if last.is_visible() and last.locator(".cut-name").first.inner_text() == "Computer (Greedy)":
+        if last.is_visible() and last.locator(".cut-name").first.inner_text() == "Greedy":
             bot_plays += 1
         # The round's score covers the floor through the pause; a card pressed then only shows
         # the floor again (table_board.js): wait for it to go, as a player does.
@@ -127,7 +127,7 @@ def test_resign_against_the_computer_after_confirming(request, new_page):
     watching = watcher.locator("#result-banner")
     # Each name isolated (U+2068 … U+2069), so that a name mixing Arabic and Latin keeps apart
     # from the words and numbers around it.
-    expect(watching.locator(".result-title")).to_have_text("Match over · \u2068Computer (Greedy)\u2069 wins")
+    expect(watching.locator(".result-title")).to_have_text("Match over · \u2068Greedy\u2069 wins")
     expect(watching.locator(".result-reason")).to_have_text("\u2068rami\u2069 resigned.")
 
 

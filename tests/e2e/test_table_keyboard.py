@@ -127,7 +127,7 @@ def test_a_whole_match_by_keyboard_alone(request, new_page):
     scores = [int(s) for s in page.locator(".side .side-score").all_inner_texts()]
     assert max(scores) >= 11
     said = page.evaluate("window.said")
-    assert any(re.match(r"Computer \(Greedy\) played .+\.", text) for text in said)
+    assert any(re.match(r"Greedy played .+\.", text) for text in said)
     # Each deal after the first is told ("Your cards: …"), and the round's end with its points.
     assert sum(text.startswith("Your cards: ") or " Your cards: " in text for text in said) >= 5
     assert any(re.search(r"Round 1 over\. You: \d+ points\. Opponent: \d+ points\.", text)
@@ -150,7 +150,7 @@ def test_the_reading_keys_speak_and_can_be_turned_off(request, new_page):
     expect(speech).to_have_text(
         "Floor: " + ", ".join(words(code) for code in floor) + "." if floor else "The floor is empty")
     page.keyboard.press("h")
-    expect(speech).to_contain_text("You: 4 in hand. Computer (Greedy): ")
+    expect(speech).to_contain_text("You: 4 in hand. Greedy: ")
     page.keyboard.press("s")
     expect(speech).to_have_text("You: 0 points. Opponent: 0 points. The match is played to 11.")
     page.keyboard.press("t")

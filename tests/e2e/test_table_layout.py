@@ -695,9 +695,9 @@ SCORE_NAMES = ["#scoreboard .side-member.bot", ".side"]
 def test_a_computer_keeps_its_number_on_its_seat_and_in_the_scores_when_its_name_is_cut(
         new_page, request, lang):
     """At four against the computer on a phone, a computer's name cut short loses its level,
-    never its number ("Gre… 3"): the number is what matches a seat to the turn line's "Computer
-    3 (Greedy)" (table/kit.js, botShortParts), on the seats and, where they name the sides, in
-    the score boxes."""
+    never its number ("Gre… 3"): the number is what tells the seats apart, and what matches a
+    seat to the turn line's "Greedy 3" (table/kit.js, botNameParts), on the seats and, where
+    they name the sides, in the score boxes."""
     page = new_page(viewport={"width": 360, "height": 640}, locale=lang)
     state = copy.deepcopy(PLAYING)
     state["seats"] = [seat(0, "alice")] + [seat(k, None, bot="greedy") for k in (1, 2, 3)]

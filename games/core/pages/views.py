@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.core import actions, errors
 from games.core.errors import GameError
-from games.core.models import Match, bot_choices, bot_display_name
+from games.core.models import Match, bot_choices
 from games.core.pages import table_page
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.state import reads, records, watching, lobby as lobby_reads
@@ -56,13 +56,6 @@ def _url_templates() -> dict:
     except NoReverseMatch:
         pass
     return urls
-
-
-def bot_names() -> dict:
-    """The computer levels' names shown on a seat, ``{"greedy": "Computer (greedy)", ...}``."""
-    return {
-        level: bot_display_name(level) for level, _name in bot_choices()
-    }
 
 
 #: The prefix of the "Play the computer" form's fields, so both lobby forms fit on one page.
@@ -223,9 +216,8 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "csrfToken": get_token(request),
         "urls": urls,
         "state": state,
-        # The computer levels' names are the models' (the scripts' own words are their
-        # gettext's, static/games/table/labels.js).
-        "bots": bot_names(),
+        # The computer levels' names are the models'; a computer seat's name at the table is
+        # its level, numbered beside others (static/games/table/kit.js, seatName).
         "botLevels": dict(bot_choices()),
         "talk": extras["talk"],
         "roundPauseSeconds": extras["roundPauseSeconds"],

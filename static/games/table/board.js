@@ -110,8 +110,8 @@ function seatBox(seat) {
   var r = getState().round;
   var isViewer = seat === getState().you;
   var found = seatOf(seat);
-  // A computer seat shows its level and number next to the computer badge (the full name is
-  // long), in parts: cut short, the level gives way and the number stays.
+  // A computer seat shows its name (kit.js, botNameParts) next to the computer badge, in parts:
+  // cut short, the level gives way and the number stays.
   var computer = !!(found && !found.username && !found.closed && found.bot);
   var size = r ? r.hand_sizes[seat] : 0;
   var badges = [];
@@ -136,7 +136,7 @@ function seatBox(seat) {
   }, [
     el("div", {class: "seat-name"}, [
       info.bot ? botBadge(info.username ? B.fmt(L.replaced, {name: info.username}) : null) : null,
-      computer ? el("bdi", {class: "name bot-parts", title: seatName(seat)}, T.botShortParts(seat))
+      computer ? el("bdi", {class: "name bot-parts", title: seatName(seat)}, T.botNameParts(seat))
         : el("bdi", {class: "name", title: seatName(seat) || null, text: seatName(seat) || L.emptySeat}),
       titleMark(info),
       provided("seatBadge", seat)[0] || null,  // an app's badge (the ratings': "(1523?)")

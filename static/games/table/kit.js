@@ -24,41 +24,48 @@ export function seatOf(seat) {
 }
 
 /** 1, 2, … among the computer seats (no person) when the table has more than one, else null:
- * two computer seats never read the same ("Computer 1 (Greedy)", games.core.models.seat_display_names). */
+ * two computer seats never read the same ("Greedy 1", "Greedy 2"), numbered in seat order as
+ * the lobby numbers them (games.core.models.seat_display_names). */
 function botNumber(seat) {
   var bots = (getState().seats || []).filter(function (s) { return !s.username && !s.closed && s.bot; })
     .map(function (s) { return s.seat; }).sort();
   return bots.length > 1 ? bots.indexOf(seat) + 1 : null;
 }
 
-/** A computer seat's level for narrow places, numbered when the table has several ("Greedy 2"),
- * in parts, so that where the name must be cut the level gives way and the seat's number, which
- * the turn line's "Computer 3 (Greedy)" names, stays (games.css, "Compact seats"): a <span
- * class="bot-level">, the catalogue's words between, a <span class="bot-number">, in the
- * catalogue's order. */
-export function botShortParts(seat) {
+/** A computer seat's name, the one the whole table gives it (its seat, the turn line, the last
+ * play, the score boxes, the result, what the screen reader says): its level, numbered when
+ * the table has several ("Random 1", "Expert 3"), short enough for a phone's seat where
+ * "Computer 3 (Expert)" was cut, as [{part, text}], the catalogue's words between in the
+ * catalogue's order. ``part``: "level", "number" or "joint". */
+function botName(seat) {
   var found = seatOf(seat);
   var level = cfg.botLevels[found.bot] || found.bot;
   var number = botNumber(seat);
-  if (!number) return [el("span", {class: "bot-level", text: level})];
+  if (!number) return [{part: "level", text: level}];
   return String(L.botShort).split(/(%\((?:level|number)\)s)/).filter(Boolean).map(function (part) {
-    if (part === "%(level)s") return el("span", {class: "bot-level", text: level});
-    if (part === "%(number)s") return el("span", {class: "bot-number", text: String(number)});
-    return el("span", {class: "bot-joint", text: part});
+    if (part === "%(level)s") return {part: "level", text: level};
+    if (part === "%(number)s") return {part: "number", text: String(number)};
+    return {part: "joint", text: part};
   });
 }
 
+/** botName() as nodes, for the seats and the score boxes: a <span class="bot-level">, the
+ * words between, a <span class="bot-number">, so that where the name must be cut (a tiny
+ * screen) the level gives way and the number, which tells two computers apart, stays
+ * (games.css, "Compact seats"). */
+export function botNameParts(seat) {
+  return botName(seat).map(function (part) { return el("span", {class: "bot-" + part.part, text: part.text}); });
+}
+
 /** The name shown for a seat: the person's, "Closed account" for a closed account's (``closed``:
- * its ``username`` is null, docs/protocol.md "state"), or "Computer (level)" for a computer seat. */
+ * its ``username`` is null, docs/protocol.md "state"), or a computer seat's (botName). */
 export function seatName(seat) {
   var found = seatOf(seat);
   if (!found) return null;
   if (found.closed) return L.closedAccount;
   if (found.username) return found.username;
   if (!found.bot) return null;
-  var number = botNumber(seat);
-  return number ? B.fmt(L.botNumbered, {number: number, level: cfg.botLevels[found.bot] || found.bot})
-                : (cfg.bots[found.bot] || found.bot);
+  return botName(seat).map(function (part) { return part.text; }).join("");
 }
 
 export function isSeated() { return getState().you !== null && getState().you !== undefined; }
@@ -77,17 +84,17 @@ export function sideNames(side) {
 }
 
 /** A seat's name for narrow places (the score boxes, the score table's head): a <bdi> of
- * ``botClass`` holding a computer seat's badge and level and number (botShortParts: a
- * ``botClass`` with "bot-parts" cuts the level, not the number), short enough to stay whole
- * (the head's "Computer (Greedy)" would be cut to "Compute…"), else one of ``nameClass``
- * holding the person's name; either titled with the seat's whole name. */
+ * ``botClass`` holding a computer seat's badge and name (botNameParts: a ``botClass`` with
+ * "bot-parts" cuts the level, not the number), else one of ``nameClass`` holding the person's
+ * name; either titled with the name, and its seat in ``data-seat``. */
 export function shortSeatName(seat, nameClass, botClass) {
   var found = seatOf(seat);
   if (found && !found.username && !found.closed && found.bot) {
-    return el("bdi", {class: botClass, title: seatName(seat)}, [botBadge()].concat(botShortParts(seat)));
+    return el("bdi", {class: botClass, title: seatName(seat), dataset: {seat: seat}},
+              [botBadge()].concat(botNameParts(seat)));
   }
   var name = seatName(seat) || L.emptySeat;
-  return el("bdi", {class: nameClass, title: name, text: name});
+  return el("bdi", {class: nameClass, title: name, text: name, dataset: {seat: seat}});
 }
 
 /** sideNames() as nodes for the score table's head: one <span class="name-unit"> a seat,

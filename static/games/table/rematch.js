@@ -5,7 +5,7 @@
  * cfg.ratedTargetMin points has none: the panel says why. Listens to the table's socket through
  * the store (store.js, onMessage). */
 import * as B from "../live.js";
-import {cfg, L} from "./kit.js";
+import {cfg, L, seatName} from "./kit.js";
 import {getState, onMessage, send} from "./store.js";
 
 var box = document.getElementById("rematch");
@@ -16,12 +16,10 @@ var asked = false;
 // it was reads as a tap that did nothing.
 var refusal = null;
 
-function names(seats, state) {
-  return B.list(seats.map(function (seat) {
-    var found = (state.seats || []).filter(function (s) { return s.seat === seat; })[0];
-    if (found && found.closed) return L.closedAccount;
-    return found ? (found.username || cfg.bots[found.bot] || found.bot) : "?";
-  }));
+/** The seats' names as the table gives them (kit.js, seatName), a computer's too, as a list
+ * in the page's language (live.js, list). */
+function names(seats) {
+  return B.list(seats.map(function (seat) { return seatName(seat) || "?"; }));
 }
 
 function render() {
@@ -54,11 +52,11 @@ function render() {
   if (refusal) parts.push(B.el("span", {class: "rematch-refused", text: refusal}));
   if (mine) {
     box.dataset.state = "asked";
-    parts.push(B.el("span", {text: B.fmt(L.rematchAsked, {names: names(offer.waiting, state)})}));
+    parts.push(B.el("span", {text: B.fmt(L.rematchAsked, {names: names(offer.waiting)})}));
   } else if (accepted.length) {
     box.dataset.state = "offered";
     var offered = accepted.length > 1 ? L.rematchOfferedMany : L.rematchOffered;
-    parts.push(B.el("span", {text: B.fmt(offered, {names: names(accepted, state)})}));
+    parts.push(B.el("span", {text: B.fmt(offered, {names: names(accepted)})}));
   } else {
     box.dataset.state = "none";
   }

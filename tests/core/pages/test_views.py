@@ -471,7 +471,6 @@ def test_play_the_computer_requires_login(client):
 def test_table_page_names_the_computer_levels(alice):
     match = new_table(alice)
     config = config_of(logged_in(alice).get(reverse("table", args=[match.id])), "table-config")
-    assert config["bots"]["greedy"] == "Computer (Greedy)"
     assert config["botLevels"]["greedy"] == "Greedy"
 
 
