@@ -137,7 +137,7 @@ def test_four_players_choose_their_seat_and_see_the_sides(request, new_page):
     expect(root(dana)).to_have_attribute("data-status", "playing")
     names = [dana.locator(f'.seat-box[data-seat="{seat}"] .name').get_attribute("title")
              for seat in (1, 2, 3)]
-    assert names == ["Computer 1 (Greedy)", "Computer 2 (Greedy)", "Computer 3 (Greedy)"]
+    assert names == ["Greedy 1", "Greedy 2", "Greedy 3"]
 
 
 def test_a_table_nobody_may_watch_and_an_abandoned_table(request, new_page):
