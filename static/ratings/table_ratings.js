@@ -162,8 +162,9 @@ function leavingNote(kind) {
 }
 
 /** The result's ratings, side by side as the scoreboard labels them (T.sideLabel: "Your
- * side", "Opponents"; "Side 1", "Side 2" to a spectator, at two the players' names): "Rating changes: Your side: Amira
- * 1500? → 1741 +241, Samir 1500? → 1733 +233; Opponents: …" (games.css lays them out), or
+ * side", "Opponents"; "Side 1", "Side 2" to a spectator; none where the label is the player's
+ * name, a spectator's at two): "Rating changes: Your side: Amira 1500? → 1741 +241, Samir
+ * 1500? → 1733 +233; Opponents: …" (games.css lays them out), or
  * null before anyone's is known. By side, not by seat: at four the seats take turns between
  * the sides, and partners read together. */
 function changesLine() {
@@ -174,9 +175,11 @@ function changesLine() {
   T.sideOrder().forEach(function (side) {
     var entries = found.seats.filter(function (s) { return s.seat % 2 === side; }).map(changeEntry);
     if (!entries.length) return;
-    parts.push(el("span", {class: "result-ratings-side", dataset: {side: side}}, [
-      el("span", {class: "result-ratings-side-label", text: T.sideLabel(side) + ": "}),
-    ].concat(entries)));
+    // Where the side's label is its player's name (a spectator at two, kit.js sidesNamed) the
+    // entry names them already: "alice: alice 1500? → …" said the name twice.
+    var label = T.sidesNamed() ? [] :
+      [el("span", {class: "result-ratings-side-label", text: T.sideLabel(side) + ": "})];
+    parts.push(el("span", {class: "result-ratings-side", dataset: {side: side}}, label.concat(entries)));
   });
   return el("span", {class: "result-ratings", id: "result-ratings"}, parts);
 }

@@ -219,6 +219,27 @@ def test_the_result_of_four_shows_each_side_with_its_new_ratings(browser, site_u
         context.close()
 
 
+def test_a_spectator_of_two_reads_each_player_s_rating_change_under_one_name(new_page, seed, site_url):
+    """A spectator of a rated match of two read "alice: alice 1500? → 1741 +241": at two a
+    spectator's side is labelled by its player's name (as the score boxes are), and the entry
+    names the player again. The name is said once, with no label before it; a player of the
+    match keeps "You" and "Opponent" before the names."""
+    tag = uuid.uuid4().hex[:5]
+    names = [f"alice_{tag}", f"omar_{tag}"]
+    table = json.loads(seed("rated", 2, 101, *names))  # omar (seat 1) resigned
+    spectator, player = new_page(), new_page()
+    with_session(player.context, site_url, table["sessions"][0])
+    for page in (spectator, player):
+        page.goto(f"/table/{table['match']}/")
+    sides = spectator.locator("#result-banner #result-ratings .result-ratings-side")
+    expect(sides).to_have_count(2)
+    expect(sides.locator(".result-ratings-side-label")).to_have_count(0)
+    for side, name in enumerate(names):
+        expect(sides.nth(side)).to_have_text(re.compile(rf"^{name} 1500\? \u2192 1\d\d\d\? [+\u2212]\d+$"))
+    labels = player.locator("#result-banner #result-ratings .result-ratings-side-label")
+    expect(labels).to_have_text(["You: ", "Opponent: "])
+
+
 def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_url, seed):
     """Issue 35, item 5: a rated table plays to at least 61 points, so a rated match to 11
     (made before the rule) has no rematch; the panel says so in place of a button the server

@@ -68,7 +68,7 @@ export function renderScoreboard() {
     var onTurn = r && !r.over && !getState().result && r.turn % 2 === side;
     // A spectator of two players reads each box by its player's name (sideLabel): the names'
     // line alone says it, without a label above it repeating the name.
-    var named = mySide() === null && players() === 2;
+    var named = T.sidesNamed();
     return el("div", {
       class: "side" + (side === mySide() ? " mine" : "") + (onTurn ? " on-turn" : "") + (named ? " named" : ""),
       dataset: {side: side},

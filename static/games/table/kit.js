@@ -164,11 +164,16 @@ export function inSideOrder(values) {
   return sideOrder().map(function (side) { return values[side]; });
 }
 
+/** Whether each side's label is its player's name (sideLabel: a spectator at two, where a
+ * lone player is no side to number), so that a place naming the player beside the label says
+ * the name once (the score boxes, the ratings' changes). */
+export function sidesNamed() { return mySide() === null && players() === 2; }
+
 /** "Your side" / "Opponents" for a seated player, "Side 1" / "Side 2" for a spectator; at two
- * the spectator's label is the player's name (a lone player is no side to number). */
+ * the spectator's label is the player's name (sidesNamed). */
 export function sideLabel(side) {
   var mine = mySide();
-  if (mine === null && players() === 2) return seatName(side) || L.emptySeat;
+  if (sidesNamed()) return seatName(side) || L.emptySeat;
   if (mine === null) return B.fmt(L.side, {number: side + 1});
   if (players() === 2) return side === mine ? L.youLabel : L.opponent;
   return side === mine ? L.yourSide : L.opponents;
