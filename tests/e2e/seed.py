@@ -16,6 +16,7 @@ for all of a run's seeding, not once a command. By hand::
     python tests/e2e/seed.py rated PLAYERS TARGET NAME...
     python tests/e2e/seed.py left PLAYERS NAME...
     python tests/e2e/seed.py open PLAYERS NAME...
+    python tests/e2e/seed.py open_computer NAME...
     python tests/e2e/seed.py players NAME...
     python tests/e2e/seed.py user NAME
     python tests/e2e/seed.py created PLAYERS TARGET NAME
@@ -41,7 +42,8 @@ by a resignation once every person has played two cards, so that the match is ra
 then marks its last seat's person absent, as the clock marks one whose page was closed: at two
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
-(:func:`seeded_open`). ``players`` makes players with a signed-in session each
+(:func:`seeded_open`); ``open_computer`` a casual table for four with a computer in seat 3
+(:func:`seeded_open_computer`). ``players`` makes players with a signed-in session each
 (:func:`seeded_players`). ``user`` makes a person as the sign-up form makes them, signed in
 (:func:`signed_up`); ``created`` makes one and the table they open from the lobby
 (:func:`seeded_created`). ``log MATCH_ID`` prints what the table's log holds (:func:`table_log`).
@@ -380,6 +382,27 @@ def seeded_open(players: int, names: list[str]) -> dict:
     return {"match": match.pk, "sessions": [session_of(person) for person in people]}
 
 
+def seeded_open_computer(names: list[str]) -> dict:
+    """An open casual table for four to 61 points, ``names`` (one or two, created here) seated
+    in seats 0, 1, …, the computer (greedy) in seat 3 and the rest free: a table from "Play the
+    computer" with a person or two still to come, whose computer seat a person may take.
+
+    :returns: ``{"match": id, "sessions": [session key per person]}``.
+    """
+    from django.contrib.auth import get_user_model
+
+    from games.core.actions import create_table
+
+    people = [get_user_model().objects.create_user(username=n, email=f"{k}-{n}@example.com")
+              for k, n in enumerate(names)]
+    match = create_table(
+        user=people[0], players=4, rules={"target": 61}, rated=False, move_seconds=60,
+        bots={3: "greedy"}, people={k: (u, None) for k, u in enumerate(people[1:], start=1)},
+        capped=False,
+    )
+    return {"match": match.pk, "sessions": [session_of(person) for person in people]}
+
+
 def seeded_players(names: list[str]) -> dict:
     """Players ``names`` (created here, each with a verified address), each with a signed-in
     session: ``{"sessions": [session key per player]}``."""
@@ -607,13 +630,17 @@ def run(argv: list[str]) -> None:
     if command == "open" and len(args) >= 2:
         print(json.dumps(seeded_open(int(args[0]), args[1:])))
         return
+    if command == "open_computer" and 1 <= len(args) <= 2:
+        print(json.dumps(seeded_open_computer(args)))
+        return
     if command != "play" or len(args) != 2:
         raise SystemExit("usage: seed.py play MATCH_ID LEFT | seed.py table PLAYERS PLAYS NAME... "
                          "| seed.py floor PLAYERS NAME... | seed.py abandoned PLAYERS NAME... "
                          "| seed.py aborted NAME NAME NAME NAME | seed.py paused NAME "
                          "| seed.py rated PLAYERS TARGET NAME... | seed.py left PLAYERS NAME... "
                          "| seed.py played PLAYERS NAME... | seed.py leave MATCH_ID PLAYERS "
-                         "| seed.py open PLAYERS NAME... | seed.py log MATCH_ID "
+                         "| seed.py open PLAYERS NAME... | seed.py open_computer NAME... "
+                         "| seed.py log MATCH_ID "
                          "| seed.py user NAME | seed.py created PLAYERS TARGET NAME "
                          "| seed.py tournament TAG | seed.py arbiters TAG")
     seq = play_until(int(args[0]), int(args[1]))

@@ -1,6 +1,6 @@
 """The four-player seat picker names the sides (static/games/table/sides.js): whose side each
 seat is on, and to a seated player their seat, their partner's and the opponents'; a picker
-only where there is a seat to choose (static/games/table/waiting.js)."""
+only where there is a seat to choose, and then no "Join" beside it (static/games/table/waiting.js)."""
 
 import json
 import re
@@ -9,7 +9,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SECOND_GROUP, create_table, root, signed_up
+from tests.e2e.pages import SECOND_GROUP, create_table, root, signed_up, socket_state_drawn
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -71,3 +71,28 @@ def test_one_free_seat_is_offered_once(request, new_page, seed):
     visitor.click("#join-button")
     expect(root(visitor)).to_have_attribute("data-you", "1")
     expect(root(visitor)).to_have_attribute("data-status", "playing")
+
+
+def test_two_seats_to_take_are_offered_by_their_own_buttons_alone(request, new_page, seed):
+    """At a waiting table for four with an empty seat and a computer's, both of which a person
+    may take, a visitor had "Sit here", "Take this seat" and "Join" below them: two ways to
+    take a seat, and "Join" said not which. Each seat to take has its own button, and no
+    "Join"; the client seed box stays, and the seat's button sends the seed typed there."""
+    tag = uuid.uuid4().hex[:6]
+    table = json.loads(seed("open_computer", f"twoa_{tag}", f"twob_{tag}"))
+    visitor = new_page(viewport={"width": 360, "height": 740})
+    signed_up(request, visitor, f"twov_{tag}")
+    visitor.goto(f"/table/{table['match']}/")
+    expect(visitor.locator("#live-status")).to_have_attribute("data-state", "live")
+    expect(chip(visitor, 2)).to_have_class(re.compile(r"\bempty\b"))
+    expect(chip(visitor, 3)).to_have_class(re.compile(r"\bbot\b"))
+    expect(chip(visitor, 2).locator("form.seat-pick button")).to_have_text("Sit here")
+    expect(chip(visitor, 3).locator("form.seat-pick button")).to_have_text("Take this seat")
+    expect(visitor.locator("#waiting button")).to_have_count(2)
+    expect(visitor.locator("#join-button")).to_have_count(0)
+    socket_state_drawn(visitor)  # its redraw would replace the box while it is typed in
+    visitor.fill("#client-seed", f"my-own-seed-{tag}")
+    # The computer's seat: seat 2 stays empty, the table waits, the seed box shows the seat's.
+    chip(visitor, 3).locator("form.seat-pick button").click()
+    expect(root(visitor)).to_have_attribute("data-you", "3")
+    expect(visitor.locator("#client-seed")).to_have_value(f"my-own-seed-{tag}")

@@ -45,11 +45,13 @@ export function renderWaiting() {
   var seated = getState().you !== null && getState().you !== undefined;
   var taken = 0;
   var chips = [];
-  // A seat picker only where there is a choice: with one seat to take (the second seat of a
-  // table for two) the join box's button takes it, and a "Sit here" beside it would be a
-  // second button doing the same.
+  // One way to take a seat: with one to take (the second seat of a table for two) the join
+  // box's "Join" takes it; with two or more (empty or a computer's) each has its own "Sit
+  // here" or "Take this seat", saying whose side it is (sides.js), and no "Join" beside them,
+  // which would be a second button doing what one of them does, without saying which seat.
   var free = 0;
   for (var s = 0; s < n; s++) if (isBot(s) || !seatName(s)) free += 1;
+  var picking = !seated && !!cfg.username && free > 1;
   for (var seat = 0; seat < n; seat++) {
     var name = seatName(seat);
     var bot = isBot(seat);
@@ -62,7 +64,7 @@ export function renderWaiting() {
                          dataset: {seat: seat, bot: bot ? seatOf(seat).bot : null}},
                   [bot ? botBadge() : null, name ? el("bdi", {text: name}) : L.emptySeat].concat(
                     rated ? [" ", rated] : []));
-    if (!seated && cfg.username && free > 1 && (bot || !name)) {
+    if (picking && (bot || !name)) {
       // Choose a seat: an empty one, or a computer's (a person may take it before the start).
       var form = B.joinForm(url("join"), cfg.csrfToken, bot ? L.takeSeat : L.sitHere, "secondary");
       form.classList.add("seat-pick");
@@ -83,7 +85,7 @@ export function renderWaiting() {
   // A redraw (a state arriving) must not undo what is in the seed box now, typed or pasted.
   var typed = $("client-seed");
   if (typed && seated && typed.closest("#seed-form")) seedDraft = typed.value;
-  else if (typed && !seated && typed.closest("#join-form")) joinSeed = typed.value;
+  else if (typed && !seated && typed.closest("#join-form, #join-seed")) joinSeed = typed.value;
   if (seated) {
     actions.appendChild(B.postForm(url("leave"), cfg.csrfToken, L.leave, "secondary"));
     // My client seed, mine to change until the start.
@@ -92,6 +94,13 @@ export function renderWaiting() {
       el("input", {type: "hidden", name: "csrfmiddlewaretoken", value: cfg.csrfToken}),
       seedField(seedDraft !== null ? seedDraft : current, function (event) { seedDraft = event.target.value; }),
       el("button", {type: "submit", class: "button secondary", id: "seed-change", text: L.changeSeed}),
+    ]);
+  } else if (picking) {
+    // The seed the seat pickers send (useJoinSeed), in no form of its own: Enter in it would
+    // join at whichever seat the server gives.
+    if (joinSeed === null) joinSeed = B.randomSeed();
+    seedBox = el("div", {class: "seed-form", id: "join-seed"}, [
+      seedField(joinSeed, function (event) { joinSeed = event.target.value; }),
     ]);
   } else if (taken < n && cfg.username) {
     if (joinSeed === null) joinSeed = B.randomSeed();
