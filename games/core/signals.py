@@ -37,7 +37,8 @@ record_headers = Signal()
 #:
 #: Arguments: ``sender`` the ``Match`` class; ``rows`` the list of rows, each with ``players``
 #: (2 or 4), ``rated`` and ``seats`` (``[{"seat", "username", "bot", ...}]``, ``username``
-#: ``None`` for a computer seat; the open tables list only the taken seats).
+#: ``None`` for a computer seat; the open tables list only the taken seats); ``waiting``
+#: ``True`` for the open tables' rows, ``False`` for the matches being played.
 lobby_matches_read = Signal()
 
 #: Sent by ``games.core.state.cache.table_extras`` when the core reads a table's seats for its

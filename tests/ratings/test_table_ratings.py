@@ -189,28 +189,33 @@ def test_the_lobby_lists_show_each_rating(users, client):
     assert '<bdi class="player">bob</bdi> <bdi class="rating" dir="ltr">(1500?)</bdi>' in html
 
 
-def test_the_lobby_lists_show_no_rating_at_a_casual_table(users, client):
+def test_the_lobby_lists_show_no_rating_at_a_casual_match_but_at_every_open_table(users, client):
     """A tester's casual match against the computer read "alice (1500?) 0 – 0 Computer (Greedy)"
     in the lobby's "Your matches": a casual match moves no rating, and the table itself shows
-    none. No seat of a casual row has one (your matches, the matches to watch, the open
-    tables), whoever sits there; a rated row beside them keeps its ratings."""
+    none. No seat of a casual match being played has one (your matches, the matches to watch),
+    whoever sits there. An open table keeps its players' ratings, casual or rated, as a lichess
+    seek shows its creator's: they tell whoever would sit down whom they would meet (f1f0e32
+    had taken them from casual open tables too)."""
     from games.core.state import lobby
 
     alice, bob, carol, dave = users
     established(alice, "1v1", 1612.4)
+    established(carol, "partnership", 1700.4)
     computer = actions.create_table(user=alice, players=2, rules={}, rated=False, bots={1: "greedy"})
     four = actions.create_table(user=bob, players=4, rules={}, rated=False,
                                 bots={1: "greedy", 2: "random", 3: "strong"})
-    casual_open = actions.create_table(user=carol, players=2, rules={}, rated=False)
+    # "Play the computer" for four with persons to come: casual, open, a computer in seat 1.
+    casual_open = actions.create_table(user=carol, players=4, rules={}, rated=False, bots={1: "greedy"})
     rated_open = actions.create_table(user=dave, players=2, rules={}, rated=True)
     rows = lobby.your_matches(alice) + lobby.live_matches(alice) + reads.open_tables()
     shown = {row["id"]: [s.get("rating") for s in row["seats"]] for row in rows}
-    assert shown == {computer.pk: [None, None], four.pk: [None] * 4, casual_open.pk: [None],
+    assert shown == {computer.pk: [None, None], four.pk: [None] * 4, casual_open.pk: ["1700", None],
                      rated_open.pk: ["1500?"]}
     client.force_login(alice)
     html = client.get(reverse("lobby")).content.decode()
-    for match in (computer, four, casual_open):
+    for match in (computer, four):
         row = html[html.index(f'data-match-id="{match.pk}"'):]
         assert 'class="rating"' not in row[:row.index("</li>")], match
-    row = html[html.index(f'data-match-id="{rated_open.pk}"'):]
-    assert '<bdi class="rating" dir="ltr">(1500?)</bdi>' in row[:row.index("</li>")]
+    for match, rating in ((casual_open, "1700"), (rated_open, "1500?")):
+        row = html[html.index(f'data-match-id="{match.pk}"'):]
+        assert f'<bdi class="rating" dir="ltr">({rating})</bdi>' in row[:row.index("</li>")], match

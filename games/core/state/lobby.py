@@ -201,7 +201,7 @@ def your_matches(user: Any) -> list[dict]:
                 text = _("%(name)s to play") % {"name": entry["name"]}
             row["turn"] = {"seat": turn, "mine": mine, "bot": bool(entry["bot"]), "text": text}
         rows.append(row)
-    signals.lobby_matches_read.send(sender=Match, rows=rows)
+    signals.lobby_matches_read.send(sender=Match, rows=rows, waiting=False)
     return rows
 
 
@@ -226,5 +226,5 @@ def live_matches(user: Any, now: datetime | None = None) -> list[dict]:
     counts = watching.watcher_counts([row["id"] for row in rows], now=now)
     for row in rows:
         row["watchers"] = counts[row["id"]]
-    signals.lobby_matches_read.send(sender=Match, rows=rows)
+    signals.lobby_matches_read.send(sender=Match, rows=rows, waiting=False)
     return rows

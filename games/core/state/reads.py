@@ -264,7 +264,7 @@ def open_tables() -> list[dict]:
         }
         for m in matches
     ]
-    signals.lobby_matches_read.send(sender=Match, rows=rows)
+    signals.lobby_matches_read.send(sender=Match, rows=rows, waiting=True)
     return rows
 
 
