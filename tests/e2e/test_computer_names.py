@@ -2,10 +2,9 @@
 the turn line, the last play and the score boxes all call it the same, its level and, where the
 table has several computer seats, its number ("Random 1", "Expert 3"), and nowhere is it cut.
 
-A tester on a 390 px phone, at four against three computers, read "Random 1" on a seat,
-"Computer 1 (Random)" on the turn line, "Computer 3 (Expe… played" under the floor and "Ran… 1"
-on the right-hand seat. The socket is answered by the test (``FakeTable``), in English, Arabic
-and French, upright at 390 and 360 px.
+The table: four seats, three of them computers (Random, Strong, Expert), the narrowest case for
+a side seat. The socket is answered by the test (``FakeTable``), in English, Arabic and French,
+upright at 390 and 360 px.
 """
 
 import copy
@@ -17,7 +16,7 @@ from tests.e2e.pages import PLAYING, open_table, resize, screenshot, seat, settl
 
 pytestmark = pytest.mark.e2e
 
-#: The computer seats of the tester's table, and their levels.
+#: The computer seats of the table, and their levels.
 BOTS = {1: "random", 2: "strong", 3: "expert"}
 
 #: Each place naming ``seat``: its text, and what of it is cut. A name is whole when neither

@@ -138,10 +138,9 @@ def test_the_result_s_score_stands_apart_from_a_computer_s_number_at_360(new_pag
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_a_spectator_of_two_reads_each_box_by_its_player_s_name(new_page, request, lang):
-    """A tester watching a match of two saw the boxes labelled "Side 1" and "Side 2" ("الفريق
-    1", "الفريق 2": teams, in Arabic), where a lone player is no side: each box is its player's
-    name, as the players' boxes name them, with no numbered label; at four the sides keep
-    their numbers."""
+    """At two players a lone player is no side (the Arabic for "Side 1", "الفريق 1", says
+    "team"): each box is its player's name, as the players' boxes name them, with no numbered
+    label; at four the sides keep their numbers."""
     state = copy.deepcopy(TWO_PLAYING)
     state.update(you=None, client_seed=None)
     state["round"]["hand"] = None
@@ -183,10 +182,8 @@ SCORES_IN_ORDER = """() => ({
 
 
 def test_each_player_sees_their_own_side_first_and_a_spectator_seat_order(new_page, request):
-    """A tester compared two players' phones: one saw their own score box first, the other
-    second (the boxes were in seat order, side 0 first, for everyone). Now every score of the
-    table lists the viewer's side first, labelled ("You", "Your side"): the boxes, the round's
-    score table, the result; a spectator's in seat order."""
+    """Every score of the table lists the viewer's side first, labelled ("You", "Your side"):
+    the boxes, the round's score table, the result; a spectator's in seat order."""
     state = copy.deepcopy(TWO_PLAYING)
     state["you"] = 1
     state["scores"] = [10, 30]

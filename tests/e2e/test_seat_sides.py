@@ -31,8 +31,8 @@ def test_the_seat_picker_shows_the_partner_seat_and_the_sides(request, new_page)
     for seat in (0, 2):
         assert "your-side" in chip(alice, seat).get_attribute("class")
     assert "your-side" not in chip(alice, 1).get_attribute("class")
-    # A tester read "Side 1: alice & Empty seat", the empty seat as a partner's name: it is
-    # said as a seat, each name isolated (U+2068 … U+2069) from the words around it.
+    # An empty seat is said as a seat, never as a partner's name ("alice & Empty seat"), each
+    # name isolated (U+2068 … U+2069) from the words around it.
     sides = alice.locator("#waiting-sides .side-line")
     expect(sides).to_have_text(["Side 1: \u2068sidesalice\u2069 and an empty seat",
                                 "Side 2: two empty seats"])
@@ -49,9 +49,8 @@ def test_the_seat_picker_shows_the_partner_seat_and_the_sides(request, new_page)
 
 
 def test_one_free_seat_is_offered_once(request, new_page, seed):
-    """A tester, at a table for two with one seat taken: two buttons to take the one empty
-    seat ("Sit here" on its chip and "Join"). With one seat to take there is no choice to make:
-    only "Join" offers it, at two seats and at four alike."""
+    """With one seat to take there is no choice to make: only "Join" offers it (not "Sit here"
+    on its chip beside "Join"), at two seats and at four alike."""
     tag = uuid.uuid4().hex[:6]
     two = json.loads(seed("open", 2, f"onea_{tag}"))
     four = json.loads(seed("open", 4, f"oneb_{tag}", f"onec_{tag}", f"oned_{tag}"))

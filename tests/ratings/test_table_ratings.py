@@ -190,12 +190,11 @@ def test_the_lobby_lists_show_each_rating(users, client):
 
 
 def test_the_lobby_lists_show_no_rating_at_a_casual_match_but_at_every_open_table(users, client):
-    """A tester's casual match against the computer read "alice (1500?) 0 – 0 Computer (Greedy)"
-    in the lobby's "Your matches": a casual match moves no rating, and the table itself shows
-    none. No seat of a casual match being played has one (your matches, the matches to watch),
-    whoever sits there. An open table keeps its players' ratings, casual or rated, as a lichess
-    seek shows its creator's: they tell whoever would sit down whom they would meet (f1f0e32
-    had taken them from casual open tables too)."""
+    """A casual match moves no rating, and the table itself shows none, so no seat of a casual
+    match being played has one in the lobby's rows (your matches, the matches to watch; not
+    "alice (1500?) 0 – 0 Greedy"), whoever sits there. An open table keeps its players'
+    ratings, casual or rated, as a lichess seek shows its creator's: they tell whoever would
+    sit down whom they would meet."""
     from games.core.state import lobby
 
     alice, bob, carol, dave = users

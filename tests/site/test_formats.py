@@ -47,7 +47,7 @@ def test_templates_use_only_the_language_s_formats():
     ("language", "written"),
     [("en", "1.5|1.0|12,345.50"), ("fr", "1,5|1,0|12\u202f345,50"),
      # Western digits, as everywhere on the site; the Arabic decimal and thousands separators
-     # (U+066B, U+066C), not Django's Latin "1,0" of the tester's phone.
+     # (U+066B, U+066C), not Django's Latin "1,0".
      ("ar", "1\u066b5|1\u066b0|12\u066c345\u066b50")],
 )
 def test_a_number_s_separators_are_the_language_s(language, written):

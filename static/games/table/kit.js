@@ -34,8 +34,8 @@ function botNumber(seat) {
 
 /** A computer seat's name, the one the whole table gives it (its seat, the turn line, the last
  * play, the score boxes, the result, what the screen reader says): its level, numbered when
- * the table has several ("Random 1", "Expert 3"), short enough for a phone's seat where
- * "Computer 3 (Expert)" was cut, as [{part, text}], the catalogue's words between in the
+ * the table has several ("Random 1", "Expert 3"), short enough for a phone's side seat, as
+ * [{part, text}], the catalogue's words between in the
  * catalogue's order. ``part``: "level", "number" or "joint". */
 function botName(seat) {
   var found = seatOf(seat);

@@ -171,8 +171,8 @@ def test_watcher_rows_count_open_sockets_and_stale_ones_stop_counting(users):
 
 
 def test_a_user_watching_in_two_tabs_is_one_watcher(users):
-    """A tester watched a match in two tabs and the table said "2 watching": a signed-in user
-    counts once however many sockets they watch with; anonymous sockets count one each."""
+    """A signed-in user watching in two tabs is one watcher, not "2 watching": they count once
+    however many sockets they watch with; anonymous sockets count one each."""
     match = seated_match([users[0], users[1]])
     other = seated_match([users[2], users[3]])
     now = timezone.now()
@@ -296,8 +296,8 @@ def test_open_tables_show_age_presence_and_sides(users):
 
 
 def test_an_empty_seat_is_never_named_as_a_partner():
-    """A tester read "Side 1: alice & Empty seat" on a table of four: an empty seat is said as a
-    seat, not joined to the partner's name as if it were one."""
+    """An empty seat of a table of four is said as a seat, not joined to the partner's name as
+    if it were one."""
     entries = lobby.seat_entries(4, [{"seat": 0, "username": "alice"}, {"seat": 3, "bot": "greedy"}])
     assert [side["label"] for side in lobby.sides(entries)] == [
         "Side 1: alice and an empty seat", "Side 2: Computer (Greedy) and an empty seat"]
