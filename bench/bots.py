@@ -218,6 +218,25 @@ under ``nice -n 5``:
 Mean CPU a move: expert-model 253 ms (the pool's weighting about 150 ms of it, over 0.1 s
 alone), strong 56 ms. No gain shown: 60 matches cannot tell +4.1 from +3.5 a round.
 
+A bound on inference, begun (``expert-oracle``, :class:`OracleExpertBot`, 2026-12-07): how much
+could any reading of the other seat's plays add? This expert knows the strong bot's policy
+exactly (its seed and cap; the bench hands the strong bot its hand sorted and never cuts its
+samples, so its card is a function of its view) and draws the other hand from a pool of hands
+with which that bot plays what it played this deal: the exact posterior, sampled. Seeds 0-3
+(7 matches, the run stopped at the session's end), 2,400 iterations against 400 samples, one
+or two processes under ``nice -n 19`` beside the test suite:
+
+| pairing | matches | A wins | A's round margin, rounds |
+|---|---|---|---|
+| expert-oracle (pool 16 of 48 tries) vs strong (400), 2 players | 7 (seeds 0-3) | 2 | -10.4 a round, 27 rounds |
+
+Mean CPU a move: about 2.1 s (48 hands judged by the 400-sample bot). Not a bound yet: it
+plays worse than the plain expert (+4.3), most likely because 16 hands are too few to stand
+for the posterior. A rank that none of them holds is searched as if the other seat could not
+hold it (a lone card left to a sweep it makes), where the plain expert deals a fresh hand every
+iteration. A bound needs a posterior sample as wide as the iterations: far more hands, or
+deals weighted rather than replaced.
+
 Usage::
 
     .venv/bin/python bench/bots.py --matches 500 --samples 100
@@ -248,6 +267,8 @@ Usage::
     nice -n 19 .venv/bin/python bench/bots.py --pair cheat-hands:strong --matches 40 \
         --iterations 2400 --time-limit 1 --workers 2 --each
     nice -n 5 .venv/bin/python bench/bots.py --pair expert-model:strong --matches 60 \
+        --iterations 2400 --time-limit 1 --workers 2 --each
+    nice -n 19 .venv/bin/python bench/bots.py --pair expert-oracle:strong --matches 20 \
         --iterations 2400 --time-limit 1 --workers 2 --each
 """
 
