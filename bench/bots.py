@@ -397,16 +397,21 @@ class ModelExpertBot(ExpertBot):
                         weight *= self.miss
                 self._hands.append(hand)
                 self._weights.append(weight)
-        hand = rng.choices(self._hands, self._weights)[0]
-        held = world.hands[other]
-        need = [c for c in hand if c not in held]
-        spare = [c for c in held if c not in hand]
-        stock = list(world.stock)
-        for card, out in zip(need, spare):
-            stock[stock.index(card)] = out
-        world.hands[other] = list(hand)
-        world.stock = stock
-        return world
+        return _give(world, other, rng.choices(self._hands, self._weights)[0])
+
+
+def _give(world: _World, seat: int, hand) -> _World:
+    """``world`` with ``hand`` (cards hidden from the searching seat) as ``seat``'s hand: each
+    card it lacks comes from the stock, where the card it replaces goes, so every card is kept."""
+    held = world.hands[seat]
+    need = [c for c in hand if c not in held]
+    spare = [c for c in held if c not in hand]
+    stock = list(world.stock)
+    for card, out in zip(need, spare):
+        stock[stock.index(card)] = out
+    world.hands[seat] = list(hand)
+    world.stock = stock
+    return world
 
 
 def _index(card) -> int:
@@ -479,16 +484,7 @@ class OracleExpertBot(ModelExpertBot):
                     break
             self._hands = agree or near
             self._weights = [1.0] * len(self._hands)
-        hand = rng.choice(self._hands)
-        held = world.hands[other]
-        need = [c for c in hand if c not in held]
-        spare = [c for c in held if c not in hand]
-        stock = list(world.stock)
-        for card, out in zip(need, spare):
-            stock[stock.index(card)] = out
-        world.hands[other] = list(hand)
-        world.stock = stock
-        return world
+        return _give(world, other, rng.choice(self._hands))
 
 
 #: The bots a pairing may name: the site's, the bench's cheating ceilings, its prototype and
