@@ -27,6 +27,7 @@ card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 import copy
 import re
 import uuid
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -136,11 +137,15 @@ def problems(boxes: dict, players: int, parts: dict = PARTS) -> list[str]:
     return out
 
 
-def open_table(browser, site_url, table: dict, lang: str):
-    """A context signed in as seat 0 of ``table`` in ``lang``, and its page on the live table."""
+def open_table(browser, site_url, table: dict, lang: str, fake_clock: bool = False):
+    """A context signed in as seat 0 of ``table`` in ``lang``, and its page on the live table;
+    with ``fake_clock`` the page's clock is Playwright's (``page.clock``), which the test can hold
+    still."""
     context = signed_in(browser, site_url, table["sessions"][0], lang,
                         viewport={"width": 390, "height": 844}, device_scale_factor=1)
     page = context.new_page()
+    if fake_clock:
+        page.clock.install()
     page.goto(f"/table/{table['match']}/")
     expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
     # The state the socket's first answer brings is drawn: no redraw is still to come that
@@ -475,16 +480,23 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
     every column of the round's score shown, and the finished page no wider than the screen."""
     table = seeded(2)
     seed("play", table["match"], 2)  # a card left in each hand
-    context, page = open_table(browser, site_url, table, "ar")
-    other_context, other = open_table(browser, site_url, {**table, "sessions": table["sessions"][1:]}, "ar")
+    context, page = open_table(browser, site_url, table, "ar", fake_clock=True)
+    other_context, other = open_table(browser, site_url, {**table, "sessions": table["sessions"][1:]}, "ar",
+                                      fake_clock=True)
     try:
         for each in (page, other):
             each.set_viewport_size({"width": 195, "height": 422})
-        for _ in range(2):
+        for play in range(2):
             wait_until(page, "() => document.getElementById('table').dataset.pending !== 'true'")
             mover = page if page.locator("#table").get_attribute("data-my-turn") == "true" else other
             expect(mover.locator("#table")).to_have_attribute("data-my-turn", "true")
             seq = mover.locator("#table").get_attribute("data-seq")
+            if play == 1:
+                # The pages' clocks stand still from the round's last play: the round's score
+                # stays over the table (score.js closes it after the round's pause, 1 s on the
+                # test servers) for as long as the checks take on a loaded machine.
+                for each in (page, other):
+                    each.clock.pause_at(datetime.now(timezone.utc) + timedelta(seconds=1))
             mover.locator("#hand button.card").first.click()
             for each in (page, other):
                 expect(each.locator("#table")).not_to_have_attribute("data-seq", seq)
@@ -494,6 +506,8 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
             screenshot(each, "round-score-ar-195x422", full_page=False)
             assert each.evaluate(SCORE_FITS) == ""
         screenshot(page, "round-score-ar-195x422", full_page=False)
+        for each in (page, other):
+            each.clock.resume()
         page.locator("#breakdown-close").click()
         page.locator("#actions-button").click()
         page.locator("#resign-button").click()
