@@ -94,6 +94,10 @@ the site's own apps.
 - Names in a list sorted as a reader expects (accents with their letter): ``collation_key``
   (the Unicode Collation Algorithm, ``pyuca``); joined as the reader's language joins a list
   (``listing``: "A, B, and C", "A وB وC"; in templates ``{% load lists %}``).
+- How long a seated person may be away before the clock marks them absent (a table's first
+  minute included: counted from its start for a person who never came): ``absent_grace``
+  (``BASRA_ABSENT_GRACE_SECONDS``); a duration in words, as the rules page tells it:
+  ``duration_text`` ("1 minute", "90 seconds").
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
 """
@@ -120,6 +124,7 @@ from games.core.pages.lists import listing
 from games.core.pages.endings import match_ending, match_score
 from games.core.pages.profile import Opponent, current_table
 from games.core.pages.profile import person as seat_person
+from games.core.pages.rules_page import duration_text
 from games.core.pages.slots import add_config, add_fragment, add_module
 from games.core.pages.forms import NO_CLOCK, TARGET_MAX, TARGET_MIN, CreateTableForm
 from games.core.clock.every import run_every
@@ -139,6 +144,7 @@ from games.core.state.outages import database as _database
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
 from games.core.state.online import online_among
+from games.core.state.liveness import absent_grace
 from games.core.state.watching import check_may_watch, watched_by
 
 create_table = functools.partial(actions.create_table, capped=False)
@@ -185,6 +191,7 @@ __all__ = [
     "Seat",
     "Opponent",
     "abort_match",
+    "absent_grace",
     "add_config",
     "add_fragment",
     "add_module",
@@ -202,6 +209,7 @@ __all__ = [
     "standing",
     "titles",
     "current_table",
+    "duration_text",
     "end_by_decision",
     "end_with_parent",
     "first_deal_unplayed",
