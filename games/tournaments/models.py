@@ -288,8 +288,16 @@ class Pairing(models.Model):
     forfeit), ``score_a`` and ``score_b`` (a win 1, a loss 0), ``forfeit`` when the match was
     not played out (a withdrawal, or the organiser's forfeit). ``wins_a`` and ``wins_b`` count
     the matches won in a best-of-3 knockout pairing. ``board``: the order within the round (a
-    knockout's bracket order; ``third_place`` marks the third-place match).
+    knockout's bracket order; ``third_place`` marks the third-place match). ``no_show``: who
+    did not come to the table (``games.tournaments.noshow``): ``a``, ``b`` or ``both``; empty
+    when nobody defaulted so (a forfeit of another kind, or a match played).
     """
+
+    class NoShow(models.TextChoices):
+        NONE = "", _("Both came to the table")
+        A = "a", _("The first entrant did not come")
+        B = "b", _("The second entrant did not come")
+        BOTH = "both", _("Neither came")
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="pairings",
@@ -314,6 +322,9 @@ class Pairing(models.Model):
     score_a = models.FloatField(_("first entrant's points"), null=True, blank=True)
     score_b = models.FloatField(_("second entrant's points"), null=True, blank=True)
     forfeit = models.BooleanField(_("forfeit"), default=False)
+    no_show = models.CharField(
+        _("no-show"), max_length=4, choices=NoShow.choices, blank=True, default=NoShow.NONE
+    )
     wins_a = models.PositiveSmallIntegerField(default=0)
     wins_b = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(_("created at"))

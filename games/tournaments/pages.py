@@ -17,10 +17,10 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.core.for_apps import listing
+from games.core.for_apps import duration_text, listing
 from games.ratings import for_apps as ratings
 from games.tournaments import bracket as knockout
-from games.tournaments import busy, organiser, registration, services, zones
+from games.tournaments import busy, noshow, organiser, registration, services, zones
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import (
     TIEBREAK_EDITION, TIEBREAK_NAMES, AuditEntry, Entrant, Game, Pairing, Tournament,
@@ -173,6 +173,7 @@ def event_facts(t: Tournament, user: Any, zone: ZoneInfo) -> dict:
             not p.finished for p in pairings),
         "mine": mine,
         "my_tables": my_tables,
+        "no_show_rule": no_show_rule(t),
         "invitations": invitations,
         "can_manage": can_manage,
         "arbiters": list(t.arbiters.order_by("username")),
@@ -230,6 +231,21 @@ def _may_decide(user: Any, p: Pairing) -> bool:
     except TournamentError:
         return False
     return True
+
+
+def no_show_rule(t: Tournament) -> str:
+    """The event's no-show rule as its page publishes it (``noshow``): the wait
+    (``noshow.wait``, in words), what a default gives, and the knockout's and the arena's own
+    part."""
+    rule = _(
+        "A player who has not come to their table within %(wait)s of its opening loses by default "
+        "(unrated, no match played); when neither comes, both lose."
+    ) % {"wait": duration_text(noshow.wait().total_seconds())}
+    if t.format == Tournament.Format.KNOCKOUT:
+        rule += " " + _("In a knockout, when neither comes, the better seed goes on.")
+    elif t.format == Tournament.Format.ARENA:
+        rule += " " + _("In an arena, a player who does not come is withdrawn.")
+    return rule
 
 
 def overlap_warning(others: list[Tournament]) -> str:

@@ -14,7 +14,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games.core.for_apps import Event, Match, write_transaction
-from games.tournaments import follow, news, pairing
+from games.tournaments import follow, news, noshow, pairing
 from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
 from games.tournaments.errors import Code, TournamentError
@@ -278,7 +278,9 @@ def record_result(
     then the pairing waits for its next match, sides swapped). An aborted match (before its
     first play) leaves the pairing waiting for a match set up again, up to :data:`MAX_ABORTS`
     times; then the entrant who aborted fewer of them wins by forfeit (both lose when they
-    aborted as many). A match whose pairing already has a result (a forfeit) only keeps its
+    aborted as many). A table the core ended ``abandoned`` (every player absent) at which a side
+    never played (``noshow.no_shows``) is no abort: the pairing is decided by default
+    (``noshow.default``), and no table is set up again. A match whose pairing already has a result (a forfeit) only keeps its
     winner. The match's players are told that it no longer waits for them
     (``news.tell_table_over``). No table is opened here: the pairing's next match, the next
     round or arena wave come after the commit (``follow.wake``: ``scheduler.catch_up``, which
@@ -309,7 +311,13 @@ def record_result(
         news.tell_table_over(p, [match_id])
         if p.finished:
             return p
-        if winner is None:
+        missing = []
+        if result == Match.Result.ABANDONED:
+            missing = noshow.no_shows(game, Match.objects.get(pk=match_id))
+        if missing:
+            # Nobody came (or the one who did has gone too): a default, not a table set up again.
+            noshow.default(t, p, missing, now)
+        elif winner is None:
             if p.games.filter(aborted=True).count() > MAX_ABORTS:
                 finish_pairing(p, _not_the_aborter(p), now, forfeit=True)
         elif t.format == Format.KNOCKOUT and t.best_of == 3:

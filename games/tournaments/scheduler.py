@@ -29,7 +29,7 @@ from games.core.for_apps import (
     BROADCAST_LOOP, DATABASE_UNAVAILABLE, in_worker, keeping_connection, run_every,
     write_transaction,
 )
-from games.tournaments import follow
+from games.tournaments import follow, noshow
 from games.tournaments.checks import Format, lock, locked_pairing
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Tournament
@@ -203,19 +203,20 @@ def tick(now: datetime | None = None) -> dict[str, int]:
     than 2 entrants, in the audit trail by the site), then :func:`catch_up` for every running
     event: end the arenas whose time is up once their last match ended, pair the running
     arenas' waiting players (one of them may have come free from another event's table,
-    ``busy``), pair a round that a result completed if nobody did yet (a process stopped
+    ``busy``), decide by default the pairings a side of which did not come to its table
+    (``noshow.decide_no_shows``: the wait, ``noshow.wait``, is over), pair a round that a result completed if nobody did yet (a process stopped
     between the ending's commit and the step after it), and open the tables not opened before
     (a best-of-3 pairing's next match, an aborted match set up again, a table the core refused,
     a player engaged in another event), the pairing that has waited longest first. Run by
     ``manage.py run_tournaments`` (the core's clock never imports this app), or in the server
     (:func:`start_in_server`).
 
-    :returns: counts ``{"started", "cancelled", "finished", "tables"}`` (``finished``: events
-        ended; ``tables``: tables opened for pairings that waited, new rounds and arena waves
+    :returns: counts ``{"started", "cancelled", "defaults", "finished", "tables"}``
+        (``defaults``: pairings decided against a no-show; ``finished``: events ended; ``tables``: tables opened for pairings that waited, new rounds and arena waves
         not counted).
     """
     now = timezone.now() if now is None else now
-    counts = {"started": 0, "cancelled": 0, "finished": 0, "tables": 0}
+    counts = {"started": 0, "cancelled": 0, "defaults": 0, "finished": 0, "tables": 0}
     due = Tournament.objects.filter(status=Tournament.Status.UPCOMING, starts_at__lte=now)
     for tournament_id in due.values_list("pk", flat=True):
         try:
@@ -237,6 +238,7 @@ def tick(now: datetime | None = None) -> dict[str, int]:
                             created_at=now,
                         )
                         counts["cancelled"] += 1
+    counts["defaults"] = noshow.decide_no_shows(now)
     caught = catch_up(now=now)
     counts["finished"] = caught["finished"]
     counts["tables"] = caught["tables"]

@@ -1,0 +1,154 @@
+"""Players who do not come to their tournament table (games/tournaments/noshow.py): a paired
+table waits ``noshow.wait()`` (the core's absence grace) for its players; a side none of whose
+players came loses by default (a forfeit win for the other, unrated, no table set up again;
+both absent: both lose 0-0), and the event goes on. Time moves through the core's clock
+(``clock.tick``) and the scheduler (``services.tick``) with an injected ``now``, as the server
+runs them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games.core import actions
+from games.core.clock import clock
+from games.core.models import Match
+from games.ratings.models import RatedMatch
+from games.tournaments import noshow, services
+from games.tournaments.crosstable import Result, build
+from games.tournaments.models import Entrant, Game, Pairing, Tournament
+from tests.tournaments.helpers import client_for, enter, event, live_games, page_of, refresh, users
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _clock_running(settings):
+    """The absence grace as the site has it (60 s); time jumped on between two ticks stands for
+    time that passed with the clock running, not an outage (tests/core/clock/test_clock.py)."""
+    settings.BASRA_ABSENT_GRACE_SECONDS = 60
+    settings.BASRA_CLOCK_OUTAGE_SECONDS = 10**9
+
+
+def run(start, seconds: int, *, present=(), step: int = 5) -> None:
+    """Run the core's clock and the event scheduler every ``step`` seconds from ``start`` for
+    ``seconds``; the users ``present`` keep a page of each of their live tables open (their
+    sockets' beats, ``actions.player_seen``)."""
+    for elapsed in range(step, seconds + 1, step):
+        now = start + timedelta(seconds=elapsed)
+        for user in present:
+            for game in Game.objects.filter(match__status=Match.Status.PLAYING, match__seats__user=user):
+                actions.player_seen(match_id=game.match_id, user=user, now=now)
+        clock.tick(now=now)
+        services.tick(now=now)
+
+
+def started(fmt: str, people: list, **settings):
+    org = users("org")[0]
+    t = event(org, fmt, **settings)
+    enter(t, people)
+    start = timezone.now()
+    services.start(user=org, tournament_id=t.pk, now=start)
+    return refresh(t), start
+
+
+def test_a_table_nobody_comes_to_is_a_double_default_and_never_set_up_again():
+    a, b = users("a", "b")
+    t, start = started("round_robin", [a, b], rated=True)
+    (game,) = live_games(t)
+    run(start, 10 * 60)
+    assert Game.objects.filter(pairing__tournament=t).count() == 1  # no table remade
+    p = Pairing.objects.get(pk=game.pairing_id)
+    assert p.finished and p.forfeit and p.winner_id is None
+    assert (p.score_a, p.score_b, p.no_show) == (0.0, 0.0, Pairing.NoShow.BOTH)
+    assert refresh(t).status == Tournament.Status.FINISHED
+    assert not RatedMatch.objects.filter(match_id=game.match_id).exists()
+    # Decided at the end of the wait, not before.
+    assert p.finished_at == start + timedelta(seconds=65)
+    assert noshow.wait() == timedelta(seconds=60)
+
+
+def test_the_player_at_the_table_wins_by_default_unrated():
+    a, b = users("a", "b")
+    t, start = started("round_robin", [a, b], rated=True, move_seconds=30)
+    (game,) = live_games(t)
+    run(start, 55, present=[a])
+    assert not Pairing.objects.get(pk=game.pairing_id).finished  # the wait is not over
+    run(start + timedelta(seconds=55), 5 * 60, present=[a])
+    p = Pairing.objects.select_related("a", "b").get(pk=game.pairing_id)
+    a_entrant = Entrant.objects.get(tournament=t, user=a)
+    assert p.finished and p.forfeit and p.winner_id == a_entrant.pk
+    assert p.no_show == (Pairing.NoShow.B if p.a_id == a_entrant.pk else Pairing.NoShow.A)
+    match = Match.objects.get(pk=game.match_id)
+    assert (match.status, match.result) == (Match.Status.FINISHED, Match.Result.DECIDED)
+    assert match.winner_side == (game.a_side if p.a_id == a_entrant.pk else 1 - game.a_side)
+    assert not RatedMatch.objects.filter(match=match).exists()
+    assert Game.objects.filter(pairing=p).count() == 1
+    assert refresh(t).status == Tournament.Status.FINISHED
+    # The standings count it; the crosstable marks it as FIDE's do; the page says how.
+    (first, second) = services.standings(t)
+    assert (first.entrant.pk, first.score, second.score) == (a_entrant.pk, 1.0, 0.0)
+    rows = {row.entrant.pk: row for row in build(t).rows}
+    assert rows[a_entrant.pk].cells[1].result == Result.FORFEIT_WIN
+    assert [c.result for row in rows.values() if row.entrant.pk != a_entrant.pk
+            for c in row.cells.values()] == [Result.FORFEIT_LOSS]
+    page = page_of(a, t)
+    assert "won by default: the opponent did not come to the table" in page
+
+
+def test_a_player_who_comes_within_the_wait_is_no_no_show():
+    a, b = users("a", "b")
+    t, start = started("round_robin", [a, b], move_seconds=30)
+    (game,) = live_games(t)
+    actions.player_seen(match_id=game.match_id, user=b, now=start + timedelta(seconds=40))
+    run(start, 70, present=[a])
+    assert live_games(t) == [game]  # b is not absent yet: the table goes on
+    assert not Pairing.objects.get(pk=game.pairing_id).finished
+
+
+def test_swiss_no_shows_lose_by_default_and_the_rounds_go_on():
+    a, b, c, d = users("a", "b", "c", "d")
+    t, start = started("swiss", [a, b, c, d], swiss_rounds=2)
+    run(start, 10 * 60, present=[a, b])
+    assert refresh(t).status == Tournament.Status.FINISHED
+    # One table per pairing, whatever the wait: never remade.
+    for p in Pairing.objects.filter(tournament=t):
+        assert p.games.count() == 1
+    lines = {line.entrant.user_id: line.score for line in services.standings(t)}
+    assert lines[c.pk] == lines[d.pk] == 0.0
+    assert lines[a.pk] + lines[b.pk] >= 2.0
+
+
+def test_knockout_nobody_comes_the_better_seed_goes_on():
+    people = users("a", "b", "c", "d")
+    t, start = started("knockout", people)
+    run(start, 10 * 60)
+    t = refresh(t)
+    assert t.status == Tournament.Status.FINISHED
+    assert Game.objects.filter(pairing__tournament=t).count() == 3  # two semi-finals, a final
+    final = Pairing.objects.get(tournament=t, round__number=2)
+    assert final.no_show == Pairing.NoShow.BOTH and final.winner.seed == 1
+    assert "neither came to the table" in page_of(people[0], t)
+
+
+def test_an_arena_no_show_is_withdrawn_and_not_paired_again():
+    a, b = users("a", "b")
+    t, start = started("arena", [a, b], arena_minutes=10)
+    run(start, 5 * 60, present=[a])
+    assert Game.objects.filter(pairing__tournament=t).count() == 1
+    no_show = Entrant.objects.get(tournament=t, user=b)
+    assert no_show.status == Entrant.Status.WITHDRAWN
+    p = Pairing.objects.get(tournament=t)
+    assert p.forfeit and p.winner.user_id == a.pk
+
+
+def test_the_wait_is_published_where_the_table_is_announced():
+    a, b = users("a", "b")
+    t, _start = started("round_robin", [a, b])
+    page = client_for(a).get(reverse("tournament", args=[t.pk])).content.decode()
+    waiting = page[page.index('id="my-tables"'):]
+    assert 'class="note no-show-rule"' in waiting
+    assert "A player who has not come to their table within 1 minute of its opening loses by default" in waiting
