@@ -39,7 +39,7 @@ from games.tournaments import follow
 from games.tournaments.checks import Format, locked_pairing
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 from games.tournaments.registration import withdraw_entrant
-from games.tournaments.tables import decide_live_tables, finish_pairing, lock_matches
+from games.tournaments.tables import better_seed, decide_live_tables, finish_pairing, lock_matches
 
 
 def wait() -> timedelta:
@@ -80,7 +80,7 @@ def default(t: Tournament, p: Pairing, missing: list[Entrant], now: datetime) ->
         winner = None
         who = Pairing.NoShow.BOTH
         if t.format == Format.KNOCKOUT:  # a bracket needs someone to go on
-            winner = min((p.a, p.b), key=lambda e: (e.seed is None, e.seed or 0, e.pk))
+            winner = better_seed(p)
     finish_pairing(p, winner, now, forfeit=True)
     p.no_show = who
     p.save(update_fields=["no_show"])

@@ -19,7 +19,7 @@ from games.tournaments.arena import arena_wave
 from games.tournaments.checks import BEST_OF_3_WINS, MAX_ABORTS, Format, audit, check_organiser, lock
 from games.tournaments.errors import Code, TournamentError
 from games.tournaments.models import AuditEntry, Entrant, Game, Pairing, Round, Tournament
-from games.tournaments.tables import finish_event, finish_pairing, open_pairing, unfinished
+from games.tournaments.tables import better_seed, finish_event, finish_pairing, open_pairing, unfinished
 
 
 def start(*, user: Any, tournament_id: int, now: datetime | None = None) -> Tournament:
@@ -278,7 +278,8 @@ def record_result(
     then the pairing waits for its next match, sides swapped). An aborted match (before its
     first play) leaves the pairing waiting for a match set up again, up to :data:`MAX_ABORTS`
     times; then the entrant who aborted fewer of them wins by forfeit (both lose when they
-    aborted as many). A table the core ended ``abandoned`` (every player absent) at which a side
+    aborted as many; in a knockout, whose bracket needs someone to go on, the better seed
+    wins then). A table the core ended ``abandoned`` (every player absent) at which a side
     never played (``noshow.no_shows``) is no abort: the pairing is decided by default
     (``noshow.default``), and no table is set up again. A match whose pairing already has a result (a forfeit) only keeps its
     winner. The match's players are told that it no longer waits for them
@@ -319,7 +320,10 @@ def record_result(
             noshow.default(t, p, missing, now)
         elif winner is None:
             if p.games.filter(aborted=True).count() > MAX_ABORTS:
-                finish_pairing(p, _not_the_aborter(p), now, forfeit=True)
+                winner_by_aborts = _not_the_aborter(p)
+                if winner_by_aborts is None and t.format == Format.KNOCKOUT:
+                    winner_by_aborts = better_seed(p)  # a bracket needs someone to go on
+                finish_pairing(p, winner_by_aborts, now, forfeit=True)
         elif t.format == Format.KNOCKOUT and t.best_of == 3:
             if won.pk == p.a_id:
                 p.wins_a += 1

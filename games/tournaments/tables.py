@@ -95,6 +95,14 @@ def finish_pairing(p: Pairing, winner: Entrant | None, now: datetime, *, forfeit
         news.tell_table_over(p, list(live))
 
 
+def better_seed(p: Pairing) -> Entrant:
+    """The entrant of ``p`` with the better seed (the smaller ``seed``; one without a seed
+    after, then the earlier entrant): who goes on in a knockout pairing that both its entrants
+    lost (a double no-show, ``noshow.default``; aborts as many, ``rounds.record_result``), as
+    the bracket's seeding already favours it."""
+    return min((p.a, p.b), key=lambda e: (e.seed is None, e.seed or 0, e.pk))
+
+
 def live_games(pairings) -> list[Game]:
     """The games of ``pairings`` (a ``Pairing`` queryset) whose table is still being played."""
     return list(

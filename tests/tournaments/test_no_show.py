@@ -20,7 +20,11 @@ from games.ratings.models import RatedMatch
 from games.tournaments import noshow, services
 from games.tournaments.crosstable import Result, build
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
-from tests.tournaments.helpers import client_for, enter, event, live_games, page_of, refresh, users
+from games.tournaments.checks import MAX_ABORTS
+from tests.core.helpers import play_turn
+from tests.tournaments.helpers import (
+    client_for, enter, event, live_games, page_of, refresh, resign_for, users,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +136,28 @@ def test_knockout_nobody_comes_the_better_seed_goes_on():
     final = Pairing.objects.get(tournament=t, round__number=2)
     assert final.no_show == Pairing.NoShow.BOTH and final.winner.seed == 1
     assert "neither came to the table" in page_of(people[0], t)
+
+
+def test_knockout_tables_everyone_left_after_playing_still_send_someone_on():
+    """Tables every player left after playing a card (abandoned, no no-show) are set up again up
+    to ``MAX_ABORTS`` times; then, both sides having aborted as many (none), the better seed
+    goes on and the next round is paired."""
+    people = users("a", "b", "c", "d")
+    t, _start = started("knockout", people)
+    games = live_games(t)
+    stayed = next(g for g in games if g.pairing.a.seed == 1)
+    other = next(g for g in games if g is not stayed)
+    resign_for(other.pairing.b, other)
+    for _ in range(MAX_ABORTS + 1):
+        (game,) = [g for g in live_games(t) if g.pairing_id == stayed.pairing_id]
+        play_turn(game.match)
+        play_turn(game.match)
+        clock.tick(now=timezone.now() + timedelta(seconds=61))  # both gone: abandoned
+        services.catch_up(t.pk)
+    p = Pairing.objects.get(pk=stayed.pairing_id)
+    assert p.forfeit and p.winner.seed == 1 and p.no_show == Pairing.NoShow.NONE
+    (final,) = Pairing.objects.filter(tournament=t, round__number=2)
+    assert final.a_id == p.winner_id
 
 
 def test_an_arena_no_show_is_withdrawn_and_not_paired_again():
