@@ -41,9 +41,10 @@ def arena_results(t: Tournament) -> dict[int, list[str]]:
 
 def arena_wave(t: Tournament, now: datetime) -> None:
     """Pair the arena's waiting entrants (``pairing.arena_pairs``) and open their tables; an
-    entrant engaged in another event (``busy.engaged``) is left for a later wave."""
+    entrant engaged in another event (``busy.engaged``) is left for a later wave, a paused one
+    (``Entrant.absent``: a no-show, ``noshow.mark_absent``) until it rejoins."""
     results, playing, last = arena_sheet(t)
-    entrants = list(active(t).select_related("user", "partner"))
+    entrants = list(active(t).filter(absent=False).select_related("user", "partner"))
     waiting = [e for e in entrants if e.pk not in playing]
     # A player engaged in another event (at a table there, or wanted by a pairing there that
     # waits for its table) waits here until free: one tournament table at a time (``busy``).

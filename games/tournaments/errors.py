@@ -28,6 +28,7 @@ class Code(StrEnum):
     NOT_INVITED = "not_invited"
     ALREADY_ACCEPTED = "already_accepted"
     NOT_REGISTERED = "not_registered"
+    NOT_ABSENT = "not_absent"
     ALREADY_STARTED = "already_started"
     TOO_FEW_ENTRANTS = "too_few_entrants"
     NOT_RUNNING = "not_running"
@@ -94,6 +95,7 @@ MESSAGES = {
     Code.NOT_INVITED: _("This invitation is not addressed to you."),
     Code.ALREADY_ACCEPTED: _("This invitation has already been accepted."),
     Code.NOT_REGISTERED: _("You are not registered for this tournament."),
+    Code.NOT_ABSENT: _("You are not marked absent: you are paired as usual."),
     Code.ALREADY_STARTED: _("The tournament has already started."),
     Code.TOO_FEW_ENTRANTS: _("At least two entrants are needed to start."),
     Code.NOT_RUNNING: _("The tournament is not running."),

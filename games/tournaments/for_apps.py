@@ -54,15 +54,16 @@ def entered(user_id: int) -> bool:
 
 
 def engaged(user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` play in a running event (an active entrant, as a player or a
-    partner) or are wanted by one: seated at one of its tables being played, or in a pairing of
+    """Which of ``user_ids`` play in a running event (an active entrant not marked absent
+    after a no-show, as a player or a partner: an absent one is free until it rejoins) or are
+    wanted by one: seated at one of its tables being played, or in a pairing of
     it that waits for its table (``busy.engaged``, every event counting). Two to three queries.
     """
     ids = set(user_ids)
     if not ids:
         return set()
     entrants = Entrant.objects.filter(
-        Q(user_id__in=ids) | Q(partner_id__in=ids), status=Entrant.Status.ACTIVE,
+        Q(user_id__in=ids) | Q(partner_id__in=ids), status=Entrant.Status.ACTIVE, absent=False,
         tournament__status=Tournament.Status.RUNNING,
     ).values_list("user_id", "partner_id")
     out = {u for row in entrants for u in row if u in ids}

@@ -199,7 +199,10 @@ class Entrant(models.Model):
     ``rating``: the rating used for seeding and pairing, taken at registration. ``seed``: 1 for
     the top seed, set at the start. ``first_round``: the round the entrant entered at (a Swiss
     late entry misses the rounds before it, with zero points). ``withdrawn_round``: the round
-    during which the entrant withdrew.
+    during which the entrant withdrew. ``absent``: a Swiss or arena entrant that did not come to
+    its table (``games.tournaments.noshow``): still in the event, but paired no more (no points
+    for the rounds it sits out) until one of its players rejoins from the event page
+    (``registration.rejoin``), as lichess marks a Swiss player absent and pauses an arena player.
     """
 
     class Status(models.TextChoices):
@@ -226,6 +229,7 @@ class Entrant(models.Model):
     seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
     first_round = models.PositiveSmallIntegerField(_("first round"), default=1)
     withdrawn_round = models.PositiveSmallIntegerField(_("withdrawn in round"), null=True, blank=True)
+    absent = models.BooleanField(_("absent"), default=False)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
 
     class Meta:

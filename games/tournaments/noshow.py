@@ -20,9 +20,14 @@ who never moved for one who never started). What follows is FIDE's "default" (La
   has ended the table ``abandoned`` (nobody left at it): ``rounds.record_result`` calls
   :func:`default`. A knockout pairing needs someone to go on: the better seed does, as the
   bracket's seeding already favours it (the organiser may correct it).
-- In an arena, whose waves pair whoever waits, a no-show entrant is withdrawn
-  (``registration.withdraw_entrant``), as lichess withdraws an arena player who does not start
-  their game: else every wave would pair it again, and each opponent would wait for it.
+- In a Swiss or an arena a no-show entrant is marked absent (``Entrant.absent``,
+  :func:`mark_absent`): still in the event, with the points it has, but paired no more (a
+  Swiss round it sits out gives it nothing; an arena wave passes it over) until one of its
+  players rejoins from the event page (``registration.rejoin``). So lichess does: a Swiss
+  player who misses a game is absent until they rejoin, an arena player who does not start is
+  paused (lila's ``SwissPlayer.absent``; the arena ``Player.withdraw`` flag, shown as paused).
+  Else each round or wave would pair it again, and each opponent would wait for it. A round
+  robin keeps its fixed schedule (each missed table a default); a knockout's loser is out.
 
 A player who comes back before the tick (the core logs ``returned``) is no longer absent and is
 no no-show.
@@ -38,7 +43,6 @@ from games.core.for_apps import Match, Seat, absent_grace, first_deal_unplayed, 
 from games.tournaments import follow
 from games.tournaments.checks import Format, locked_pairing
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
-from games.tournaments.registration import withdraw_entrant
 from games.tournaments.tables import better_seed, decide_live_tables, finish_pairing, lock_matches
 
 
@@ -69,10 +73,10 @@ def no_shows(game: Game, match: Match) -> list[Entrant]:
 def default(t: Tournament, p: Pairing, missing: list[Entrant], now: datetime) -> None:
     """Decide pairing ``p`` of ``t`` (both locked by the caller) by default against
     ``missing`` (one or both of its entrants, :func:`no_shows`): the other wins (both missing:
-    both lose, or in a knockout the better seed goes on), a forfeit, ``no_show`` set; in an
-    arena the missing are withdrawn. The tables of ``p`` still being played are the caller's to
-    end (:func:`decide_no_shows`); the next round or wave follows after the commit
-    (``follow.wake``)."""
+    both lose, or in a knockout the better seed goes on), a forfeit, ``no_show`` set; in a
+    Swiss or an arena the missing are marked absent (:func:`mark_absent`). The tables of
+    ``p`` still being played are the caller's to end (:func:`decide_no_shows`); the next round
+    or wave follows after the commit (``follow.wake``)."""
     if len(missing) == 1:
         winner = p.b if missing[0].pk == p.a_id else p.a
         who = Pairing.NoShow.A if missing[0].pk == p.a_id else Pairing.NoShow.B
@@ -84,12 +88,23 @@ def default(t: Tournament, p: Pairing, missing: list[Entrant], now: datetime) ->
     finish_pairing(p, winner, now, forfeit=True)
     p.no_show = who
     p.save(update_fields=["no_show"])
-    if t.format == Format.ARENA:
-        for entrant in missing:
-            entrant.refresh_from_db()
-            if entrant.status == Entrant.Status.ACTIVE:
-                withdraw_entrant(t, entrant, None, now, end_live=True)
+    mark_absent(t, missing)
     follow.wake(t.pk)
+
+
+#: The formats whose no-shows are marked absent: those that pair whoever is there.
+PAUSING_FORMATS = (Format.SWISS, Format.ARENA)
+
+
+def mark_absent(t: Tournament, missing: list[Entrant]) -> None:
+    """Mark the active ones of ``missing`` (entrants of ``t``, locked by the caller) absent,
+    in a Swiss or an arena (:data:`PAUSING_FORMATS`; other formats: nothing): the next rounds
+    and waves leave them out until they rejoin (``registration.rejoin``). One query."""
+    if t.format not in PAUSING_FORMATS:
+        return
+    Entrant.objects.filter(
+        pk__in=[e.pk for e in missing], status=Entrant.Status.ACTIVE,
+    ).update(absent=True)
 
 
 def decide_no_shows(now: datetime) -> int:

@@ -77,7 +77,7 @@ def version(tournament_id: int, user: Any, language: str, zone_of) -> str | None
     page shows does, and is read in a handful of aggregate queries instead of the page's build
     (``views.event_page`` answers 304 when it is unchanged).
 
-    What it covers: the event's row, its entrants (by status), pairings (their results and
+    What it covers: the event's row, its entrants (by status and absence), pairings (their results and
     points), games (results, aborts), the organiser's changes (arbiters named or removed among
     them), whether registration is open or full now, which entrants are engaged in another
     event, the viewer, the language and the viewer's zone (``zone_of(event's zone)`` gives
@@ -90,7 +90,7 @@ def version(tournament_id: int, user: Any, language: str, zone_of) -> str | None
         [getattr(t, f.attname) for f in Tournament._meta.concrete_fields],
         user.pk, language, zone_of(t.time_zone).key,
         services.registration_open(t), registration.is_full(t),
-        sorted(Entrant.objects.filter(tournament=t).values_list("status").annotate(
+        sorted(Entrant.objects.filter(tournament=t).values_list("status", "absent").annotate(
             n=Count("pk"), last=Max("pk"))),
         Pairing.objects.filter(tournament=t).aggregate(
             n=Count("pk"), last=Max("pk"), done=Count("finished_at"), a=Sum("score_a"),
@@ -235,16 +235,19 @@ def _may_decide(user: Any, p: Pairing) -> bool:
 
 def no_show_rule(t: Tournament) -> str:
     """The event's no-show rule as its page publishes it (``noshow``): the wait
-    (``noshow.wait``, in words), what a default gives, and the knockout's and the arena's own
-    part."""
+    (``noshow.wait``, in words), what a default gives, and the knockout's own part, or the
+    Swiss's and the arena's (the no-show is marked absent until it rejoins)."""
     rule = _(
         "A player who has not come to their table within %(wait)s of its opening loses by default "
         "(unrated, no match played); when neither comes, both lose."
     ) % {"wait": duration_text(noshow.wait().total_seconds())}
     if t.format == Tournament.Format.KNOCKOUT:
         rule += " " + _("In a knockout, when neither comes, the better seed goes on.")
-    elif t.format == Tournament.Format.ARENA:
-        rule += " " + _("In an arena, a player who does not come is withdrawn.")
+    elif t.format in noshow.PAUSING_FORMATS:
+        rule += " " + _(
+            "A player who does not come is then marked absent and not paired again until they "
+            "rejoin on this page."
+        )
     return rule
 
 

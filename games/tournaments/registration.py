@@ -1,5 +1,5 @@
 """Creating an event and entering it: create, register (a partnership's partner is invited and
-accepts or declines), withdraw (``games.tournaments.services``)."""
+accepts or declines), withdraw, rejoin after a no-show (``games.tournaments.services``)."""
 
 from __future__ import annotations
 
@@ -322,6 +322,32 @@ def withdraw(
             entrant.delete()
             return
         withdraw_entrant(t, entrant, user, now, end_live=end_live)
+
+
+def rejoin(*, user: Any, tournament_id: int) -> Entrant:
+    """``user`` (either partner) brings back their entrant, marked absent after it did not come
+    to a table (``noshow.mark_absent``): it is paired again from the next Swiss round, or the
+    arena's next wave (woken after the commit, ``follow.wake``). As lichess's "rejoin" of a
+    Swiss player marked absent, or of a paused arena player.
+
+    :returns: the entrant, ``absent`` false.
+    :raises TournamentError: ``login_required``, ``not_found``, ``not_registered`` (no active
+        entrant of ``user``), ``not_running``, ``not_absent`` (the entrant is not absent).
+    """
+    require_login(user)
+    with write_transaction():
+        t = lock(tournament_id)
+        entrant = entry_of(t, user)
+        if entrant is None or entrant.status != Entrant.Status.ACTIVE:
+            raise TournamentError(Code.NOT_REGISTERED)
+        if t.status != Tournament.Status.RUNNING:
+            raise TournamentError(Code.NOT_RUNNING)
+        if not entrant.absent:
+            raise TournamentError(Code.NOT_ABSENT)
+        entrant.absent = False
+        entrant.save(update_fields=["absent"])
+        follow.wake(t.pk)  # an arena's next wave may pair it now
+        return entrant
 
 
 def withdraw_closing(sender: Any, user: Any, **kwargs: Any) -> None:

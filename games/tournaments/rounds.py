@@ -143,9 +143,11 @@ def _next_pairs(t: Tournament, number: int) -> list[tuple[Entrant, Entrant | Non
     # Swiss
     if number > (t.swiss_rounds or 0):
         return None
+    # An absent entrant (a no-show, ``noshow.mark_absent``) sits the round out, with no points,
+    # until it rejoins (``registration.rejoin``).
     playing = [
         e for e in by_id.values()
-        if e.status == Entrant.Status.ACTIVE and e.first_round <= number
+        if e.status == Entrant.Status.ACTIVE and not e.absent and e.first_round <= number
     ]
     if len(playing) < 2:
         return None

@@ -25,7 +25,7 @@ This module is the services' one address; each lives in the module of its area:
 
 - ``checks``: constants, ``rating_of``, the event's row lock, the organiser check, the audit;
 - ``registration``: ``create_tournament``, ``register``, ``accept_partner``,
-  ``decline_partner``, ``withdraw``, ``registration_open``; ``busy``: a player engaged in two
+  ``decline_partner``, ``withdraw``, ``rejoin`` (after a no-show), ``registration_open``; ``busy``: a player engaged in two
   events at once (one tournament table at a time; the overlap warning);
 - ``rounds``: ``start``, ``pair_round``, ``on_match_finished``, ``record_result`` and what
   follows a result; ``tables``: a pairing's tables and results; ``arena``: the arena's waves;
@@ -62,6 +62,7 @@ from games.tournaments.registration import (
     decline_partner,
     register,
     registration_open,
+    rejoin,
     withdraw,
 )
 from games.tournaments.rounds import on_match_finished, pair_round, record_result, start
@@ -94,6 +95,7 @@ __all__ = [
     "remove_arbiter",
     "remove_entrant",
     "registration_open",
+    "rejoin",
     "resume",
     "set_seeds",
     "start",

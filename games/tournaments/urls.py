@@ -12,6 +12,7 @@ urlpatterns = [
     path("<int:tournament_id>/edit/", views.event_edit, name="tournament_edit"),
     path("<int:tournament_id>/register/", views.register, name="tournament_register"),
     path("<int:tournament_id>/withdraw/", views.withdraw, name="tournament_withdraw"),
+    path("<int:tournament_id>/rejoin/", views.rejoin, name="tournament_rejoin"),
     path("<int:tournament_id>/entrant/<int:entrant_id>/withdraw/", views.withdraw_other,
          name="tournament_withdraw_entrant"),
     path("<int:tournament_id>/entrant/<int:entrant_id>/remove/", views.remove_entrant,

@@ -154,6 +154,15 @@ def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def rejoin(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A player marked absent after a no-show comes back: paired from the next round or wave."""
+    return _act(request, tournament_id,
+                lambda: services.rejoin(user=request.user, tournament_id=tournament_id),
+                _("Welcome back: you will be paired again."))
+
+
+@require_POST
+@login_required
 def withdraw_other(request: HttpRequest, tournament_id: int, entrant_id: int) -> HttpResponse:
     """The organiser withdraws an entrant (a no-show)."""
     get_object_or_404(Entrant, pk=entrant_id, tournament_id=tournament_id)

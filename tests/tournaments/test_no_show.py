@@ -7,9 +7,12 @@ runs them."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -17,10 +20,12 @@ from games.core import actions
 from games.core.clock import clock
 from games.core.models import Match
 from games.ratings.models import RatedMatch
-from games.tournaments import noshow, services
+from games.tournaments import for_apps as tournaments
+from games.tournaments import noshow, pages, services
 from games.tournaments.crosstable import Result, build
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 from games.tournaments.checks import MAX_ABORTS
+from games.tournaments.errors import Code, TournamentError
 from tests.core.helpers import play_turn
 from tests.tournaments.helpers import (
     client_for, enter, event, live_games, page_of, refresh, resign_for, users,
@@ -160,15 +165,94 @@ def test_knockout_tables_everyone_left_after_playing_still_send_someone_on():
     assert final.a_id == p.winner_id
 
 
-def test_an_arena_no_show_is_withdrawn_and_not_paired_again():
+def version(t: Tournament, user) -> str:
+    """The event page's ETag for ``user`` (``pages.version``), in English and UTC."""
+    return pages.version(t.pk, user, "en", lambda _zone: ZoneInfo("UTC"))
+
+
+def rejoin_form(client: Client, t: Tournament) -> tuple[str, str]:
+    """The event page's rejoin form as ``client`` gets it: its action and CSRF token."""
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    form = re.search(r'<form[^>]*action="([^"]*/rejoin/)".*?</form>', page, re.S)
+    assert form, "no rejoin form on the page"
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.group(0))
+    assert token and 'id="rejoin-button"' in form.group(0)
+    return form.group(1), token.group(1)
+
+
+def test_a_swiss_no_show_is_absent_sits_out_unpaired_and_rejoins():
+    """A Swiss entrant who did not come to its table is marked absent: not paired in the next
+    round (no table, no forfeit, no bye: no points), shown absent, until it rejoins with the
+    event page's button (a POST with the CSRF token); the round after, it is paired again."""
+    a, b, c, d = users("a", "b", "c", "d")
+    t, start = started("swiss", [a, b, c, d], swiss_rounds=3, move_seconds=None)
+    run(start, 70, present=[a, b, c])
+    gone = Entrant.objects.get(tournament=t, user=d)
+    assert gone.absent and gone.status == Entrant.Status.ACTIVE
+    (played,) = live_games(t)  # the table of two who came goes on
+    resign_for(played.pairing.b, played)
+    assert refresh(t).current_round == 2
+    second = Pairing.objects.filter(tournament=t, round__number=2)
+    assert gone.pk not in {x for p in second for x in (p.a_id, p.b_id)}
+    assert len(second) == 2 and sum(p.b_id is None for p in second) == 1  # a pair, a bye
+    lines = {line.entrant.pk: line for line in services.standings(t)}
+    assert lines[gone.pk].score == 0.0
+    assert 'class="tag absent-tag">absent</span>' in page_of(a, t)
+    # The rejoin button: a POST that needs the page's CSRF token.
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(d)
+    action, token = rejoin_form(client, t)
+    assert client.post(action).status_code == 403
+    gone.refresh_from_db()
+    assert gone.absent
+    before = version(t, d)
+    assert client.post(action, {"csrfmiddlewaretoken": token}).status_code == 302
+    gone.refresh_from_db()
+    assert not gone.absent
+    assert version(t, d) != before  # the page's refresh (an ETag) sees the change
+    assert 'id="rejoin-button"' not in client.get(reverse("tournament", args=[t.pk])).content.decode()
+    (played,) = live_games(t)
+    resign_for(played.pairing.b, played)
+    third = Pairing.objects.filter(tournament=t, round__number=3)
+    assert gone.pk in {x for p in third for x in (p.a_id, p.b_id)}
+    # No point for the round it sat out.
+    assert {line.entrant.pk: line.score for line in services.standings(t)}[gone.pk] == 0.0
+
+
+def test_an_arena_no_show_is_paused_and_rejoins():
+    """An arena entrant who did not come to its table is paused, not withdrawn: the waves pass
+    it over, and the other apps take it for free (``for_apps.engaged``), until it rejoins from
+    the event page; then the next wave pairs it."""
     a, b = users("a", "b")
     t, start = started("arena", [a, b], arena_minutes=10)
     run(start, 5 * 60, present=[a])
     assert Game.objects.filter(pairing__tournament=t).count() == 1
     no_show = Entrant.objects.get(tournament=t, user=b)
-    assert no_show.status == Entrant.Status.WITHDRAWN
+    assert no_show.status == Entrant.Status.ACTIVE and no_show.absent
     p = Pairing.objects.get(tournament=t)
     assert p.forfeit and p.winner.user_id == a.pk
+    page = page_of(b, t)
+    assert "You are paused: rejoin" in page and 'class="tag absent-tag">paused</span>' in page
+    # Paused, b is free for the other apps (a queue may pair them); back, engaged again.
+    assert tournaments.engaged([a.pk, b.pk]) == {a.pk}
+    services.rejoin(user=b, tournament_id=t.pk)
+    assert tournaments.engaged([b.pk]) == {b.pk}
+    services.catch_up(t.pk)  # the server's step after the commit (follow.wake)
+    (game,) = live_games(t)
+    assert {game.pairing.a.user_id, game.pairing.b.user_id} == {a.pk, b.pk}
+    with pytest.raises(TournamentError) as refused:
+        services.rejoin(user=b, tournament_id=t.pk)
+    assert refused.value.code == Code.NOT_ABSENT
+
+
+def test_a_round_robin_no_show_keeps_its_schedule():
+    """A round robin's no-show is not marked absent: its fixed schedule pairs it again, and each
+    table it misses is a default of its own."""
+    a, b, c = users("a", "b", "c")
+    t, start = started("round_robin", [a, b, c], move_seconds=None)
+    run(start, 70, present=[a, b])
+    assert not Entrant.objects.get(tournament=t, user=c).absent
+    assert "rejoin" not in page_of(c, t)
 
 
 def test_the_wait_is_published_where_the_table_is_announced():
