@@ -33,7 +33,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.core.for_apps import Match, send_notice
+from games.core.for_apps import Match, absent_grace, send_notice
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
 
 TABLE = "tournament_table"
@@ -55,7 +55,9 @@ def table_payload(t: Tournament, p: Pairing, game: Game) -> dict:
     """A ``tournament_table`` notice's payload: ``{"match_id", "url" (the table page),
     "tournament_id", "event" (its name), "event_url", "round" (the round's number; ``None`` in
     an arena, which has no rounds), "game" (the match's number within its pairing, 1 unless a
-    best-of-3 or an aborted match set up again)}``."""
+    best-of-3 or an aborted match set up again), "wait_seconds" (how long after its opening
+    a player has to come before losing by default: ``noshow.wait``, the core's absence grace;
+    an integer)}``."""
     return {
         "match_id": game.match_id,
         "url": reverse("table", args=[game.match_id]),
@@ -64,6 +66,8 @@ def table_payload(t: Tournament, p: Pairing, game: Game) -> dict:
         "event_url": reverse("tournament", args=[t.pk]),
         "round": None if t.format == Tournament.Format.ARENA else p.round.number,
         "game": game.number,
+        # noshow.wait's value; noshow imports this module, so it is read from the core here.
+        "wait_seconds": int(absent_grace().total_seconds()),
     }
 
 

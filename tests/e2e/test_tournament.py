@@ -1,7 +1,8 @@
 """A tournament in the browser: an organiser creates an event through the form, two players
 register on its page, the organiser starts it, and each player's table appears (pushed through
 the site's notice socket, without a reload or a poll) on the event page, and as a notice on any
-other page, and opens the table the two of them sit at."""
+other page that says how long the player has to come, and opens the table the two of them sit
+at."""
 
 import re
 
@@ -56,6 +57,10 @@ def test_organiser_creates_an_event_two_players_register_and_get_their_table(req
     expect(notice).to_be_visible(timeout=PUSHED)
     assert notice.get_attribute("href") == table_href
     expect(notice).to_contain_text("Sunday cup")
+    # Beside it, how long he has to come (the absence grace, 60 s on this server) before
+    # losing by default.
+    expect(bob.locator("#tournament-notice .tournament-wait")).to_have_text(
+        "Come within 1 minute of its opening, or you lose by default.")
     started = bob.locator('#site-notices .tournament-news[data-news="started"]')
     expect(started).to_contain_text("Sunday cup")
     # The site's short notice (static/games/notices.js): a link to the event, and a Close button.

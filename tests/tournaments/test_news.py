@@ -28,8 +28,11 @@ def seated_ids(game: Game) -> list[int]:
 
 
 def test_starting_a_round_sends_each_seated_player_one_notice_after_the_commit(
-    sent, django_capture_on_commit_callbacks
+    sent, django_capture_on_commit_callbacks, settings
 ):
+    """Each seated player is told once, after the commit, of their table: where it is, and how
+    long they have to come to it (the core's absence grace, ``noshow.wait``)."""
+    settings.BASRA_ABSENT_GRACE_SECONDS = 90
     org, a, b, c, d, e = users("org", "a", "b", "c", "d", "e")
     t = event(org, "swiss", swiss_rounds=2)
     entrants = enter(t, [a, b, c, d, e])
@@ -56,6 +59,7 @@ def test_starting_a_round_sends_each_seated_player_one_notice_after_the_commit(
                 "event_url": reverse("tournament", args=[t.pk]),
                 "round": 1,
                 "game": 1,
+                "wait_seconds": 90,
             }
     # The fifth has a bye, and is told so; every entrant is told the event started.
     (bye,) = of_kind(sent, "tournament_news")[len(entrants):]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.urls import reverse
 
 from games.core import actions
@@ -37,6 +38,7 @@ async def test_a_table_notice_reaches_the_seated_players_sockets_only(make_playe
         assert table == {"type": "notice", "kind": "tournament_table", "payload": {
             "match_id": game.match_id, "url": url, "tournament_id": t.pk, "event": t.name,
             "event_url": reverse("tournament", args=[t.pk]), "round": 1, "game": 1,
+            "wait_seconds": settings.BASRA_ABSENT_GRACE_SECONDS,
         }}
     # None for carol. Barrier: the start's notices were sent when it committed, in this call
     # (it returned once they were in the channels); a notice to carol sent now is behind any of

@@ -4,9 +4,10 @@
 // a partner's invitation and its refusal, as a short notice. No socket or polling of its own:
 // it listens to the site's notice socket (static/games/notices.js, which dispatches
 // "basra:notice" on document; the kinds and payloads are in games/tournaments/news.py), and is
-// told on connect of the tables still being played (the pending provider).
+// told on connect of the tables still being played (the pending provider). Beside each table, how
+// long a player has to come to it before losing by default (the payload's wait_seconds).
 import {flash} from "../games/notices.js";
-import {fmt, list} from "../games/live.js";
+import {fmt, list, ngettext} from "../games/live.js";
 
 // Loaded only beside its config (templates/base.html).
 const node = document.getElementById("tournament-notice-config");
@@ -26,6 +27,20 @@ const L = {
   arbiter: gettext("The organiser of %(event)s named you an arbiter of it."),
   edited: gettext("The organiser of %(event)s changed %(changes)s. It starts at %(start)s."),
 };
+// How long a player has to come to a table (the payload's wait_seconds), as a whole sentence per
+// unit so that each language words its plural: in minutes when whole, else in seconds.
+function waitText(seconds) {
+  const whole = Math.floor(seconds);
+  if (whole && whole % 60 === 0) {
+    const count = whole / 60;
+    return fmt(ngettext(
+      "Come within %(count)s minute of its opening, or you lose by default.",
+      "Come within %(count)s minutes of its opening, or you lose by default.", count), {count});
+  }
+  return fmt(ngettext(
+    "Come within %(count)s second of its opening, or you lose by default.",
+    "Come within %(count)s seconds of its opening, or you lose by default.", whole), {count: whole});
+}
 const tables = new Map(); // match id -> payload of a "tournament_table" notice
 let box = null;
 
@@ -49,11 +64,20 @@ function render() {
     document.body.prepend(box);
   }
   box.replaceChildren(...others.map((t) => {
+    const item = document.createElement("span");
     const link = document.createElement("a");
     link.href = t.url;
     link.dataset.matchId = t.match_id;
     link.textContent = fmt(t.round ? L.tableRound : L.table, {event: t.event, round: t.round, id: t.match_id});
-    return link;
+    item.append(link);
+    if (t.wait_seconds) {
+      const wait = document.createElement("span");
+      wait.className = "tournament-wait";
+      wait.style.fontWeight = "normal";
+      wait.textContent = " " + waitText(t.wait_seconds);
+      item.append(wait);
+    }
+    return item;
   }));
 }
 
