@@ -10,8 +10,8 @@ than reaching into a room of the core.
 Not the public HTTP API (``games.api``, an app of its own built on this): this is Python for
 the site's own apps.
 
-- The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``,
-  ``bot_display_name``).
+- The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``);
+  ``record_seat_names``, a game record's seats named as the table names them ("Greedy 2").
 - Cards' spoken names in the reader's language (``card_labels``, ``card_name``: "seven of
   diamonds"), so that every page names a card alike.
 - The signals to listen to, each connected in the app's ``AppConfig.ready()``:
@@ -117,7 +117,9 @@ from games.core.actions.play import play_card
 from games.core.actions.presence import player_connected, player_seen
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
-from games.core.models import MOVE_SECONDS, Challenge, Event, Match, Seat, bot_display_name
+from games.core.models import (
+    MOVE_SECONDS, Challenge, Event, Match, Seat, record_seat_names,
+)
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.collation import collation_key
 from games.core.pages.lists import listing
@@ -195,7 +197,6 @@ __all__ = [
     "add_config",
     "add_fragment",
     "add_module",
-    "bot_display_name",
     "card_labels",
     "card_name",
     "collation_key",
@@ -223,6 +224,7 @@ __all__ = [
     "match_record",
     "match_score",
     "record_headers",
+    "record_seat_names",
     "register_pending",
     "run_every",
     "seat_person",

@@ -11,6 +11,7 @@ seat's open sockets; ``games.core.clock.clock.tick`` acts on both (``docs/protoc
 """
 
 import uuid
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.db import models
@@ -227,21 +228,34 @@ class Seat(models.Model):
     def display_name(self) -> str:
         """The name to show people: the username, "Closed account" translated for an account
         its owner or a moderator closed (``is_active`` false: ``accounts.closing``), or
-        "Computer (<level>)" translated."""
+        a computer seat's :func:`bot_display_name`, numbered among the match's computer seats
+        (``self.match.seats``: prefetch them to list many seats without a query each)."""
         if self.user_id is not None:
             if not self.user.is_active:
                 return str(_("Closed account"))
             return self.user.get_username()
-        return bot_display_name(self.bot)
+        numbers = bot_numbers(s.seat for s in self.match.seats.all() if s.user_id is None and s.bot)
+        return bot_display_name(self.bot, numbers.get(self.seat))
 
 
 def bot_display_name(level: str, number: int | None = None) -> str:
-    """"Computer (greedy)" in the active language, for a level of ``games.engine.bots.BOTS``;
-    with ``number`` (one of several computer seats at a table), "Computer 2 (greedy)"."""
+    """A computer seat's name in the active language, the one the table gives it
+    (``static/games/table/kit.js`` ``botName``) and every page repeats (the lobby, replays,
+    match histories): its level's name, "Greedy", for a level of ``games.engine.bots.BOTS``
+    (an unknown level as it is); with ``number`` (one of several computer seats at a table,
+    :func:`bot_numbers`), "Greedy 2" in the catalogue's order."""
     name = BOT_NAMES.get(level, level)
     if number is None:
-        return _("Computer (%(level)s)") % {"level": name}
-    return _("Computer %(number)s (%(level)s)") % {"number": number, "level": name}
+        return str(name)
+    return _("%(level)s %(number)s") % {"level": name, "number": number}
+
+
+def bot_numbers(computer_seats: Iterable[int]) -> dict[int, int | None]:
+    """``{seat: number}`` for a table's computer seats (seat numbers): 1, 2, … in seat order
+    when the table has more than one, else ``None`` (one computer is named by its level alone),
+    as the table numbers them (``static/games/table/kit.js`` ``botNumber``)."""
+    seats = sorted(computer_seats)
+    return {seat: i + 1 if len(seats) > 1 else None for i, seat in enumerate(seats)}
 
 
 class Watcher(models.Model):
@@ -323,11 +337,11 @@ def seat_display_names(seats: list[dict]) -> dict[int, str]:
 
     A person's seat is the username (also when the computer plays it for them); a closed
     account's (``closed`` true) is "Closed account" translated, as ``Seat.display_name`` says. A computer seat
-    is "Computer (Greedy)", or, at a table with more than one computer seat, numbered in seat
-    order, "Computer 1 (Greedy)", "Computer 2 (Greedy)": two seats never read the same.
+    is its level, "Greedy", or, at a table with more than one computer seat, numbered in seat
+    order, "Greedy 1", "Greedy 2" (:func:`bot_display_name`): two seats never read the same.
     An empty seat (neither) is left out.
     """
-    computers = sorted(
+    numbers = bot_numbers(
         s["seat"] for s in seats if not s.get("username") and not s.get("closed") and s.get("bot")
     )
     names = {}
@@ -337,9 +351,22 @@ def seat_display_names(seats: list[dict]) -> dict[int, str]:
         elif seat.get("username"):
             names[seat["seat"]] = seat["username"]
         elif seat.get("bot"):
-            number = computers.index(seat["seat"]) + 1 if len(computers) > 1 else None
-            names[seat["seat"]] = bot_display_name(seat["bot"], number)
+            names[seat["seat"]] = bot_display_name(seat["bot"], numbers[seat["seat"]])
     return names
+
+
+def record_seat_names(names: Iterable[str]) -> list[str]:
+    """A game record's seat names (``Seat.name``: a username, or ``bot:<level>`` for a computer
+    seat), by seat, as people read them: a computer seat as :func:`seat_display_names` names it
+    ("Greedy", "Greedy 2" among several), any other name as it is (an imported record's names
+    are no accounts; the record itself keeps ``bot:<level>``, RULES.md "Game record")."""
+    names = list(names)
+    shown = seat_display_names([
+        {"seat": i, "username": None, "bot": name[4:]} if name.startswith("bot:")
+        else {"seat": i, "username": name, "bot": None}
+        for i, name in enumerate(names)
+    ])
+    return [shown.get(i, name) for i, name in enumerate(names)]
 
 
 class Event(models.Model):

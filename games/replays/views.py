@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.for_apps import (
-    ErrorCode, GameError, Match, Seat, bot_display_name, match_record, titles,
+    ErrorCode, GameError, Match, Seat, match_record, record_seat_names, titles,
 )
 from games.ratings.for_apps import cheaters_among, match_ratings
 from games.replays import analysis as analysis_module, jobs
@@ -36,13 +36,6 @@ from games.replays.positions import replay_data
 
 #: Finished matches listed on ``/replays/``.
 RECENT = 30
-
-
-def seat_label(name: str) -> str:
-    """A record's seat name as people read it: ``bot:strong`` is "Computer (Strong)"."""
-    if name.startswith("bot:"):
-        return bot_display_name(name[4:])
-    return name
 
 
 #: The least height (view-box units) between two labels of the chart's axis: its labels' size.
@@ -96,14 +89,15 @@ def rating_columns(ratings: dict[int, dict], seat: int) -> dict[str, Any]:
     return {"rating": found["rating"], "change": text, "direction": (change > 0) - (change < 0)}
 
 
-def _side_names(seats: list[str], players: int) -> list[str]:
-    """Each side's name: its player's (2 players), or "a & b" with each name isolated (U+2068 …
-    U+2069, Unicode's first-strong isolate: a name mixing Arabic and Latin scrambled the line
-    round it; the page shows a side's name in a ``<bdi>``, which isolates the whole only)."""
+def _side_names(labels: list[str], players: int) -> list[str]:
+    """Each side's name from the seats' ``labels`` (``record_seat_names``): its player's (2
+    players), or "a & b" with each name isolated (U+2068 … U+2069, Unicode's first-strong
+    isolate: a name mixing Arabic and Latin scrambled the line round it; the page shows a
+    side's name in a ``<bdi>``, which isolates the whole only)."""
     if players == 2:
-        return [seat_label(seats[0]), seat_label(seats[1])]
-    return [_("%(a)s & %(b)s") % {"a": f"\u2068{seat_label(seats[s])}\u2069",
-                                  "b": f"\u2068{seat_label(seats[s + 2])}\u2069"}
+        return [labels[0], labels[1]]
+    return [_("%(a)s & %(b)s") % {"a": f"\u2068{labels[s]}\u2069",
+                                  "b": f"\u2068{labels[s + 2]}\u2069"}
             for s in (0, 1)]
 
 
@@ -139,7 +133,8 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     data = replay_data(record)
     players = data["players"]
     seats = data["seats"]
-    sides = _side_names(seats, players)
+    labels = record_seat_names(seats)
+    sides = _side_names(labels, players)
     if match is not None:
         record_url = reverse("match_record", kwargs={"match_id": match.pk})
         analysis_url = reverse("replays:match_analysis", kwargs={"match_id": match.pk})
@@ -158,7 +153,7 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     shuffle = record.get("shuffle") if isinstance(record.get("shuffle"), dict) else None
     config = {
         "replay": data,
-        "seatNames": [seat_label(s) for s in seats],
+        "seatNames": labels,
         "seatTitles": _seat_titles(match, players),
         "sideNames": sides,
         "share": share,
@@ -177,7 +172,7 @@ def _replay_page(request: HttpRequest, record: dict, *, title: str, match: Match
     users = dict(Seat.objects.filter(match=match).values_list("seat", "user_id")) if match else {}
     cheaters = cheaters_among(users.values())
     seat_rows = [{
-        "seat": i, "name": seat_label(name),
+        "seat": i, "name": labels[i],
         "url": reverse("profile", kwargs={"username": name}) if name in people and match else None,
         "cheat": users.get(i) in cheaters,
         **rating_columns(ratings, i),

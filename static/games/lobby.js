@@ -12,7 +12,7 @@ function url(name, id) {
   return cfg.urls[name].replace("{id}", id);
 }
 
-/** A seat chip; the server sends every seat in order, with its name ("Computer 2 (Greedy)"). */
+/** A seat chip; the server sends every seat in order, with its name ("Greedy 2", as the table names it). */
 function seatChip(s) {
   if (s.closed) return el("li", {class: "seat-chip", dataset: {seat: s.seat}}, [el("bdi", {text: s.name})]);
   if (s.bot && !s.username) {

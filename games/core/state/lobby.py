@@ -172,7 +172,7 @@ def your_matches(user: Any) -> list[dict]:
     """The matches ``user`` sits at that are being played, newest first (at most
     :data:`MATCHES_SHOWN`): each a row (``id``, ``players``, ``rated``, ``target``, ``scores``
     by side, ``seats``, ``sides``) with ``you`` (the user's seat), ``turn``: ``{"seat",
-    "mine", "bot", "text"}`` ("Your turn", "alice to play", "Computer 2 (Greedy) to play"), or
+    "mine", "bot", "text"}`` ("Your turn", "alice to play", "Greedy 2 to play"), or
     ``None`` between rounds, and ``paused``: "Paused" when the table against the computer waits
     for the user, who left it (``liveness.waiting_for``; shown instead of ``turn``), else
     ``None``. Empty for an anonymous user.

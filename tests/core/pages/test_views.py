@@ -445,7 +445,7 @@ def test_play_the_computer_four_players_leaves_seats_to_people(alice, bob):
     # The lobby shows the computer seats with their badge, and offers the empty seat.
     page = logged_in(bob).get(reverse("lobby")).content.decode()
     # Two computer seats are numbered (games.core.models.seat_display_names).
-    assert 'data-bot="random"' in page and "Computer 1 (Random)" in page
+    assert 'data-bot="random"' in page and "Random 1" in page
     assert f'action="{reverse("table_join", args=[match.id])}"' in page
     # bob takes the random bot's seat instead of the empty one.
     logged_in(bob).post(reverse("table_join", args=[match.id]), {"seat": "1"})

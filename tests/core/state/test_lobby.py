@@ -265,11 +265,11 @@ def test_computer_seats_have_distinct_names():
              {"seat": 2, "username": None, "bot": "greedy"},
              {"seat": 3, "username": "dave", "bot": "greedy"}]  # the computer plays for dave
     assert seat_display_names(seats) == {
-        0: "alice", 1: "Computer 1 (Greedy)", 2: "Computer 2 (Greedy)", 3: "dave"}
-    assert seat_display_names(seats[:2]) == {0: "alice", 1: "Computer (Greedy)"}
+        0: "alice", 1: "Greedy 1", 2: "Greedy 2", 3: "dave"}
+    assert seat_display_names(seats[:2]) == {0: "alice", 1: "Greedy"}
     with translation.override("ar"):
         names = seat_display_names(seats)
-    assert names[1] != names[2] and "Computer" not in names[1]
+    assert names[1] != names[2] and "Greedy" not in names[1]
 
 
 def test_open_tables_show_age_presence_and_sides(users):
@@ -300,7 +300,7 @@ def test_an_empty_seat_is_never_named_as_a_partner():
     if it were one."""
     entries = lobby.seat_entries(4, [{"seat": 0, "username": "alice"}, {"seat": 3, "bot": "greedy"}])
     assert [side["label"] for side in lobby.sides(entries)] == [
-        "Side 1: alice and an empty seat", "Side 2: Computer (Greedy) and an empty seat"]
+        "Side 1: alice and an empty seat", "Side 2: Greedy and an empty seat"]
     entries = lobby.seat_entries(4, [{"seat": 1, "username": "bob"}])
     assert [side["names"] for side in lobby.sides(entries)] == ["two empty seats", "bob and an empty seat"]
     with translation.override("fr"):
@@ -326,7 +326,7 @@ def test_your_matches_say_whose_turn_it_is(users, known_decks):
     assert set(alice_rows) == {match.pk, other.pk}
     four = alice_rows[other.pk]
     assert [s["name"] for s in four["seats"]] == [
-        "alice", "Computer 1 (Greedy)", "Computer 2 (Greedy)", "Computer 3 (Random)"]
+        "alice", "Greedy 1", "Greedy 2", "Random 3"]
     computer_turn = four["turn"]
     if computer_turn["seat"] != 0:
         assert computer_turn["bot"]
