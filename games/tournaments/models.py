@@ -382,7 +382,9 @@ class Game(models.Model):
 
 class AuditEntry(models.Model):
     """One change an organiser (an arbiter, or staff) made to an event, shown on the event page
-    (``appoint`` and ``dismiss``: ``details`` ``{"arbiter": username}``); ``actor``
+    (``appoint`` and ``dismiss``: ``details`` ``{"arbiter": username}``; ``seed``:
+    ``{"before": [names] or None, "after": [names]}``, the entrants in seed order, a list the
+    page joins in the reader's language); ``actor``
     ``None``: the site made it (the scheduler cancelling an event with fewer than two entrants
     at its start, ``details`` ``{"reason": "too_few_entrants", "entrants": n}``)."""
 

@@ -287,7 +287,8 @@ def set_seeds(*, user: Any, tournament_id: int, seeds: dict[int, int], now: date
     """The organiser orders the entrants by hand before the start: ``seeds`` maps every active
     entrant's id to its seed, all distinct, 1 to their number. The event's seeding becomes
     ``manual``: :func:`~games.tournaments.rounds.start` keeps this order (entrants registered
-    later follow, by rating). Audited (the order before and after, by name).
+    later follow, by rating). Audited: ``{"before": [names] or None, "after": [names]}``,
+    the entrants' names in seed order (``AuditEntry``).
 
     :raises TournamentError: ``login_required``, ``not_found``, ``not_organiser``,
         ``already_started``, ``bad_seeds`` (an entrant missing or foreign, a seed repeated or
@@ -306,7 +307,8 @@ def set_seeds(*, user: Any, tournament_id: int, seeds: dict[int, int], now: date
         t.seeding = Tournament.Seeding.MANUAL
         t.save(update_fields=["seeding"])
         after = [e.name for e in sorted(entrants, key=lambda e: e.seed)]
-        audit(t, user, AuditEntry.Action.SEED, now, before=", ".join(before) or None, after=", ".join(after))
+        # Lists, not text: the page joins them as the reader's language writes a list.
+        audit(t, user, AuditEntry.Action.SEED, now, before=before or None, after=after)
 
 
 def edit_tournament(*, user: Any, tournament_id: int, now: datetime | None = None, **settings: Any) -> Tournament:

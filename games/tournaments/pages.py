@@ -48,12 +48,26 @@ def event_sections() -> list[tuple[str, list[Tournament]]]:
     ] + ([(_("Cancelled"), cancelled)] if cancelled else [])
 
 
+def seed_order(names: list[str] | str | None) -> str | None:
+    """A seeding's order as the reader's language writes a list (``listing``: "a, b et c",
+    Arabic "a وb وc"), from an audit entry's ``before`` or ``after`` (a list of names);
+    ``None`` for none. Text is an older entry's, written joined, and is shown as it is."""
+    if not names:
+        return None
+    return names if isinstance(names, str) else listing(names)
+
+
 def with_changes(entries) -> list[AuditEntry]:
     """The audit entries, each edit's ``change_lines``: ``[(field's label, before, after,
     whether they are times)]``; a time (kept as ISO 8601 text) is read back as a datetime, so
-    the page writes it in the reader's zone as it writes its other times."""
+    the page writes it in the reader's zone as it writes its other times. A seeding's entry
+    gets ``seeds``: ``(before, after)`` written as lists (:func:`seed_order`), else ``None``."""
     entries = list(entries)
     for entry in entries:
+        entry.seeds = None
+        if entry.action == AuditEntry.Action.SEED:
+            entry.seeds = (seed_order(entry.details.get("before")),
+                           seed_order(entry.details.get("after")))
         entry.change_lines = []
         for field, (before, after) in (entry.details.get("changes") or {}).items():
             model_field = Tournament._meta.get_field(field)

@@ -122,11 +122,47 @@ def test_seeds_set_by_hand_are_the_starts_seeds():
                 {f"seed-{ec.pk}": 1, f"seed-{ea.pk}": 2, f"seed-{ed.pk}": 3, f"seed-{eb.pk}": 4})
     t = refresh(t)
     assert t.seeding == Tournament.Seeding.MANUAL
-    assert t.audit.get(action=AuditEntry.Action.SEED).details == {"before": None, "after": "c, a, d, b"}
+    assert t.audit.get(action=AuditEntry.Action.SEED).details == {"before": None, "after": ["c", "a", "d", "b"]}
     late = services.register(user=users("e")[0], tournament_id=t.pk)
     services.start(user=org, tournament_id=t.pk)
     order = list(t.entrants.order_by("seed").values_list("pk", flat=True))
     assert order == [ec.pk, ea.pk, ed.pk, eb.pk, late.pk]
+
+
+@pytest.mark.parametrize("language, before, after", [
+    ("en", "b, a, and c", "c, a, and b"),
+    ("fr", "b, a et c", "c, a et b"),
+    ("ar", "b وa وc", "c وa وb"),
+])
+def test_the_seeds_are_shown_as_the_readers_language_writes_a_list(language, before, after):
+    """The audit keeps each seeding's order as a list of names, and the event page writes it
+    with the reader's list pattern (Arabic's "و", never a Latin comma); an entry kept as
+    joined text before that is made a list by the migration."""
+    import importlib
+
+    from django.apps import apps
+
+    org, a, b, c = users("org", "a", "b", "c")
+    t = event(org, "knockout")
+    ea, eb, ec = enter(t, [a, b, c])
+    services.set_seeds(user=org, tournament_id=t.pk, seeds={eb.pk: 1, ea.pk: 2, ec.pk: 3})
+    services.set_seeds(user=org, tournament_id=t.pk, seeds={ec.pk: 1, ea.pk: 2, eb.pk: 3})
+    first, second = t.audit.filter(action=AuditEntry.Action.SEED).order_by("pk")
+    assert second.details == {"before": ["b", "a", "c"], "after": ["c", "a", "b"]}
+    # The first as an older server wrote it: the names joined with ", ".
+    AuditEntry.objects.filter(pk=first.pk).update(details={"before": None, "after": "b, a, c"})
+    migration = importlib.import_module("games.tournaments.migrations.0012_audit_seed_lists")
+    migration.split_seed_orders(apps, None)
+    first.refresh_from_db()
+    assert first.details == {"before": None, "after": ["b", "a", "c"]}
+    client = client_for(org)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("tournament", args=[t.pk])).content.decode()
+    audit = page[page.index('class="audit"'):]
+    assert f"<bdi>–</bdi> → <bdi>{before}</bdi>" in audit
+    assert f"<bdi>{before}</bdi> → <bdi>{after}</bdi>" in audit
+    if language == "ar":
+        assert "b, a" not in audit
 
 
 @pytest.mark.parametrize("seeds", [
