@@ -25,7 +25,9 @@ NAME = "ratings"
 
 def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple[str, dict] | None:
     """Receiver of ``games.core.signals.table_extras``: ``("ratings", value)`` for a rated
-    table, ``None`` for a casual one. ``value`` (``docs/protocol.md``, "state", ``extras``):
+    table and for a casual one still open (its waiting room shows the players' ratings, as the
+    lobby's open tables do: ``games.ratings.lobby``), ``None`` for a casual match once it has
+    started. ``value`` (``docs/protocol.md``, "state", ``extras``):
 
     - ``seats``: ``[{"seat", "rating", "rating_after", "change", "not_rated"}]``, each person's
       seat in seat order: ``rating`` as shown before the match ("1523?": rounded, "?" while
@@ -40,7 +42,10 @@ def table_ratings(sender: Any, match: Any, seats: tuple, **kwargs: Any) -> tuple
 
     At most three queries, for the seats' ratings and, once finished, what the rating kept.
     """
-    if not match.rated:
+    # A casual match moves nobody's rating, so once it starts its names go bare (a rating
+    # beside them would read as what is at stake); while it waits, the ratings tell whoever
+    # would sit down whom they would meet, as a lichess seek shows its creator's.
+    if not match.rated and match.status != match.Status.OPEN:
         return None
     people = {seat.seat: seat.user_id for seat in seats if seat.user_id is not None}
     finished = match.finished_at is not None

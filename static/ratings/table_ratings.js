@@ -52,7 +52,7 @@ function ofSeat(seat) {
   return found.seats.filter(function (s) { return s.seat === seat; })[0] || null;
 }
 
-/** "(1523?)" beside a seat's name, or null (a casual table, a computer seat). */
+/** "(1523?)" beside a seat's name, or null (a casual match once started, a computer seat). */
 function seatRating(seat) {
   var entry = ofSeat(seat);
   return entry && entry.rating ? B.ratingNode(entry.rating) : null;

@@ -297,6 +297,30 @@ def test_the_seat_picker_puts_a_space_between_a_name_and_its_rating(browser, sit
         context.close()
 
 
+def test_a_casual_open_tables_waiting_room_shows_the_ratings_the_lobby_shows(browser, site_url, seed):
+    """An open casual table ("Play the computer" for four, a person still to come): its waiting
+    room gives each person's rating beside the name, as the lobby's open tables do, and none
+    to the computer's seat."""
+    name = f"casual_{uuid.uuid4().hex[:5]}"
+    table = json.loads(seed("open_computer", name))
+    context = signed_in(browser, site_url, table["sessions"][0], "en",
+                        viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto("/")
+        row = page.locator(f'[data-match-id="{table["match"]}"]')
+        expect(row.locator('.seat-chip[data-seat="0"] .rating')).to_have_text("(1500?)")
+        page.goto(f"/table/{table['match']}/")
+        chip = page.locator('#waiting .seat-chip[data-seat="0"]')
+        expect(chip).to_contain_text(f"{name} (1500?)")
+        expect(chip.locator(".rating")).to_have_attribute("dir", "ltr")
+        expect(page.locator('#waiting .seat-chip[data-seat="3"]')).to_be_visible()
+        expect(page.locator('#waiting .seat-chip[data-seat="3"] .rating')).to_have_count(0)
+        expect(page.locator("#win-chances")).to_have_count(0)
+    finally:
+        context.close()
+
+
 #: Where each given element's "?" is drawn against its digits, and whether it is in a
 #: left-to-right isolate: ``[text, "?" right of the digit before it, dir]`` for each.
 MARKS = """els => els.map(b => {

@@ -55,6 +55,25 @@ def test_a_casual_table_has_no_ratings(users):
     assert reads.table_state(match_id=match.pk, user=None)["extras"] == {}
 
 
+def test_a_casual_tables_waiting_room_shows_the_ratings_as_the_lobby_does(users):
+    """An open casual table gives its players' ratings, the lobby's for the same row, to its
+    waiting room; no chances (nothing is at stake); none once the match starts."""
+    alice, bob, carol = users[:3]
+    established(alice, "partnership", 1700.4)
+    table = actions.create_table(user=alice, players=4, rules={}, rated=False, bots={2: "greedy"})
+    actions.join_table(user=bob, match_id=table.pk, seat=1)
+    table.refresh_from_db()
+    [row] = [row for row in reads.open_tables() if row["id"] == table.pk]
+    lobby_ratings = {s["seat"]: s["rating"] for s in row["seats"] if s.get("rating")}
+    waiting = ratings(table, carol)
+    assert {s["seat"]: s["rating"] for s in waiting["seats"]} == lobby_ratings == {
+        0: "1700", 1: "1500?"}
+    assert waiting["chances"] is None and waiting["not_rated"] is None
+    actions.join_table(user=carol, match_id=table.pk, seat=3)
+    table.refresh_from_db()
+    assert table.status == Match.Status.PLAYING and ratings(table) is None
+
+
 def test_the_end_of_a_rated_match_shows_every_change(users):
     alice, bob = users[0], users[1]
     established(alice, "1v1", 1600)
