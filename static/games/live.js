@@ -8,6 +8,14 @@ export function fmt(label, values) {
   return interpolate(String(label), values || {}, true);
 }
 
+/** What follows a label written on its own, before its value: ":" in English, a no-break
+ * space and ":" in French, whose typography wants one before ":" (the catalogue's "%(label)s:"
+ * in the context "a label before its value", the pages' {% colon %}:
+ * games/core/pages/labels.py). Never a bare ": " between a label and its value. */
+export function colon() {
+  return fmt(pgettext("a label before its value", "%(label)s:"), {label: ""});
+}
+
 /** Django's JavaScript catalogue (/jsi18n/, base.html) picks the plural form of the page's
  * language (Arabic has six: zero, one, two, few, many, other); without it, English's two.
  * Call sites write ngettext(one, many, n) with literal strings, so that makemessages -d

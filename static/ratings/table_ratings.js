@@ -99,7 +99,7 @@ function renderChances() {
       if (i < seats.length - 1) { members.push(rating); return; }
       // The last rating, the colon and the percentage on one line (games.css): a phone's
       // line broke between them, leaving ": 50%" alone.
-      members.push(el("span", {class: "chance-end"}, [rating, ": ",
+      members.push(el("span", {class: "chance-end"}, [rating, B.colon() + " ",
         el("strong", {}, [el("bdi", {text: B.fmt(R.percent, {percent: found.chances[side]})})])]));
     });
     parts.push(el("span", {class: "side-chance", dataset: {side: side}}, members));
@@ -171,14 +171,14 @@ function changesLine() {
   var found = ratings();
   if (!found || !found.seats.some(function (s) { return s.change !== null; })) return null;
   // Said in words before the numbers: "+241" alone after the score read as points.
-  var parts = R ? [el("span", {class: "result-ratings-label", text: R.changes + ": "})] : [];
+  var parts = R ? [el("span", {class: "result-ratings-label", text: R.changes + B.colon() + " "})] : [];
   T.sideOrder().forEach(function (side) {
     var entries = found.seats.filter(function (s) { return s.seat % 2 === side; }).map(changeEntry);
     if (!entries.length) return;
     // Where the side's label is its player's name (a spectator at two, kit.js sidesNamed) the
     // entry names them already: "alice: alice 1500? → …" said the name twice.
     var label = T.sidesNamed() ? [] :
-      [el("span", {class: "result-ratings-side-label", text: T.sideLabel(side) + ": "})];
+      [el("span", {class: "result-ratings-side-label", text: T.sideLabel(side) + B.colon() + " "})];
     parts.push(el("span", {class: "result-ratings-side", dataset: {side: side}}, label.concat(entries)));
   });
   return el("span", {class: "result-ratings", id: "result-ratings"}, parts);

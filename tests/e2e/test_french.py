@@ -41,6 +41,9 @@ def test_the_table_the_rules_and_the_account_pages_read_in_french_at_360_px(
         expect(page.locator("#sound-button")).to_have_text("Son")
         expect(page.locator("#stock-info")).to_have_text(re.compile(r"^Talon\u00a0: \d+$"))
         expect(page.locator("#live-status")).to_have_text("En direct")
+        # A name and its client seed, joined by the script: French's space before the colon.
+        expect(page.locator('#fair-client-seeds li[data-seat="0"]')).to_have_text(
+            re.compile(r"^\S.*\u00a0: \S"))
         too_wide["table"] = wide(page)
         screenshot(page, "table-4p-fr-360x640", full_page=False)
 

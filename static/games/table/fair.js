@@ -29,7 +29,7 @@ export function renderFair() {
         return el("li", {dataset: {seat: seat}}, [
           // The name isolated and the colon outside it: inside, a name that starts in Arabic
           // put the colon before it in an English list ("3. :Sara_98سارة").
-          el("bdi", {class: "seed-owner", text: seatName(seat) || L.emptySeat}), ": ",
+          el("bdi", {class: "seed-owner", text: seatName(seat) || L.emptySeat}), B.colon() + " ",
           seed ? el("code", {dir: "ltr", text: seed}) : el("span", {class: "help", text: L.computerSeed}),
         ]);
       }))
