@@ -138,6 +138,32 @@ def resize(page: Page, width: int, height: int) -> None:
     settled(page)
 
 
+#: Each word of the text inside the elements a selector finds that is drawn on more than one
+#: line (its text's client rectangles on more than one line): a word broken inside.
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def broken_words(page: Page, selector: str) -> list[str]:
+    """The words inside ``selector``'s elements that the page breaks across lines
+    (:data:`BROKEN_WORDS`); ``[]`` when each wraps between words only."""
+    return page.evaluate(BROKEN_WORDS, selector)
+
+
 # The lobby
 
 

@@ -4,13 +4,16 @@ its catalogue.)"""
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import PASSWORD, SECOND_GROUP, screenshot, sign_up
+from tests.e2e.pages import (
+    OUTSIDE as PAST_THE_EDGE, PASSWORD, SECOND_GROUP, broken_words, screenshot, sign_up, signed_in,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -68,3 +71,27 @@ def test_closing_an_account_through_its_page(new_page):
     expect(page.locator(".whoami")).to_have_count(0)
     page.goto(f"/players/{name}/")
     expect(page.locator("h1")).to_have_text("Closed account")
+
+
+@pytest.mark.parametrize("lang", ["fr", "ar", "en"])
+def test_the_profile_s_table_headers_wrap_between_words_at_360_px(browser, site_url, seed, lang):
+    """A player's profile at 360 px, its recent match won against a short name, its result
+    long (won by resignation, the rating's change): each table header ("Adversaires",
+    "Résultat") wraps between its words only, never inside one ("Adversaire / s"), and the
+    page does not scroll sideways."""
+    tag = uuid.uuid4().hex[:4]
+    winner = f"w{tag}"
+    table = json.loads(seed("rated", 2, 61, winner, f"l{tag}"))
+    context = signed_in(browser, site_url, table["sessions"][0], lang, **PHONE_360)
+    try:
+        page = context.new_page()
+        page.goto(f"/players/{winner}/")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator(".recent-matches th").first).to_be_visible()
+        screenshot(page, f"profile-headers-{lang}-360", full_page=True)
+        assert broken_words(page, "main th") == []
+        found = page.evaluate(PAST_THE_EDGE)
+        assert found["scroll"] <= found["width"], found
+    finally:
+        context.close()
+

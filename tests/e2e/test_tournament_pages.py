@@ -16,7 +16,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.pages import SECOND_GROUP, resize, screenshot, signed_in, tasks_done
+from tests.e2e.pages import SECOND_GROUP, broken_words, resize, screenshot, signed_in, tasks_done
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
@@ -92,25 +92,9 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
     assert not failures, "\n".join(failures)
 
 
-#: Each word of the events list's headers, formats, entrants and starts drawn on more than one
-#: line (its text's client rectangles on more than one line): a word broken inside. An event's
-#: and a player's names may break (one long word must, on a phone).
-BROKEN_WORDS = """() => {
-  const broken = [];
-  for (const cell of document.querySelectorAll('table.events :is(th, td:not(:first-child, :last-child))')) {
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (lines.size > 1) broken.push(m[0]);
-      }
-    }
-  }
-  return broken;
-}"""
+#: The events list's headers, formats, entrants and starts: their words are never broken
+#: across lines. An event's and a player's names may break (one long word must, on a phone).
+EVENT_WORDS = "table.events :is(th, td:not(:first-child, :last-child))"
 
 
 def test_the_events_list_s_headers_and_formats_wrap_only_between_words(browser, site_url, seeded):
@@ -131,7 +115,7 @@ def test_the_events_list_s_headers_and_formats_wrap_only_between_words(browser, 
             for width in (360, 390, 640):
                 resize(page, width, 640)
                 screenshot(page, f"list-headers-{lang}-{width}", full_page=False)
-                broken = page.evaluate(BROKEN_WORDS)
+                broken = broken_words(page, EVENT_WORDS)
                 if broken:
                     failures.append(f"{lang} {width}px: words broken across lines: {broken}")
                 scroll = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
