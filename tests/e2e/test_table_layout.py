@@ -25,6 +25,7 @@ card is 60 px of an unzoomed page, half as large again as the unzoomed minimum.
 """
 
 import copy
+import json
 import re
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -729,3 +730,39 @@ def test_a_computer_keeps_its_number_on_its_seat_and_in_the_scores_when_its_name
                 wrong[f"{place} {width}x{height}"] = found
         screenshot(page, f"bot-seats-4p-{lang}-{width}x{height}", full_page=False)
     assert not wrong, wrong
+
+
+#: Where the floor and the table's other panels start (page px from the top), the viewport's
+#: height, and how far the page is scrolled.
+SPECTATOR_VIEW = """() => {
+  const top = (sel) => { const e = document.querySelector(sel);
+    return e && e.getClientRects().length ? e.getBoundingClientRect().top + scrollY : null; };
+  return {floor: top('#floor'), board: top('#board'), chances: top('#win-chances, .win-chances'),
+          chat: top('#chat-panel'), tools: top('#table-tools'), height: innerHeight, scroll: scrollY};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_spectator_on_a_phone_sees_the_floor_first(browser, site_url, seed, lang):
+    """A spectator of a rated match being played, on a 360 × 740 phone: as for a player, the
+    game comes first, the floor's top in the first screen, and the win chances, the chat and
+    the tools below the table."""
+    tag = uuid.uuid4().hex[:5]
+    table = json.loads(seed("played", 2, f"p_{tag}", f"q_{tag}"))
+    watcher = json.loads(seed("players", f"w_{tag}"))
+    context = signed_in(browser, site_url, watcher["sessions"][0], lang,
+                        viewport={"width": 360, "height": 740})
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        expect(page.locator("#live-status")).to_have_attribute("data-state", "live")
+        expect(page.locator("#floor .card").first).to_be_visible()
+        expect(page.locator("#win-chances, .win-chances").first).to_be_visible()
+        settled(page)
+        screenshot(page, f"spectator-{lang}-360x740", full_page=False)
+        view = page.evaluate(SPECTATOR_VIEW)
+        assert view["scroll"] == 0 and view["floor"] < view["height"], view
+        for panel in ("chances", "chat", "tools"):
+            assert view[panel] is not None and view[panel] > view["floor"], (panel, view)
+    finally:
+        context.close()
