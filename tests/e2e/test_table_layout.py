@@ -766,3 +766,43 @@ def test_a_spectator_on_a_phone_sees_the_floor_first(browser, site_url, seed, la
             assert view[panel] is not None and view[panel] > view["floor"], (panel, view)
     finally:
         context.close()
+
+
+#: The centre's parts (the floor, the stock, the last play) against the centre's box, the floor's
+#: cards against the floor's and their width (px), and whether the last play takes two lines.
+CENTRE_FIT = """() => {
+  const centre = document.querySelector('#board .centre'), floor = document.getElementById('floor');
+  const within = (el, box) => { const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+    return r.top >= b.top - .5 && r.bottom <= b.bottom + .5 && r.left >= b.left - .5 && r.right <= b.right + .5; };
+  const cards = Array.from(floor.querySelectorAll('.card'));
+  return {parts: Array.from(centre.children).filter((p) => p.getClientRects().length && !within(p, centre)).map((p) => p.id || p.className),
+          cards: cards.filter((c) => !within(c, floor)).length,
+          narrowest: Math.min(...cards.map((c) => c.getBoundingClientRect().width)),
+          two: document.getElementById('last-play').classList.contains('two-lines')};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ar"])
+def test_a_long_last_play_takes_two_lines_in_a_narrow_centre(new_page, request, lang):
+    """At four players on a 360 px phone the centre's column is narrow: a longest name (24
+    letters) who took three cards had its name cut to a few letters and the cards folded into
+    "+3". Now the line takes two (who played; the card and what it took), the name whole, every
+    card shown, all inside the centre, the floor's cards made smaller for it but still
+    readable (table/fit.js)."""
+    page = new_page(viewport={"width": 360, "height": 640}, locale=lang)
+    state = copy.deepcopy(PLAYING)
+    state["seats"][3]["username"] = "Zeinab_ElShenawy_Abdelra"
+    state["round"]["floor"] = ["2C", "3S", "5H", "9D", "QC"]
+    state["round"]["last_play"] = {"seat": 3, "card": "7D", "basra": None, "taken": ["10D", "8H", "4H"]}
+    FakeTable(page, state)
+    at_a_new_table(request, page, f"twolines_{lang}_{uuid.uuid4().hex[:5]}")
+    expect(page.locator("#last-play .cut-name")).to_have_text("Zeinab_ElShenawy_Abdelra")
+    found = {}
+    for width, height in [(360, 640), (360, 740), (390, 844)]:
+        resize(page, width, height)
+        name, cards, centre = page.evaluate(LAST_NAME), page.evaluate(LAST_PLAY_CUT), page.evaluate(CENTRE_FIT)
+        if (name["shown"] + 1 < name["whole"] or name["taken"] != 3 or cards["cards"] != 4 or cards["cut"]
+                or centre["parts"] or centre["cards"] or centre["narrowest"] < 34):
+            found[f"{width}x{height}"] = {"name": name, "cards": cards, "centre": centre}
+        screenshot(page, f"last-play-two-lines-4p-{lang}-{width}x{height}", full_page=False)
+    assert not found, found

@@ -211,25 +211,49 @@ function lastPlayShort() {
     (!!who && nameCut(who));
 }
 
+// A line that gave something up takes two lines: who played what, then what it took; where
+// the centre's column is too narrow for the name and the card played together (four players
+// on a phone), who played on the first line, which wraps between the name and its words, and
+// the card played with what it took on the second. The centre's height comes from the
+// floor's cards made smaller when it must, down to readableFloorCard() (their rank still
+// reads); a floor that needs more than that keeps the one line.
+function twoLines(card) {
+  lastPlay.classList.add("two-lines");
+  fitLastPlay();
+  if (lastPlayShort()) {
+    lastPlay.classList.add("who-line");
+    fitLastPlay();
+  }
+  if (centreFits()) return true;
+  if (card) {
+    var full = card.getBoundingClientRect().width;
+    var least = Math.min(readableFloorCard(), full);
+    floor.style.setProperty("--card-w-small", least + "px");
+    if (centreFits()) {
+      var width = search(least, full, true, function (w) {
+        floor.style.setProperty("--card-w-small", w + "px");
+        return centreFits();
+      });
+      floor.style.setProperty("--card-w-small", Math.floor(width) + "px");
+      return true;
+    }
+    floor.style.removeProperty("--card-w-small");
+  }
+  lastPlay.classList.remove("two-lines", "who-line");
+  fitLastPlay();
+  return false;
+}
+
 function fitFloor() {
   if (!centre || fitting) return;
   fitting = true;  // our own changes below must not start another fit
-  if (lastPlay) lastPlay.classList.remove("two-lines");
+  if (lastPlay) lastPlay.classList.remove("two-lines", "who-line");
   fitLastPlay();
   floor.style.removeProperty("--card-w-small");
   floor.style.removeProperty("--floor-overlap");
   floor.classList.remove("fanned");
   var card = floor.querySelector(".card");
-  // A line that gave something up takes two lines (who played what; what it took) where the
-  // floor leaves the centre that height; a floor that needs the room keeps the one line.
-  if (lastPlayShort() && centreFits()) {
-    lastPlay.classList.add("two-lines");
-    fitLastPlay();
-    if (!centreFits()) {
-      lastPlay.classList.remove("two-lines");
-      fitLastPlay();
-    }
-  }
+  if (lastPlayShort()) twoLines(card);
   if (card && !centreFits()) {
     // First smaller cards, down to a size whose rank still reads; then the cards overlap,
     // each showing its left edge with the rank and suit (games.css, .floor.fanned).
