@@ -388,3 +388,36 @@ def test_the_arabic_result_of_four_keeps_names_and_ratings_whole(browser, site_u
         assert banner.evaluate("b => b.scrollWidth <= b.clientWidth")
     finally:
         context.close()
+
+
+#: Each of the rating chart's texts and the chart's box, in page pixels:
+#: ``{"box": [left, right], "texts": [[text, left, right], ...]}``.
+CHART_TEXTS = """svg => { const box = svg.getBoundingClientRect();
+  return {box: [box.left, box.right], texts: [...svg.querySelectorAll('text')].map((t) => {
+    const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right]; })}; }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_rating_chart_s_scale_is_drawn_inside_the_chart(browser, site_url, seed, lang):
+    """The rating chart's scale labels (its highest and lowest rating) lie inside the chart's
+    box on a 360 px phone, in English and in Arabic: a right-to-left page must not turn the
+    SVG's texts to run leftwards from their anchor, out of the chart."""
+    tag = uuid.uuid4().hex[:5]
+    names = [f"hala_{tag}", f"tamer_{tag}"]
+    table = json.loads(seed("rated", 2, 61, *names))
+    context = signed_in(browser, site_url, table["sessions"][0], lang,
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/players/{names[0]}/")
+        expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "ar" else "ltr")
+        chart = page.locator('.pool-rating[data-pool="1v1"] svg.rating-chart')
+        expect(chart.locator("text")).to_have_count(2)
+        drawn = chart.evaluate(CHART_TEXTS)
+        left, right = drawn["box"]
+        for text, text_left, text_right in drawn["texts"]:
+            assert text.strip(), drawn
+            assert left <= text_left and text_right <= right, drawn
+        screenshot(page, f"rating-chart-{lang}-360", full_page=False)
+    finally:
+        context.close()
