@@ -49,7 +49,7 @@ export var L = Object.assign({}, cards, {
   grades: gettext("inaccuracies %(inaccuracies)s, mistakes %(mistakes)s, blunders %(blunders)s"),
   luck: gettext("Luck of the cards for this side: %(luck)s points"),
   chanceGraph: gettext("Chance of winning of %(name)s's side, play by play"),
-  // The graph's caption and the chance after the last play ("… play by play: 50%").
+  // The graph's caption and the chance at the replay's current play ("… play by play: 50%").
   chanceNow: gettext("%(graph)s: %(chance)s"),
   chanceLost: gettext("−%(chance)s points of chance"),
   // A play among the worst whose loss is below every grade's threshold (analysis.py GRADES).

@@ -18,6 +18,7 @@ var cur = 0;
 var timer = null;
 var analysis = config.analysis;
 var byPlay = {};  // "round:play" -> the analysis of that play
+var chanceCurve = null;  // the analysis's curve: side 0's chance before the first play and after each
 
 function clamp(i) { return Math.max(0, Math.min(P.length - 1, i)); }
 
@@ -162,6 +163,7 @@ function render() {
     : [el("p", {class: "empty-note", text: L.floorEmpty})]);
   renderLastPlay(pos);
   renderRoundEnd(pos);
+  renderChance();
   renderStock(pos);
   $("position-label").textContent = pos.play === 0
     ? B.fmt(L.dealt, {round: rnd.number})
@@ -313,13 +315,24 @@ function renderAnalysis() {
       })),
     ].filter(Boolean));
   }).concat(result.curve ? [chanceGraph(result.curve)] : []));
+  chanceCurve = result.curve || null;
   renderLossBars(result);
   buildMoves();
   render();
 }
 
+/** The plays made up to position ``i`` of the replay, every round's: the curve's index there
+ * (a deal position makes none, so it shares the index of the play before it). */
+function playsBefore(i) {
+  var round = P[i].round;
+  var made = P[i].play;
+  for (var r = 0; r < round; r++) made += R[r].last - R[r].first;
+  return made;
+}
+
 /** Side 0's chance of winning (percent) before the first play and after each, as a line over
- * a 50% mid-line; it reads in the page's direction (mirrored right to left). */
+ * a 50% mid-line and a mark at the replay's play; it reads in the page's direction (mirrored
+ * right to left). Its caption and mark follow the replay (renderChance). */
 function chanceGraph(curve) {
   var ns = "http://www.w3.org/2000/svg";
   var svg = document.createElementNS(ns, "svg");
@@ -334,11 +347,26 @@ function chanceGraph(curve) {
   line.setAttribute("class", "chance-line");
   line.setAttribute("vector-effect", "non-scaling-stroke");
   mid.setAttribute("vector-effect", "non-scaling-stroke");
-  svg.append(mid, line);
+  var now = document.createElementNS(ns, "line");
+  [["y1", 0], ["y2", 100], ["class", "chance-now"], ["vector-effect", "non-scaling-stroke"]].forEach(function (a) { now.setAttribute(a[0], a[1]); });
+  svg.append(mid, line, now);
+  return el("figure", {class: "chance-graph", dataset: {points: curve.length}}, [el("figcaption"), svg]);
+}
+
+/** The chance graph's caption and mark at the replay's current position: the chance after the
+ * last play made there (50% before the first). */
+function renderChance() {
+  var graph = document.querySelector("#analysis-summary .chance-graph");
+  if (!graph || !chanceCurve) return;
+  var index = Math.min(playsBefore(cur), chanceCurve.length - 1);
+  var chance = chanceCurve[index];
   var caption = B.fmt(L.chanceGraph, {name: B.isolate(config.seatNames[0])});
-  return el("figure", {class: "chance-graph", dataset: {points: curve.length}}, [
-    el("figcaption", {text: B.fmt(L.chanceNow, {graph: caption, chance: B.number(curve[curve.length - 1] / 100, 0, {style: "percent"})})}), svg,
-  ]);
+  graph.dataset.play = index;
+  graph.dataset.chance = chance;
+  graph.querySelector("figcaption").textContent = B.fmt(L.chanceNow, {graph: caption, chance: B.number(chance / 100, 0, {style: "percent"})});
+  var now = graph.querySelector(".chance-now");
+  now.setAttribute("x1", index);
+  now.setAttribute("x2", index);
 }
 
 /** Points lost per round by each side, as bars under the chart. */

@@ -6,6 +6,7 @@ a share link opens at its play; an imported record opens in the same viewer; 390
 import json
 import random
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -338,3 +339,64 @@ def test_the_analysis_marks_and_counts_the_same_graded_plays(request, new_page):
         expect(label).to_contain_text({"blunder": "Blunder", "mistake": "Mistake", "inaccuracy": "Inaccuracy",
                                        "": "not graded"}[grade])
         expect(label).to_contain_text("points of chance")
+
+
+def record_into_round_two(seed: int = 5, plays: int = 3) -> dict:
+    """A record played by the engine with random cards (target 31): its first round whole, then
+    the first ``plays`` plays of its second (a match still under way)."""
+    rng = random.Random(seed)
+    match = engine.Match(engine.Rules(target=31), dealer=0)
+    for round_plays in (None, plays):
+        deck = engine.full_deck()
+        rng.shuffle(deck)
+        match.start_round(deck)
+        made = 0
+        while not match.round.over and made != round_plays:
+            match.play(rng.choice(match.round.legal_plays()))
+            made += 1
+    return match.to_record(["amal", "badr"])
+
+
+def test_the_chance_graph_says_the_chance_at_the_replay_s_play(request, new_page):
+    """The chance graph's caption gives side 0's chance of winning at the play the replay shows
+    (50% before the first play, then after each play made, a round's deal adding none) and
+    follows the viewer's steps, in every round; its mark stands at that play."""
+    page = new_page()
+    signed_up(request, page, "rasha")
+    page.goto("/replay/import/")
+    page.fill('textarea[name="text"]', json.dumps(record_into_round_two()))
+    page.click('#import-form button[type="submit"]')
+    page.wait_for_url(re.compile(r"/replay/[A-Za-z0-9_-]{22}/$"))
+    summary = page.locator("#analysis-summary")
+    page.click("#analyse")
+    expect(summary).to_have_attribute("data-status", "done", timeout=90_000)
+    curve = page.evaluate("""async () => {
+        const config = JSON.parse(document.getElementById("replay-config").textContent);
+        return (await (await fetch(config.urls.analysis, {credentials: "same-origin"})).json()).result.curve;
+    }""")
+    assert len(curve) == 48 + 3 + 1 and len(set(curve)) > 2, curve
+    graph = summary.locator(".chance-graph")
+    caption = graph.locator("figcaption")
+
+    def shows(ply: int, made: int) -> None:
+        at(page, ply)
+        percent = Decimal(str(curve[made])).quantize(Decimal(1), ROUND_HALF_UP)
+        expect(caption).to_have_text(re.compile(rf"^Chance of winning of .*amal.*'s side, play by play: {percent}%$"))
+        expect(graph).to_have_attribute("data-play", str(made))
+        assert float(graph.get_attribute("data-chance")) == curve[made]
+        assert float(graph.locator(".chance-now").get_attribute("x1")) == made
+
+    shows(0, 0)  # round 1 dealt: before the first play
+    assert curve[0] == 50
+    page.keyboard.press("ArrowRight")
+    shows(1, 1)
+    page.keyboard.press("ArrowRight")
+    shows(2, 2)
+    page.keyboard.press("ArrowDown")  # the end of round 1: its 48th play
+    shows(48, 48)
+    page.keyboard.press("ArrowRight")  # round 2 dealt: no play made since
+    shows(49, 48)
+    page.keyboard.press("End")  # the third play of round 2
+    shows(52, 51)
+    page.keyboard.press("ArrowLeft")
+    shows(51, 50)
