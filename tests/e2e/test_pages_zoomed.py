@@ -1,6 +1,7 @@
 """The site's pages on a phone zoomed to 200% (issue 22, "zooming to 200%"): a 390×844 phone is
 then a 195×422 page. No page scrolls sideways (WCAG 2.2, 1.4.10 "Reflow"), in English and
-Arabic. The table itself is ``test_table_layout.py``'s."""
+Arabic. The table itself is ``test_table_layout.py``'s. On a 360 px phone every text field of
+the site's forms has the site's field style: type a phone does not zoom into, a finger's height."""
 
 import json
 import uuid
@@ -86,3 +87,47 @@ def test_a_finished_four_player_match_does_not_scroll_sideways_on_a_zoomed_phone
     finally:
         context.close()
     assert not wide, wide
+
+
+#: Every text field shown on the page (a text-like ``<input>`` or a ``<textarea>``) whose type is
+#: under 16 px (iOS zooms into it on focus) or whose box is under 40 px tall:
+#: ``[name or id, font size, height]`` each.
+SMALL_FIELDS = """() => Array.from(document.querySelectorAll('input, textarea')).filter((field) =>
+    field.tagName === 'TEXTAREA' || ['text', 'search', 'email', 'password', 'url', 'tel', 'number',
+      'date', 'datetime-local', 'time'].includes(field.type)).filter((field) => field.getClientRects().length)
+  .map((field) => [field.name || field.id, parseFloat(getComputedStyle(field).fontSize),
+                   field.getBoundingClientRect().height])
+  .filter(([, size, height]) => size < 16 || height < 40)"""
+
+#: Pages with text fields, and a field each that must be among them (a selector).
+FORM_PAGES = {
+    "/tournaments/new/": ['input[name="name"]', 'input[name="starts_at"]', 'input[name="registration_closes"]'],
+    "/play/": ['input[name="username"]'],
+    "/ladder/": ['input[type="search"][name="q"]'],
+    "/": ['input[name="target"]'],
+    "/replay/import/": ["textarea"],
+    "/settings/profile/": [],
+    "/account/api-tokens/": [],
+}
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_every_text_field_has_the_site_s_size_on_a_phone(request, new_page, locale):
+    """On a 360 px phone, in English and in Arabic, every text field of the site's forms (the
+    tournament form's name and times, the partner's name on /play/, the ladder's search, the
+    lobby's, the replay import's, the settings', a player's match history's filters) has type of
+    16 px at least and is 40 px tall at least."""
+    page = new_page(viewport={"width": 360, "height": 640}, locale=locale)
+    name = f"fields_{locale}_{uuid.uuid4().hex[:5]}"
+    signed_up(request, page, name)
+    small = {}
+    for path, wanted in [*FORM_PAGES.items(), (f"/players/{name}/matches/", ['input[name="opponent"]'])]:
+        page.goto(path)
+        page.wait_for_load_state("load")
+        unfold(page)  # the lobby's forms, folded on a phone
+        for selector in wanted:
+            expect(page.locator(selector).first).to_be_visible()
+        found = page.evaluate(SMALL_FIELDS)
+        if found:
+            small[path] = found
+    assert not small, small
