@@ -533,6 +533,57 @@ def test_the_rounds_score_and_the_result_fit_a_phone_zoomed_to_200(browser, site
 
 
 
+#: The site's notices ("basra:notice" on document, as static/games/notices.js passes on what its
+#: socket brings): a friend's rated match and an event's end, each a notice in the site's box.
+TWO_NOTICES = """() => {
+  const notice = (kind, payload) => document.dispatchEvent(new CustomEvent("basra:notice", {detail: {kind, payload}}));
+  notice("friend_rated", {friend: "nour", url: "/"});
+  notice("tournament_news", {news: "finished", event: "Cairo Cup", event_url: "/tournaments/"});
+}"""
+
+#: The result banner's box and each notice's on the screen, and where they cross:
+#: ``[notice text, overlap width, overlap height]`` for each notice that crosses the banner.
+NOTICES_OVER_RESULT = """() => {
+  const banner = document.getElementById('result-banner').getBoundingClientRect();
+  return Array.from(document.querySelectorAll('.site-notice')).map((notice) => {
+    const r = notice.getBoundingClientRect();
+    return [notice.textContent, Math.min(r.right, banner.right) - Math.max(r.left, banner.left),
+            Math.min(r.bottom, banner.bottom) - Math.max(r.top, banner.top)];
+  }).filter(([, width, height]) => width > 0 && height > 0);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_notices_never_cover_the_result_of_a_phone_held_sideways(browser, site_url, seed, lang):
+    """At a finished match on a 740×360 phone held sideways, the site's notices (a friend's
+    match, an event's end) stay clear of the result, a banner taller than the screen, wherever
+    the page is scrolled, and are still shown, inside the screen's width."""
+    tag = uuid.uuid4().hex[:5]
+    table = json.loads(seed("rated", 2, 61, f"amira_{tag}", f"omar_{tag}"))
+    context = signed_in(browser, site_url, table["sessions"][0], lang,
+                        viewport={"width": 740, "height": 360}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        banner = page.locator("#result-banner")
+        expect(banner).to_be_visible()
+        page.evaluate(TWO_NOTICES)
+        notices = page.locator(".site-notice")
+        expect(notices).to_have_count(2)
+        for where in ("start", "end"):  # the banner's top, then its bottom, at the screen's edge
+            banner.evaluate(f"b => b.scrollIntoView({{block: '{where}'}})")
+            settled(page)
+            assert page.evaluate(NOTICES_OVER_RESULT) == [], where
+        for notice in notices.all():
+            expect(notice).to_be_visible()
+            box = notice.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 740, box
+        notices.first.scroll_into_view_if_needed()
+        screenshot(page, f"result-and-notices-{lang}-740x360", full_page=False)
+    finally:
+        context.close()
+
+
 #: Each side's head of the round's score, as drawn: how many lines its words take (text boxes
 #: whose tops lie within half a line of each other share one), and the parts cut short (wider
 #: inside than their box) or outside the side's column.

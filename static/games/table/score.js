@@ -225,6 +225,7 @@ export function renderResult() {
       el("strong", {class: "result-title", text: L.matchOver + " · " + nobody}),
       el("a", {class: "button", href: url("lobby"), text: L.backToLobby}));
     banner.hidden = false;
+    noticesUnderResult();
     return;
   }
   var winners = players() === 4 ? B.fmt(L.winsPair, {names: sideNames(result.winner)})
@@ -251,6 +252,18 @@ export function renderResult() {
     el("a", {class: "button", href: url("lobby"), text: L.backToLobby})
   ].filter(Boolean));
   banner.hidden = false;
+  noticesUnderResult();
+}
+
+/** The site's notices (static/games/notices.js) moved into the page's flow under the result
+ * and its rematch panel, once the result shows: fixed in their corner, they covered the result
+ * of a phone held sideways, a banner taller than its screen, and the result comes first. */
+function noticesUnderResult() {
+  var notices = document.getElementById("site-notices");
+  var rematch = $("rematch");
+  if (!notices || rematch.nextElementSibling === notices) return;
+  notices.classList.add("under-result");
+  rematch.after(notices);
 }
 
 export function openHistory() {
