@@ -163,6 +163,36 @@ def test_an_entrant_is_told_live_what_the_organiser_changed(browser, site_url, s
             context.close()
 
 
+def test_the_organiser_s_controls_change_live_when_the_event_starts(browser, site_url, seeded):
+    """An organiser's open page of an upcoming event (Start now, Change the settings, Cancel the
+    event, the seeds and each entrant's Remove) shows, without a reload, what applies once the
+    event has started elsewhere (the organiser's other page here): Pause, and Withdraw for
+    each entrant; Start now, the settings, the cancel button, the seeds and Remove are gone."""
+    contexts = [signed_in(browser, site_url, seeded["session"], "en",
+                          viewport={"width": 360, "height": 640}) for _ in range(2)]
+    try:
+        watching, starting = (context.new_page() for context in contexts)
+        event = f"/tournaments/{seeded['upcoming']}/"
+        watching.goto(event)
+        gone = ["#start-button", "#edit-link", "#cancel-button", "#seed-form", ".remove-entrant"]
+        for selector in gone:
+            expect(watching.locator(selector).first).to_be_attached()
+        starting.goto(event)
+        starting.click("#start-button")
+        expect(starting.locator("#event-status")).to_contain_text("Running")
+
+        expect(watching.locator("#event-status")).to_contain_text("Running")
+        for selector in gone:
+            expect(watching.locator(selector)).to_have_count(0)
+        organiser = watching.locator("#event-organiser")
+        expect(organiser.locator(f'form[action="{event}pause/"] button')).to_be_visible()
+        expect(watching.locator("#entrants .withdraw-entrant")).to_have_count(3)
+        assert watching.evaluate("() => document.documentElement.scrollWidth") <= 360
+    finally:
+        for context in contexts:
+            context.close()
+
+
 def test_each_confirmation_asks_once_and_a_double_click_posts_once(browser, site_url, seeded):
     """The organiser's Remove and Cancel the event (upcoming) and Record a forfeit on a live
     pairing (running) ask one question per click (``static/site.js`` is the one handler of

@@ -1,6 +1,7 @@
 // Live standings and tables: until the event is over, the page's live parts are fetched again
 // every few seconds and swapped in (standings, bracket, rounds, the player's own table when the
-// event starts or a new round is paired); at once when the site's notice socket brings news of
+// event starts or a new round is paired, the organiser's controls and the entrants' list with
+// theirs, which change when it starts); at once when the site's notice socket brings news of
 // this event ("basra:notice", static/tournaments/notify.js). The running event page's entry module.
 import "./zone.js";
 
@@ -47,7 +48,7 @@ async function refresh() {
     if (tag && tag === version) return;
     version = tag;
     const doc = new DOMParser().parseFromString(await response.text(), "text/html");
-    for (const id of ["event-live", "my-tables", "event-status"]) {
+    for (const id of ["event-live", "my-tables", "event-status", "event-organiser", "event-entrants"]) {
       const fresh = doc.getElementById(id);
       const old = document.getElementById(id);
       if (fresh && old && busy(old)) continue;
