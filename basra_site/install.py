@@ -13,6 +13,8 @@ the worker keeps (issue 22, "Installable").
   table.
 - ``/offline/?lang=<code>``: that page. It names nobody and holds no form (it is stored and
   shown to whoever opens the site on that browser, later).
+- ``/favicon.ico``: a redirect to ``static/favicon.ico`` (drawn by ``tools/draw_icons.py``), for
+  the clients that look for a site's icon there instead of reading a page's ``<link rel="icon">``.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import translation
@@ -54,6 +56,14 @@ def _language(request: HttpRequest) -> str:
     asked = request.GET.get("lang", "")
     codes = {code for code, _name in settings.LANGUAGES}
     return asked if asked in codes else translation.get_language()
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponseRedirect:
+    """``/favicon.ico``: a temporary redirect (302) to the static ICO (16, 32 and 48 px), whose
+    address changes with its content once the static files are hashed (``ModuleManifestStorage``):
+    a permanent one would keep a browser on an address a later deploy removes."""
+    return HttpResponseRedirect(static("favicon.ico"))
 
 
 @require_GET

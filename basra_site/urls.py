@@ -28,6 +28,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     # At the root: a service worker's scope is its script's directory (basra_site/install.py).
     path("sw.js", install.service_worker, name="service_worker"),
+    path("favicon.ico", install.favicon, name="favicon"),
     path("manifest.webmanifest", install.manifest, name="web_manifest"),
     path("offline/", install.offline, name="offline"),
     path("", include("games.ratings.urls")),

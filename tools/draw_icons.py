@@ -1,8 +1,11 @@
 """Draw the site's app icons (the web app manifest's, ``basra_site/install.py``) as PNG files,
 with the standard library alone: the favicon's picture (``static/favicon.svg``: a card with a red
-diamond on the felt green) at 192 and 512 px, and a maskable 512 px one.
+diamond on the felt green) at 192 and 512 px, and a maskable 512 px one; and the same picture at
+16, 32 and 48 px as ``static/favicon.ico``, for the clients that ask for ``/favicon.ico`` or read
+no SVG.
 
-Run from the repository's root: ``python3 tools/draw_icons.py`` writes ``static/icons/*.png``.
+Run from the repository's root: ``python3 tools/draw_icons.py`` writes ``static/icons/*.png`` and
+``static/favicon.ico``.
 
 Each pixel's colour is the shapes' coverage of it, from their signed distance (in pixels, negative
 inside): the edges are smoothed without drawing at a higher resolution. The maskable icon fills
@@ -21,6 +24,9 @@ PAPER = (0xFD, 0xFC, 0xF7)
 EDGE = (0x07, 0x50, 0x2B)
 RED = (0xC8, 0x10, 0x2E)
 OUT = Path(__file__).resolve().parents[1] / "static" / "icons"
+FAVICON = OUT.parent / "favicon.ico"
+#: The favicon's sizes (px): a browser's tab, its bookmarks, a Windows shortcut.
+FAVICON_SIZES = (16, 32, 48)
 
 
 def rounded_box(x: float, y: float, cx: float, cy: float, hw: float, hh: float, r: float) -> float:
@@ -80,11 +86,25 @@ def png(size: int, pixels: bytes) -> bytes:
             + chunk(b"IDAT", zlib.compress(pixels, 9)) + chunk(b"IEND", b""))
 
 
+def ico(images: list[tuple[int, bytes]]) -> bytes:
+    """An ICO file of ``(size, PNG file)`` images, each stored as its PNG (Microsoft, "Icons":
+    ICONDIR, then an ICONDIRENTRY of 16 bytes per image, then the images; PNG entries since
+    Windows Vista, read by every current browser). Sizes of 1 to 256 px (256 is written 0)."""
+    head = struct.pack("<HHH", 0, 1, len(images))
+    offset = len(head) + 16 * len(images)
+    entries, data = b"", b""
+    for size, image in images:
+        entries += struct.pack("<BBBBHHII", size % 256, size % 256, 0, 0, 1, 32, len(image), offset + len(data))
+        data += image
+    return head + entries + data
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, size, maskable in [("icon-192.png", 192, False), ("icon-512.png", 512, False),
                                  ("icon-maskable-512.png", 512, True)]:
         (OUT / name).write_bytes(png(size, draw(size, maskable)))
+    FAVICON.write_bytes(ico([(size, png(size, draw(size, False))) for size in FAVICON_SIZES]))
 
 
 if __name__ == "__main__":

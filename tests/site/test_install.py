@@ -116,3 +116,43 @@ def test_every_page_links_the_manifest_and_registers_the_worker(address):
     # The header's entry module imports install.js, which reads the worker's address here.
     assert re.search(r'<script type="module" src="/static/site\.js" data-worker="/sw\.js">', page)
     assert '<meta name="theme-color" content="#0b6b3a">' in page
+
+
+def ico_images(data: bytes) -> list[tuple[int, bytes]]:
+    """``(size, image)`` of each image of an ICO file (Microsoft, "Icons": ICONDIR, then one
+    16-byte ICONDIRENTRY an image; a width of 0 is 256 px)."""
+    reserved, kind, count = struct.unpack("<HHH", data[:6])
+    assert (reserved, kind) == (0, 1)
+    images = []
+    for k in range(count):
+        width, height, _colours, _zero, _planes, _bits, length, offset = struct.unpack(
+            "<BBBBHHII", data[6 + 16 * k:22 + 16 * k])
+        assert width == height
+        images.append((width or 256, data[offset:offset + length]))
+    return images
+
+
+@pytest.mark.django_db
+def test_favicon_ico_leads_to_the_site_s_icon_at_16_32_and_48_px():
+    client = Client()
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    icon = client.get(response["Location"])
+    assert icon.status_code == 200
+    assert icon["Content-Type"] in {"image/x-icon", "image/vnd.microsoft.icon"}
+    images = ico_images(b"".join(icon.streaming_content if icon.streaming else [icon.content]))
+    assert [size for size, _ in images] == [16, 32, 48]
+    for size, image in images:
+        assert image[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", image[16:24]) == (size, size)
+    assert client.get("/favicon.ico", follow=True).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("address", ["/", "/rules/"])
+def test_every_icon_a_page_links_answers(address):
+    client = Client()
+    page = client.get(address).content.decode()
+    icons = re.findall(r'<link rel="icon" href="([^"]+)"[^>]*>', page)
+    assert sorted(icon.rsplit(".", 1)[1] for icon in icons) == ["ico", "svg"]
+    for icon in icons:
+        assert client.get(icon).status_code == 200, icon
