@@ -234,6 +234,8 @@ class Seat(models.Model):
             if not self.user.is_active:
                 return str(_("Closed account"))
             return self.user.get_username()
+        if self.match_id is None:  # a seat not yet at a table has no others to be numbered among
+            return bot_display_name(self.bot)
         numbers = bot_numbers(s.seat for s in self.match.seats.all() if s.user_id is None and s.bot)
         return bot_display_name(self.bot, numbers.get(self.seat))
 
