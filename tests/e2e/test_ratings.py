@@ -192,7 +192,9 @@ def test_the_result_of_four_shows_each_side_with_its_new_ratings(browser, site_u
             # Labelled as the scoreboard labels the side ("Your side", "Opponents"), in the
             # page's language.
             label = page.locator(f'#scoreboard .side[data-side="{side}"] .side-label').text_content()
-            expect(group.locator(".result-ratings-side-label")).to_have_text(f"{label}: ")
+            # French puts a no-break space before the colon.
+            colon = "\u00a0:" if lang == "fr" else ":"
+            expect(group.locator(".result-ratings-side-label")).to_have_text(f"{label}{colon} ")
             entries = group.locator(".rating-entry")
             expect(entries).to_have_count(2)
             for k, seat in enumerate((side, side + 2)):  # partners sit opposite (seats 0+2, 1+3)
