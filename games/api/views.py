@@ -16,9 +16,17 @@ from django.views.decorators.http import require_POST
 
 from games.api import tokens
 from games.api.models import SCOPE_LABELS, SCOPES, AccessToken
+from games.core.for_apps import labelled
 
 #: Live tokens one player may hold.
 MAX_TOKENS = 20
+
+
+def scope_choices() -> list[tuple[str, str]]:
+    """``[(scope, label)]`` for the form, in the active language: "bot:play: Play as a bot
+    account (Bot API)", French "bot:play : Jouer comme compte bot (API Bot)". A callable, so
+    the words are those of each request, not of the process's start."""
+    return [(scope, f"{labelled(scope)} {SCOPE_LABELS[scope]}") for scope in SCOPES]
 
 
 class TokenForm(forms.Form):
@@ -27,7 +35,7 @@ class TokenForm(forms.Form):
     )
     scopes = forms.MultipleChoiceField(
         label=gettext_lazy("Scopes"), required=False, widget=forms.CheckboxSelectMultiple,
-        choices=[(scope, f"{scope}: {SCOPE_LABELS[scope]}") for scope in SCOPES],
+        choices=scope_choices,
     )
 
 

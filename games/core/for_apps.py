@@ -93,7 +93,9 @@ the site's own apps.
   frames").
 - Names in a list sorted as a reader expects (accents with their letter): ``collation_key``
   (the Unicode Collation Algorithm, ``pyuca``); joined as the reader's language joins a list
-  (``listing``: "A, B, and C", "A وB وC"; in templates ``{% load lists %}``).
+  (``listing``: "A, B, and C", "A وB وC"; in templates ``{% load lists %}``). A label and the
+  colon before its value as the reader's language writes it (``labelled``: "Pool:", French
+  "Pool :"; in templates ``{% load typography %}{% colon %}``).
 - How long a seated person may be away before the clock marks them absent (a table's first
   minute included: counted from its start for a person who never came): ``absent_grace``
   (``BASRA_ABSENT_GRACE_SECONDS``); a duration in words, as the rules page tells it:
@@ -123,6 +125,7 @@ from games.core.models import (
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.collation import collation_key
 from games.core.pages.lists import listing
+from games.core.pages.labels import labelled
 from games.core.pages.endings import match_ending, match_score
 from games.core.pages.profile import Opponent, current_table
 from games.core.pages.profile import person as seat_person
@@ -194,6 +197,7 @@ __all__ = [
     "Opponent",
     "abort_match",
     "absent_grace",
+    "labelled",
     "add_config",
     "add_fragment",
     "add_module",

@@ -162,3 +162,15 @@ def test_the_settings_page_links_to_the_tokens_page_for_a_signed_in_player():
     assert client.get("/settings/", follow=True).redirect_chain == [("/settings/profile/", 302)]
     page = client.get("/settings/profile/").content.decode()
     assert 'class="api-settings-link"><a href="/account/api-tokens/">API tokens</a>' in page
+
+
+def test_the_scopes_are_labelled_in_the_reader_s_language():
+    """The form's scope labels are those of each request's language (French's no-break space
+    before the colon included), not of the language active when the server started."""
+    user, _token = account("amira")
+    client = Client()
+    client.force_login(user)
+    english = client.get("/account/api-tokens/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "bot:play: Play as a bot account (Bot API)" in english
+    french = client.get("/account/api-tokens/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "bot:play\u00a0: Jouer comme compte bot (API Bot)" in french
