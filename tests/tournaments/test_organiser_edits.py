@@ -354,3 +354,15 @@ def test_the_edit_notice_is_worded_in_the_readers_language():
     with translation.override("ar"):
         fields = notice_config(None, {})["fields"]
     assert fields["starts_at"] != "starts at" and fields["swiss_rounds"] != "Swiss rounds"
+
+
+@pytest.mark.parametrize("minutes, arabic", [(6, "6 دقائق"), (11, "11 دقيقة"), (2, "دقيقتان")])
+def test_an_arena_s_length_takes_the_arabic_plural_of_its_minutes(minutes, arabic):
+    """An arena's length on its page is counted in the reader's plural forms (Arabic: 3-10
+    take "دقائق", 11 and more "دقيقة", two the dual)."""
+    org, = users("org")
+    t = event(org, "arena", arena_minutes=minutes)
+    client = client_for(org)
+    client.cookies["django_language"] = "ar"
+    page = client.get(reverse("tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="ar").content.decode()
+    assert f"· {arabic}</dd>" in page
