@@ -273,3 +273,19 @@ def test_a_tournament_table_links_back_to_its_event():
     (alone,) = users("alone")
     match = actions.create_table(user=alone, players=2, rules={}, rated=False)
     assert 'id="tournament-link"' not in client_for(alone).get(reverse("table", args=[match.pk])).content.decode()
+
+
+@pytest.mark.parametrize("language, semicolon", [("fr", "\u00a0; "), ("ar", "؛ ")])
+def test_the_tie_breaks_are_separated_as_the_reader_s_language_writes_it(language, semicolon):
+    """The tie-breaks' clauses are separated by the reader's semicolon: French puts a no-break
+    space before it, Arabic writes "؛"."""
+    org, *ps = users("org", "p1", "p2")
+    t = event(org, "swiss", swiss_rounds=3)
+    enter(t, ps)
+    services.start(user=org, tournament_id=t.pk)
+    client = client_for(org)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournament", args=[t.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    note = page.split('id="tiebreak-articles">', 1)[1].split("</p>", 1)[0]
+    assert note.count(semicolon) == 3  # three tie-breaks and the unplayed rounds' rule
+    assert "; " not in note.replace(semicolon, "")
