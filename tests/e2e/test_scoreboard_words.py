@@ -134,6 +134,18 @@ def test_the_result_s_score_stands_apart_from_a_computer_s_number_at_360(new_pag
     assert len(found["names"]) == 4 and found["rtl"] == (lang == "ar"), found
     assert found["tag"] == "STRONG" and found["weight"] >= 700 and found["border"] >= 1, found
     assert found["gap"] >= 0.6, found
+    # Each side's number beside its side's names: the viewer's 0 next to the viewer's name (on
+    # its left in Arabic), 50 beyond it (the other side's names may wrap onto the next line).
+    at = fake.page.evaluate("""() => {
+      const line = document.querySelector('#result-banner .result-line');
+      const [mine, , theirs] = line.querySelector('.result-score').children;
+      const x = (e) => { const r = e.getBoundingClientRect(); return (r.left + r.right) / 2; };
+      return {mine: x(mine), theirs: x(theirs), texts: [mine.textContent, theirs.textContent],
+              own: x(line.querySelector('bdi'))};
+    }""")
+    assert at["texts"] == ["0", "50"], at
+    assert (at["own"] > at["mine"] > at["theirs"]) == (lang == "ar"), at
+    assert (at["own"] < at["mine"] < at["theirs"]) == (lang == "en"), at
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

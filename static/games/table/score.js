@@ -244,8 +244,14 @@ export function renderResult() {
     // "و" into "فاطمة-Z" and break the name at its hyphen.
     el("span", {class: "result-line"}, sideNameNodes(order[0]).concat(
       // The score a box of its own, apart from the names, so that a number in a name
-      // ("Greedy 2") never reads as part of it.
-      el("strong", {class: "result-score", text: result.scores[order[0]] + " – " + result.scores[order[1]]}),
+      // ("Greedy 2") never reads as part of it; each side's number a flex item of its own, so
+      // that it sits beside its side's name whichever way the line runs (one text "0 – 30" in an
+      // Arabic line keeps its left-to-right order and puts each number beside the other side).
+      el("strong", {class: "result-score"}, [
+        el("span", {text: String(result.scores[order[0]])}),
+        el("span", {text: " – "}),
+        el("span", {text: String(result.scores[order[1]])}),
+      ]),
       sideNameNodes(order[1]))),
     provided("resultLine")[0] || null,  // an app's line (the ratings' changes)
     cfg.urls.replay ? el("a", {class: "button primary", id: "replay-link", href: url("replay"), text: L.watchReplay}) : null,
