@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from django.utils.translation import pgettext
+
 from games.tournaments import pairing
 from games.tournaments.arena import arena_results
 from games.tournaments.bracket import round_name
@@ -98,7 +100,7 @@ def knockout_places(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
     """Knockout places: the further an entrant went the better; the final's winner first, then
     its loser, then the third-place match's winner and loser; entrants out in the same round
     share a place. ``score`` is the number of the last round the entrant was in, ``reached``
-    its name."""
+    its name, and "Winner" for the final's winner once the event is finished."""
     reached: dict[int, int] = {}
     out_in: dict[int, int] = {}
     final_order: dict[int, int] = {}
@@ -115,6 +117,9 @@ def knockout_places(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
             base = 2 if p.third_place else 0
             final_order[p.winner_id] = base
             final_order[p.loser.pk] = base + 1
+    champion = next((i for i, place in final_order.items() if place == 0), None)
+    if t.status != Tournament.Status.FINISHED:
+        champion = None
     def key(i: int):
         if t.status == Tournament.Status.FINISHED and i in final_order:
             return (0, final_order[i])
@@ -125,6 +130,8 @@ def knockout_places(t: Tournament, entrants: dict[int, Entrant]) -> list[Line]:
     for i in ordered:
         rank = lines[-1].rank if lines and key(ordered[len(lines) - 1]) == key(i) else len(lines) + 1
         n = reached.get(i, 0)
-        lines.append(Line(rank=rank, entrant=entrants[i], score=n, tiebreaks=[],
-                          reached=round_name(n, rounds) if n and rounds else ""))
+        name = round_name(n, rounds) if n and rounds else ""
+        if i == champion:  # the final reached and won: a place of its own, not the final's name
+            name = pgettext("the knockout's champion", "Winner")
+        lines.append(Line(rank=rank, entrant=entrants[i], score=n, tiebreaks=[], reached=name))
     return lines

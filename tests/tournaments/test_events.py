@@ -95,6 +95,8 @@ def test_knockout_of_six_with_byes_third_place_and_best_of_three():
     lines = services.standings(t)
     assert names(lines)[:4] == ["p1", "p2", "p3", "p4"]
     assert [line.rank for line in lines] == [1, 2, 3, 4, 5, 5]
+    # The champion is named as such; the final's loser reached the final.
+    assert [line.reached for line in lines[:2]] == ["Winner", "Final"]
 
 
 def test_knockout_of_partnerships_at_tables_for_four():
