@@ -9,9 +9,13 @@ longer because the clock ends a table nobody came to ``abandoned`` at that momen
 would need a table to outlive it. The event page and the table's notice publish it.
 
 A side is a *no-show* (:func:`no_shows`) when every player of it is absent and none of them has
-played a card of the first deal themselves (``first_deal_unplayed``: as lichess takes a player
-who never moved for one who never started). What follows is FIDE's "default" (Laws of Chess
-6.7; C.07 16.2: a forfeit is an unplayed game), the pairing decided once, its ``no_show`` set:
+played a card of the first deal themselves (``first_deal_unplayed``, the clock's plays on a
+time-out not counting: as lichess takes a player who never moved for one who never started).
+It is decided only once the wait is over, though a move clock's time-outs mark a seat absent
+sooner (three in a row): by then the other side, if it did not come either, is absent too, or
+silent the whole wait (:func:`silent`), and both lose. What follows is FIDE's "default" (Laws
+of Chess 6.7; C.07 16.2: a forfeit is an unplayed game), the pairing decided once, its
+``no_show`` set:
 
 - one side: the other wins by default, a forfeit win (1-0, ``Pairing.forfeit``); its table,
   still being played, is ended decided (the core's ``end_by_decision``: not rated, no longer
@@ -53,21 +57,35 @@ def wait() -> timedelta:
     return absent_grace()
 
 
-def no_shows(game: Game, match: Match) -> list[Entrant]:
+def no_shows(game: Game, match: Match, now: datetime | None = None) -> list[Entrant]:
     """The entrants of ``game``'s pairing (``pairing.a``, ``pairing.b``, read) who did not come
-    to its table ``match``: every player of the side absent (``Seat.absent``) and none of them
-    having played a card of the first deal themselves. Two queries."""
-    absent = dict(
-        Seat.objects.filter(match_id=match.pk, user__isnull=False).values_list("seat", "absent")
-    )
+    to its table ``match``: every player of the side absent and none of them having played a
+    card of the first deal themselves (the clock's plays on a time-out and the computer's do
+    not count: ``first_deal_unplayed``). Absent: ``Seat.absent``, or, given ``now``, silent
+    past the wait at ``now`` (:func:`silent`), which the core's clock marks absent at its next
+    tick. Two queries."""
+    seats = Seat.objects.filter(match_id=match.pk, user__isnull=False)
+    absent = {
+        seat: gone or (now is not None and silent(match, last_seen, now))
+        for seat, gone, last_seen in seats.values_list("seat", "absent", "last_seen")
+    }
     unplayed = set(first_deal_unplayed(match))
     p = game.pairing
     out = []
     for entrant, side in ((p.a, game.a_side), (p.b, 1 - game.a_side)):
-        seats = [seat for seat in absent if seat % 2 == side]
-        if seats and all(absent[seat] and seat in unplayed for seat in seats):
+        side_seats = [seat for seat in absent if seat % 2 == side]
+        if side_seats and all(absent[seat] and seat in unplayed for seat in side_seats):
             out.append(entrant)
     return out
+
+
+def silent(match: Match, last_seen: datetime | None, now: datetime) -> bool:
+    """Whether a person seated at ``match`` (being played), last seen ``last_seen`` (``None``:
+    never), has had no page of it open for longer than :func:`wait` at ``now``: silent since
+    ``max(last_seen, match.started_at)``, the core's own rule for marking a seat absent
+    (``presence.mark_absent``)."""
+    since = match.started_at if last_seen is None else max(last_seen, match.started_at)
+    return since < now - wait()
 
 
 def default(t: Tournament, p: Pairing, missing: list[Entrant], now: datetime) -> None:
@@ -108,9 +126,10 @@ def mark_absent(t: Tournament, missing: list[Entrant]) -> None:
 
 
 def decide_no_shows(now: datetime) -> int:
-    """The scheduler's part (``scheduler.tick``): every tournament table being played at which
-    a side is a no-show (:func:`no_shows`; the core marks its players absent :func:`wait` after
-    the table opened) is decided by default (:func:`default`) and ended (the core's
+    """The scheduler's part (``scheduler.tick``): every tournament table being played, opened
+    more than :func:`wait` before ``now``, at which a side is a no-show (:func:`no_shows` at
+    ``now``: the core marks absent the players silent that long, and sooner those the clock
+    timed out three times in a row) is decided by default (:func:`default`) and ended (the core's
     ``end_by_decision``, ``tables.decide_live_tables``), each in a transaction of its own: the
     match's row lock, then the event's (the order ``match_finished`` takes them in), checked
     again under them.
@@ -124,7 +143,9 @@ def decide_no_shows(now: datetime) -> int:
             pairing__finished_at__isnull=True,
             pairing__tournament__status=Tournament.Status.RUNNING,
         )
-        .filter(Exists(absent))
+        # Not before the wait is over: the clock's time-outs can mark a seat absent sooner (3
+        # in a row), and the other side, who did not come either, would win by default.
+        .filter(Exists(absent), match__started_at__lt=now - wait())
         .order_by("pk")
         .values_list("pk", "match_id", "pairing_id")
     )
@@ -138,7 +159,7 @@ def decide_no_shows(now: datetime) -> int:
                 continue
             game = Game.objects.get(pk=game_id)
             game.pairing = p
-            missing = no_shows(game, match)
+            missing = no_shows(game, match, now)
             if not missing:
                 continue
             default(t, p, missing, now)

@@ -262,3 +262,61 @@ def test_the_wait_is_published_where_the_table_is_announced():
     waiting = page[page.index('id="my-tables"'):]
     assert 'class="note no-show-rule"' in waiting
     assert "A player who has not come to their table within 1 minute of its opening loses by default" in waiting
+
+
+def first_pairings_after_the_wait(fmt: str, **settings) -> tuple[Tournament, list[Pairing]]:
+    """An event of ``fmt`` for 4 entrants, with a 10 s move clock, that nobody comes to: the
+    core's clock and the scheduler run until just after the wait (65 s), the clock playing for
+    every seat on each time-out meanwhile. The event (read again) and its first pairings."""
+    people = users("amira", "zeinab", "c", "d")
+    t, start = started(fmt, people, move_seconds=10, **settings)
+    assert len(live_games(t)) == 2
+    run(start, 65)
+    pairings = list(Pairing.objects.filter(tournament=t, round__number=1).order_by("pk"))
+    return refresh(t), pairings
+
+
+def assert_double_defaults(t: Tournament, pairings: list[Pairing]) -> None:
+    """Both first pairings of ``t`` are double defaults (0-0, nobody credited, no table set up
+    again) and every entrant is marked absent."""
+    assert len(pairings) == 2
+    for p in pairings:
+        assert p.finished and p.forfeit and p.winner_id is None
+        assert (p.score_a, p.score_b, p.no_show) == (0.0, 0.0, Pairing.NoShow.BOTH)
+        assert p.games.count() == 1
+    entrants = Entrant.objects.filter(tournament=t)
+    assert [e.absent for e in entrants] == [True] * 4
+    assert {line.score for line in services.standings(t)} == {0.0}
+
+
+def test_an_arena_table_the_clock_plays_for_nobody_at_is_a_double_default():
+    """At an arena table with a move clock, the plays the clock makes for seats whose time ran
+    out are nobody's coming: both players who never came lose by default (0-0) and are paused,
+    though the clock's time-outs mark one of them absent before the wait is over."""
+    t, pairings = first_pairings_after_the_wait("arena", arena_minutes=6)
+    assert_double_defaults(t, pairings)
+    assert live_games(t) == []  # nobody paired again
+
+
+def test_a_swiss_table_the_clock_plays_for_nobody_at_is_a_double_default():
+    """The same at a Swiss table with a move clock: a double default, both marked absent."""
+    t, pairings = first_pairings_after_the_wait("swiss", swiss_rounds=2)
+    assert_double_defaults(t, pairings)
+
+
+def test_the_scheduler_ticking_before_the_clock_still_sees_both_sides_gone(settings):
+    """When the wait ends and the scheduler ticks before the core's clock has marked absent the
+    seat it has not yet timed out three times, that seat, silent the whole wait, is a no-show
+    too: a double default, not a win for a player who never came."""
+    settings.BASRA_ABSENT_GRACE_SECONDS = 55  # the clock's third time-out of one seat: at 50 s
+    people = users("amira", "zeinab")
+    t, start = started("arena", people, move_seconds=10, arena_minutes=6)
+    (game,) = live_games(t)
+    run(start, 55)
+    assert not Pairing.objects.get(pk=game.pairing_id).finished  # the wait is not over
+    # The clock's time-outs marked absent the seat that moved first, not the other yet.
+    assert sorted(s.absent for s in game.match.seats.all()) == [False, True]
+    services.tick(now=start + timedelta(seconds=60))  # before the clock's tick at 60 s
+    p = Pairing.objects.get(pk=game.pairing_id)
+    assert p.finished and p.winner_id is None and p.no_show == Pairing.NoShow.BOTH
+    assert [e.absent for e in Entrant.objects.filter(tournament=t)] == [True, True]
