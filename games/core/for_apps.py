@@ -98,7 +98,8 @@ the site's own apps.
   "Pool :"; in templates ``{% load typography %}{% colon %}``).
 - How long a seated person may be away before the clock marks them absent (a table's first
   minute included: counted from its start for a person who never came): ``absent_grace``
-  (``BASRA_ABSENT_GRACE_SECONDS``); a duration in words, as the rules page tells it:
+  (``BASRA_ABSENT_GRACE_SECONDS``), and whether a seated person has been away longer than that
+  (``silent_too_long``, the clock's own rule); a duration in words, as the rules page tells it:
   ``duration_text`` ("1 minute", "90 seconds").
 - The table form an organiser fills in: ``CreateTableForm`` (``NO_CLOCK``: its value for no clock); the targets a table may play to,
   ``TARGET_MIN`` and ``TARGET_MAX``.
@@ -149,7 +150,7 @@ from games.core.state.outages import database as _database
 from games.core.state.notices import register_pending, send_notice
 from games.core.state.records import match_record
 from games.core.state.online import online_among
-from games.core.state.liveness import absent_grace
+from games.core.state.liveness import absent_grace, silent_too_long
 from games.core.state.watching import check_may_watch, watched_by
 
 create_table = functools.partial(actions.create_table, capped=False)
@@ -197,6 +198,7 @@ __all__ = [
     "Opponent",
     "abort_match",
     "absent_grace",
+    "silent_too_long",
     "labelled",
     "add_config",
     "add_fragment",

@@ -43,7 +43,9 @@ from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef
 
-from games.core.for_apps import Match, Seat, absent_grace, first_deal_unplayed, write_transaction
+from games.core.for_apps import (
+    Match, Seat, absent_grace, first_deal_unplayed, silent_too_long, write_transaction,
+)
 from games.tournaments import follow
 from games.tournaments.checks import Format, locked_pairing
 from games.tournaments.models import Entrant, Game, Pairing, Tournament
@@ -81,11 +83,9 @@ def no_shows(game: Game, match: Match, now: datetime | None = None) -> list[Entr
 
 def silent(match: Match, last_seen: datetime | None, now: datetime) -> bool:
     """Whether a person seated at ``match`` (being played), last seen ``last_seen`` (``None``:
-    never), has had no page of it open for longer than :func:`wait` at ``now``: silent since
-    ``max(last_seen, match.started_at)``, the core's own rule for marking a seat absent
-    (``presence.mark_absent``)."""
-    since = match.started_at if last_seen is None else max(last_seen, match.started_at)
-    return since < now - wait()
+    never), has had no page of it open for longer than :func:`wait` at ``now``: the core's own
+    rule for marking a seat absent (``for_apps.silent_too_long``)."""
+    return silent_too_long(last_seen=last_seen, started_at=match.started_at, now=now)
 
 
 def default(t: Tournament, p: Pairing, missing: list[Entrant], now: datetime) -> None:

@@ -90,7 +90,7 @@ def mark_absent(*, match_id: int, now: datetime) -> int:
         gone = [
             s for s in change.seat_models()
             if s.user_id is not None and not s.bot and not s.absent
-            and (s.last_seen is None or s.last_seen < cutoff)
+            and liveness.silent_too_long(last_seen=s.last_seen, started_at=match.started_at, now=now)
         ]
         if not gone:
             return 0

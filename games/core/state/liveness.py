@@ -46,6 +46,16 @@ def absent_grace() -> timedelta:
     return timedelta(seconds=settings.BASRA_ABSENT_GRACE_SECONDS)
 
 
+def silent_too_long(*, last_seen: datetime | None, started_at: datetime, now: datetime) -> bool:
+    """Whether a person seated at a table that started at ``started_at``, whose sockets were
+    last seen at ``last_seen`` (``None``: never), has been silent longer than
+    :func:`absent_grace` at ``now``: silent since ``max(last_seen, started_at)``, so a table's
+    first minute counts for a person who never came. The clock marks such a seat absent
+    (``actions.presence.mark_absent``)."""
+    since = started_at if last_seen is None else max(last_seen, started_at)
+    return since < now - absent_grace()
+
+
 def computer_table_wait() -> timedelta:
     """How long a table against the computer waits, paused, for its absent person, counted from
     when they were last seen: ``BASRA_COMPUTER_TABLE_WAIT_SECONDS`` (default 6 hours); then the
