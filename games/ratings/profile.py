@@ -5,7 +5,9 @@
 - ``pools``: per pool the player has a rating in, ``{"pool", "label", "rating"`` (shown, "?"
   while provisional), ``"deviation", "matches", "wins", "losses", "win_rate"`` (percent or
   ``None``), ``"chart"`` (:func:`chart`, or ``None`` before two points)``}``;
-- ``totals``: every finished match of the player, rated or not, aborts left out:
+- ``totals``: every finished match of the player, rated or not, aborts left out and so is a
+  match decided away from the table (a forfeit) in which the player played no card themselves
+  (lichess counts no game its player never played):
   ``{"matches", "wins", "losses", "win_rate", "basras_per_match", "points_per_round"}``; basras
   and points are their side's, from the ``round_end`` events (``docs/protocol.md``, "Event log");
 - ``history_url``: the player's match history.
@@ -17,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core.for_apps import Event, Seat
+from games.core.for_apps import Event, Match, Seat
 from games.ratings.models import PlayerRating, Pool, RatingChange
 from games.ratings.rating import shown
 
@@ -69,9 +71,15 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
 
 def totals(player: Any) -> dict[str, Any]:
     """Totals over ``player``'s finished matches (see the module docstring): three queries."""
+    # A play of the player's own: not the clock's on a time-out, not the computer's standing in.
+    own_play = Event.objects.filter(
+        match_id=OuterRef("match_id"), seat=OuterRef("seat"), kind="play",
+    ).filter(  # the key's absence said outright: "not true" is unknown in SQL when it is absent
+        Q(payload__timeout__isnull=True) | Q(payload__timeout=False)
+    ).exclude(payload__has_key="bot")
     seats = Seat.objects.filter(
         user=player, match__status="finished", match__winner_side__isnull=False
-    ).annotate(side=F("seat") % 2)
+    ).exclude(Q(match__result=Match.Result.DECIDED) & ~Exists(own_play)).annotate(side=F("seat") % 2)
     counts = seats.order_by().aggregate(
         matches=Count("pk"), wins=Count("pk", filter=Q(match__winner_side=F("side")))
     )

@@ -350,3 +350,36 @@ def test_french_pages_space_the_percent_and_the_labels_colons(client):
     assert "<dd>50\u202f%</dd>" in html
     html = client.get(reverse("match_history", args=["amira"]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert 'data-label="Date\u00a0:"' in html and 'data-label="Résultat\u00a0:"' in html
+
+
+def test_profile_totals_leave_out_a_forfeit_the_player_never_played(client):
+    """A match decided away from the table (a tournament's forfeit) counts in a player's totals
+    only if the player played a card of it themselves: a no-show's forfeit, and the forfeit
+    win of an opponent who played nothing, are no matches played."""
+    from games.core.models import Event
+    from games.ratings.profile import totals
+    from tests.core.helpers import play_turn
+
+    amira, karim = make_user("amira"), make_user("karim")
+    forfeit = actions.create_table(user=amira, players=2, rules={"target": 61}, rated=False)
+    actions.join_table(user=karim, match_id=forfeit.pk)
+    actions.end_by_decision(match_id=forfeit.pk, winner=0)
+    assert totals(amira)["matches"] == 0 and totals(karim)["matches"] == 0
+
+    played = actions.create_table(user=amira, players=2, rules={"target": 61}, rated=False)
+    actions.join_table(user=karim, match_id=played.pk)
+    seat, _card, _seq = play_turn(played)  # one card, played by its seat's person
+    actions.end_by_decision(match_id=played.pk, winner=1 - seat % 2)
+    mover = Seat.objects.get(match=played, seat=seat).user
+    other = karim if mover == amira else amira
+    assert totals(mover)["matches"] == 1 and totals(mover)["losses"] == 1
+    assert totals(other)["matches"] == 0
+
+    # A card the clock played for a seat whose time ran out is not the person's play.
+    timed = actions.create_table(user=amira, players=2, rules={"target": 61}, rated=False, move_seconds=10)
+    actions.join_table(user=karim, match_id=timed.pk)
+    timed.refresh_from_db()
+    assert actions.act_on_deadline(match_id=timed.pk, now=timed.deadline + timedelta(seconds=1))
+    assert Event.objects.filter(match=timed, kind="play", payload__timeout=True).count() == 1
+    actions.end_by_decision(match_id=timed.pk, winner=0)
+    assert totals(mover)["matches"] == 1 and totals(other)["matches"] == 0
