@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.middleware.csrf import get_token
@@ -26,7 +27,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.for_apps import (
-    ErrorCode, GameError, Match, Seat, match_record, record_seat_names, titles,
+    ErrorCode, Event, GameError, Match, Seat, match_record, record_seat_names, titles,
 )
 from games.ratings.for_apps import cheaters_among, match_ratings
 from games.replays import analysis as analysis_module, jobs
@@ -367,10 +368,13 @@ def imported_analysis(request: HttpRequest, token: str) -> JsonResponse:
 
 @require_GET
 def recent(request: HttpRequest) -> HttpResponse:
-    """The latest finished matches, each with its replay, and the import form's link."""
+    """The latest finished matches, each with its replay, and the import form's link; not a
+    forfeit (a match decided away from the table before any card: nothing to replay)."""
     matches = list(
         Match.objects.filter(status=Match.Status.FINISHED, seq__gt=0)
         .exclude(result=Match.Result.ABORT)
+        .exclude(Q(result=Match.Result.DECIDED)
+                 & ~Exists(Event.objects.filter(match_id=OuterRef("pk"), kind=Event.Kind.PLAY)))
         .prefetch_related("seats__user")
         .order_by("-finished_at", "-pk")[:RECENT]
     )

@@ -13,9 +13,9 @@ played a card of the first deal themselves (``first_deal_unplayed``, the clock's
 time-out not counting: as lichess takes a player who never moved for one who never started).
 It is decided only once the wait is over, though a move clock's time-outs mark a seat absent
 sooner (three in a row): by then the other side, if it did not come either, is absent too, or
-silent the whole wait (:func:`silent`), and both lose. What follows is FIDE's "default" (Laws
-of Chess 6.7; C.07 16.2: a forfeit is an unplayed game), the pairing decided once, its
-``no_show`` set:
+silent the whole wait (the core's ``silent_too_long``), and both lose. What follows is FIDE's
+"default" (Laws of Chess 6.7; C.07 16.2: a forfeit is an unplayed game), the pairing decided
+once, its ``no_show`` set:
 
 - one side: the other wins by default, a forfeit win (1-0, ``Pairing.forfeit``); its table,
   still being played, is ended decided (the core's ``end_by_decision``: not rated, no longer
@@ -64,11 +64,15 @@ def no_shows(game: Game, match: Match, now: datetime | None = None) -> list[Entr
     to its table ``match``: every player of the side absent and none of them having played a
     card of the first deal themselves (the clock's plays on a time-out and the computer's do
     not count: ``first_deal_unplayed``). Absent: ``Seat.absent``, or, given ``now``, silent
-    past the wait at ``now`` (:func:`silent`), which the core's clock marks absent at its next
-    tick. Two queries."""
+    past the wait at ``now`` (the core's own rule, ``silent_too_long``), which the core's
+    clock marks absent at its next tick. Two queries."""
     seats = Seat.objects.filter(match_id=match.pk, user__isnull=False)
     absent = {
-        seat: gone or (now is not None and silent(match, last_seen, now))
+        seat: gone
+        or (
+            now is not None
+            and silent_too_long(last_seen=last_seen, started_at=match.started_at, now=now)
+        )
         for seat, gone, last_seen in seats.values_list("seat", "absent", "last_seen")
     }
     unplayed = set(first_deal_unplayed(match))
@@ -79,13 +83,6 @@ def no_shows(game: Game, match: Match, now: datetime | None = None) -> list[Entr
         if side_seats and all(absent[seat] and seat in unplayed for seat in side_seats):
             out.append(entrant)
     return out
-
-
-def silent(match: Match, last_seen: datetime | None, now: datetime) -> bool:
-    """Whether a person seated at ``match`` (being played), last seen ``last_seen`` (``None``:
-    never), has had no page of it open for longer than :func:`wait` at ``now``: the core's own
-    rule for marking a seat absent (``for_apps.silent_too_long``)."""
-    return silent_too_long(last_seen=last_seen, started_at=match.started_at, now=now)
 
 
 def default(t: Tournament, p: Pairing, missing: list[Entrant], now: datetime) -> None:

@@ -38,7 +38,9 @@ leaves before their first card: the match is aborted at once (:func:`seeded_abor
 ``paused`` opens a table of ``NAME`` against the computer and marks them absent, so that it
 waits for them, paused (:func:`seeded_paused`). ``rated`` ends a rated table (to ``TARGET``)
 by a resignation once every person has played two cards, so that the match is rated
-(:func:`seeded_rated_end`). ``left`` opens a rated table whose every person has played a card,
+(:func:`seeded_rated_end`). ``decided`` opens a casual table and ends it by a decision
+away from the table, before any card, side 0 the winner, as a tournament's no-show is
+(:func:`seeded_decided`). ``left`` opens a rated table whose every person has played a card,
 then marks its last seat's person absent, as the clock marks one whose page was closed: at two
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
@@ -363,6 +365,20 @@ def seeded_rated_end(players: int, target: int, names: list[str]) -> dict:
     return table
 
 
+def seeded_decided(names: list[str]) -> dict:
+    """:func:`seeded_table` for ``len(names)`` persons, no card played, ended by a decision
+    away from the table (the core's ``end_by_decision``, side 0 winning): a tournament's
+    forfeit.
+
+    :returns: as :func:`seeded_table`.
+    """
+    from games.core.actions import end_by_decision
+
+    table = seeded_table(len(names), 0, names)
+    end_by_decision(match_id=table["match"], winner=0)
+    return table
+
+
 def seeded_open(players: int, names: list[str]) -> dict:
     """An open rated table of ``players`` seats to 61 points, ``names`` (fewer than
     ``players``, created here) seated in seats 0, 1, …, the rest free: the waiting room.
@@ -596,6 +612,9 @@ def run(argv: list[str]) -> None:
         return
     if command == "rated" and len(args) >= 4:
         print(json.dumps(seeded_rated_end(int(args[0]), int(args[1]), args[2:])))
+        return
+    if command == "decided" and len(args) >= 2:
+        print(json.dumps(seeded_decided(args)))
         return
     if command == "left" and len(args) >= 3:
         print(json.dumps(seeded_left(int(args[0]), args[1:])))

@@ -21,6 +21,7 @@ from tests.e2e.pages import (
     wait_until,
     with_session,
 )
+from tests.site.catalogue import script_label
 
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
@@ -259,6 +260,25 @@ def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_
         expect(panel).to_be_visible()
         expect(page.locator("#rematch-button")).to_have_count(0)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_a_match_decided_away_from_the_table_says_it_has_no_rematch(browser, site_url, seed):
+    """A forfeit (a tournament's no-show: the core's ``end_by_decision``) has no rematch; the
+    panel says so in place of a button the server could only refuse (``rematch_decided``)."""
+    tag = uuid.uuid4().hex[:5]
+    table = json.loads(seed("decided", f"nour_{tag}", f"karim_{tag}"))
+    context = signed_in(browser, site_url, table["sessions"][0], "en",
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/table/{table['match']}/")
+        panel = page.locator("#rematch")
+        expect(panel).to_have_attribute("data-state", "decided")
+        expect(panel).to_have_text(script_label("static/games/table/labels.js", "rematchDecided"))
+        expect(panel).to_be_visible()
+        expect(page.locator("#rematch-button")).to_have_count(0)
     finally:
         context.close()
 

@@ -13,10 +13,12 @@ from django.urls import reverse
 from django.utils import formats, translation
 
 from games import engine
+from games.core.actions import end_by_decision
 from games.core.models import Match
 from games.core.state import records
 from games.replays.models import ImportedRecord
 from games.replays.positions import replay_data
+from tests.core.helpers import play_turn, seated_match
 from tests.site.catalogue import script_label, served_catalogue
 
 pytestmark = pytest.mark.django_db
@@ -236,6 +238,23 @@ def test_links_to_the_replay(played, users):
     assert f'href="{replay}"' in recent
     table = client.get(reverse("table", kwargs={"match_id": full.pk})).content.decode()
     assert '"replay": "/match/{id}/replay/"' in table
+
+
+def test_a_forfeit_nobody_played_has_no_replay_link(django_user_model):
+    """A table decided before any card was played (a tournament's no-show) is listed on the
+    profile, worded as decided, but with no replay: there is nothing to replay."""
+    amira, karim = (django_user_model.objects.create_user(username=n) for n in ("amira", "karim"))
+    forfeit = seated_match([amira, karim])
+    end_by_decision(match_id=forfeit.pk, winner=0)
+    played = seated_match([amira, karim])
+    play_turn(played, lambda hand: sorted(hand)[0])
+    end_by_decision(match_id=played.pk, winner=1)
+    profile = Client().get(reverse("profile", kwargs={"username": "amira"})).content.decode()
+    assert "Won: decided away from the table" in profile
+    assert "Lost: decided away from the table" in profile
+    for page in (profile, Client().get(reverse("replays:recent")).content.decode()):
+        assert reverse("replays:match", kwargs={"match_id": played.pk}) in page
+        assert reverse("replays:match", kwargs={"match_id": forfeit.pk}) not in page
 
 
 def test_the_chart_and_the_fair_shuffle_are_on_the_page(played):

@@ -20,6 +20,10 @@ nothing: back at the table, they may still ask. A person marked away at the end 
 they ask (an ask comes from the table): their absence refuses neither them nor, once they
 asked, the others.
 
+A match decided away from the table (``endings.end_by_decision``: a tournament's forfeit, a
+withdrawal) has no rematch either (``rematch_decided``): the app that decided it seats its
+players next.
+
 A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rated tables had
 to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
 refused (``rated_target_too_low``) and nothing is recorded, rather than a rematch quietly made
@@ -105,7 +109,8 @@ def ask_rematch(
     :param client_seed: the person's client seed for the new table (``None``: drawn).
     :returns: the new table once it started, else ``None``.
     :raises GameError: ``login_required``; ``not_found``; ``not_seated``; ``rematch_not_over``
-        (the match is not finished); ``rematch_gone`` (a person left the finished table, or is
+        (the match is not finished); ``rematch_decided`` (it was decided away from the
+        table: ``endings.end_by_decision``); ``rematch_gone`` (a person left the finished table, or is
         away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
         target is under ``errors.RATED_TARGET_MIN``: see the module's docstring);
         ``ranked_banned`` (a rated match, a player of it barred from rated play:
@@ -126,6 +131,9 @@ def ask_rematch(
             raise GameError("not_seated")
         if match.status != Match.Status.FINISHED:
             raise GameError("rematch_not_over")
+        if match.result == Match.Result.DECIDED:
+            # The app that decided it (a tournament's forfeit) owns the players' next table.
+            raise GameError("rematch_decided")
         # Before anything is recorded: asking must not leave an offer that cannot start.
         check_rated_target(match.rated, match.rules["target"])
         standing.check_rated(match.rated, [s.user_id for s in seats])

@@ -36,12 +36,16 @@ def match_ending(match: Any, side: int) -> tuple[str, str]:
     if match.winner_side == side:
         if result == Match.Result.CLAIM:
             return WON, _("Won on a claim (the opponent left)")
+        if result == Match.Result.DECIDED:
+            return WON, _("Won: decided away from the table (a forfeit or a withdrawal)")
         if result == Match.Result.RESIGN:
             return WON, (_("Won: the opponent resigned") if match.players == 2
                          else _("Won: the opponents resigned"))
         return WON, _("Won")
     if result == Match.Result.CLAIM:
         return LOST, _("Lost on a claim (away from the table)")
+    if result == Match.Result.DECIDED:
+        return LOST, _("Lost: decided away from the table (a forfeit or a withdrawal)")
     if result == Match.Result.RESIGN:
         return LOST, _("Lost: resigned")
     return LOST, _("Lost")

@@ -12,12 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import BooleanField, Case, Prefetch, Value, When
+from django.db.models import BooleanField, Case, Exists, OuterRef, Prefetch, Value, When
 from django.http import HttpRequest
 from django.urls import reverse
 
 from games.core import titles
-from games.core.models import Match, Seat
+from games.core.models import Event, Match, Seat
 from games.core.pages.endings import PLAYING, match_ending, match_score
 
 RECENT_MATCHES = 10
@@ -56,7 +56,8 @@ class RecentMatch:
     and ``partners`` are :class:`Opponent` values (``partners`` is empty at a table for two);
     ``outcome`` and ``result`` are :func:`games.core.pages.endings.match_ending`'s; ``score`` is
     :func:`~games.core.pages.endings.match_score`'s; ``when`` is the finish time, else the
-    start time.
+    start time; ``forfeit``: decided away from the table (``Match.Result.DECIDED``: a
+    tournament's no-show) before any card was played, so there is nothing to replay.
     """
 
     match_id: int
@@ -68,6 +69,7 @@ class RecentMatch:
     score: str
     when: datetime | None
     finished: bool
+    forfeit: bool
 
 
 def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> list[RecentMatch]:
@@ -78,6 +80,8 @@ def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> lis
         Seat.objects.filter(user=player)
         .exclude(match__status=Match.Status.OPEN)
         .select_related("match")
+        .annotate(played=Exists(Event.objects.filter(
+            match_id=OuterRef("match_id"), kind=Event.Kind.PLAY)))
         .prefetch_related(
             Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("seat"))
         )
@@ -104,6 +108,7 @@ def _recent_match(own_seat: Seat, marks: Mapping[int, str]) -> RecentMatch:
         score=match_score(match, side),
         when=match.finished_at or match.started_at,
         finished=outcome != PLAYING,
+        forfeit=match.result == Match.Result.DECIDED and not own_seat.played,
     )
 
 

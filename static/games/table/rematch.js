@@ -40,6 +40,12 @@ function render() {
     box.hidden = !seated;
     return;
   }
+  if (state.result.reason === "decided") {
+    box.dataset.state = "decided";
+    box.replaceChildren(B.el("span", {text: L.rematchDecided}));
+    box.hidden = !seated;
+    return;
+  }
   if (offer && offer.gone) {
     box.dataset.state = "gone";
     box.replaceChildren(B.el("span", {text: L.rematchGone}));

@@ -83,6 +83,16 @@ def test_no_rematch_before_the_end_or_for_someone_not_seated(make_player):
     assert Match.objects.count() == 1
 
 
+def test_no_rematch_of_a_match_decided_away_from_the_table(make_player):
+    alice, bob = make_player("alice").user, make_player("bob").user
+    match = seated_match([alice, bob])
+    actions.end_by_decision(match_id=match.pk, winner=0)
+    refused("rematch_decided", user=alice, match_id=match.pk)
+    refused("rematch_decided", user=bob, match_id=match.pk)
+    assert not Rematch.objects.exists()
+    assert Match.objects.count() == 1
+
+
 def test_someone_leaving_ends_the_offer(make_player, news, django_capture_on_commit_callbacks):
     alice, bob = make_player("alice").user, make_player("bob").user
     old = finished([alice, bob])

@@ -33,8 +33,8 @@ ENDINGS = [
     (R.RESIGN, 1, 4, ("lost", "Lost: resigned")),
     (R.ABORT, None, 2, ("aborted", "Aborted")),
     (R.DECIDED, None, 2, ("aborted", "Decided away from the table (a forfeit or a withdrawal)")),
-    (R.DECIDED, 0, 2, ("won", "Won")),
-    (R.DECIDED, 1, 2, ("lost", "Lost")),
+    (R.DECIDED, 0, 2, ("won", "Won: decided away from the table (a forfeit or a withdrawal)")),
+    (R.DECIDED, 1, 2, ("lost", "Lost: decided away from the table (a forfeit or a withdrawal)")),
     (R.ABANDONED, None, 2, ("aborted", "Abandoned: no person was left to play it")),
 ]
 
