@@ -305,8 +305,6 @@ LiveSocket.prototype.status = function (state) {
   if (this.handlers.onStatus) this.handlers.onStatus(state);
 };
 
-/** A person's rating as shown beside their name ("(1523?)": "?" while provisional), isolated
- * from the text around it so that an Arabic line keeps the digits and the "?" in place. */
 /** The mark beside an account's name for its ``title`` ("BOT": docs/protocol.md, a seat's
  * "title"), with ``labels``' botTitle and botTitleHint (labels.js ``common``); null without one. */
 export function titleMark(title, labels) {
@@ -314,6 +312,8 @@ export function titleMark(title, labels) {
   return el("span", {class: "chip bot-title", title: labels.botTitleHint, text: labels.botTitle});
 }
 
+/** A person's rating as shown beside their name ("(1523?)": "?" while provisional), isolated
+ * from the text around it so that an Arabic line keeps the digits and the "?" in place. */
 export function ratingNode(text) {
   return el("bdi", {class: "rating", dir: "ltr", text: "(" + text + ")"});
 }

@@ -38,7 +38,9 @@ def _layer_thought_up(monkeypatch):
 def broken_layer(monkeypatch):
     """``break_()`` makes the channel layer's ``group_send`` raise as with Redis down,
     ``repair()`` gives the real one back; ``failed`` (an ``asyncio.Event``, if set) is set at
-    each attempt, ``calls`` counts them."""
+    each attempt, ``calls`` counts them. A test with a socket open holds the server's beat too
+    (``server_beat_clock``): while the layer is thought down the beat probes it with a send
+    that ``break_`` does not break, and would find it back in the middle of the test."""
     layer = get_channel_layer()
     real = layer.group_send
     state = {"calls": 0, "failed": None}
@@ -101,7 +103,7 @@ def test_a_committed_create_answers_its_table_though_the_layer_is_down(
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_on_the_socket_path_a_failed_broadcast_is_logged_once_and_the_socket_stays(
-    make_player, open_socket, broken_layer, outage_log
+    make_player, open_socket, broken_layer, outage_log, server_beat_clock
 ):
     match, on_turn, _waiting, hand = await two_seated(make_player)
     socket = await open_socket(table_path(match.pk), on_turn.cookie)
@@ -125,7 +127,7 @@ async def test_on_the_socket_path_a_failed_broadcast_is_logged_once_and_the_sock
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_when_the_layer_is_back_every_socket_gets_the_state_it_missed_at_once(
-    make_player, open_socket, broken_layer, outage_log, beats_clock
+    make_player, open_socket, broken_layer, outage_log, beats_clock, server_beat_clock
 ):
     """No heartbeat comes (``beats_clock`` stands still) and no message of the table is sent
     after the outage: the socket's state comes from the layer's return alone."""
@@ -176,7 +178,7 @@ async def test_while_the_layer_is_down_the_server_beat_tries_it_and_finds_it_bac
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_phrase_sent_while_the_layer_is_down_leaves_the_socket_open(
-    make_player, open_socket, broken_layer, outage_log
+    make_player, open_socket, broken_layer, outage_log, server_beat_clock
 ):
     match, _on_turn, waiting, _hand = await two_seated(make_player)
     socket = await open_socket(table_path(match.pk), waiting.cookie)
