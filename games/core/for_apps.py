@@ -11,6 +11,7 @@ Not the public HTTP API (``games.api``, an app of its own built on this): this i
 the site's own apps.
 
 - The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``);
+  ``OWN_PLAY``, the ``Event`` rows that are a card a seat's person played themselves;
   ``record_seat_names``, a game record's seats named as the table names them ("Greedy 2").
 - Cards' spoken names in the reader's language (``card_labels``, ``card_name``: "seven of
   diamonds"), so that every page names a card alike.
@@ -121,7 +122,7 @@ from games.core.actions.presence import player_connected, player_seen
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import (
-    MOVE_SECONDS, Challenge, Event, Match, Seat, record_seat_names,
+    MOVE_SECONDS, OWN_PLAY, Challenge, Event, Match, Seat, record_seat_names,
 )
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.collation import collation_key
@@ -185,6 +186,7 @@ __all__ = [
     "DATABASE_UNAVAILABLE",
     "DEFAULT_MOVE_SECONDS",
     "MOVE_SECONDS",
+    "OWN_PLAY",
     "TARGET_MAX",
     "TARGET_MIN",
     "CreateTableForm",

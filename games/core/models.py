@@ -417,6 +417,24 @@ class Event(models.Model):
         return f"{self.match_id}#{self.seq} {self.kind}"
 
 
+def is_own_play(kind: str, payload: dict) -> bool:
+    """Whether an event (its ``kind`` and ``payload``) is a card its seat's person played
+    themselves: a ``play`` neither the clock's on a time-out (``"timeout": true``) nor the
+    computer's standing in (``"bot"``). The one definition of an own play (who "played" a
+    match, whose first deal is unplayed: ``actions.endings.first_deal_unplayed``);
+    :data:`OWN_PLAY` says the same of ``Event`` rows in SQL."""
+    return kind == Event.Kind.PLAY and payload.get("timeout") is not True and "bot" not in payload
+
+
+#: :func:`is_own_play` as a filter of ``Event`` rows (the key's absence said outright: "not
+#: true" is unknown in SQL when the key is absent).
+OWN_PLAY = (
+    models.Q(kind=Event.Kind.PLAY)
+    & (models.Q(payload__timeout__isnull=True) | models.Q(payload__timeout=False))
+    & ~models.Q(payload__has_key="bot")
+)
+
+
 class ClockTick(models.Model):
     """The table clock's own heartbeat: one row (``pk`` :attr:`ONE`), written by every tick.
 

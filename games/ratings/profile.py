@@ -23,7 +23,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.core.for_apps import Event, Match, Seat
+from games.core.for_apps import OWN_PLAY, Event, Match, Seat
 from games.ratings.models import PlayerRating, Pool, RatingChange
 from games.ratings.rating import shown
 
@@ -72,11 +72,7 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
 def totals(player: Any) -> dict[str, Any]:
     """Totals over ``player``'s finished matches (see the module docstring): three queries."""
     # A play of the player's own: not the clock's on a time-out, not the computer's standing in.
-    own_play = Event.objects.filter(
-        match_id=OuterRef("match_id"), seat=OuterRef("seat"), kind="play",
-    ).filter(  # the key's absence said outright: "not true" is unknown in SQL when it is absent
-        Q(payload__timeout__isnull=True) | Q(payload__timeout=False)
-    ).exclude(payload__has_key="bot")
+    own_play = Event.objects.filter(OWN_PLAY, match_id=OuterRef("match_id"), seat=OuterRef("seat"))
     seats = Seat.objects.filter(
         user=player, match__status="finished", match__winner_side__isnull=False
     ).exclude(Q(match__result=Match.Result.DECIDED) & ~Exists(own_play)).annotate(side=F("seat") % 2)

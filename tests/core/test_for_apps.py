@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import actions, for_apps
-from games.core.models import Seat
+from games.core.models import Event, Seat, is_own_play
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +41,28 @@ def test_a_seat_the_computer_took_over_is_no_longer_the_persons(users):
     assert for_apps.current_table(dan.pk)["match_id"] == match.pk
     Seat.objects.filter(match=match, user=dan).update(absent=True)
     assert for_apps.current_table(dan.pk) is None
+
+
+PAYLOADS = [
+    ({"card": "7D"}, True),
+    ({"card": "7D", "timeout": False}, True),
+    ({"card": "7D", "timeout": True}, False),  # the clock's, on a time-out
+    ({"card": "7D", "bot": "greedy"}, False),  # the computer's, standing in
+    ({"card": "7D", "bot": "strong", "timeout": True}, False),
+]
+
+
+def test_an_own_play_is_one_definition_in_python_and_in_sql(users):
+    """``for_apps.OWN_PLAY`` (the ratings' profile totals) picks out exactly the rows
+    ``is_own_play`` (the core's ``first_deal_unplayed``) calls a person's own play."""
+    alice, _bob = users("alice", "bob")
+    match = for_apps.create_table(user=alice, players=2, rules={}, rated=False)
+    events = [
+        Event.objects.create(match=match, seq=1000 + n, kind=Event.Kind.PLAY, seat=0, payload=p)
+        for n, (p, _own) in enumerate(PAYLOADS)
+    ]
+    deal = Event.objects.create(match=match, seq=2000, kind=Event.Kind.DEAL, payload={})
+    assert [is_own_play(e.kind, e.payload) for e in events] == [own for _p, own in PAYLOADS]
+    assert not is_own_play(deal.kind, deal.payload)
+    found = set(Event.objects.filter(for_apps.OWN_PLAY, match=match).values_list("pk", flat=True))
+    assert found == {e.pk for e, (_p, own) in zip(events, PAYLOADS) if own}

@@ -13,7 +13,7 @@ from django.db import transaction
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
 from games.core.errors import GameError
-from games.core.models import Event, Match
+from games.core.models import Event, Match, is_own_play
 from games.core.signals import match_finished
 from games.core.state.cache import SeatRow, seat_rows
 
@@ -106,7 +106,7 @@ def first_deal_unplayed(match: Match, pending: Iterable[Event] = ()) -> list[int
     )
     played = {
         seat for _seq, (seat, payload) in sorted(plays.items())[:first]
-        if not payload.get("bot") and payload.get("timeout") is not True
+        if is_own_play(Event.Kind.PLAY, payload)
     }
     return [s.seat for s in seat_rows(match) if s.user_id is not None and s.seat not in played]
 
