@@ -160,14 +160,18 @@ def _csv(header: list[str], rows: list[list[Any]]) -> str:
 
 def standings_csv(sheet: Sheet) -> str:
     """The standings: rank, starting rank, name, rating, points, each tie-break (by its
-    name, in the event's order), performance, status; one line an entrant."""
+    name, in the event's order), performance, status, absent (``1``: marked absent, or paused
+    in an arena, for not coming to its table: ``noshow.mark_absent``; else ``0``); one line an
+    entrant."""
     t = sheet.tournament
     names = [str(TIEBREAK_NAMES[pairing.TieBreak(k)]) for k in t.tiebreak_order()]
-    header = ["rank", "start_rank", "name", "rating", "points", *names, "performance", "status"]
+    header = ["rank", "start_rank", "name", "rating", "points", *names, "performance", "status",
+              "absent"]
     return _csv(header, [
         [row.rank or "", row.start_rank, row.entrant.name, round(row.entrant.rating),
          _points(row.score), *[("" if v is None else v) for v in row.tiebreaks],
-         row.performance if row.performance is not None else "", row.entrant.status]
+         row.performance if row.performance is not None else "", row.entrant.status,
+         int(row.entrant.absent)]
         for row in sheet.rows
     ])
 
@@ -204,7 +208,8 @@ def _entrant_json(row: Row) -> dict[str, Any]:
     return {
         "id": e.pk, "name": e.name, "members": [u.get_username() for u in e.members()],
         "start_rank": row.start_rank, "seed": e.seed, "rating": round(e.rating),
-        "status": e.status, "first_round": e.first_round, "withdrawn_round": e.withdrawn_round,
+        "status": e.status, "absent": e.absent,
+        "first_round": e.first_round, "withdrawn_round": e.withdrawn_round,
     }
 
 

@@ -7,6 +7,9 @@ runs them."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
 from datetime import timedelta
 from zoneinfo import ZoneInfo
@@ -198,6 +201,15 @@ def test_a_swiss_no_show_is_absent_sits_out_unpaired_and_rejoins():
     lines = {line.entrant.pk: line for line in services.standings(t)}
     assert lines[gone.pk].score == 0.0
     assert 'class="tag absent-tag">absent</span>' in page_of(a, t)
+    # The crosstable and the exports say so too.
+    crosstable = Client().get(reverse("tournament_crosstable", args=[t.pk])).content.decode()
+    assert crosstable.count('class="tag absent-tag">absent</span>') >= 2  # start list, crosstable
+    standings = Client().get(reverse("tournament_standings_csv", args=[t.pk])).content.decode()
+    assert {r["name"]: r["absent"] for r in csv.DictReader(io.StringIO(standings))} == {
+        "a": "0", "b": "0", "c": "0", "d": "1"}
+    read = json.loads(Client().get(reverse("tournament_json", args=[t.pk])).content)
+    assert {e["name"]: e["absent"] for e in read["entrants"]} == {
+        "a": False, "b": False, "c": False, "d": True}
     # The rejoin button: a POST that needs the page's CSRF token.
     client = Client(enforce_csrf_checks=True)
     client.force_login(d)
