@@ -481,9 +481,10 @@ def seeded_tournaments(tag: str) -> dict:
     """Two events of one organiser (who plays in the first), through the tournaments' services,
     every name ending in ``tag``: a 3-round Swiss of 7 (long names, one of them Arabic) whose
     first round is played out (one forfeit among it) and whose second is being played, with an
-    arbiter named; and an upcoming round robin with 3 entrants.
+    arbiter named; an upcoming round robin with 3 entrants; and a knockout of 4 (long names, one
+    Arabic) in its first round.
 
-    :returns: ``{"swiss": id, "upcoming": id, "entrant": an entrant id of the Swiss,
+    :returns: ``{"swiss": id, "upcoming": id, "knockout": id, "entrant": an entrant id of the Swiss,
         "session": the organiser's signed-in session, "player_session": the signed-in session
         of a player entered in the upcoming event}``.
     """
@@ -511,7 +512,12 @@ def seeded_tournaments(tag: str) -> dict:
     play_round(swiss)
     upcoming = event("round_robin", f"Thursday round robin {tag}")
     enter(upcoming, people[:3])
-    return {"swiss": swiss.pk, "upcoming": upcoming.pk, "entrant": entrants[1].pk,
+    knockout = event("knockout", f"Giza knockout {tag}")
+    enter(knockout, users(*(f"{name}_{tag}" for name in (
+        "Mohamed_Abdelaziz", "يوسف_الشناوي", "Fatma_ElZahraa", "Omar_Khairat"))))
+    services.start(user=org, tournament_id=knockout.pk)
+    return {"swiss": swiss.pk, "upcoming": upcoming.pk, "knockout": knockout.pk,
+            "entrant": entrants[1].pk,
             "session": session_of(org), "player_session": session_of(people[0])}
 
 

@@ -31,6 +31,7 @@ PAGES = {
         "#arbiter-form input", "#add-arbiter-button", ".organiser-result select",
         ".organiser-result button", ".withdraw-entrant button", ".table-link",
     ]),
+    "bracket": ("/tournaments/{knockout}/", ["h1", ".bracket-round", ".bracket-pairing"]),
     "crosstable": ("/tournaments/{swiss}/crosstable/", ["h1", ".table-scroll", "#exports a"]),
     "entrant": ("/tournaments/{swiss}/entrant/{entrant}/", ["h1", ".table-scroll"]),
     "organiser": ("/tournaments/{upcoming}/", [

@@ -227,6 +227,22 @@ def test_knockout_bracket_and_arena_leaderboard_are_drawn():
     assert "Leaderboard" in page and 'class="pts pts-2' in page
 
 
+def test_every_entrant_name_is_isolated_from_the_text_around_it():
+    """An Arabic name ending in Latin ("يوسف_ca5d0") beside a seed "(2)" read "ca5d0 (2)يوسف_"
+    in the Arabic bracket: in the bracket, the standings, the rounds and the entrants' list each
+    name is a ``<bdi>``, its own direction."""
+    org, *ps = users("org", "يوسف_ca5d0", "p2", "p3", "p4")
+    ko = event(org, "knockout")
+    enter(ko, ps)
+    services.start(user=org, tournament_id=ko.pk)
+    page = Client().get(reverse("tournament", args=[ko.pk])).content.decode()
+    bracket = page[page.index('id="bracket"'):]
+    assert re.search(r'<div class="slot[^"]*"><bdi>يوسف_ca5d0</bdi> <small>\(\d\)</small>', bracket)
+    assert "<td><bdi>يوسف_ca5d0</bdi>" in page  # the standings
+    assert re.search(r'<bdi class="entrant[^"]*">يوسف_ca5d0</bdi>', page)  # the rounds
+    assert re.search(r'<li data-entrant-id="\d+"><bdi>يوسف_ca5d0</bdi>', page)  # the entrants
+
+
 def test_a_best_of_three_shows_the_games_won():
     """A best of three shows the games won ("2–0"), not the pairing's "1–0"."""
     org, p1, p2 = users("org", "p1", "p2")
