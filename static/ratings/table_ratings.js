@@ -88,8 +88,9 @@ function renderChances() {
   }
   var parts = [R.winChances, " "];
   // The sides in the table's order (kit.js sideOrder: the viewer's first).
-  T.sideOrder().forEach(function (side, i) {
-    if (i) parts.push(" \u00B7 ");
+  var order = T.sideOrder();
+  order.forEach(function (side, i) {
+    if (i) parts.push(" ");
     var members = [];
     var seats = found.seats.filter(function (s) { return s.seat % 2 === side; });
     seats.forEach(function (s, i) {
@@ -102,6 +103,8 @@ function renderChances() {
       members.push(el("span", {class: "chance-end"}, [rating, B.colon() + " ",
         el("strong", {}, [el("bdi", {text: B.fmt(R.percent, {percent: found.chances[side]})})])]));
     });
+    // The dot between the sides ends the first one's box (an inline block), never starting a line.
+    if (i < order.length - 1) members.push("\u00A0\u00B7");
     parts.push(el("span", {class: "side-chance", dataset: {side: side}}, members));
   });
   line.replaceChildren.apply(line, parts);

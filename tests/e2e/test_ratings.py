@@ -27,6 +27,20 @@ from tests.site.catalogue import script_label
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group(SECOND_GROUP)]
 
 
+#: Whether the "·" between the win chances' sides sits on the line of the side before it.
+DOT_ENDS_A_LINE = """() => {
+  const line = document.getElementById("win-chances");
+  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode()) && !node.data.includes("\u00B7"));
+  const dot = document.createRange();
+  dot.setStart(node, node.data.indexOf("\u00B7"));
+  dot.setEnd(node, node.data.indexOf("\u00B7") + 1);
+  const percent = [...line.querySelectorAll("strong")][0].getBoundingClientRect();
+  return Math.abs(dot.getBoundingClientRect().bottom - percent.bottom) < 4;
+}"""
+
+
 def create_rated_table(page: Page) -> int:
     """Like ``test_table.create_table``, with "Rated" chosen."""
     open_lobby(page)
@@ -55,6 +69,8 @@ def test_a_rated_win_shows_on_the_profile_and_the_ladder(request, new_page, seed
     winner.set_viewport_size({"width": 195, "height": 422})  # a phone at 200%
     wait_until(winner, "() => document.documentElement.clientWidth === 195")
     assert winner.evaluate("() => document.documentElement.scrollWidth") <= 195
+    # The dot between the sides ends the first side's line; it never starts a line.
+    assert winner.evaluate(DOT_ENDS_A_LINE), "the sides' separator starts a line"
     winner.set_viewport_size({"width": 1280, "height": 720})
 
     # Each plays a card of the first deal (a rated match resigned before that is aborted): 48
