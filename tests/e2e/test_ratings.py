@@ -259,42 +259,35 @@ def test_a_spectator_of_two_reads_each_player_s_rating_change_under_one_name(new
     expect(labels).to_have_text(["You: ", "Opponent: "])
 
 
-def test_a_rated_match_under_61_points_says_why_it_has_no_rematch(browser, site_url, seed):
-    """Issue 35, item 5: a rated table plays to at least 61 points, so a rated match to 11
-    (made before the rule) has no rematch; the panel says so in place of a button the server
-    could only refuse (``rated_target_too_low``)."""
+#: A finished match with no rematch, by the panel's state: the seeding (its arguments before
+#: the names), the page's language and what the panel says in place of the button.
+NO_REMATCH = {
+    # Issue 35, item 5: a rated table plays to at least 61 points, so a rated match to 11 (made
+    # before the rule) has none (``rated_target_too_low``).
+    "target-too-low": (("rated", 2, 11), "ar", "61"),
+    # A forfeit (a tournament's no-show: the core's ``end_by_decision``): ``rematch_decided``.
+    "decided": (("decided",), "en", script_label("static/games/table/labels.js", "rematchDecided")),
+}
+
+
+@pytest.mark.parametrize("state", list(NO_REMATCH))
+def test_a_match_with_no_rematch_says_why_in_place_of_the_button(browser, site_url, seed, state):
+    """The panel says why there is no rematch in place of a button the server could only
+    refuse, on a 360 px phone."""
+    arguments, language, said = NO_REMATCH[state]
     tag = uuid.uuid4().hex[:5]
-    table = json.loads(seed("rated", 2, 11, f"nour_{tag}", f"karim_{tag}"))
-    context = signed_in(browser, site_url, table["sessions"][0], "ar",
+    table = json.loads(seed(*arguments, f"nour_{tag}", f"karim_{tag}"))
+    context = signed_in(browser, site_url, table["sessions"][0], language,
                         viewport={"width": 360, "height": 640}, device_scale_factor=1)
     try:
         page = context.new_page()
         page.goto(f"/table/{table['match']}/")
         panel = page.locator("#rematch")
-        expect(panel).to_have_attribute("data-state", "target-too-low")
-        expect(panel).to_contain_text("61")
+        expect(panel).to_have_attribute("data-state", state)
+        expect(panel).to_contain_text(said)
         expect(panel).to_be_visible()
         expect(page.locator("#rematch-button")).to_have_count(0)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
-    finally:
-        context.close()
-
-
-def test_a_match_decided_away_from_the_table_says_it_has_no_rematch(browser, site_url, seed):
-    """A forfeit (a tournament's no-show: the core's ``end_by_decision``) has no rematch; the
-    panel says so in place of a button the server could only refuse (``rematch_decided``)."""
-    tag = uuid.uuid4().hex[:5]
-    table = json.loads(seed("decided", f"nour_{tag}", f"karim_{tag}"))
-    context = signed_in(browser, site_url, table["sessions"][0], "en",
-                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
-    try:
-        page = context.new_page()
-        page.goto(f"/table/{table['match']}/")
-        panel = page.locator("#rematch")
-        expect(panel).to_have_attribute("data-state", "decided")
-        expect(panel).to_have_text(script_label("static/games/table/labels.js", "rematchDecided"))
-        expect(panel).to_be_visible()
-        expect(page.locator("#rematch-button")).to_have_count(0)
     finally:
         context.close()
 
