@@ -426,6 +426,12 @@ def is_own_play(kind: str, payload: dict) -> bool:
     return kind == Event.Kind.PLAY and payload.get("timeout") is not True and "bot" not in payload
 
 
+#: How a match nobody came to ends (a tournament's no-show): decided away from the table for
+#: the side that came, abandoned when nobody did. With no :data:`OWN_PLAY`, it has nothing to
+#: replay.
+NO_SHOW_RESULTS = (Match.Result.DECIDED, Match.Result.ABANDONED)
+
+
 #: :func:`is_own_play` as a filter of ``Event`` rows (the key's absence said outright: "not
 #: true" is unknown in SQL when the key is absent).
 OWN_PLAY = (

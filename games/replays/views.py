@@ -27,7 +27,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.for_apps import (
-    ErrorCode, Event, GameError, Match, Seat, match_record, record_seat_names, titles,
+    NO_SHOW_RESULTS, OWN_PLAY, ErrorCode, Event, GameError, Match, Seat, match_record,
+    record_seat_names, titles,
 )
 from games.ratings.for_apps import cheaters_among, match_ratings
 from games.replays import analysis as analysis_module, jobs
@@ -369,12 +370,13 @@ def imported_analysis(request: HttpRequest, token: str) -> JsonResponse:
 @require_GET
 def recent(request: HttpRequest) -> HttpResponse:
     """The latest finished matches, each with its replay, and the import form's link; not a
-    forfeit (a match decided away from the table before any card: nothing to replay)."""
+    no-show's (decided away from the table or abandoned with no card played by a person:
+    nothing to replay)."""
     matches = list(
         Match.objects.filter(status=Match.Status.FINISHED, seq__gt=0)
         .exclude(result=Match.Result.ABORT)
-        .exclude(Q(result=Match.Result.DECIDED)
-                 & ~Exists(Event.objects.filter(match_id=OuterRef("pk"), kind=Event.Kind.PLAY)))
+        .exclude(Q(result__in=NO_SHOW_RESULTS)
+                 & ~Exists(Event.objects.filter(OWN_PLAY, match_id=OuterRef("pk"))))
         .prefetch_related("seats__user")
         .order_by("-finished_at", "-pk")[:RECENT]
     )

@@ -5,15 +5,16 @@ from __future__ import annotations
 import copy
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 
 from games import engine
-from games.core.actions import end_by_decision
+from games.core.actions import end_by_decision, mark_absent
 from games.core.models import Match
 from games.core.state import records
 from games.replays.models import ImportedRecord
@@ -241,11 +242,16 @@ def test_links_to_the_replay(played, users):
 
 
 def test_a_forfeit_nobody_played_has_no_replay_link(django_user_model):
-    """A table decided before any card was played (a tournament's no-show) is listed on the
-    profile, worded as decided, but with no replay: there is nothing to replay."""
+    """A table decided before any card was played (a tournament's no-show), or abandoned by
+    everyone before it (a double no-show), is listed on the profile, worded as it ended, but
+    with no replay: there is nothing to replay."""
     amira, karim = (django_user_model.objects.create_user(username=n) for n in ("amira", "karim"))
     forfeit = seated_match([amira, karim])
     end_by_decision(match_id=forfeit.pk, winner=0)
+    nobody = seated_match([amira, karim])
+    mark_absent(match_id=nobody.pk, now=timezone.now() + timedelta(hours=1))
+    nobody.refresh_from_db()
+    assert nobody.result == Match.Result.ABANDONED
     played = seated_match([amira, karim])
     play_turn(played, lambda hand: sorted(hand)[0])
     end_by_decision(match_id=played.pk, winner=1)
@@ -255,6 +261,7 @@ def test_a_forfeit_nobody_played_has_no_replay_link(django_user_model):
     for page in (profile, Client().get(reverse("replays:recent")).content.decode()):
         assert reverse("replays:match", kwargs={"match_id": played.pk}) in page
         assert reverse("replays:match", kwargs={"match_id": forfeit.pk}) not in page
+        assert reverse("replays:match", kwargs={"match_id": nobody.pk}) not in page
 
 
 def test_the_chart_and_the_fair_shuffle_are_on_the_page(played):
