@@ -72,7 +72,7 @@ export var L = Object.assign({}, common, cards, {
   // A rated match aborted at once (issue 35): who never played a card of the first deal.
   matchAbortedEarlyOne: gettext("Aborted: %(name)s did not play a card of the first deal. Nobody won, and it is not rated."),
   matchAbortedEarlyMany: gettext("Aborted: %(names)s did not play a card of the first deal. Nobody won, and it is not rated."),
-  matchAbandoned: gettext("Abandoned: every player had left, so nobody won."),
+  matchAbandoned: gettext("Abandoned: no player was at the table, so nobody won."),
   cancel: gettext("Cancel"),
   claim: gettext("Claim the win"),
   claimConfirm: gettext("Your opponent has left. Claim the win now?"),
