@@ -269,8 +269,8 @@ def overlap_warning(others: list[Tournament]) -> str:
     """The warning of an event whose time overlaps ``others`` (``busy.clashes``)."""
     return _(
         "This event's time overlaps %(events)s, where you are registered too. You play one "
-        "tournament table at a time: a table of either event waits until you are free, and "
-        "your opponent waits with it."
+        "tournament table at a time: a table of one waits until you are free, and your "
+        "opponent waits with it."
     ) % {"events": listing(o.name for o in others)}
 
 

@@ -230,9 +230,9 @@ def test_knockout_bracket_and_arena_leaderboard_are_drawn():
 def test_every_entrant_name_is_isolated_from_the_text_around_it():
     """An Arabic name ending in Latin ("يوسف_ca5d0") beside a seed "(2)" read "ca5d0 (2)يوسف_"
     in the Arabic bracket: in the bracket, the standings, the rounds and the entrants' list each
-    name is a ``<bdi>``, its own direction."""
+    name is a ``<bdi>``, its own direction; so is the event's description."""
     org, *ps = users("org", "يوسف_ca5d0", "p2", "p3", "p4")
-    ko = event(org, "knockout")
+    ko = event(org, "knockout", description='Test <b>bold</b> & "quotes"')
     enter(ko, ps)
     services.start(user=org, tournament_id=ko.pk)
     page = Client().get(reverse("tournament", args=[ko.pk])).content.decode()
@@ -241,6 +241,8 @@ def test_every_entrant_name_is_isolated_from_the_text_around_it():
     assert "<td><bdi>يوسف_ca5d0</bdi>" in page  # the standings
     assert re.search(r'<bdi class="entrant[^"]*">يوسف_ca5d0</bdi>', page)  # the rounds
     assert re.search(r'<li data-entrant-id="\d+"><bdi>يوسف_ca5d0</bdi>', page)  # the entrants
+    # The organiser's description takes its own direction ("Test …" stays left to right).
+    assert '<p class="description" dir="auto">Test &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot;</p>' in page
 
 
 def test_a_best_of_three_shows_the_games_won():
