@@ -86,14 +86,18 @@ def clashes(t: Tournament, users: Iterable[Any], now: datetime | None = None) ->
     return sorted(out, key=lambda o: (o.started_at or o.starts_at, o.pk))
 
 
-def engaged(user_ids: Iterable[int], *, tournament_id: int, pairing_id: int | None = None) -> dict[int, Tournament]:
+def engaged(
+    user_ids: Iterable[int], *, tournament_id: int, pairing_id: int | None = None,
+    waiting: bool = True,
+) -> dict[int, Tournament]:
     """Which of ``user_ids`` are engaged in another event than ``tournament_id``: ``{user id:
     that event}``.
 
     Engaged: seated at a tournament table of another event that is being played and still
     counts; or, when ``pairing_id`` is given, a player of a pairing of another running event
     that waits for its table and was made before it (a smaller id; ``pairing_id`` ``None``:
-    any such pairing, for an arena wave, whose pairings are new). Two queries.
+    any such pairing, for an arena wave, whose pairings are new). ``waiting=False``: the
+    seated only. Two queries (one without ``waiting``).
     """
     ids = set(user_ids)
     if not ids:
@@ -110,6 +114,8 @@ def engaged(user_ids: Iterable[int], *, tournament_id: int, pairing_id: int | No
     )
     for user_id, other in seated:
         out.setdefault(user_id, other)
+    if not waiting:
+        return _events(out)
     members = Q()
     for field in ("a__user_id", "a__partner_id", "b__user_id", "b__partner_id"):
         members |= Q(**{f"{field}__in": ids})
@@ -129,18 +135,26 @@ def engaged(user_ids: Iterable[int], *, tournament_id: int, pairing_id: int | No
         for field in ("a__user_id", "a__partner_id", "b__user_id", "b__partner_id"):
             if row[field] in ids:
                 out.setdefault(row[field], row["tournament_id"])
-    events = Tournament.objects.in_bulk(set(out.values()))
-    return {user_id: events[other] for user_id, other in out.items()}
+    return _events(out)
+
+
+def _events(by_user: dict[int, int]) -> dict[int, Tournament]:
+    """``{user id: event id}`` as ``{user id: Tournament}`` (one query, none when empty)."""
+    if not by_user:
+        return {}
+    events = Tournament.objects.in_bulk(set(by_user.values()))
+    return {user_id: events[other] for user_id, other in by_user.items()}
 
 
 def engaged_entrants(t: Tournament, entrants: Iterable[Entrant]) -> dict[int, Tournament]:
-    """``{entrant id: the other event}`` for each of ``entrants`` (of ``t``) with a player
-    engaged in another event (:func:`engaged`: at a live table there, or wanted by a pairing
-    there that waits for its table), for the event page. Two queries."""
+    """``{entrant id: the other event}`` for each of ``entrants`` (of ``t``) with a player at a
+    live table of another event (:func:`engaged`'s first half), for the event page. A pairing
+    of the other event that waits for its table is left out: it may be waiting for this
+    event's table, and both pages then named each other. One query."""
     entrants = list(entrants)
     by_user = engaged(
         [uid for e in entrants for uid in (e.user_id, e.partner_id) if uid is not None],
-        tournament_id=t.pk,
+        tournament_id=t.pk, waiting=False,
     )
     out = {}
     for e in entrants:

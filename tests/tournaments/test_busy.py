@@ -62,6 +62,24 @@ def test_a_round_waits_for_a_player_seated_in_another_event_and_opens_when_free(
     assert game.pairing_id == waiting.pk and len(seated_now(p)) == 1
 
 
+def test_the_event_playing_a_player_does_not_call_them_busy_in_the_event_waiting_for_them():
+    """Two events started together: the first seats p, the second's pairing waits for p. The
+    first event's page called p "busy in" the second (its waiting pairing) while the second's
+    said its table opens when p is free of the first: now only the second says so."""
+    org, p, q, r = users("org", "p", "q", "r")
+    first, second = event(org, "round_robin"), event(org, "round_robin")
+    enter(first, [p, q])
+    enter(second, [p, r])
+    services.start(user=org, tournament_id=first.pk)
+    services.start(user=org, tournament_id=second.pk)
+    assert len(seated_now(p)) == 1 and live_games(second) == []
+    playing = Client().get(reverse("tournament", args=[first.pk])).content.decode()
+    waiting = Client().get(reverse("tournament", args=[second.pk])).content.decode()
+    assert 'class="tag busy-elsewhere"' not in playing
+    assert 'class="tag busy-elsewhere"' in waiting
+    assert busy.engaged_entrants(refresh(first), first.entrants.all()) == {}
+
+
 def test_the_pairing_that_waited_longest_gets_the_player_first():
     """p's match ends a round of the first event, which pairs its next round at once: the
     second event's pairing, waiting for p since before, still gets p first."""
