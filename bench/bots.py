@@ -237,6 +237,20 @@ hold it (a lone card left to a sweep it makes), where the plain expert deals a f
 iteration. A bound needs a posterior sample as wide as the iterations: far more hands, or
 deals weighted rather than replaced.
 
+Another 300 at 0.1 s (2026-12-07, seeds 150-299, the same budgets: expert 2,400 iterations,
+strong 400 samples, ``--time-limit 1``; two processes under ``nice -n 19`` beside the test
+suite and a browser; the run's length fixed at 300 before it began, whatever it showed):
+
+| pairing | matches | A wins (95% Wilson CI) | A's round margin (95% CI), rounds |
+|---|---|---|---|
+| expert vs strong, seeds 150-299 | 300 | 176 = 58.7% (53.0-64.1%) | +3.6 (+1.7..+5.6), 1,213 |
+| **expert vs strong, seeds 0-299, pooled with the 300 above** | **600** | **355 = 59.2% (55.2-63.0%)** | about +4.0 (the runs weighted by rounds) |
+
+Mean CPU a move: expert 84 ms, strong 30 ms (wall 138 and 58 ms). Over 600 matches the expert
+is stronger than the strong bot (the interval is well above 50%) and just short of the issue's
+60% (59.2%, the interval holding it); about +4 round points a round, a fifth of the way to the
+hands-seeing ceiling's +20.9, not half.
+
 Usage::
 
     .venv/bin/python bench/bots.py --matches 500 --samples 100
