@@ -119,6 +119,7 @@ class ErrorCode(StrEnum):
     REMATCH_NOT_OVER = "rematch_not_over"
     REMATCH_GONE = "rematch_gone"
     REMATCH_DECIDED = "rematch_decided"
+    REMATCH_NOT_OFFERED = "rematch_not_offered"
     # Quick phrases at a table (games/core/state/phrases.py; sockets only).
     BAD_PHRASE = "bad_phrase"
     PHRASE_TOO_SOON = "phrase_too_soon"
@@ -246,6 +247,7 @@ MESSAGES = {
     ErrorCode.REMATCH_NOT_OVER: _("A rematch can be asked for only once the match is over."),
     ErrorCode.REMATCH_GONE: _("No rematch: a player has left the table."),
     ErrorCode.REMATCH_DECIDED: _("No rematch: this match was decided away from the table."),
+    ErrorCode.REMATCH_NOT_OFFERED: _("No rematch at an event's table: the event opens your next table."),
     ErrorCode.BAD_PHRASE: _("That is not one of the table's phrases: nothing was sent."),
     ErrorCode.PHRASE_TOO_SOON: _("Wait a few seconds before sending another phrase."),
 }

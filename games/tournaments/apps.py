@@ -25,6 +25,7 @@ class TournamentsConfig(AppConfig):
             add_config,
             add_fragment,
             add_module,
+            claim_tables_with,
             match_finished,
             record_headers,
             register_pending,
@@ -32,7 +33,9 @@ class TournamentsConfig(AppConfig):
         )
         from accounts.closing import account_closing
 
-        from games.tournaments import news, profile, registration, scheduler, services, slots
+        from games.tournaments import (
+            news, profile, registration, scheduler, services, slots, tables,
+        )
         from games.tournaments.record_headers import event_header
 
         match_finished.connect(
@@ -43,6 +46,8 @@ class TournamentsConfig(AppConfig):
         record_headers.connect(event_header, dispatch_uid="tournaments.record_headers")
         server_started.connect(scheduler.start_in_server, dispatch_uid="tournaments.scheduler")
         register_pending(news.pending_tables)
+        # A tournament's table has no rematch: the event opens its players' next table.
+        claim_tables_with(tables.is_event_table)
         add_fragment("header.actions", "tournaments/_nav.html", order=20)
         add_fragment("table.head", "tournaments/_table_link.html", slots.table_link, order=10)
         add_config("notices", "tournament-notice-config", slots.notice_config)

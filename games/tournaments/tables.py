@@ -38,6 +38,12 @@ def open_pairing(t: Tournament, p: Pairing, now: datetime) -> None:
     open_table(t, p, 1, now)
 
 
+def is_event_table(match_id: int) -> bool:
+    """Whether table ``match_id`` is one of an event's (a ``Game`` of a pairing): the core asks
+    (``for_apps.claim_tables_with``), so that it offers no rematch. One query."""
+    return Game.objects.filter(match_id=match_id).exists()
+
+
 def open_table(t: Tournament, p: Pairing, number: int, now: datetime) -> Game | None:
     """Create match ``number`` of pairing ``p`` through the core's actions and seat its players.
 

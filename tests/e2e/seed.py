@@ -40,7 +40,8 @@ waits for them, paused (:func:`seeded_paused`). ``rated`` ends a rated table (to
 by a resignation once every person has played two cards, so that the match is rated
 (:func:`seeded_rated_end`). ``decided`` opens a casual table and ends it by a decision
 away from the table, before any card, side 0 the winner, as a tournament's no-show is
-(:func:`seeded_decided`). ``left`` opens a rated table whose every person has played a card,
+(:func:`seeded_decided`). ``event_end`` ends a round robin's one table by a resignation
+(:func:`seeded_event_end`). ``left`` opens a rated table whose every person has played a card,
 then marks its last seat's person absent, as the clock marks one whose page was closed: at two
 the opponent may claim the win, at four the computer plays that seat (:func:`seeded_left`).
 ``open`` opens a rated table with a free seat, its ``NAME``\ s seated: the waiting room
@@ -379,6 +380,24 @@ def seeded_decided(names: list[str]) -> dict:
     return table
 
 
+def seeded_event_end(names: list[str]) -> dict:
+    """A round robin of the two persons ``names`` (created here, with an organiser), started,
+    its one table ended by the second's resignation: a finished tournament table.
+
+    :returns: ``{"match": its id, "sessions": [a signed-in session of each]}``.
+    """
+    from games.tournaments import services
+    from tests.tournaments.helpers import enter, event, live_games, resign_for, users
+
+    org, *people = users(f"org_{names[0]}", *names)
+    t = event(org, "round_robin")
+    enter(t, people)
+    services.start(user=org, tournament_id=t.pk)
+    (game,) = live_games(t)
+    resign_for(game.pairing.b, game)
+    return {"match": game.match_id, "sessions": [session_of(person) for person in people]}
+
+
 def seeded_open(players: int, names: list[str]) -> dict:
     """An open rated table of ``players`` seats to 61 points, ``names`` (fewer than
     ``players``, created here) seated in seats 0, 1, …, the rest free: the waiting room.
@@ -618,6 +637,9 @@ def run(argv: list[str]) -> None:
         return
     if command == "rated" and len(args) >= 4:
         print(json.dumps(seeded_rated_end(int(args[0]), int(args[1]), args[2:])))
+        return
+    if command == "event_end" and len(args) == 2:
+        print(json.dumps(seeded_event_end(args)))
         return
     if command == "decided" and len(args) >= 2:
         print(json.dumps(seeded_decided(args)))

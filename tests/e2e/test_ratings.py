@@ -267,6 +267,9 @@ NO_REMATCH = {
     "target-too-low": (("rated", 2, 11), "ar", "61"),
     # A forfeit (a tournament's no-show: the core's ``end_by_decision``): ``rematch_decided``.
     "decided": (("decided",), "en", script_label("static/games/table/labels.js", "rematchDecided")),
+    # A tournament's table: the event opens the next one (``rematch_not_offered``).
+    "not-offered": (("event_end",), "en",
+                    script_label("static/games/table/labels.js", "rematchNotOffered")),
 }
 
 

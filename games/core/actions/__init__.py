@@ -47,6 +47,7 @@ from games.core.actions.challenges import (
     decline_challenge,
 )
 from games.core.actions.rematch import ask_rematch, rematch_state, left as rematch_left
+from games.core.actions.rematch import claim_tables_with, offered as rematch_offered
 from games.core.actions.seating import (
     DEFAULT_MOVE_SECONDS,
     SEAT_ORDER,
@@ -74,6 +75,8 @@ __all__ = [
     "create_challenge",
     "decline_challenge",
     "rematch_left",
+    "rematch_offered",
+    "claim_tables_with",
     "rematch_state",
     "act_on_deadline",
     "bot_delay",

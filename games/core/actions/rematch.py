@@ -22,7 +22,8 @@ asked, the others.
 
 A match decided away from the table (``endings.end_by_decision``: a tournament's forfeit, a
 withdrawal) has no rematch either (``rematch_decided``): the app that decided it seats its
-players next.
+players next; nor has a table an app claims as its own (``rematch_not_offered``,
+:func:`claim_tables_with`: a tournament's, whose event opens its players' next table).
 
 A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rated tables had
 to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
@@ -37,6 +38,7 @@ acceptances at once, start one table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -49,6 +51,27 @@ from games.core.actions.seating import _client_seed, check_rated_target, create_
 from games.core.errors import GameError
 from games.core.models import Match, Rematch
 from games.core.state import broadcast, liveness
+
+
+#: ``claimer(match id)``: whether an app seats that table's players itself (a tournament's
+#: table: the event opens their next one), so that it has no rematch. Registered in the app's
+#: ``AppConfig.ready()`` (:func:`claim_tables_with`), as ``games.core.titles`` is answered.
+Claimer = Callable[[int], bool]
+
+_claimers: list[Claimer] = []
+
+
+def claim_tables_with(claimer: Claimer) -> None:
+    """Register an app's :data:`Claimer` (its ``AppConfig.ready()``)."""
+    if claimer not in _claimers:
+        _claimers.append(claimer)
+
+
+def offered(match: Match) -> bool:
+    """Whether the finished ``match`` may have a rematch at all: not one decided away from the
+    table (``endings.end_by_decision``), nor one an app claims (:func:`claim_tables_with`).
+    One query an app, at most."""
+    return match.result != Match.Result.DECIDED and not any(c(match.pk) for c in _claimers)
 
 
 def _gone(rematch: Rematch, seats: list[Any]) -> bool:
@@ -110,7 +133,8 @@ def ask_rematch(
     :returns: the new table once it started, else ``None``.
     :raises GameError: ``login_required``; ``not_found``; ``not_seated``; ``rematch_not_over``
         (the match is not finished); ``rematch_decided`` (it was decided away from the
-        table: ``endings.end_by_decision``); ``rematch_gone`` (a person left the finished table, or is
+        table: ``endings.end_by_decision``); ``rematch_not_offered`` (an app seats this table's
+        players itself: :func:`claim_tables_with`); ``rematch_gone`` (a person left the finished table, or is
         away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
         target is under ``errors.RATED_TARGET_MIN``: see the module's docstring);
         ``ranked_banned`` (a rated match, a player of it barred from rated play:
@@ -134,6 +158,8 @@ def ask_rematch(
         if match.result == Match.Result.DECIDED:
             # The app that decided it (a tournament's forfeit) owns the players' next table.
             raise GameError("rematch_decided")
+        if not offered(match):
+            raise GameError("rematch_not_offered")
         # Before anything is recorded: asking must not leave an offer that cannot start.
         check_rated_target(match.rated, match.rules["target"])
         standing.check_rated(match.rated, [s.user_id for s in seats])

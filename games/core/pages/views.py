@@ -221,8 +221,10 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "botLevels": dict(bot_choices()),
         "talk": extras["talk"],
         "roundPauseSeconds": extras["roundPauseSeconds"],
-        # A rated match to fewer points has no rematch (rematch.js, actions.rematch).
+        # A rated match to fewer points has no rematch (rematch.js, actions.rematch), nor has
+        # a finished table an app claims (a tournament's).
         "ratedTargetMin": errors.RATED_TARGET_MIN,
+        "rematchOffered": match.status != Match.Status.FINISHED or actions.rematch_offered(match),
     }
     config["urls"]["login"] = extras["login"]
     invite_link = None

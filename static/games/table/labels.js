@@ -135,6 +135,7 @@ export var L = Object.assign({}, common, cards, {
   rematchOfferedMany: gettext("%(names)s ask for a rematch with the same rules."),
   rematchGone: gettext("No rematch: a player has left the table."),
   rematchDecided: gettext("No rematch: this match was decided away from the table."),
+  rematchNotOffered: gettext("No rematch at an event's table: the event opens your next table."),
   rematchTargetTooLow: gettext("No rematch: rated tables play to at least %(count)s points, and this match played to fewer. Open a new table in the lobby."),
   rematchStarting: gettext("The rematch starts…"),
   // The round's end, the banners, the seat picker, the phrases' menu (main.js, sides.js, talk.js).

@@ -40,6 +40,13 @@ function render() {
     box.hidden = !seated;
     return;
   }
+  if (cfg.rematchOffered === false && state.result.reason !== "decided") {
+    // A table an app seats itself (a tournament's): its event opens the next one.
+    box.dataset.state = "not-offered";
+    box.replaceChildren(B.el("span", {text: L.rematchNotOffered}));
+    box.hidden = !seated;
+    return;
+  }
   if (state.result.reason === "decided") {
     box.dataset.state = "decided";
     box.replaceChildren(B.el("span", {text: L.rematchDecided}));
