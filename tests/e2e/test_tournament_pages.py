@@ -10,6 +10,7 @@ event is played through the pages); the organiser's session is set as the browse
 each page is kept (``tests/e2e/pages.py``, ``screenshot``).
 """
 
+import base64
 import json
 import uuid
 
@@ -91,6 +92,47 @@ def test_the_tournament_pages_fit_a_phone(browser, site_url, seeded):
         finally:
             context.close()
     assert not failures, "\n".join(failures)
+
+
+#: How dark (255 less the mean of red, green and blue, over the middle half of the box's height)
+#: the column of pixels just inside each edge of a screenshot is (``base64`` PNG): ``[left, right]``.
+EDGE_SHADES = """async (png) => {
+  const img = new Image();
+  img.src = "data:image/png;base64," + png;
+  await img.decode();
+  const canvas = document.createElement("canvas");
+  canvas.width = img.width; canvas.height = img.height;
+  const g = canvas.getContext("2d");
+  g.drawImage(img, 0, 0);
+  const shade = (x) => {
+    const d = g.getImageData(x, Math.floor(img.height / 4), 1, Math.floor(img.height / 2)).data;
+    let sum = 0;
+    for (let i = 0; i < d.length; i += 4) sum += 255 - (d[i] + d[i + 1] + d[i + 2]) / 3;
+    return sum / (d.length / 4);
+  };
+  return [shade(1), shade(img.width - 2)];
+}"""
+
+
+def test_a_table_wider_than_the_phone_shows_a_shadow_where_more_of_it_lies(browser, site_url, seeded):
+    """The Arabic crosstable at 360 px hid its points past the left edge, with no scrollbar
+    drawn: the edge with more table beyond it is shaded, the edge it starts at is not, and
+    scrolled to its end the other way round."""
+    context = signed_in(browser, site_url, seeded["session"], "ar",
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"/tournaments/{seeded['swiss']}/crosstable/")
+        box = page.locator("#crosstable").locator("xpath=..")
+        assert box.evaluate("(el) => el.scrollWidth > el.clientWidth + 40")
+        # Right to left: the table starts at the right edge; the rest lies to the left.
+        left, right = page.evaluate(EDGE_SHADES, base64.b64encode(box.screenshot()).decode())
+        assert left > right + 15, (left, right)
+        box.evaluate("(el) => { el.scrollLeft = -el.scrollWidth; }")
+        left, right = page.evaluate(EDGE_SHADES, base64.b64encode(box.screenshot()).decode())
+        assert right > left + 15, (left, right)
+    finally:
+        context.close()
 
 
 #: The events list's headers, formats, entrants and starts: their words are never broken
