@@ -58,8 +58,10 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(request, new_page)
     expect(live.locator(".score")).to_have_text("0 – 0")
     # Its chips keep their own height beside the taller "Watch" button (they were stretched to
     # it, tall ovals with their words at the top).
-    chip, button = (live.locator(selector).bounding_box() for selector in (".chip.watchers", "a.button"))
-    assert chip["height"] < 0.8 * button["height"], (chip, button)
+    # (Both measured at once: the list is drawn again as the lobby's socket tells of tables.)
+    chip, button = live.evaluate("""(row) => [".chip.watchers", "a.button"].map(
+        (selector) => row.querySelector(selector).getBoundingClientRect().height)""")
+    assert chip < 0.8 * button, (chip, button)
     live.locator(f'a[href="/table/{match_id}/"]').click()
     expect(root(carol)).to_have_attribute("data-you", "")
     expect(carol.locator("#hand button.card")).to_have_count(0)
