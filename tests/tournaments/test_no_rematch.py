@@ -42,8 +42,20 @@ def test_a_finished_tournament_table_offers_no_rematch_and_a_casual_one_does():
     client.force_login(p)
     assert page_config(client, game.match_id)["rematchOffered"] is False
 
+    assert "replay" in page_config(client, game.match_id)["urls"]  # resigned: not a no-show
+
     casual = seated_match([p, q])
     actions.resign(user=q, match_id=casual.pk)
     assert page_config(client, casual.pk)["rematchOffered"] is True
     actions.ask_rematch(user=p, match_id=casual.pk)
     assert Rematch.objects.filter(match_id=casual.pk).exists()
+
+
+def test_a_no_show_s_table_has_no_replay_to_watch():
+    """A table decided before any card (a tournament's forfeit) shows no "Watch the replay"."""
+    p, q = users("p", "q")
+    forfeit = seated_match([p, q])
+    actions.end_by_decision(match_id=forfeit.pk, winner=0)
+    client = Client()
+    client.force_login(p)
+    assert "replay" not in page_config(client, forfeit.pk)["urls"]

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.core import actions, errors
 from games.core.errors import GameError
-from games.core.models import Match, bot_choices
+from games.core.models import NO_SHOW_RESULTS, OWN_PLAY, Event, Match, bot_choices
 from games.core.pages import table_page
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.state import reads, records, watching, lobby as lobby_reads
@@ -34,6 +34,16 @@ def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:
     if request.user.is_authenticated:
         return None
     return redirect_to_login(next_url)
+
+
+def nothing_to_replay(match: Match) -> bool:
+    """Whether finished ``match`` is a no-show's table: ended as one nobody came to
+    (``NO_SHOW_RESULTS``) with no card a person played (``OWN_PLAY``). One query for those
+    results, none otherwise."""
+    return (
+        match.status == Match.Status.FINISHED and match.result in NO_SHOW_RESULTS
+        and not Event.objects.filter(OWN_PLAY, match_id=match.pk).exists()
+    )
 
 
 def _url_templates() -> dict:
@@ -204,6 +214,8 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
             {"match": match, "reason": error.message, "code": error.code}, status=403,
         )
     urls = _url_templates()
+    if "replay" in urls and nothing_to_replay(match):
+        del urls["replay"]  # a no-show's table: no "Watch the replay" under its result
     if invite is None and match.private and match.pk in watching.invited_tables(request.session):
         invite = match.invite_token  # this session came by the link: its join carries it
     if invite is not None:
