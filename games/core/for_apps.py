@@ -12,7 +12,7 @@ the site's own apps.
 
 - The rows: ``Match``, ``Seat``, ``Event`` and the choices they use (``MOVE_SECONDS``);
   ``OWN_PLAY``, the ``Event`` rows that are a card a seat's person played themselves;
-  ``NO_SHOW_RESULTS``, how a match nobody came to ends;
+  ``nothing_to_replay()``, the filter of the ``Match`` rows of a no-show's table;
   ``record_seat_names``, a game record's seats named as the table names them ("Greedy 2").
 - Cards' spoken names in the reader's language (``card_labels``, ``card_name``: "seven of
   diamonds"), so that every page names a card alike.
@@ -125,7 +125,7 @@ from games.core.actions.rematch import claim_tables_with
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import (
-    MOVE_SECONDS, NO_SHOW_RESULTS, OWN_PLAY, Challenge, Event, Match, Seat, record_seat_names,
+    MOVE_SECONDS, OWN_PLAY, Challenge, Event, Match, Seat, nothing_to_replay, record_seat_names,
 )
 from games.core.pages.cards import card_labels, card_name
 from games.core.pages.collation import collation_key
@@ -189,7 +189,6 @@ __all__ = [
     "DATABASE_UNAVAILABLE",
     "DEFAULT_MOVE_SECONDS",
     "MOVE_SECONDS",
-    "NO_SHOW_RESULTS",
     "OWN_PLAY",
     "TARGET_MAX",
     "TARGET_MIN",
@@ -212,6 +211,7 @@ __all__ = [
     "card_labels",
     "card_name",
     "claim_tables_with",
+    "nothing_to_replay",
     "collation_key",
     "listing",
     "create_table",

@@ -440,6 +440,15 @@ OWN_PLAY = (
     & ~models.Q(payload__has_key="bot")
 )
 
+def nothing_to_replay() -> models.Q:
+    """The filter of the ``Match`` rows with nothing to replay: a no-show's table, ended as one
+    nobody came to (:data:`NO_SHOW_RESULTS`) with no card a person played (:data:`OWN_PLAY`).
+    The profile's recent matches, the table page and the latest replays leave their replay out
+    by it. (A function: its subquery needs the models loaded.)"""
+    return models.Q(result__in=NO_SHOW_RESULTS) & ~models.Exists(
+        Event.objects.filter(OWN_PLAY, match_id=models.OuterRef("pk"))
+    )
+
 
 class ClockTick(models.Model):
     """The table clock's own heartbeat: one row (``pk`` :attr:`ONE`), written by every tick.

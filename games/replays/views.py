@@ -15,7 +15,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.middleware.csrf import get_token
@@ -27,8 +26,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.core.for_apps import (
-    NO_SHOW_RESULTS, OWN_PLAY, ErrorCode, Event, GameError, Match, Seat, match_record,
-    record_seat_names, titles,
+    ErrorCode, GameError, Match, Seat, match_record, nothing_to_replay, record_seat_names,
+    titles,
 )
 from games.ratings.for_apps import cheaters_among, match_ratings
 from games.replays import analysis as analysis_module, jobs
@@ -375,8 +374,7 @@ def recent(request: HttpRequest) -> HttpResponse:
     matches = list(
         Match.objects.filter(status=Match.Status.FINISHED, seq__gt=0)
         .exclude(result=Match.Result.ABORT)
-        .exclude(Q(result__in=NO_SHOW_RESULTS)
-                 & ~Exists(Event.objects.filter(OWN_PLAY, match_id=OuterRef("pk"))))
+        .exclude(nothing_to_replay())
         .prefetch_related("seats__user")
         .order_by("-finished_at", "-pk")[:RECENT]
     )

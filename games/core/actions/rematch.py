@@ -67,11 +67,10 @@ def claim_tables_with(claimer: Claimer) -> None:
         _claimers.append(claimer)
 
 
-def offered(match: Match) -> bool:
-    """Whether the finished ``match`` may have a rematch at all: not one decided away from the
-    table (``endings.end_by_decision``), nor one an app claims (:func:`claim_tables_with`).
-    One query an app, at most."""
-    return match.result != Match.Result.DECIDED and not any(c(match.pk) for c in _claimers)
+def offered(match_id: int) -> bool:
+    """Whether table ``match_id`` may have a rematch as far as the apps go: none claims it
+    (:func:`claim_tables_with`). One query an app, at most."""
+    return not any(claims(match_id) for claims in _claimers)
 
 
 def _gone(rematch: Rematch, seats: list[Any]) -> bool:
@@ -134,8 +133,8 @@ def ask_rematch(
     :raises GameError: ``login_required``; ``not_found``; ``not_seated``; ``rematch_not_over``
         (the match is not finished); ``rematch_decided`` (it was decided away from the
         table: ``endings.end_by_decision``); ``rematch_not_offered`` (an app seats this table's
-        players itself: :func:`claim_tables_with`); ``rematch_gone`` (a person left the finished table, or is
-        away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
+        players itself: :func:`claim_tables_with`); ``rematch_gone`` (a person left the
+        finished table, or is away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
         target is under ``errors.RATED_TARGET_MIN``: see the module's docstring);
         ``ranked_banned`` (a rated match, a player of it barred from rated play:
         ``games.core.standing``); a
@@ -158,7 +157,7 @@ def ask_rematch(
         if match.result == Match.Result.DECIDED:
             # The app that decided it (a tournament's forfeit) owns the players' next table.
             raise GameError("rematch_decided")
-        if not offered(match):
+        if not offered(match.pk):
             raise GameError("rematch_not_offered")
         # Before anything is recorded: asking must not leave an offer that cannot start.
         check_rated_target(match.rated, match.rules["target"])

@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from games.core import titles
-from games.core.models import NO_SHOW_RESULTS, OWN_PLAY, Event, Match, Seat
+from games.core.models import Match, Seat, nothing_to_replay
 from games.core.pages.endings import PLAYING, match_ending, match_score
 
 RECENT_MATCHES = 10
@@ -56,9 +56,9 @@ class RecentMatch:
     and ``partners`` are :class:`Opponent` values (``partners`` is empty at a table for two);
     ``outcome`` and ``result`` are :func:`games.core.pages.endings.match_ending`'s; ``score`` is
     :func:`~games.core.pages.endings.match_score`'s; ``when`` is the finish time, else the
-    start time; ``forfeit``: decided away from the table or abandoned (``Match.Result.DECIDED``,
-    ``ABANDONED``: a tournament's no-show, single or double) with no card played by a person
-    (``OWN_PLAY``: the clock's and the computer's plays aside), so there is nothing to replay.
+    start time; ``forfeit``: a no-show's table, with nothing to replay
+    (``models.nothing_to_replay``: decided away from the table or abandoned with no card a
+    person played).
     """
 
     match_id: int
@@ -81,7 +81,8 @@ def recent_matches(player: AbstractBaseUser, limit: int = RECENT_MATCHES) -> lis
         Seat.objects.filter(user=player)
         .exclude(match__status=Match.Status.OPEN)
         .select_related("match")
-        .annotate(played=Exists(Event.objects.filter(OWN_PLAY, match_id=OuterRef("match_id"))))
+        .annotate(forfeit=Exists(
+            Match.objects.filter(nothing_to_replay(), pk=OuterRef("match_id"))))
         .prefetch_related(
             Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("seat"))
         )
@@ -108,7 +109,7 @@ def _recent_match(own_seat: Seat, marks: Mapping[int, str]) -> RecentMatch:
         score=match_score(match, side),
         when=match.finished_at or match.started_at,
         finished=outcome != PLAYING,
-        forfeit=match.result in NO_SHOW_RESULTS and not own_seat.played,
+        forfeit=own_seat.forfeit,
     )
 
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.core import actions, errors
 from games.core.errors import GameError
-from games.core.models import NO_SHOW_RESULTS, OWN_PLAY, Event, Match, bot_choices
+from games.core.models import NO_SHOW_RESULTS, Match, bot_choices, nothing_to_replay
 from games.core.pages import table_page
 from games.core.pages.forms import CreateTableForm, PlayComputerForm
 from games.core.state import reads, records, watching, lobby as lobby_reads
@@ -36,13 +36,12 @@ def _login_then(request: HttpRequest, next_url: str) -> HttpResponse | None:
     return redirect_to_login(next_url)
 
 
-def nothing_to_replay(match: Match) -> bool:
-    """Whether finished ``match`` is a no-show's table: ended as one nobody came to
-    (``NO_SHOW_RESULTS``) with no card a person played (``OWN_PLAY``). One query for those
-    results, none otherwise."""
+def _no_replay(match: Match) -> bool:
+    """Whether finished ``match`` is a no-show's table (``models.nothing_to_replay``). One query
+    for the results a no-show ends with, none otherwise."""
     return (
         match.status == Match.Status.FINISHED and match.result in NO_SHOW_RESULTS
-        and not Event.objects.filter(OWN_PLAY, match_id=match.pk).exists()
+        and Match.objects.filter(nothing_to_replay(), pk=match.pk).exists()
     )
 
 
@@ -214,7 +213,7 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
             {"match": match, "reason": error.message, "code": error.code}, status=403,
         )
     urls = _url_templates()
-    if "replay" in urls and nothing_to_replay(match):
+    if "replay" in urls and _no_replay(match):
         del urls["replay"]  # a no-show's table: no "Watch the replay" under its result
     if invite is None and match.private and match.pk in watching.invited_tables(request.session):
         invite = match.invite_token  # this session came by the link: its join carries it
@@ -236,7 +235,9 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         # A rated match to fewer points has no rematch (rematch.js, actions.rematch), nor has
         # a finished table an app claims (a tournament's).
         "ratedTargetMin": errors.RATED_TARGET_MIN,
-        "rematchOffered": match.status != Match.Status.FINISHED or actions.rematch_offered(match),
+        "rematchOffered": (
+            match.status != Match.Status.FINISHED or actions.rematch_offered(match.pk)
+        ),
     }
     config["urls"]["login"] = extras["login"]
     invite_link = None

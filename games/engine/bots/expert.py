@@ -88,7 +88,8 @@ first 60 alone: 34, 56.7%). Better than the strong bot by its round margin, but 
 hand and the stock's order with the same budget, wins every match by about 29 round points a
 round: half that gap is not closed. (Later, 300 matches: 59.7%, about +4.3 a round; 600:
 59.2%, CI 55.2-63.0%, about +4.0 a round; a search that sees every hand but not the stock's
-order, the issue's ceiling, +20.9 a round, so the expert closes about a fifth of that gap; ``bench/bots.py`` and ``bench/expert_inference.py``
+order, the issue's ceiling, +20.9 a round, so the expert closes about a fifth of that gap;
+``bench/bots.py`` and ``bench/expert_inference.py``
 have the tables.) A larger exploration constant (30 instead of 15; rewards have a standard
 deviation of about 26 points) changed nothing measurable. At the whole 0.1 s (2,400 iterations,
 the cap equivalent to 0.1 s of CPU with two players, measured with ``bench/bots.py

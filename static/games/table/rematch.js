@@ -40,16 +40,13 @@ function render() {
     box.hidden = !seated;
     return;
   }
-  if (cfg.rematchOffered === false && state.result.reason !== "decided") {
-    // A table an app seats itself (a tournament's): its event opens the next one.
-    box.dataset.state = "not-offered";
-    box.replaceChildren(B.el("span", {text: L.rematchNotOffered}));
-    box.hidden = !seated;
-    return;
-  }
-  if (state.result.reason === "decided") {
-    box.dataset.state = "decided";
-    box.replaceChildren(B.el("span", {text: L.rematchDecided}));
+  // No rematch at all: a match decided away from the table, or a table an app seats itself
+  // (a tournament's: its event opens the next one).
+  var none = state.result.reason === "decided" ? ["decided", L.rematchDecided]
+    : cfg.rematchOffered === false ? ["not-offered", L.rematchNotOffered] : null;
+  if (none) {
+    box.dataset.state = none[0];
+    box.replaceChildren(B.el("span", {text: none[1]}));
     box.hidden = !seated;
     return;
   }
