@@ -32,14 +32,16 @@ def test_a_finished_tournament_table_offers_no_rematch_and_a_casual_one_does():
     enter(t, [p, q])
     services.start(user=org, tournament_id=t.pk)
     (game,) = live_games(t)
+    client = Client()
+    client.force_login(p)
+    # Said to a page opened while the table is played, which is not loaded again at its end.
+    assert page_config(client, game.match_id)["rematchOffered"] is False
     resign_for(game.pairing.b, game)
     assert Match.objects.get(pk=game.match_id).status == Match.Status.FINISHED
     with pytest.raises(GameError) as refused:
         actions.ask_rematch(user=p, match_id=game.match_id)
     assert refused.value.code == "rematch_not_offered"
     assert not Rematch.objects.exists()
-    client = Client()
-    client.force_login(p)
     assert page_config(client, game.match_id)["rematchOffered"] is False
 
     assert "replay" in page_config(client, game.match_id)["urls"]  # resigned: not a no-show

@@ -233,11 +233,10 @@ def table(request: HttpRequest, match_id: int, invite: str | None = None) -> Htt
         "talk": extras["talk"],
         "roundPauseSeconds": extras["roundPauseSeconds"],
         # A rated match to fewer points has no rematch (rematch.js, actions.rematch), nor has
-        # a finished table an app claims (a tournament's).
+        # a table an app claims (a tournament's): asked while it is played, since a page open
+        # at the end is not loaded again.
         "ratedTargetMin": errors.RATED_TARGET_MIN,
-        "rematchOffered": (
-            match.status != Match.Status.FINISHED or actions.rematch_offered(match.pk)
-        ),
+        "rematchOffered": actions.rematch_offered(match.pk),
     }
     config["urls"]["login"] = extras["login"]
     invite_link = None
