@@ -58,7 +58,9 @@ def test_your_matches_matches_to_watch_and_leaving_asks_first(request, new_page)
     expect(live.locator(".score")).to_have_text("0 – 0")
     # Its chips keep their own height beside the taller "Watch" button (they were stretched to
     # it, tall ovals with their words at the top).
-    # (Both measured at once: the list is drawn again as the lobby's socket tells of tables.)
+    # (Both measured at once, once shown: the list is drawn again as the lobby's socket tells
+    # of tables.)
+    expect(live.locator(".chip.watchers")).to_be_visible()
     chip, button = live.evaluate("""(row) => [".chip.watchers", "a.button"].map(
         (selector) => row.querySelector(selector).getBoundingClientRect().height)""")
     assert chip < 0.8 * button, (chip, button)
