@@ -55,10 +55,6 @@ chromium:
 # tests/conftest.py); tests that share a server stay on one worker (--dist loadgroup). The 20
 # slowest tests are printed at the end. One area alone: README, "Tests".
 TEST_WORKERS ?= 3
-# The live-table tests (marked `live`: the sockets' room, tests/core/sockets, and the modules
-# that mark themselves), run a second time with the fast path off (games/core/fastpath.py): the
-# site must work on the libraries' public APIs alone. They all live in tests/core, which is all
-# this run collects.
 # The catalogues' test (tests/site/test_catalogues.py) runs Django's makemessages, which needs GNU
 # gettext's xgettext, and msgfmt --check.
 gettext:
@@ -70,7 +66,6 @@ gettext:
 test: install chromium gettext
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup --durations=20 $(PYTEST_ARGS)
-	BASRA_FAST_PATH=0 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -m live tests/core
 
 bench-engine: install
 	$(PY) bench/engine.py

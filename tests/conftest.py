@@ -12,6 +12,7 @@ import gc
 import os
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,39 @@ def pytest_configure(config):
     """Settings for the whole run, before any test (the fast password hasher is in
     ``tests/settings.py``, which the servers the tests start read too)."""
     _redis_database_of_this_worker()
+
+
+#: Folders whose every test is a live-table test, as if its module's ``pytestmark`` named
+#: ``pytest.mark.live``: the sockets' room, so that a new module there is one too.
+LIVE_FOLDERS = (Path(__file__).resolve().parent / "core" / "sockets",)
+
+
+def pytest_generate_tests(metafunc):
+    """Every live-table test (marked ``live``, or in :data:`LIVE_FOLDERS`) runs twice: with the
+    live core's fast path on (``[fast]``) and off (``[public]``: the libraries' public APIs
+    alone, ``games/core/fastpath.py``), both marked ``live`` (``pytest -m live``)."""
+    definition = metafunc.definition
+    path = Path(definition.path).resolve()
+    if definition.get_closest_marker("live") or any(f in path.parents for f in LIVE_FOLDERS):
+        metafunc.parametrize("fast_path", [
+            pytest.param(True, id="fast", marks=pytest.mark.live),
+            pytest.param(False, id="public", marks=pytest.mark.live),
+        ], indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def fast_path(request):
+    """Whether the live core's fast path is on for this test (``BASRA_FAST_PATH``): as the
+    environment sets it, unless :func:`pytest_generate_tests` chose. Every piece asks the
+    setting when it runs (``games.core.fastpath.enabled``), so the override reaches them all;
+    autouse, it is in force before the test's other fixtures of its scope."""
+    if not hasattr(request, "param"):
+        yield settings.BASRA_FAST_PATH
+        return
+    from django.test.utils import override_settings
+
+    with override_settings(BASRA_FAST_PATH=request.param):
+        yield request.param
 
 
 def _redis_database_of_this_worker() -> None:

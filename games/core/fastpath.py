@@ -4,9 +4,8 @@ internals, each beside the plain public-API path taken when it is off (issue 20)
 The switch is ``settings.BASRA_FAST_PATH`` (environment ``BASRA_FAST_PATH``): ``1``, the
 default, turns every piece on; ``0`` turns the whole fast path off, and the site runs on the
 libraries' public APIs only; a comma-separated list of :data:`PIECES` turns on those alone (to
-measure one piece). Callers ask :func:`enabled` at the moment they choose, so a test's
-``override_settings`` switches it too (the socket middleware is chosen when the ASGI application
-is built, ``basra_site.asgi``).
+measure one piece). Callers ask :func:`enabled` at the moment they choose (the sockets' middleware as each
+connection opens, :class:`AuthStacks`), so a test's ``override_settings`` switches it too.
 
 The pieces, what each leans on, and its public path:
 
@@ -58,8 +57,8 @@ sockets' connection-keeping database threads (``games.core.sockets.workers``) an
 
 ``tests/core/test_fastpath.py`` checks that every internal relied on here still exists and
 behaves as relied on, and fails naming the library and its installed version when one does not;
-it also checks that the switch switches. ``make test`` runs the live-table tests a second time
-with ``BASRA_FAST_PATH=0``.
+it also checks that the switch switches. ``make test`` runs each live-table test twice, with the
+fast path on and off (``tests/conftest.py``, ``fast_path``).
 
 With the fast path off, Channels' ``get_user`` also flushes a session made under a key now in
 ``SECRET_KEY_FALLBACKS`` (Django's ``get_user`` accepts it; :func:`handshake_user` does): a key
@@ -361,17 +360,30 @@ class SocketSessionMiddleware:
         return await self.inner(dict(scope, session=store(key)), receive, send)
 
 
-def auth_middleware_stack(inner: Any, worker: Callable[[Callable], Callable]) -> Any:
-    """The sockets' cookies, session and user around ``inner`` (an ASGI application).
+class AuthStacks:
+    """The sockets' cookies, session and user around ``inner`` (an ASGI application), chosen
+    for each connection as it opens (:func:`enabled` ``("auth")`` then), as the other pieces
+    choose when they run.
 
-    On: ``CookieMiddleware``, :class:`SocketSessionMiddleware`, :class:`WorkerUserMiddleware`
-    deciding :func:`handshake_user` through ``worker`` (which makes a sync function a coroutine
-    function run on the sockets' database threads). Off: Channels' ``AuthMiddlewareStack``.
+    ``fast``: ``CookieMiddleware``, :class:`SocketSessionMiddleware`,
+    :class:`WorkerUserMiddleware` deciding :func:`handshake_user` through ``worker`` (which makes
+    a sync function a coroutine function run on the sockets' database threads). ``public``:
+    Channels' ``AuthMiddlewareStack``.
     """
-    if not enabled("auth"):
-        return ChannelsAuthMiddlewareStack(inner)
-    users = WorkerUserMiddleware(inner, worker(handshake_user))
-    return CookieMiddleware(SocketSessionMiddleware(users))
+
+    def __init__(self, inner: Any, worker: Callable[[Callable], Callable]) -> None:
+        users = WorkerUserMiddleware(inner, worker(handshake_user))
+        self.fast = CookieMiddleware(SocketSessionMiddleware(users))
+        self.public = ChannelsAuthMiddlewareStack(inner)
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> Any:
+        stack = self.fast if enabled("auth") else self.public
+        return await stack(scope, receive, send)
+
+
+def auth_middleware_stack(inner: Any, worker: Callable[[Callable], Callable]) -> AuthStacks:
+    """The sockets' middleware around ``inner``: :class:`AuthStacks`."""
+    return AuthStacks(inner, worker)
 
 
 # --- dispatch -------------------------------------------------------------------------------

@@ -259,19 +259,16 @@ def test_off_a_compiled_query_is_never_compiled(settings, monkeypatch, make_play
         seats.rows(match.pk)
 
 
-def test_off_the_sockets_middleware_is_channels_own(settings):
+def test_off_the_sockets_middleware_is_channels_own():
     async def inner(scope, receive, send):
         pass
 
-    settings.BASRA_FAST_PATH = False
-    stack = fastpath.auth_middleware_stack(inner, in_worker)
-    assert isinstance(stack, channels.sessions.CookieMiddleware)
-    assert isinstance(stack.inner, channels.sessions.SessionMiddleware)
-    assert isinstance(stack.inner.inner, channels.auth.AuthMiddleware)
-    settings.BASRA_FAST_PATH = True
-    stack = fastpath.auth_middleware_stack(inner, in_worker)
-    assert isinstance(stack.inner, fastpath.SocketSessionMiddleware)
-    assert isinstance(stack.inner.inner, fastpath.WorkerUserMiddleware)
+    stacks = fastpath.auth_middleware_stack(inner, in_worker)
+    assert isinstance(stacks.public, channels.sessions.CookieMiddleware)
+    assert isinstance(stacks.public.inner, channels.sessions.SessionMiddleware)
+    assert isinstance(stacks.public.inner.inner, channels.auth.AuthMiddleware)
+    assert isinstance(stacks.fast.inner, fastpath.SocketSessionMiddleware)
+    assert isinstance(stacks.fast.inner.inner, fastpath.WorkerUserMiddleware)
 
 
 @pytest.mark.asyncio
@@ -279,7 +276,7 @@ def test_off_the_sockets_middleware_is_channels_own(settings):
 @pytest.mark.parametrize("on", [True, False])
 async def test_the_handshakes_user(settings, make_player, on):
     """On: the scope holds the plain user (nothing to unwrap); off: Channels' lazy user, the
-    same user once read."""
+    same user once read; either chosen when the connection opens."""
     from channels.db import database_sync_to_async
 
     user = await database_sync_to_async(lambda: make_player("alice").user)()
@@ -290,8 +287,10 @@ async def test_the_handshakes_user(settings, make_player, on):
         seen["user"] = scope["user"]
         seen["pk"] = await database_sync_to_async(lambda: scope["user"].pk)()
 
-    settings.BASRA_FAST_PATH = on
+    # Built before the switch is set: each connection is given the stack the switch names as
+    # it opens, as a test's settings override (tests/conftest.py, fast_path) relies on.
     stack = fastpath.auth_middleware_stack(inner, in_worker)
+    settings.BASRA_FAST_PATH = on
     cookie = f"{django_settings.SESSION_COOKIE_NAME}={key}".encode()
     await stack({"type": "websocket", "headers": [(b"cookie", cookie)]}, None, None)
     assert seen["pk"] == user.pk
@@ -324,3 +323,13 @@ async def test_the_sockets_dispatch(settings, monkeypatch, on):
         assert cleaned == [True], changed(
             "channels", "AsyncConsumer.dispatch no longer calls aclose_old_connections"
         )
+
+
+@pytest.mark.live
+def test_a_live_test_runs_once_with_every_piece_on_and_once_with_none(fast_path, request):
+    """``tests/conftest.py`` runs each live-table test twice, ``[fast]`` and ``[public]``, and
+    the second really runs on the public APIs alone."""
+    assert request.node.callspec.params["fast_path"] is fast_path
+    assert {piece: fastpath.enabled(piece) for piece in fastpath.PIECES} == dict.fromkeys(
+        fastpath.PIECES, fast_path
+    )
