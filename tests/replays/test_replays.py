@@ -20,6 +20,7 @@ from games.core.state import records
 from games.replays.models import ImportedRecord
 from games.replays.positions import replay_data
 from tests.core.helpers import play_turn, seated_match
+from tests.core.pages.helpers import config_of
 from tests.site.catalogue import script_label, served_catalogue
 
 pytestmark = pytest.mark.django_db
@@ -27,10 +28,7 @@ pytestmark = pytest.mark.django_db
 
 def page_config(response) -> dict:
     """The ``replay-config`` JSON a replay page carries."""
-    html = response.content.decode()
-    found = re.search(r'<script id="replay-config" type="application/json">(.*?)</script>', html, re.S)
-    assert found, "no replay-config on the page"
-    return json.loads(found.group(1))
+    return config_of(response, "replay-config")
 
 
 def importer(name: str = "importer") -> Client:

@@ -3,9 +3,6 @@ the app, ``for_apps.claim_tables_with``; ``games.tournaments.tables.is_event_tab
 
 from __future__ import annotations
 
-import json
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -15,15 +12,15 @@ from games.core.errors import GameError
 from games.core.models import Match, Rematch
 from games.tournaments import services
 from tests.core.helpers import seated_match
+from tests.core.pages.helpers import config_of
 from tests.tournaments.helpers import enter, event, live_games, resign_for, users
 
 pytestmark = pytest.mark.django_db
 
 
 def page_config(client: Client, match_id: int) -> dict:
-    html = client.get(reverse("table", kwargs={"match_id": match_id})).content.decode()
-    found = re.search(r'<script id="table-config" type="application/json">(.*?)</script>', html, re.S)
-    return json.loads(found.group(1))
+    """The ``table-config`` the table page of ``match_id`` gives its scripts."""
+    return config_of(client.get(reverse("table", kwargs={"match_id": match_id})), "table-config")
 
 
 def test_a_finished_tournament_table_offers_no_rematch_and_a_casual_one_does():
