@@ -30,6 +30,10 @@ from games.ratings.rating import shown
 #: The chart shows at most the last this many rated matches of a pool.
 CHART_POINTS = 100
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 180, 28
+#: The gutter left of the line, where the scale's labels stand: wide enough for a four-digit
+#: rating at the labels' largest size (ratings.css: 20 view-box units on a phone, where the chart
+#: is drawn at about half its view box, so that they read at 11 px).
+CHART_LEFT = 60
 
 
 def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
@@ -38,7 +42,8 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
 
     :returns: ``{"width", "height", "points"`` (the polyline's ``"x,y x,y"``), ``"dots"`` (list
         of ``{"x", "y", "rating", "when"}``), ``"top", "bottom"`` (the axis labels),
-        ``"top_y", "bottom_y"}``, or ``None`` with no change.
+        ``"top_y", "bottom_y", "left"`` (where the line and the grid start: the labels' gutter
+        is left of it)``}``, in view-box units, or ``None`` with no change.
     """
     if not changes:
         return None
@@ -49,12 +54,12 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
     if high - low < 50:  # a flat line would look like noise at full height
         middle = (high + low) / 2
         low, high = middle - 25, middle + 25
-    span_x = CHART_WIDTH - 2 * CHART_PAD
+    span_x = CHART_WIDTH - CHART_LEFT - CHART_PAD
     span_y = CHART_HEIGHT - 2 * CHART_PAD
     step = span_x / max(len(values) - 1, 1)
     dots = []
     for i, (when, value) in enumerate(values):
-        x = CHART_PAD + i * step
+        x = CHART_LEFT + i * step
         y = CHART_PAD + (high - value) / (high - low) * span_y
         dots.append({"x": round(x, 1), "y": round(y, 1), "rating": round(value), "when": when})
     return {
@@ -66,6 +71,7 @@ def chart(changes: list[RatingChange]) -> dict[str, Any] | None:
         "bottom": round(low),
         "top_y": CHART_PAD,
         "bottom_y": CHART_HEIGHT - CHART_PAD,
+        "left": CHART_LEFT,
     }
 
 

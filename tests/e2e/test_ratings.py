@@ -424,18 +424,21 @@ def test_the_arabic_result_of_four_keeps_names_and_ratings_whole(browser, site_u
         context.close()
 
 
-#: Each of the rating chart's texts and the chart's box, in page pixels:
-#: ``{"box": [left, right], "texts": [[text, left, right], ...]}``.
+#: Each of the rating chart's texts, the chart's box and the left edge of its first dot, in
+#: page pixels: ``{"box": [left, right], "line": left, "texts": [[text, left, right, height],
+#: ...]}``.
 CHART_TEXTS = """svg => { const box = svg.getBoundingClientRect();
-  return {box: [box.left, box.right], texts: [...svg.querySelectorAll('text')].map((t) => {
-    const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right]; })}; }"""
+  const line = Math.min(...[...svg.querySelectorAll('circle')].map((c) => c.getBoundingClientRect().left));
+  return {box: [box.left, box.right], line, texts: [...svg.querySelectorAll('text')].map((t) => {
+    const r = t.getBoundingClientRect(); return [t.textContent, r.left, r.right, r.height]; })}; }"""
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
 def test_the_rating_chart_s_scale_is_drawn_inside_the_chart(browser, site_url, seed, lang):
     """The rating chart's scale labels (its highest and lowest rating) lie inside the chart's
-    box on a 360 px phone, in English and in Arabic: a right-to-left page must not turn the
-    SVG's texts to run leftwards from their anchor, out of the chart."""
+    box on a 360 px phone, in English and in Arabic (a right-to-left page must not turn the
+    SVG's texts to run leftwards from their anchor, out of the chart), left of the line's first
+    dot, and readable: the chart is drawn at about half its view box there."""
     tag = uuid.uuid4().hex[:5]
     names = [f"hala_{tag}", f"tamer_{tag}"]
     table = json.loads(seed("rated", 2, 61, *names))
@@ -449,9 +452,10 @@ def test_the_rating_chart_s_scale_is_drawn_inside_the_chart(browser, site_url, s
         expect(chart.locator("text")).to_have_count(2)
         drawn = chart.evaluate(CHART_TEXTS)
         left, right = drawn["box"]
-        for text, text_left, text_right in drawn["texts"]:
+        for text, text_left, text_right, height in drawn["texts"]:
             assert text.strip(), drawn
-            assert left <= text_left and text_right <= right, drawn
+            assert left <= text_left and text_right <= drawn["line"], drawn
+            assert height >= 11, drawn  # 11 px type's box; the page's smallest is 0.75rem
         screenshot(page, f"rating-chart-{lang}-360", full_page=False)
     finally:
         context.close()
