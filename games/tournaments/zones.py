@@ -69,12 +69,21 @@ def label(name: str, language: str | None = None) -> str:
     return _cldr_label(name, (language or get_language() or "en").replace("-", "_"))
 
 
+#: CLDR's territory of a zone in no country (``Antarctica/Troll``): "001", the world.
+WORLD = "001"
+
+
 @functools.cache
 def _cldr_label(name: str, language: str) -> str:
     try:
         locale = Locale.parse(language)
     except (UnknownLocaleError, ValueError):
         locale = Locale.parse("en")
+    if get_global("zone_territories").get(name) == WORLD:
+        # Babel names the world as the country ("world (Troll Station) Time"); CLDR's region
+        # format takes the exemplar city alone where no country is ("Troll Station Time").
+        city = get_timezone_location(name, locale=locale, return_city=True)
+        return locale.zone_formats["region"] % city
     return get_timezone_location(name, locale=locale)
 
 

@@ -75,6 +75,19 @@ def test_list_names_the_time_zone_of_its_start_column_once_without_nested_bracke
     assert deepest <= 1, text
 
 
+def test_a_zone_in_no_country_is_named_by_its_place_alone():
+    """CLDR puts ``Antarctica/Troll`` in no country (the world): its name is its station's, in
+    each language's words for a zone, never "world (Troll Station) Time"."""
+    from games.tournaments import zones
+
+    assert "Antarctica/Troll" in zones.names()
+    assert zones.label("Antarctica/Troll", "en") == "Troll Station Time"
+    assert zones.label("Antarctica/Troll", "ar") == "توقيت ترول"
+    assert zones.label("Antarctica/Troll", "fr") == "heure : Troll"
+    assert zones.label("Africa/Cairo", "en") == "Egypt Time"
+    assert not [z for z, text in zones.choices("en") if "world" in text.lower()]
+
+
 def test_create_form_makes_an_event_organised_by_the_player():
     (org,) = users("org")
     client = client_for(org)
