@@ -40,7 +40,8 @@ the site's own apps.
 - A match's record: ``match_record`` (``basra-record/1``).
 - The table a person sits at that is not over, if any: ``current_table`` (its id and page).
 - Notices to a player's open pages: ``send_notice``, ``register_pending``.
-- Tables an app seats itself (a tournament's), which have no rematch: ``claim_tables_with``.
+- Tables an app seats itself (a tournament's), which have no rematch and whose clock waits for
+  their people to come: ``claim_tables_with``.
 - Running on the sockets' database threads from async code: ``in_worker``; an app's own thread
   whose broadcasts go to the server's event loop sets ``BROADCAST_LOOP`` (a context variable:
   the loop) in the context it runs in, as ``in_worker`` does for its calls, and runs each call
@@ -121,7 +122,7 @@ from games.core.actions.challenges import (
 )
 from games.core.actions.play import play_card
 from games.core.actions.presence import player_connected, player_seen
-from games.core.actions.rematch import claim_tables_with
+from games.core.actions.seating import claim_tables_with
 from games.core.actions.store import write_transaction
 from games.core.errors import ErrorCode, GameError, Refusal
 from games.core.models import (

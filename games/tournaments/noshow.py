@@ -11,9 +11,11 @@ would need a table to outlive it. The event page and the table's notice publish 
 A side is a *no-show* (:func:`no_shows`) when every player of it is absent and none of them has
 played a card of the first deal themselves (``first_deal_unplayed``, the clock's plays on a
 time-out not counting: as lichess takes a player who never moved for one who never started).
-It is decided only once the wait is over, though a move clock's time-outs mark a seat absent
-sooner (three in a row): by then the other side, if it did not come either, is absent too, or
-silent the whole wait (the core's ``silent_too_long``), and both lose. What follows is FIDE's
+It is decided only once the wait is over. The core's clock plays nothing for a person who has
+not come during the wait (the table is the event's: ``for_apps.claim_tables_with``), but time-outs
+of a player who came and left can mark a seat absent sooner (three in a row): by then the other
+side, if it did not come either, is absent too, or silent the whole wait (the core's
+``silent_too_long``), and both lose. What follows is FIDE's
 "default" (Laws of Chess 6.7; C.07 16.2: a forfeit is an unplayed game), the pairing decided
 once, its ``no_show`` set:
 
@@ -140,8 +142,9 @@ def decide_no_shows(now: datetime) -> int:
             pairing__finished_at__isnull=True,
             pairing__tournament__status=Tournament.Status.RUNNING,
         )
-        # Not before the wait is over: the clock's time-outs can mark a seat absent sooner (3
-        # in a row), and the other side, who did not come either, would win by default.
+        # Not before the wait is over: time-outs of a player who came and left can mark a seat
+        # absent sooner (3 in a row), and the other side, who did not come either, would win by
+        # default.
         .filter(Exists(absent), match__started_at__lt=now - wait())
         .order_by("pk")
         .values_list("pk", "match_id", "pairing_id")

@@ -40,7 +40,8 @@ def open_pairing(t: Tournament, p: Pairing, now: datetime) -> None:
 
 def is_event_table(match_id: int) -> bool:
     """Whether table ``match_id`` is one of an event's (a ``Game`` of a pairing): the core asks
-    (``for_apps.claim_tables_with``), so that it offers no rematch. One query."""
+    (``for_apps.claim_tables_with``), so that it offers no rematch and its clock waits for a
+    player who has not come yet. One query."""
     return Game.objects.filter(match_id=match_id).exists()
 
 

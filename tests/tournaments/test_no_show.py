@@ -318,12 +318,15 @@ def test_a_swiss_table_the_clock_plays_for_nobody_at_is_a_double_default():
 
 def test_the_scheduler_ticking_before_the_clock_still_sees_both_sides_gone(settings):
     """When the wait ends and the scheduler ticks before the core's clock has marked absent the
-    seat it has not yet timed out three times, that seat, silent the whole wait, is a no-show
-    too: a double default, not a win for a player who never came."""
+    seat it has not yet timed out three times, that seat, silent since, is a no-show too: a
+    double default, not a win for a player who never played. Both opened the table at once
+    and left (the clock waits for a player who never came: it times out only those who did)."""
     settings.BASRA_ABSENT_GRACE_SECONDS = 55  # the clock's third time-out of one seat: at 50 s
     people = users("amira", "zeinab")
     t, start = started("arena", people, move_seconds=10, arena_minutes=6)
     (game,) = live_games(t)
+    for person in people:
+        actions.player_seen(match_id=game.match_id, user=person, now=start + timedelta(seconds=1))
     run(start, 55)
     assert not Pairing.objects.get(pk=game.pairing_id).finished  # the wait is not over
     # The clock's time-outs marked absent the seat that moved first, not the other yet.

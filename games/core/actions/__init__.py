@@ -47,7 +47,8 @@ from games.core.actions.challenges import (
     decline_challenge,
 )
 from games.core.actions.rematch import ask_rematch, rematch_state, left as rematch_left
-from games.core.actions.rematch import claim_tables_with, offered as rematch_offered
+from games.core.actions.rematch import offered as rematch_offered
+from games.core.actions.seating import claim_tables_with
 from games.core.actions.seating import (
     DEFAULT_MOVE_SECONDS,
     SEAT_ORDER,

@@ -6,19 +6,23 @@ the next ``deal``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import engine
 from games.core.actions import funnel, presence, seating
 from games.core.actions.endings import abort_if_unplayed, finish, in_play, my_seat_in_play
 from games.core.actions.funnel import Change, require_login
+from games.core.actions.store import write_transaction
 from games.core.errors import GameError, from_engine
 from games.core.models import Event, Match, Seat
-from games.core.state import reads
+from games.core.state import liveness, reads
 from games.core.state.cache import seat_rows
 from games.engine.bots import BOTS, GreedyBot
 
@@ -230,7 +234,8 @@ def act_on_deadline(*, match_id: int, now: datetime | None = None) -> bool:
     absent (``presence.absent``'s consequences follow; the last person absent ends the match
     ``abandoned``, ``presence.end_if_nobody_left``). At a rated table, a person whose time runs
     out before they played a card of the first deal themselves gets no card: the match is
-    aborted there and then (``endings.abort_if_unplayed``).
+    aborted there and then (``endings.abort_if_unplayed``). At a table an app seats (a
+    tournament's), a person who has not come yet is waited for instead (:func:`_wait_for`).
 
     :returns: whether the clock acted (a play, or the abort; False: the deadline had not
         passed, or the table changed meanwhile; the next tick looks again).
@@ -254,7 +259,47 @@ def act_on_deadline(*, match_id: int, now: datetime | None = None) -> bool:
         except GameError:
             return False
         return True
+    if _wait_for(match, turn, now):
+        return True
     return _timeout(match_id, turn, match.seq, now)
+
+
+def _wait_for(match: Match, seat: int, now: datetime) -> bool:
+    """Whether the clock waits for the person of ``seat``, whose time ran out at ``now``,
+    rather than play for them: the table is one an app seats (``seating.seated_by_app``: a
+    tournament's, opened for its players wherever they are), the person has not opened it yet
+    (``Seat.last_seen`` not after the start), and the wait for its players (``liveness.absent_grace``
+    from the start, which a tournament's no-show rule waits too) is not over. Their time then
+    starts when that wait ends: the deadline moves to its end plus the time per play, so a
+    person who comes late has a whole time per play, as lichess's tournaments wait for a first
+    move. Under the row lock, with no event (nothing happened at the table) and every socket
+    told the new deadline after the commit (``presence.announce_state``), as an outage's time
+    is given back. Queries: one, two with an app's; the lock only when it waits."""
+    wait_end = match.started_at + liveness.absent_grace() if match.started_at else None
+    if wait_end is None or now >= wait_end or not match.move_seconds:
+        return False
+    # The table counts its people as seen when it opens (``create_table``): a page of it opened
+    # since is what says the person came.
+    never_seen = Seat.objects.filter(
+        Q(last_seen__isnull=True) | Q(last_seen__lte=match.started_at),
+        match_id=match.pk, seat=seat, user__isnull=False, bot="",
+    )
+    if not never_seen.exists() or not seating.seated_by_app(match.pk):
+        return False
+    with write_transaction():
+        locked = funnel.lock(match.pk)
+        if (
+            locked.seq != match.seq
+            or locked.status != Match.Status.PLAYING
+            or locked.deadline is None
+            or locked.deadline > now
+            or not never_seen.exists()
+        ):
+            return False
+        locked.deadline = wait_end + timedelta(seconds=locked.move_seconds)
+        locked.save(update_fields=["deadline"])
+        transaction.on_commit(partial(presence.announce_state, match.pk))
+    return True
 
 
 def _timeout(match_id: int, seat: int, seen: int, now: datetime) -> bool:

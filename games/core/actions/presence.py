@@ -408,12 +408,13 @@ def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
         # No event and no new ``seq``, but the open pages count down to the deadline they were
         # sent: told at once, they and the clock agree (else a page shows the old, shorter time
         # until it passes and its socket reads the table again).
-        transaction.on_commit(partial(_announce, match.pk))
+        transaction.on_commit(partial(announce_state, match.pk))
 
 
-def _announce(match_id: int) -> None:
+def announce_state(match_id: int) -> None:
     """Send every socket of table ``match_id`` its ``state`` as it stands (after a deadline
-    moved without an event: :func:`_resume_match`)."""
+    moved without an event: :func:`_resume_match`, ``play.act_on_deadline``'s wait for a
+    person who has not come)."""
     states = reads.table_states(match_id)
     if states is not None:
         broadcast.send_states(match_id, *states)

@@ -23,7 +23,8 @@ asked, the others.
 A match decided away from the table (``endings.end_by_decision``: a tournament's forfeit, a
 withdrawal) has no rematch either (``rematch_decided``): the app that decided it seats its
 players next; nor has a table an app claims as its own (``rematch_not_offered``,
-:func:`claim_tables_with`: a tournament's, whose event opens its players' next table).
+:func:`~games.core.actions.seating.claim_tables_with`: a tournament's, whose event opens its
+players' next table).
 
 A rated match whose target is under ``errors.RATED_TARGET_MIN`` (made before rated tables had
 to play to 61, or a tournament's, whose organiser chose its target) has no rematch: asking is
@@ -38,7 +39,6 @@ acceptances at once, start one table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -47,30 +47,18 @@ from django.urls import reverse
 from games.core import relations, standing
 from games.core.actions import funnel
 from games.core.actions.funnel import Change, require_login
-from games.core.actions.seating import _client_seed, check_rated_target, create_table
+from games.core.actions.seating import (
+    _client_seed, check_rated_target, create_table, seated_by_app,
+)
 from games.core.errors import GameError
 from games.core.models import Match, Rematch
 from games.core.state import broadcast, liveness
 
 
-#: ``claimer(match id)``: whether an app seats that table's players itself (a tournament's
-#: table: the event opens their next one), so that it has no rematch. Registered in the app's
-#: ``AppConfig.ready()`` (:func:`claim_tables_with`), as ``games.core.titles`` is answered.
-Claimer = Callable[[int], bool]
-
-_claimers: list[Claimer] = []
-
-
-def claim_tables_with(claimer: Claimer) -> None:
-    """Register an app's :data:`Claimer` (its ``AppConfig.ready()``)."""
-    if claimer not in _claimers:
-        _claimers.append(claimer)
-
-
 def offered(match_id: int) -> bool:
-    """Whether table ``match_id`` may have a rematch as far as the apps go: none claims it
-    (:func:`claim_tables_with`). One query an app, at most."""
-    return not any(claims(match_id) for claims in _claimers)
+    """Whether table ``match_id`` may have a rematch as far as the apps go: no app seats it
+    (``seating.seated_by_app``). One query an app, at most."""
+    return not seated_by_app(match_id)
 
 
 def _gone(rematch: Rematch, seats: list[Any]) -> bool:
@@ -133,7 +121,7 @@ def ask_rematch(
     :raises GameError: ``login_required``; ``not_found``; ``not_seated``; ``rematch_not_over``
         (the match is not finished); ``rematch_decided`` (it was decided away from the
         table: ``endings.end_by_decision``); ``rematch_not_offered`` (an app seats this table's
-        players itself: :func:`claim_tables_with`); ``rematch_gone`` (a person left the
+        players itself: ``seating.claim_tables_with``); ``rematch_gone`` (a person left the
         finished table, or is away, or the computer plays their seat); ``rated_target_too_low`` (a rated match whose
         target is under ``errors.RATED_TARGET_MIN``: see the module's docstring);
         ``ranked_banned`` (a rated match, a player of it barred from rated play:

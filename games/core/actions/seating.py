@@ -12,7 +12,7 @@ deck is ``shuffle.deck(server_seed, client_seeds, r)``.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -36,6 +36,28 @@ SEAT_ORDER = {2: (0, 1), 4: (0, 2, 1, 3)}
 DEFAULT_MOVE_SECONDS = 30
 #: The 52 card codes of one deck (RULES.md "Names"), in the engine's sorted order.
 DECK_CODES = tuple(card.code for card in engine.full_deck())
+
+
+#: ``claimer(match id)``: whether an app seats that table's players itself (a tournament's
+#: table: its event seats them, and opens their next one). Such a table has no rematch
+#: (``rematch.offered``), and its clock waits for its people to come (``play.act_on_deadline``).
+#: Registered in the app's ``AppConfig.ready()`` (:func:`claim_tables_with`), as
+#: ``games.core.titles`` is answered.
+Claimer = Callable[[int], bool]
+
+_claimers: list[Claimer] = []
+
+
+def claim_tables_with(claimer: Claimer) -> None:
+    """Register an app's :data:`Claimer` (its ``AppConfig.ready()``)."""
+    if claimer not in _claimers:
+        _claimers.append(claimer)
+
+
+def seated_by_app(match_id: int) -> bool:
+    """Whether an app seats table ``match_id``'s players itself (:func:`claim_tables_with`).
+    One query an app, at most."""
+    return any(claims(match_id) for claims in _claimers)
 
 
 def shuffled_deck(server_seed: str, client_seeds: Sequence[str], round_number: int) -> list[str]:
