@@ -49,6 +49,8 @@ export var L = Object.assign({}, cards, {
   grades: gettext("inaccuracies %(inaccuracies)s, mistakes %(mistakes)s, blunders %(blunders)s"),
   luck: gettext("Luck of the cards for this side: %(luck)s points"),
   chanceGraph: gettext("Chance of winning of %(name)s's side, play by play"),
+  // Two players: a player is no side (Arabic's word for a side, "فريق", says "team").
+  chanceGraphOne: gettext("Chance of winning of %(name)s, play by play"),
   // The graph's caption and the chance at the replay's current play ("… play by play: 50%").
   chanceNow: gettext("%(graph)s: %(chance)s"),
   chanceLost: gettext("−%(chance)s points of chance"),
@@ -63,8 +65,6 @@ export var L = Object.assign({}, cards, {
     missed_basra: gettext("missed a basra worth %(points)s points"),
     left_basra: gettext("left a basra to the next seat (who held %(card)s)"),
     gave_up_last_capture: gettext("gave up the last capture: the %(cards)s cards left on the floor went to the other side"),
-    missed_capture_one: gettext("missed a capture of 1 more card"),
-    missed_capture: gettext("missed a capture of %(cards)s more cards"),
     spent_jack: gettext("spent a Jack, which takes any floor, when another card was better"),
     spent_komi: gettext("spent the seven of diamonds (the komi) when another card was better"),
     weaker_card: gettext("a weaker card than the best one for the plays to come"),

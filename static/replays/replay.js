@@ -93,7 +93,10 @@ function analysisNote(pos) {
 /** A mistake's labels (games/replays/mistakes.py) in words; older analyses have none. */
 function mistakeText(labels) {
   return (labels || []).map(function (label) {
-    var template = L.mistakes[label.code === "missed_capture" && label.cards === 1 ? "missed_capture_one" : label.code];
+    // A count of cards has the language's plural forms (Arabic's dual: "بورقتين").
+    var template = label.code === "missed_capture"
+      ? B.ngettext("missed a capture of %(cards)s more card", "missed a capture of %(cards)s more cards", label.cards)
+      : L.mistakes[label.code];
     // A card is named as the table names it ("jack of hearts"), not by its code ("JH").
     var values = label.card ? Object.assign({}, label, {card: B.cardName(label.card, L)}) : label;
     return template ? B.fmt(template, values) : "";
@@ -360,7 +363,7 @@ function renderChance() {
   if (!graph || !chanceCurve) return;
   var index = Math.min(playsBefore(cur), chanceCurve.length - 1);
   var chance = chanceCurve[index];
-  var caption = B.fmt(L.chanceGraph, {name: B.isolate(config.seatNames[0])});
+  var caption = B.fmt(config.seatNames.length === 2 ? L.chanceGraphOne : L.chanceGraph, {name: B.isolate(config.seatNames[0])});
   graph.dataset.play = index;
   graph.dataset.chance = chance;
   graph.querySelector("figcaption").textContent = B.fmt(L.chanceNow, {graph: caption, chance: B.number(chance / 100, 0, {style: "percent"})});

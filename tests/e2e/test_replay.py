@@ -381,7 +381,8 @@ def test_the_chance_graph_says_the_chance_at_the_replay_s_play(request, new_page
     def shows(ply: int, made: int) -> None:
         at(page, ply)
         percent = Decimal(str(curve[made])).quantize(Decimal(1), ROUND_HALF_UP)
-        expect(caption).to_have_text(re.compile(rf"^Chance of winning of .*amal.*'s side, play by play: {percent}%$"))
+        # Two players: a player's chance, not a "side"'s (Arabic's word for it says "team").
+        expect(caption).to_have_text(re.compile(rf"^Chance of winning of [^']*amal[^']*, play by play: {percent}%$"))
         expect(graph).to_have_attribute("data-play", str(made))
         assert float(graph.get_attribute("data-chance")) == curve[made]
         assert float(graph.locator(".chance-now").get_attribute("x1")) == made

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import translation
 
-from tests.site.catalogue import ROOT
+from tests.site.catalogue import ROOT, served_catalogue
 
 DOMAINS = ["django", "djangojs"]
 TRANSLATED = [code for code, _name in settings.LANGUAGES if code != "en"]
@@ -216,3 +216,21 @@ def test_french_says_the_computer_plays_for_a_partner():
     for entry in told:
         assert "joué par l'ordinateur" not in entry.msgstr, entry.msgid
         assert "l'ordinateur joue à sa place" in entry.msgstr, entry.msgid
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_arabic_says_none_one_and_two_in_words_without_the_number_after_them(domain):
+    """Arabic's forms for zero, one and two say the count in words ("جولة واحدة", "جولتان"):
+    "جولة واحدة (1)" said it twice."""
+    po = catalogue("ar", domain)
+    twice = [(entry.msgid, entry.msgstr_plural[k]) for entry in po if entry.msgid_plural
+             for k in (0, 1, 2) if re.search(r"\(%\(\w+\)[sd]\)", entry.msgstr_plural.get(k, ""))]
+    assert twice == []
+
+
+def test_a_count_of_cards_in_the_replay_s_labels_has_arabic_s_dual():
+    """"Missed a capture of 2 more cards" is "بورقتين" in Arabic (the dual), not "2 أوراق": the
+    count has the language's plural forms (static/replays/replay.js, ngettext)."""
+    forms = served_catalogue("ar")["missed a capture of %(cards)s more card"]
+    assert "بورقتين" in forms[2] and "%(cards)s" not in forms[2]
+    assert "%(cards)s أوراق" in forms[3] and "%(cards)s ورقة" in forms[4]
