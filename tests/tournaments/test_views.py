@@ -284,7 +284,9 @@ def test_arena_streak_mark():
             actions.resign(user=loser.user, match_id=game.match_id)
             services.catch_up(arena.pk)  # the next wave, after the ending's commit
     page = Client().get(reverse("tournament", args=[arena.pk])).content.decode()
-    assert "🔥" in page and 'pts-4 double' in page
+    # The streak is drawn, its meaning its label, not left to an emoji font.
+    assert '<svg class="fire"' in page and "🔥" not in page and 'pts-4 double' in page
+    assert 'aria-label="On fire: the next win counts double"' in page
 
 
 def test_event_results_on_player_profiles():
