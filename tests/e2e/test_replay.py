@@ -128,6 +128,11 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(request, new_page)
         board, forward = page.locator("#board").bounding_box(), page.locator("#go-forward").bounding_box()
         assert forward["y"] >= board["y"] + board["height"], (where, board, forward)
     assert forward["y"] + forward["height"] <= 844, forward
+    # Every control a thumb taps is at least 24 px tall (WCAG 2.2's target size): the speed's
+    # menu and each play of the list.
+    heights = page.evaluate("""() => [document.getElementById('speed'), ...document.querySelectorAll('#moves .move')]
+        .map((e) => [e.id || e.className, e.getBoundingClientRect().height])""")
+    assert [h for h in heights if h[1] < 24] == [], heights[:3]
     # Round 2 starts one position after round 1's 48 plays.
     page.keyboard.press("ArrowDown")
     at(page, 48)
