@@ -398,3 +398,27 @@ def test_the_arbiters_box_is_drawn_as_a_box_of_the_page(browser, site_url, seed,
             assert 0 <= inner["left"] and inner["right"] <= found["view"], found
     finally:
         context.close()
+
+
+#: Each player's name in the page's sideways-scrolling tables and whether it is drawn on one
+#: line: ``[[name, lines], ...]``.
+NAME_LINES = """() => [...document.querySelectorAll('.table-scroll bdi')]
+  .map((b) => [b.textContent, new Set([...b.getClientRects()].map((r) => Math.round(r.top))).size])"""
+
+
+def test_a_name_in_a_table_is_never_split_inside_a_word(browser, site_url, seeded):
+    """Standings, start list and crosstable at 360 px in Arabic: a long name keeps its line
+    (the table scrolls), never "سمير_الم / صري"."""
+    context = signed_in(browser, site_url, seeded["session"], "ar",
+                        viewport={"width": 360, "height": 640}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        split = []
+        for address in ("/tournaments/{swiss}/", "/tournaments/{swiss}/crosstable/"):
+            page.goto(address.format(**seeded))
+            names = page.evaluate(NAME_LINES)
+            assert any("Zeinab_ElShenawy" in name for name, _ in names), names
+            split += [name for name, lines in names if lines > 1]
+        assert split == []
+    finally:
+        context.close()
