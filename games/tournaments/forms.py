@@ -120,6 +120,17 @@ class TournamentForm(CreateTableForm):
     )
     MATCH_FIELDS = ("target", "mode", "move_seconds")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The nearest start said before the organiser picks one, not only in the error after;
+        # in the request's language, so made here (ngettext_lazy's "%" translates at once).
+        self.fields["starts_at"].help_text = ngettext(
+            "At least %(n)s minute from now, so that players can register; to start sooner, "
+            "press “Start now” once the entrants are in.",
+            "At least %(n)s minutes from now, so that players can register; to start sooner, "
+            "press “Start now” once the entrants are in.",
+            MIN_START_MINUTES) % {"n": MIN_START_MINUTES}
+
     @staticmethod
     def initial_for(t: Tournament) -> dict:
         """The form's values for the settings of ``t`` (its times on the wall clock of its

@@ -88,6 +88,18 @@ def test_a_zone_in_no_country_is_named_by_its_place_alone():
     assert not [z for z, text in zones.choices("en") if "world" in text.lower()]
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "At least 5 minutes from now"), ("ar", "بعد 5 دقائق على الأقل من الآن"),
+    ("fr", "Dans 5 minutes au moins"),
+])
+def test_the_create_form_says_the_nearest_start_before_it_is_refused(language, said):
+    (org,) = users("org")
+    client = client_for(org)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("tournament_create"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert said in page
+
+
 def test_create_form_makes_an_event_organised_by_the_player():
     (org,) = users("org")
     client = client_for(org)
