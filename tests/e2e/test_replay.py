@@ -101,6 +101,7 @@ def test_step_through_a_replay_with_the_keys_and_open_a_share_link(request, new_
 
 def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(request, new_page):
     record = engine_record()
+    record["seats"][0] = "سمير_عبدالرحمن_المصري"
     page = new_page(viewport={"width": 390, "height": 844}, locale="ar")
     signed_up(request, page, "layla")  # importing needs a login
     page.goto("/replay/import/")
@@ -133,6 +134,12 @@ def test_an_imported_record_in_the_viewer_at_390_px_in_arabic(request, new_page)
     heights = page.evaluate("""() => [document.getElementById('speed'), ...document.querySelectorAll('#moves .move')]
         .map((e) => [e.id || e.className, e.getBoundingClientRect().height])""")
     assert [h for h in heights if h[1] < 24] == [], heights[:3]
+    # Each seat's name on the board is whole, on one line, where the board has the room (not
+    # "سمير_عبدالرحمن_ال / مصري" in a box as narrow as its cards).
+    lines = page.evaluate("""() => [...document.querySelectorAll('#board .replay-seat .name')]
+        .map((n) => { const range = document.createRange(); range.selectNodeContents(n);
+                      return [n.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]; })""")
+    assert len(lines) == 2 and all(count == 1 for _, count in lines), lines
     # Round 2 starts one position after round 1's 48 plays.
     page.keyboard.press("ArrowDown")
     at(page, 48)
