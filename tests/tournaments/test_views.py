@@ -203,7 +203,7 @@ def test_event_page_links_each_players_table_and_shows_standings_and_the_audit_t
     client_for(org).post(reverse("tournament_start", args=[t.pk]))
     for game in live_games(t):
         page = client_for(game.pairing.a.user).get(reverse("tournament", args=[t.pk])).content.decode()
-        assert f'id="my-tables"' in page and reverse("table", args=[game.match_id]) in page
+        assert 'id="my-tables"' in page and reverse("table", args=[game.match_id]) in page
     client_for(org).post(reverse("tournament_pause", args=[t.pk]))
     play_out(t)
     game = live_games(t)

@@ -285,6 +285,26 @@ class Change:
         self._put_back()
 
 
+def move_deadline(match: Match, deadline: datetime) -> None:
+    """Move the locked ``match``'s ``deadline`` alone: no event and no new ``seq`` (nothing
+    happened at the table, only its time changed: an outage's time given back,
+    ``presence.resume_clock``; the wait for a person who has not come, ``play.act_on_deadline``).
+    The open pages count down to the deadline they were sent, so every socket is sent its
+    ``state`` again after the commit (same ``seq``, the new deadline): they and the clock agree.
+    """
+    match.deadline = deadline
+    match.save(update_fields=["deadline"])
+    match_id = match.pk
+    transaction.on_commit(lambda: _announce_state(match_id))
+
+
+def _announce_state(match_id: int) -> None:
+    """Send every socket of table ``match_id`` its ``state`` as it stands."""
+    states = reads.table_states(match_id)
+    if states is not None:
+        broadcast.send_states(match_id, *states)
+
+
 def lock(match_id: int) -> Match:
     """The match row, locked until the end of the transaction.
 

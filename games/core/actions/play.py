@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -272,9 +270,8 @@ def _wait_for(match: Match, seat: int, now: datetime) -> bool:
     from the start, which a tournament's no-show rule waits too) is not over. Their time then
     starts when that wait ends: the deadline moves to its end plus the time per play, so a
     person who comes late has a whole time per play, as lichess's tournaments wait for a first
-    move. Under the row lock, with no event (nothing happened at the table) and every socket
-    told the new deadline after the commit (``presence.announce_state``), as an outage's time
-    is given back. Queries: one, two with an app's; the lock only when it waits."""
+    move. Under the row lock, the deadline alone moved (``funnel.move_deadline``), as an
+    outage's time is given back. Queries: one, two with an app's; the lock only when it waits."""
     wait_end = match.started_at + liveness.absent_grace() if match.started_at else None
     if wait_end is None or now >= wait_end or not match.move_seconds:
         return False
@@ -296,9 +293,7 @@ def _wait_for(match: Match, seat: int, now: datetime) -> bool:
             or not never_seen.exists()
         ):
             return False
-        locked.deadline = wait_end + timedelta(seconds=locked.move_seconds)
-        locked.save(update_fields=["deadline"])
-        transaction.on_commit(partial(presence.announce_state, match.pk))
+        funnel.move_deadline(locked, wait_end + timedelta(seconds=locked.move_seconds))
     return True
 
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -21,7 +20,7 @@ from games.core.actions.funnel import Change
 from games.core.actions.store import write_transaction
 from games.core.errors import GameError
 from games.core.models import ClockTick, Event, Match, Seat
-from games.core.state import broadcast, liveness, reads
+from games.core.state import liveness, reads
 from games.core.state.cache import seat_rows
 from games.core.state.watching import watches_seen
 
@@ -403,21 +402,7 @@ def _resume_match(match_id: int, now: datetime, gap: timedelta) -> None:
         person.last_seen = max(person.last_seen or match.started_at, match.started_at) + gap
         person.save(update_fields=["last_seen"])
     if match.deadline is not None:
-        match.deadline = _resume_deadline(match, match.deadline + gap, now)
-        match.save(update_fields=["deadline"])
-        # No event and no new ``seq``, but the open pages count down to the deadline they were
-        # sent: told at once, they and the clock agree (else a page shows the old, shorter time
-        # until it passes and its socket reads the table again).
-        transaction.on_commit(partial(announce_state, match.pk))
-
-
-def announce_state(match_id: int) -> None:
-    """Send every socket of table ``match_id`` its ``state`` as it stands (after a deadline
-    moved without an event: :func:`_resume_match`, ``play.act_on_deadline``'s wait for a
-    person who has not come)."""
-    states = reads.table_states(match_id)
-    if states is not None:
-        broadcast.send_states(match_id, *states)
+        funnel.move_deadline(match, _resume_deadline(match, match.deadline + gap, now))
 
 
 def _resume_deadline(match: Match, moved: datetime, now: datetime) -> datetime:
